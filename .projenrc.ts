@@ -1,0 +1,73 @@
+import { awscdk, javascript } from 'projen';
+
+// Compiled output goes to `out/`, not into `lib/`: compiling in place makes jest
+// pick up stale `lib/*.js` files next to the sources.
+const LIBDIR = 'out';
+
+const project = new awscdk.AwsCdkConstructLibrary({
+  name: 'cdk-single-table',
+  description:
+    'AWS CDK construct library for DynamoDB single-table design: one access-pattern manifest drives the table, the Lambda runtime helper and the design reports.',
+  author: 'cdk-single-table maintainers',
+  authorAddress: 'maintainers@cdk-single-table.dev',
+  repositoryUrl: 'https://github.com/cdk-single-table/cdk-single-table.git',
+  keywords: ['cdk', 'dynamodb', 'single-table', 'gsi', 'lsi', 'sharding', 'access-patterns'],
+  defaultReleaseBranch: 'main',
+  cdkVersion: '2.276.0',
+  constructsVersion: '10.5.1',
+  jsiiVersion: '~6.0.0',
+  typescriptVersion: '~6.0.0',
+  packageManager: javascript.NodePackageManager.NPM,
+  projenrcTs: true,
+  srcdir: 'lib',
+  testdir: 'test',
+  libdir: LIBDIR,
+  entrypoint: `${LIBDIR}/index.js`,
+  entrypointTypes: `${LIBDIR}/index.d.ts`,
+  github: false,
+  release: false,
+  depsUpgrade: false,
+  pullRequestTemplate: false,
+  sampleCode: false,
+  prettier: false,
+  jestOptions: {
+    // snapshots are checked, never rewritten by the test run: update them with `npx jest -u`
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    jestConfig: {
+      testTimeout: 120_000,
+      // coverage instrumentation roughly doubles the suite's time on 2 cores
+      collectCoverage: false,
+    },
+  },
+  devDeps: [
+    '@aws-sdk/client-dynamodb@^3',
+    '@types/node@^20',
+    'aws-cdk@2.1148.1',
+    'dynalite@^4',
+    'esbuild@^0.25',
+    'fast-check@^4',
+  ],
+  gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
+  npmignoreEnabled: true,
+});
+
+// The Lambda runtime provides @aws-sdk/client-dynamodb; jsii refuses it as a dependency or peer,
+// so it is declared optional: installed for users who run the runtime outside Lambda, never required.
+project.package.addField('optionalDependencies', { '@aws-sdk/client-dynamodb': '^3' });
+
+// `cdk-single-table/runtime` is the Lambda-side module; it must not import aws-cdk-lib or constructs.
+project.package.addField('exports', {
+  '.': { types: `./${LIBDIR}/index.d.ts`, require: `./${LIBDIR}/index.js`, default: `./${LIBDIR}/index.js` },
+  './runtime': {
+    types: `./${LIBDIR}/runtime/index.d.ts`,
+    require: `./${LIBDIR}/runtime/index.js`,
+    default: `./${LIBDIR}/runtime/index.js`,
+  },
+  './package.json': './package.json',
+  './.jsii': './.jsii',
+});
+
+// `npm test` proves the jsii build too: compile (jsii + API.md) before jest and eslint.
+project.testTask.prependSpawn(project.compileTask);
+
+project.synth();

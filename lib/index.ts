@@ -1,0 +1,4 @@
+export * from './manifest/structs';
+export * from './manifest/model';
+export { DiagnosticLevel, ManifestDiagnostic } from './manifest/diagnostics';
+export { compileManifest, checkManifest } from './manifest/compile';

@@ -1,0 +1,179 @@
+// Value encoding for key segments. Three promises, property-tested in test/keys:
+// 1. injective: two distinct values of one kind never encode to the same segment;
+// 2. order-preserving: comparing encoded segments as UTF-8 bytes (what DynamoDB does) orders them
+//    the way their values order, also when a segment is followed by more segments;
+// 3. delimiter-free: an encoded value never contains the delimiter, so a key splits into exactly
+//    its template's segments and a begins_with prefix ending in a delimiter stops at a boundary.
+//
+// Strings: every character up to and including the escape character (the delimiter's code point
+// plus one) is written as the escape character followed by 'A' + its code. The delimiter is then
+// the smallest byte that can follow a value, which keeps tuples in order ("Ann" < "Ann Lee" even
+// when more segments follow), and escaped characters keep their relative order.
+import { AttributeKind } from '../manifest/structs';
+
+/** Delimiters a manifest may choose: low ASCII punctuation, below every digit and letter. */
+export const ALLOWED_DELIMITERS = '!#$%&*+';
+
+const ESCAPE_BASE = 0x41; // 'A'
+
+/** The escape character that goes with a delimiter: the next code point. */
+export function escapeCharFor(delimiter: string): string {
+  return String.fromCharCode(delimiter.charCodeAt(0) + 1);
+}
+
+/** Escapes a string value for use as a key segment. */
+export function encodeString(value: string, escapeChar: string): string {
+  const limit = escapeChar.charCodeAt(0);
+  let needs = false;
+  for (let i = 0; i < value.length; i++) {
+    if (value.charCodeAt(i) <= limit) {
+      needs = true;
+      break;
+    }
+  }
+  if (!needs) return value;
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    out += c <= limit ? escapeChar + String.fromCharCode(ESCAPE_BASE + c) : value[i];
+  }
+  return out;
+}
+
+/** Reverses `encodeString`. */
+export function decodeString(segment: string, escapeChar: string): string {
+  if (!segment.includes(escapeChar)) return segment;
+  let out = '';
+  for (let i = 0; i < segment.length; i++) {
+    if (segment[i] === escapeChar) {
+      out += String.fromCharCode(segment.charCodeAt(++i) - ESCAPE_BASE);
+    } else {
+      out += segment[i];
+    }
+  }
+  return out;
+}
+
+// Numbers: sign class, a biased decimal exponent, then the shortest round-trip mantissa digits.
+//   positive: 'P' + (exponent + 500, 3 digits) + digits        100   -> P5021
+//   zero:     'P000'                                            (below every positive exponent)
+//   negative: 'N' + (499 - exponent, 3 digits) + 9's complement of digits + '~'
+// The '~' terminator sorts above every digit, so among negatives with one exponent a longer
+// complement (a larger magnitude) sorts first. Doubles have exponents -324..308.
+const EXPONENT_BIAS = 500;
+
+/** Order-preserving encoding of a finite number. */
+export function encodeNumber(value: number): string {
+  if (value === 0) return 'P000';
+  const [mantissa, exp] = Math.abs(value).toExponential().split('e');
+  const digits = mantissa.replace('.', '');
+  const exponent = Number(exp);
+  if (value > 0) return 'P' + String(exponent + EXPONENT_BIAS).padStart(3, '0') + digits;
+  let complement = '';
+  for (let i = 0; i < digits.length; i++) complement += String(9 - (digits.charCodeAt(i) - 48));
+  return 'N' + String(EXPONENT_BIAS - 1 - exponent).padStart(3, '0') + complement + '~';
+}
+
+/** Reverses `encodeNumber`. */
+export function decodeNumber(segment: string): number {
+  if (segment === 'P000') return 0;
+  const negative = segment[0] === 'N';
+  const biased = Number(segment.slice(1, 4));
+  let digits = segment.slice(4, negative ? -1 : undefined);
+  if (negative) digits = digits.split('').map((d) => String(9 - Number(d))).join('');
+  const exponent = negative ? EXPONENT_BIAS - 1 - biased : biased - EXPONENT_BIAS;
+  const magnitude = Number(`${digits[0]}.${digits.slice(1) || '0'}e${exponent}`);
+  return negative ? -magnitude : magnitude;
+}
+
+/** Matches every output of `encodeNumber`. */
+export const NUMBER_SEGMENT = /^(P000|P\d{3}[1-9]\d*|N\d{3}[0-8]\d*~)$/;
+
+/** Matches every output of `normalizeDate`. */
+export const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * Normalizes a date to ISO-8601 UTC with milliseconds (fixed width, so it sorts chronologically
+ * for years 0000..9999). Returns undefined for an invalid or out-of-range date.
+ */
+export function normalizeDate(value: unknown): string | undefined {
+  let date: Date;
+  if (value instanceof Date) {date = value;} else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
+    date = new Date(value);
+  } else {return undefined;}
+  const time = date.getTime();
+  if (Number.isNaN(time)) return undefined;
+  const year = date.getUTCFullYear();
+  if (year < 0 || year > 9999) return undefined;
+  return date.toISOString();
+}
+
+/** Why a value cannot be encoded, or undefined when it can. */
+export type EncodeResult = { readonly segment: string } | { readonly absent: true } | { readonly error: string };
+
+/**
+ * Encodes one attribute value as a key segment. A missing value, an empty string or `false`
+ * (booleans) is "absent": the key cannot be composed, and an index key is then left out (sparse).
+ */
+export function encodeSegment(kind: AttributeKind | 'SHARD', value: unknown, escapeChar: string): EncodeResult {
+  if (value === undefined || value === null || value === '') return { absent: true };
+  switch (kind) {
+    case AttributeKind.STRING:
+      return typeof value === 'string'
+        ? { segment: encodeString(value, escapeChar) }
+        : { error: `must be a string, got ${describe(value)}` };
+    case AttributeKind.NUMBER:
+      return typeof value === 'number' && Number.isFinite(value)
+        ? { segment: encodeNumber(value) }
+        : { error: `must be a finite number, got ${describe(value)}` };
+    case AttributeKind.DATE: {
+      const iso = normalizeDate(value);
+      return iso ? { segment: iso } : { error: `must be a Date or an ISO-8601 date string, got ${describe(value)}` };
+    }
+    case AttributeKind.BOOLEAN:
+      if (typeof value !== 'boolean') return { error: `must be a boolean, got ${describe(value)}` };
+      return value ? { segment: 'true' } : { absent: true };
+    case 'SHARD':
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0
+        ? { segment: String(value) }
+        : { error: `must be a shard number, got ${describe(value)}` };
+    default:
+      return { error: `has type ${kind}, which cannot be part of a key` };
+  }
+}
+
+/** A short description of a value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value instanceof Date) return `Date(${Number.isNaN(value.getTime()) ? 'invalid' : value.toISOString()})`;
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
+  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** Kinds that can appear in key templates. */
+export const KEYABLE_KINDS: ReadonlySet<string> = new Set([
+  AttributeKind.STRING,
+  AttributeKind.NUMBER,
+  AttributeKind.DATE,
+  AttributeKind.BOOLEAN,
+]);
+
+/** UTF-8 byte length of a string, without allocating. */
+export function utf8Length(s: string): number {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {bytes += 1;} else if (c < 0x800) {bytes += 2;} else if (c >= 0xd800 && c <= 0xdbff && isLowSurrogate(s.charCodeAt(i + 1))) {
+      bytes += 4;
+      i++;
+    } else {bytes += 3;}
+  }
+  return bytes;
+}
+
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/** DynamoDB's key size limits in UTF-8 bytes. */
+export const MAX_PARTITION_KEY_BYTES = 2048;
+export const MAX_SORT_KEY_BYTES = 1024;

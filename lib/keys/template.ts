@@ -1,0 +1,167 @@
+// Key templates: `CUSTOMER#{username}`. A template is a list of segments joined by the delimiter;
+// each segment is either literal text or exactly one `{attribute}`. Segments never mix the two,
+// so every attribute value fills a whole segment and prefixes can end at a segment boundary.
+import { DATE_SEGMENT, encodeSegment, KEYABLE_KINDS, NUMBER_SEGMENT } from './encoding';
+import type { KeySegmentModel, KeyTemplateModel } from '../manifest/model';
+import { AttributeKind } from '../manifest/structs';
+
+const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_.-]*)\}$/;
+
+/** Parses a template; returns an error message (without location) when it is malformed. */
+export function parseTemplate(
+  source: string,
+  delimiter: string,
+  escapeChar: string,
+  attributeKind: (name: string) => AttributeKind | undefined,
+): { template: KeyTemplateModel } | { error: string } {
+  if (typeof source !== 'string' || source.length === 0) return { error: 'is empty; write e.g. `ORDER#{orderId}`' };
+  const segments: KeySegmentModel[] = [];
+  const attributes: string[] = [];
+  const parts = source.split(delimiter);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (part.length === 0) {
+      return {
+        error: `has an empty segment at position ${i + 1}; segments are separated by exactly one '${delimiter}' and the template neither starts nor ends with it`,
+      };
+    }
+    const placeholder = PLACEHOLDER.exec(part);
+    if (placeholder) {
+      const name = placeholder[1];
+      const kind = attributeKind(name);
+      if (kind === undefined) return { error: `names undeclared attribute '${name}'; declare it in the entity's attributes` };
+      if (!KEYABLE_KINDS.has(kind)) {
+        return { error: `uses attribute '${name}' of type ${kind}; only STRING, NUMBER, DATE and BOOLEAN can be key segments` };
+      }
+      segments.push({ attribute: name, kind });
+      attributes.push(name);
+      continue;
+    }
+    if (part.includes('{') || part.includes('}')) {
+      return {
+        error: `segment '${part}' mixes literal text and a placeholder or is malformed; make each '{attribute}' a segment of its own, separated by '${delimiter}'`,
+      };
+    }
+    for (const ch of part) {
+      if (ch.charCodeAt(0) <= escapeChar.charCodeAt(0)) {
+        return {
+          error: `literal segment '${part}' contains ${JSON.stringify(ch)}; literals may not contain spaces, control characters or characters up to '${escapeChar}'`,
+        };
+      }
+    }
+    segments.push({ literal: part });
+  }
+  return { template: { source, segments, attributes } };
+}
+
+/** The outcome of composing a key. */
+export type ComposeResult =
+  | { readonly key: string }
+  | { readonly absent: string }
+  | { readonly error: string; readonly attribute: string };
+
+/** Composes a full key from attribute values. */
+export function composeKey(
+  template: KeyTemplateModel,
+  values: Readonly<Record<string, unknown>>,
+  delimiter: string,
+  escapeChar: string,
+): ComposeResult {
+  const segs = template.segments;
+  let key = '';
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i];
+    if (i > 0) key += delimiter;
+    if (seg.literal !== undefined) {
+      key += seg.literal;
+      continue;
+    }
+    const encoded = encodeSegment(seg.kind!, values[seg.attribute!], escapeChar);
+    if ('segment' in encoded) key += encoded.segment;
+    else if ('absent' in encoded) return { absent: seg.attribute! };
+    else return { error: encoded.error, attribute: seg.attribute! };
+  }
+  return { key };
+}
+
+/** A prefix of a template composed from its leading known attributes. */
+export type PrefixResult =
+  | { readonly prefix: string; readonly complete: boolean; readonly used: string[] }
+  | { readonly error: string; readonly attribute: string };
+
+/**
+ * Composes the longest prefix whose attributes are all given. An incomplete prefix ends with the
+ * delimiter, so `TENANT#a#` never matches `TENANT#ab#...`; a complete one is the full key.
+ */
+export function composePrefix(
+  template: KeyTemplateModel,
+  values: Readonly<Record<string, unknown>>,
+  delimiter: string,
+  escapeChar: string,
+): PrefixResult {
+  let prefix = '';
+  const used: string[] = [];
+  const segs = template.segments;
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i];
+    let text: string;
+    if (seg.literal !== undefined) {
+      text = seg.literal;
+    } else {
+      const encoded = encodeSegment(seg.kind!, values[seg.attribute!], escapeChar);
+      if ('error' in encoded) return { error: encoded.error, attribute: seg.attribute! };
+      if ('absent' in encoded) return { prefix, complete: false, used };
+      text = encoded.segment;
+      used.push(seg.attribute!);
+    }
+    prefix += text + (i < segs.length - 1 ? delimiter : '');
+  }
+  return { prefix, complete: true, used };
+}
+
+/** Whether a literal could be the encoding of a value of this kind. */
+function literalFits(literal: string, kind: AttributeKind | 'SHARD'): boolean {
+  switch (kind) {
+    case AttributeKind.STRING: return true;
+    case AttributeKind.NUMBER: return NUMBER_SEGMENT.test(literal);
+    case AttributeKind.DATE: return DATE_SEGMENT.test(literal);
+    case AttributeKind.BOOLEAN: return literal === 'true';
+    case 'SHARD': return /^\d+$/.test(literal);
+    default: return false;
+  }
+}
+
+/** Whether two value segments of these kinds could encode to the same text. */
+function kindsMeet(a: AttributeKind | 'SHARD', b: AttributeKind | 'SHARD'): boolean {
+  if (a === b || a === AttributeKind.STRING || b === AttributeKind.STRING) return true;
+  return false;
+}
+
+function segmentKind(seg: KeySegmentModel): AttributeKind | 'SHARD' {
+  return seg.attribute === undefined ? AttributeKind.STRING : (seg.kind ?? AttributeKind.STRING);
+}
+
+/**
+ * Whether two segment lists can produce the same key. Encoded values never contain the
+ * delimiter, so keys with different segment counts never meet.
+ */
+export function segmentsOverlap(a: readonly KeySegmentModel[], b: readonly KeySegmentModel[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.literal !== undefined && y.literal !== undefined) {
+      if (x.literal !== y.literal) return false;
+    } else if (x.literal !== undefined) {
+      if (!literalFits(x.literal, segmentKind(y))) return false;
+    } else if (y.literal !== undefined) {
+      if (!literalFits(y.literal, segmentKind(x))) return false;
+    } else if (!kindsMeet(segmentKind(x), segmentKind(y))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The segment that a shard suffix adds to a sharded partition key. */
+export const SHARD_SEGMENT: KeySegmentModel = Object.freeze({ attribute: '$shard', kind: 'SHARD' as unknown as AttributeKind });

@@ -1,0 +1,178 @@
+// The compiled table model: the single immutable description of the table that the construct,
+// the runtime and the reports read. Built once by `compileManifest`; nothing downstream parses a
+// template or re-derives a rule. Plain data (jsii structs), frozen.
+import { AttributeKind, ProjectionKind, ShardStrategy, SortKeyCondition, SortOrder } from './structs';
+
+/** Name of the pseudo-index that stands for the table's own key. */
+export const TABLE_INDEX = 'table';
+
+/** The five LSI slot names. */
+export const LSI_SLOTS = ['LSI1', 'LSI2', 'LSI3', 'LSI4', 'LSI5'];
+
+/** Kind of an index slot. */
+export enum IndexType {
+  /** The table's own primary key. */
+  TABLE = 'TABLE',
+  /** A global secondary index. */
+  GSI = 'GSI',
+  /** A local secondary index. */
+  LSI = 'LSI',
+}
+
+/** One segment of a parsed key template: a literal or one attribute value. */
+export interface KeySegmentModel {
+  /** The literal text, for a literal segment. @default - an attribute segment */
+  readonly literal?: string;
+  /** The attribute whose encoded value fills the segment. @default - a literal segment */
+  readonly attribute?: string;
+  /** The attribute's type. @default - a literal segment */
+  readonly kind?: AttributeKind;
+}
+
+/** A parsed key template. */
+export interface KeyTemplateModel {
+  /** The template as written, e.g. `CUSTOMER#{username}`. */
+  readonly source: string;
+  /** Its segments, in order. */
+  readonly segments: KeySegmentModel[];
+  /** The attributes it reads, in order. */
+  readonly attributes: string[];
+}
+
+/** Sharding of a GSI partition key, resolved. */
+export interface ShardModel {
+  /** Shards new writes go to. */
+  readonly writeCount: number;
+  /** Shards readers fan out over: the largest count ever declared. */
+  readonly readCount: number;
+  /** How a shard is chosen. */
+  readonly strategy: ShardStrategy;
+  /** The attribute the shard is computed from (ATTRIBUTE strategy). @default - none */
+  readonly attribute?: string;
+  /** The declared peak writes per second, if the count was derived from it. @default - none */
+  readonly peakWritesPerSecond?: number;
+}
+
+/** One index slot: the table, a GSI or an LSI. */
+export interface IndexModel {
+  /** Index name (`table` for the table itself). */
+  readonly name: string;
+  /** Slot kind. */
+  readonly type: IndexType;
+  /** Physical partition key attribute. */
+  readonly partitionKey: string;
+  /** Physical sort key attribute. @default - no sort key */
+  readonly sortKey?: string;
+  /** What the index projects. */
+  readonly projection: ProjectionKind;
+  /** Non-key attributes projected with INCLUDE (the type attribute included). */
+  readonly nonKeyAttributes: string[];
+  /** Sharding of the partition key. @default - not sharded */
+  readonly shards?: ShardModel;
+  /** Provisioned read capacity. @default - table's */
+  readonly readCapacity?: number;
+  /** Provisioned write capacity. @default - table's */
+  readonly writeCapacity?: number;
+  /** Description. @default - none */
+  readonly description?: string;
+}
+
+/** One attribute of an entity, resolved. */
+export interface AttributeModel {
+  /** Attribute name. */
+  readonly name: string;
+  /** Its type. */
+  readonly type: AttributeKind;
+  /** Whether every item has it. */
+  readonly required: boolean;
+  /** Typical value size in bytes (declared or estimated). */
+  readonly typicalSizeBytes: number;
+}
+
+/** An entity's key templates on one index slot. */
+export interface EntityIndexKeysModel {
+  /** The index name. */
+  readonly index: string;
+  /** Partition key template (for an LSI, the table's). */
+  readonly pk: KeyTemplateModel;
+  /** Sort key template. @default - the index has no sort key */
+  readonly sk?: KeyTemplateModel;
+}
+
+/** One entity, resolved. */
+export interface EntityModel {
+  /** Entity name. */
+  readonly name: string;
+  /** Value of the type attribute. */
+  readonly typeValue: string;
+  /** Attributes by name. */
+  readonly attributes: { [name: string]: AttributeModel };
+  /** Key templates by index name (`table` included). */
+  readonly keys: { [indexName: string]: EntityIndexKeysModel };
+  /** Typical item size in bytes (declared or estimated). */
+  readonly typicalItemSizeBytes: number;
+  /** Description. @default - none */
+  readonly description?: string;
+}
+
+/** How a pattern gets attributes its index does not project. */
+export enum FetchMode {
+  /** The index projects everything the pattern needs. */
+  NONE = 'NONE',
+  /** GSI: the runtime fetches the items with BatchGetItem, keeping the query's order. */
+  BATCH_GET = 'BATCH_GET',
+  /** LSI: DynamoDB fetches them from the table (extra read units, done in the same Query). */
+  LSI_FETCH = 'LSI_FETCH',
+}
+
+/** One access pattern, resolved. */
+export interface PatternModel {
+  /** Pattern name. */
+  readonly name: string;
+  /** Entities it returns. */
+  readonly entities: string[];
+  /** Index it queries (`table`, a GSI, an LSI slot). */
+  readonly index: string;
+  /** Sort-key condition. */
+  readonly sortKeyCondition: SortKeyCondition;
+  /** Default order. */
+  readonly order: SortOrder;
+  /** Whether reads are strongly consistent. */
+  readonly consistentRead: boolean;
+  /** Attributes the pattern needs. */
+  readonly attributes: string[];
+  /** How missing attributes are fetched. */
+  readonly fetch: FetchMode;
+  /** Partition key template the query composes (the first entity's on the index). */
+  readonly pk: KeyTemplateModel;
+  /** Sort key template the condition composes (the first entity's). @default - no sort key */
+  readonly sk?: KeyTemplateModel;
+  /** Description. @default - none */
+  readonly description?: string;
+  /** Expected reads per second. @default - none */
+  readonly readsPerSecond?: number;
+}
+
+/** The compiled table model. */
+export interface TableModel {
+  /** Key segment delimiter. */
+  readonly delimiter: string;
+  /** Escape character for string values in keys. */
+  readonly escapeChar: string;
+  /** The type attribute's name. */
+  readonly typeAttribute: string;
+  /** Whether the five LSIs exist. */
+  readonly localIndexesEnabled: boolean;
+  /** Every index slot by name, the table (`table`) first, then GSIs, then LSIs. */
+  readonly indexes: { [name: string]: IndexModel };
+  /** Entities by name. */
+  readonly entities: { [name: string]: EntityModel };
+  /** Access patterns by name. */
+  readonly patterns: { [name: string]: PatternModel };
+  /** Entity name by type value. */
+  readonly entityByType: { [typeValue: string]: string };
+  /** Every physical key attribute name in use (string attributes). */
+  readonly keyAttributes: string[];
+  /** A stable fingerprint of the manifest (hex). */
+  readonly fingerprint: string;
+}

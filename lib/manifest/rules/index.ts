@@ -1,0 +1,33 @@
+import {
+  atMostTwentyGlobalIndexes,
+  dataAttributesDoNotClash,
+  indexNamesAreValid,
+  keyAttributeNamesAreUnique,
+  typeAttributeIsValid,
+  typeValuesAreUnique,
+} from './names';
+import { collectionsSharePartitionKey, patternAttributesAreDeclared, patternQueriesArePossible, patternsNameWhatExists } from './patterns';
+import { atMostHundredProjectedAttributes, includeListsAreValid } from './projection';
+import type { ManifestRule } from './rule';
+import { shardSettingsArePossible, shardsCoverDeclaredPeak } from './sharding';
+import { entityKeysDoNotCollide, tableKeysAreAlwaysComposable } from './templates';
+
+/** Every manifest rule, in the order their findings are reported. */
+export const ALL_RULES: readonly ManifestRule[] = [
+  indexNamesAreValid,
+  atMostTwentyGlobalIndexes,
+  keyAttributeNamesAreUnique,
+  typeAttributeIsValid,
+  dataAttributesDoNotClash,
+  typeValuesAreUnique,
+  includeListsAreValid,
+  atMostHundredProjectedAttributes,
+  tableKeysAreAlwaysComposable,
+  entityKeysDoNotCollide,
+  patternsNameWhatExists,
+  collectionsSharePartitionKey,
+  patternQueriesArePossible,
+  patternAttributesAreDeclared,
+  shardSettingsArePossible,
+  shardsCoverDeclaredPeak,
+];

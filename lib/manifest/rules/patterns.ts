@@ -1,0 +1,75 @@
+// Access pattern rules: every pattern can be served by the index it names, as declared.
+import { IndexType, TABLE_INDEX } from '../model';
+import { SortKeyCondition, SortOrder } from '../structs';
+import type { ManifestRule } from './rule';
+
+/** A pattern names known entities, a known index, and an index each of its entities populates. */
+export const patternsNameWhatExists: ManifestRule = (model, manifest, sink) => {
+  for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
+    const where = `pattern ${name}`;
+    const indexName = def?.index ?? TABLE_INDEX;
+    if (!def?.entities || def.entities.length === 0) {
+      sink.error('PATTERN_NO_ENTITY', where, 'names no entity', 'list the entity or entities it returns under `entities`');
+      continue;
+    }
+    const index = model.indexes[indexName];
+    if (!index) {
+      sink.error('PATTERN_INDEX_UNKNOWN', where, `uses index '${indexName}', which does not exist`, `use one of: ${Object.keys(model.indexes).join(', ')}`);
+    }
+    for (const entityName of def.entities) {
+      const entity = model.entities[entityName];
+      if (!entity) {
+        sink.error('PATTERN_ENTITY_UNKNOWN', where, `names entity '${entityName}', which is not declared`, `use one of: ${Object.keys(model.entities).join(', ')}`);
+      } else if (index && !entity.keys[indexName]) {
+        sink.error('PATTERN_INDEX_NOT_POPULATED', where, `queries ${indexName} for ${entityName}, but ${entityName} does not populate ${indexName}`, `add ${indexName} key templates to entity ${entityName}, or query another index`);
+      }
+    }
+  }
+};
+
+/** A collection pattern's entities share the partition key template on its index. */
+export const collectionsSharePartitionKey: ManifestRule = (model, _manifest, sink) => {
+  for (const pattern of Object.values(model.patterns)) {
+    for (const entityName of pattern.entities.slice(1)) {
+      const keys = model.entities[entityName]?.keys[pattern.index];
+      if (!keys) continue;
+      const same = keys.pk.segments.length === pattern.pk.segments.length &&
+        keys.pk.segments.every((s, i) => s.literal === pattern.pk.segments[i].literal && s.attribute === pattern.pk.segments[i].attribute);
+      if (!same) {
+        sink.error('COLLECTION_PK_MISMATCH', `pattern ${pattern.name}`, `returns ${pattern.entities[0]} (pk ${pattern.pk.source}) and ${entityName} (pk ${keys.pk.source}) from one query, but their partition keys on ${pattern.index} differ`, 'give the entities the same pk template on this index, or split the pattern');
+      }
+    }
+  }
+};
+
+/** The sort-key condition, order and consistency are possible on the index. */
+export const patternQueriesArePossible: ManifestRule = (model, manifest, sink) => {
+  for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
+    const where = `pattern ${name}`;
+    const index = model.indexes[def?.index ?? TABLE_INDEX];
+    const condition = def?.sortKeyCondition ?? SortKeyCondition.NONE;
+    if (!Object.values(SortKeyCondition).includes(condition)) {
+      sink.error('PATTERN_CONDITION_INVALID', where, `sortKeyCondition ${JSON.stringify(condition)} is not a SortKeyCondition`, `use one of ${Object.values(SortKeyCondition).join(', ')}`);
+    } else if (index && !index.sortKey && condition !== SortKeyCondition.NONE) {
+      sink.error('PATTERN_CONDITION_WITHOUT_SORT_KEY', where, `uses ${condition} on ${index.name}, which has no sort key`, 'use SortKeyCondition.NONE, or give the index a sort key');
+    }
+    if (def?.order !== undefined && !Object.values(SortOrder).includes(def.order)) {
+      sink.error('PATTERN_ORDER_INVALID', where, `order ${JSON.stringify(def.order)} is not a SortOrder`, 'use SortOrder.ASCENDING or SortOrder.DESCENDING');
+    }
+    if (def?.consistentRead && index?.type === IndexType.GSI) {
+      sink.error('PATTERN_CONSISTENT_READ_ON_GSI', where, `requires strongly consistent reads from GSI ${index.name}; GSIs are only eventually consistent`, 'read from the table or an LSI, or accept eventual consistency');
+    }
+  }
+};
+
+/** The attributes a pattern needs are declared by the entities it returns. */
+export const patternAttributesAreDeclared: ManifestRule = (model, _manifest, sink) => {
+  for (const pattern of Object.values(model.patterns)) {
+    const declared = new Set(pattern.entities.flatMap((e) => Object.keys(model.entities[e]?.attributes ?? {})));
+    for (const attr of pattern.attributes) {
+      if (!declared.has(attr)) {
+        sink.error('PATTERN_ATTRIBUTE_UNDECLARED', `pattern ${pattern.name}`, `needs attribute '${attr}', which none of ${pattern.entities.join(', ')} declares`, 'remove it from `attributes`, or declare it');
+      }
+    }
+  }
+};

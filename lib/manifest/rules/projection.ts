@@ -1,0 +1,38 @@
+// Projection rules: INCLUDE lists and DynamoDB's limit of 100 projected attributes per table.
+import { ProjectionKind } from '../structs';
+import type { ManifestRule } from './rule';
+
+/** `include` only goes with INCLUDE projection, and INCLUDE names declared attributes. */
+export const includeListsAreValid: ManifestRule = (model, manifest, sink) => {
+  const declared = new Set(Object.values(model.entities).flatMap((e) => Object.keys(e.attributes)));
+  for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
+    const projection = def?.projection ?? ProjectionKind.ALL;
+    if (projection !== ProjectionKind.INCLUDE && def?.include?.length) {
+      sink.error('INCLUDE_WITHOUT_INCLUDE_PROJECTION', `index ${name}`, `lists include attributes but its projection is ${projection}`, 'set projection: ProjectionKind.INCLUDE, or remove `include`');
+    }
+    for (const attr of def?.include ?? []) {
+      if (!declared.has(attr)) {
+        sink.error('INCLUDE_ATTRIBUTE_UNDECLARED', `index ${name}`, `INCLUDE names '${attr}', which no entity declares`, 'declare the attribute on the entities that need it, or remove it from `include`');
+      } else if (model.keyAttributes.includes(attr)) {
+        sink.error('INCLUDE_KEY_ATTRIBUTE', `index ${name}`, `INCLUDE names key attribute '${attr}', which every index projects anyway`, 'remove it from `include`');
+      }
+    }
+  }
+};
+
+/**
+ * DynamoDB allows 100 non-key projected attributes summed over all secondary indexes, counting an
+ * attribute projected into two indexes twice. CDK does not check this.
+ */
+export const atMostHundredProjectedAttributes: ManifestRule = (model, _manifest, sink) => {
+  let total = 0;
+  const perIndex: string[] = [];
+  for (const index of Object.values(model.indexes)) {
+    if (index.projection !== ProjectionKind.INCLUDE) continue;
+    total += index.nonKeyAttributes.length;
+    perIndex.push(`${index.name}: ${index.nonKeyAttributes.length}`);
+  }
+  if (total > 100) {
+    sink.error('TOO_MANY_PROJECTED_ATTRIBUTES', 'manifest', `INCLUDE projections name ${total} attributes in all (${perIndex.join(', ')}, the type attribute counted in each); DynamoDB allows 100 per table, an attribute in two indexes counting twice`, 'project fewer attributes, or use ALL projection where most attributes are needed');
+  }
+};

@@ -1,0 +1,52 @@
+// Key template rules: table keys are always composable, and no two entities share a key.
+import { segmentsOverlap, SHARD_SEGMENT } from '../../keys/template';
+import { IndexType, KeySegmentModel, TABLE_INDEX } from '../model';
+import { AttributeKind } from '../structs';
+import { entitiesOn, ManifestRule } from './rule';
+
+/** Table key attributes must be required, and booleans cannot be table key segments. */
+export const tableKeysAreAlwaysComposable: ManifestRule = (model, _manifest, sink) => {
+  for (const entity of Object.values(model.entities)) {
+    const keys = entity.keys[TABLE_INDEX];
+    if (!keys) continue;
+    for (const [part, template] of [['pk', keys.pk], ['sk', keys.sk!]] as const) {
+      for (const attr of template.attributes) {
+        const def = entity.attributes[attr];
+        if (def.type === AttributeKind.BOOLEAN) {
+          sink.error('TABLE_KEY_BOOLEAN', `entity ${entity.name}, table ${part}`, `template ${JSON.stringify(template.source)} uses boolean '${attr}'; false would leave the item without a key`, 'use a STRING attribute in table keys; booleans belong in sparse index keys');
+        } else if (!def.required) {
+          sink.error('TABLE_KEY_OPTIONAL_ATTRIBUTE', `entity ${entity.name}, table ${part}`, `template ${JSON.stringify(template.source)} uses '${attr}', which is not required; an item without it has no key`, `mark '${attr}' required: true`);
+        }
+      }
+    }
+  }
+};
+
+/**
+ * Two entities on one index must never produce the same key: on the table that would overwrite
+ * an item of another type, on an index it mixes types in one key. Checked on segment shapes.
+ */
+export const entityKeysDoNotCollide: ManifestRule = (model, _manifest, sink) => {
+  for (const index of Object.values(model.indexes)) {
+    const entities = entitiesOn(model, index.name);
+    const shapes = entities.map((e) => {
+      const keys = e.keys[index.name];
+      const pk: KeySegmentModel[] = index.shards ? [...keys.pk.segments, SHARD_SEGMENT] : keys.pk.segments;
+      return { entity: e, pk, sk: keys.sk?.segments ?? [], keys };
+    });
+    for (let i = 0; i < shapes.length; i++) {
+      for (let j = i + 1; j < shapes.length; j++) {
+        const a = shapes[i];
+        const b = shapes[j];
+        if (segmentsOverlap(a.pk, b.pk) && segmentsOverlap(a.sk, b.sk)) {
+          const where = index.type === IndexType.TABLE ? 'the table' : `index ${index.name}`;
+          sink.error('KEY_COLLISION', `index ${index.name}`, `entities ${a.entity.name} (${describeKeys(a.keys)}) and ${b.entity.name} (${describeKeys(b.keys)}) can produce the same key on ${where}`, `make their templates differ in a literal segment, e.g. prefix the sort key with the entity name ('${b.entity.typeValue.toUpperCase()}#...')`);
+        }
+      }
+    }
+  }
+};
+
+function describeKeys(keys: { pk: { source: string }; sk?: { source: string } }): string {
+  return keys.sk ? `${keys.pk.source} / ${keys.sk.source}` : keys.pk.source;
+}

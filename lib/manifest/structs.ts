@@ -1,0 +1,336 @@
+// The access-pattern manifest: plain data that users write once and that drives the construct,
+// the runtime and the reports. Everything here is a jsii struct or enum, so Python, Java and .NET
+// CDK users can pass a manifest too. This file must not import aws-cdk-lib or constructs: the
+// Lambda runtime reads the same manifest.
+
+/** The type of an entity attribute. Decides validation, key encoding and the stored value. */
+export enum AttributeKind {
+  /** A string. In keys, characters up to the escape character are escaped (see README, Keys). */
+  STRING = 'STRING',
+  /** A finite number. In keys it uses an order-preserving encoding, so sort keys sort numerically. */
+  NUMBER = 'NUMBER',
+  /**
+   * A boolean. In an index key template `true` is encoded as `true` and `false` leaves the item
+   * out of that index (a sparse boolean index). Not allowed in table key templates.
+   */
+  BOOLEAN = 'BOOLEAN',
+  /** A date-time: a `Date` or an ISO-8601 string, stored and keyed as ISO-8601 UTC with milliseconds. */
+  DATE = 'DATE',
+  /** A list of values. Not usable in key templates. */
+  LIST = 'LIST',
+  /** A map of values. Not usable in key templates. */
+  MAP = 'MAP',
+  /** A set of strings. Not usable in key templates. */
+  STRING_SET = 'STRING_SET',
+  /** A set of numbers. Not usable in key templates. */
+  NUMBER_SET = 'NUMBER_SET',
+}
+
+/** One attribute of an entity. */
+export interface AttributeDefinition {
+  /** The attribute's type. */
+  readonly type: AttributeKind;
+
+  /**
+   * Whether every item of the entity must have this attribute.
+   * @default false
+   */
+  readonly required?: boolean;
+
+  /**
+   * Typical size of the attribute's value in bytes, used by the cost reports when no sample item
+   * is given.
+   * @default - estimated from the type (strings 20 bytes, numbers 8, dates 24, booleans 1, others 100)
+   */
+  readonly typicalSizeBytes?: number;
+}
+
+/** The key templates an entity uses on one index slot. */
+export interface IndexKeyTemplates {
+  /**
+   * Partition key template, e.g. `ORDER#{status}`. Required for GSIs; LSIs share the table's
+   * partition key and must not set it.
+   * @default - none (LSI)
+   */
+  readonly pk?: string;
+
+  /**
+   * Sort key template, e.g. `{createdAt}`. Required when the index has a sort key.
+   * @default - none (only for a GSI declared without a sort key)
+   */
+  readonly sk?: string;
+}
+
+/** One kind of item stored in the table. */
+export interface EntityDefinition {
+  /**
+   * The value written into the type attribute of every item of this entity.
+   * @default - the entity's name in the manifest
+   */
+  readonly typeValue?: string;
+
+  /** The entity's attributes, by name. Names are stored as they are written here. */
+  readonly attributes: { [name: string]: AttributeDefinition };
+
+  /** Table partition key template, e.g. `CUSTOMER#{username}`. */
+  readonly pk: string;
+
+  /** Table sort key template, e.g. `ORDER#{orderId}`. */
+  readonly sk: string;
+
+  /**
+   * Key templates for every index slot the entity populates, by index name: a GSI's name or an
+   * LSI slot (`LSI1`..`LSI5`). An entity absent from an index is simply not in it (sparse).
+   * @default - the entity is in no secondary index
+   */
+  readonly indexes?: { [indexName: string]: IndexKeyTemplates };
+
+  /**
+   * Typical size of a whole item in bytes, used by the cost reports.
+   * @default - the sum of the attributes' typical sizes plus the key attributes
+   */
+  readonly typicalItemSizeBytes?: number;
+
+  /**
+   * A description shown in the reports.
+   * @default - none
+   */
+  readonly description?: string;
+}
+
+/** What a secondary index copies from the table. */
+export enum ProjectionKind {
+  /** Every attribute. */
+  ALL = 'ALL',
+  /** Only the table and index keys (plus the entity type attribute, which is always projected). */
+  KEYS_ONLY = 'KEYS_ONLY',
+  /** The keys plus the attributes named in `include` (plus the entity type attribute). */
+  INCLUDE = 'INCLUDE',
+}
+
+/** How a sharded GSI partition key picks its shard. */
+export enum ShardStrategy {
+  /** A random shard per item: spreads writes evenly; every read fans out to all shards. */
+  RANDOM = 'RANDOM',
+  /** A shard computed from an attribute's value: a read that knows the value goes to one shard. */
+  ATTRIBUTE = 'ATTRIBUTE',
+}
+
+/** Write sharding of a GSI partition key (seed 004): the key gets a shard suffix. */
+export interface ShardingDefinition {
+  /**
+   * Number of shards writes are spread over.
+   * @default - derived from `peakWritesPerSecond`
+   */
+  readonly shardCount?: number;
+
+  /**
+   * Expected peak writes per second on the hottest partition key value of the index; the shard
+   * count becomes ceil(peak index write units per second / 800).
+   * @default - none; then `shardCount` is required
+   */
+  readonly peakWritesPerSecond?: number;
+
+  /**
+   * How a shard is chosen.
+   * @default ShardStrategy.RANDOM
+   */
+  readonly strategy?: ShardStrategy;
+
+  /**
+   * The attribute the shard is computed from, with `ShardStrategy.ATTRIBUTE`.
+   * @default - none
+   */
+  readonly shardAttribute?: string;
+
+  /**
+   * Every shard count this index was deployed with before. Readers fan out over the largest count
+   * ever declared, so items written under an older count are never hidden.
+   * @default - no earlier count
+   */
+  readonly previousShardCounts?: number[];
+}
+
+/** A global secondary index. Several entities may share (overload) one GSI. */
+export interface GlobalIndexDefinition {
+  /**
+   * What the index projects.
+   * @default ProjectionKind.ALL
+   */
+  readonly projection?: ProjectionKind;
+
+  /**
+   * Entity attribute names projected with `ProjectionKind.INCLUDE`.
+   * @default - none
+   */
+  readonly include?: string[];
+
+  /**
+   * Physical partition key attribute name.
+   * @default - `<indexName>PK`
+   */
+  readonly partitionKeyName?: string;
+
+  /**
+   * Physical sort key attribute name.
+   * @default - `<indexName>SK`
+   */
+  readonly sortKeyName?: string;
+
+  /**
+   * Whether the index has a sort key.
+   * @default true
+   */
+  readonly hasSortKey?: boolean;
+
+  /**
+   * Write sharding of the partition key for hot keys.
+   * @default - not sharded
+   */
+  readonly sharding?: ShardingDefinition;
+
+  /**
+   * Provisioned read capacity (provisioned billing only).
+   * @default - the table's read capacity
+   */
+  readonly readCapacity?: number;
+
+  /**
+   * Provisioned write capacity (provisioned billing only). Must be at least the table's.
+   * @default - the table's write capacity
+   */
+  readonly writeCapacity?: number;
+
+  /**
+   * A description shown in the reports.
+   * @default - none
+   */
+  readonly description?: string;
+}
+
+/** The five LSI slots of ADR-123 (seed 003). */
+export interface LocalIndexesDefinition {
+  /**
+   * Create the five LSIs `LSI1`..`LSI5` with the table. LSIs can only be created with the table,
+   * but they cap every partition key value at 10 GB across the table and its LSIs, and such item
+   * collections no longer split for heat: turn them off for partitions that can grow without bound.
+   * @default true
+   */
+  readonly enabled?: boolean;
+}
+
+/** The sort-key condition an access pattern supports. */
+export enum SortKeyCondition {
+  /** No condition on the sort key: the whole partition (or item collection). */
+  NONE = 'NONE',
+  /** The sort key equals the composed key. */
+  EQUALS = 'EQUALS',
+  /** The sort key begins with a prefix composed from the leading sort-key attributes given. */
+  BEGINS_WITH = 'BEGINS_WITH',
+  /** The sort key is between two composed keys (inclusive). */
+  BETWEEN = 'BETWEEN',
+  /** The sort key is less than the composed key. */
+  LESS_THAN = 'LESS_THAN',
+  /** The sort key is less than or equal to the composed key. */
+  LESS_THAN_OR_EQUAL = 'LESS_THAN_OR_EQUAL',
+  /** The sort key is greater than the composed key. */
+  GREATER_THAN = 'GREATER_THAN',
+  /** The sort key is greater than or equal to the composed key. */
+  GREATER_THAN_OR_EQUAL = 'GREATER_THAN_OR_EQUAL',
+}
+
+/** Result order of an access pattern. */
+export enum SortOrder {
+  /** Ascending sort key. */
+  ASCENDING = 'ASCENDING',
+  /** Descending sort key (newest first for date sort keys). */
+  DESCENDING = 'DESCENDING',
+}
+
+/** A named access pattern: one query on one index. */
+export interface AccessPatternDefinition {
+  /**
+   * The entity or entities the pattern returns. Several entities make a collection (item
+   * collection or adjacency list): they must share the partition key template on the index.
+   */
+  readonly entities: string[];
+
+  /**
+   * The index it queries: `table`, a GSI name, or an LSI slot `LSI1`..`LSI5`.
+   * @default 'table'
+   */
+  readonly index?: string;
+
+  /**
+   * The sort-key condition the pattern supports.
+   * @default SortKeyCondition.NONE
+   */
+  readonly sortKeyCondition?: SortKeyCondition;
+
+  /**
+   * Default order of the results.
+   * @default SortOrder.ASCENDING
+   */
+  readonly order?: SortOrder;
+
+  /**
+   * Whether the pattern needs strongly consistent reads (table and LSIs only).
+   * @default false
+   */
+  readonly consistentRead?: boolean;
+
+  /**
+   * Attributes the pattern needs in its results. When the index does not project them, the
+   * runtime fetches the full items (GSI: BatchGetItem; LSI: DynamoDB fetches them).
+   * @default - every attribute of the returned entities
+   */
+  readonly attributes?: string[];
+
+  /**
+   * What the pattern is for, shown in the reports.
+   * @default - none
+   */
+  readonly description?: string;
+
+  /**
+   * Expected reads per second, for the cost report.
+   * @default - none
+   */
+  readonly readsPerSecond?: number;
+}
+
+/** The whole access-pattern manifest. */
+export interface SingleTableManifest {
+  /** The entities stored in the table, by name. */
+  readonly entities: { [entityName: string]: EntityDefinition };
+
+  /**
+   * Global secondary indexes, by index name.
+   * @default - none
+   */
+  readonly globalIndexes?: { [indexName: string]: GlobalIndexDefinition };
+
+  /**
+   * The five LSI slots.
+   * @default - all five enabled
+   */
+  readonly localIndexes?: LocalIndexesDefinition;
+
+  /**
+   * Named access patterns.
+   * @default - none
+   */
+  readonly accessPatterns?: { [patternName: string]: AccessPatternDefinition };
+
+  /**
+   * Name of the attribute holding every item's entity type.
+   * @default 'Type'
+   */
+  readonly typeAttribute?: string;
+
+  /**
+   * The delimiter between key segments: one ASCII character from `!` to `/`.
+   * @default '#'
+   */
+  readonly delimiter?: string;
+}
