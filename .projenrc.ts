@@ -49,6 +49,7 @@ const project = new awscdk.AwsCdkConstructLibrary({
   ],
   gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
   npmignoreEnabled: true,
+  bin: { 'single-table': `${LIBDIR}/cli/index.js` },
 });
 
 // The Lambda runtime provides @aws-sdk/client-dynamodb; jsii refuses it as a dependency or peer,
