@@ -56,6 +56,10 @@ const project = new awscdk.AwsCdkConstructLibrary({
 // so it is declared optional: installed for users who run the runtime outside Lambda, never required.
 project.package.addField('optionalDependencies', { '@aws-sdk/client-dynamodb': '^3' });
 
+// The registry these machines use lacks some platform packages of unrs-resolver 1.13 (pulled in by
+// the eslint import resolver), which makes `npm ci` reject the lock file; 1.12.2 is complete.
+project.package.addField('overrides', { 'unrs-resolver': '1.12.2' });
+
 // `cdk-single-table/runtime` is the Lambda-side module; it must not import aws-cdk-lib or constructs.
 project.package.addField('exports', {
   '.': { types: `./${LIBDIR}/index.d.ts`, require: `./${LIBDIR}/index.js`, default: `./${LIBDIR}/index.js` },
