@@ -1,0 +1,47 @@
+// Secondary indexes rendered from the model: exactly the declared GSIs and, unless turned off, the
+// five LSI slots. Every key attribute is a string (keys are composed from templates), and CDK derives
+// the attribute definitions from these key schemas, so only key attributes in use are defined.
+import { AttributeType, GlobalSecondaryIndexPropsV2, LocalSecondaryIndexProps, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
+import { globalIndexCapacity } from './billing';
+import type { SingleTableProps } from './single-table';
+import { IndexModel, IndexType, TableModel } from '../manifest/model';
+import { ProjectionKind } from '../manifest/structs';
+
+const PROJECTION: Record<ProjectionKind, ProjectionType> = {
+  [ProjectionKind.ALL]: ProjectionType.ALL,
+  [ProjectionKind.KEYS_ONLY]: ProjectionType.KEYS_ONLY,
+  [ProjectionKind.INCLUDE]: ProjectionType.INCLUDE,
+};
+
+function projection(index: IndexModel): Pick<GlobalSecondaryIndexPropsV2, 'projectionType' | 'nonKeyAttributes'> {
+  return {
+    projectionType: PROJECTION[index.projection],
+    nonKeyAttributes: index.projection === ProjectionKind.INCLUDE ? [...index.nonKeyAttributes] : undefined,
+  };
+}
+
+const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
+
+/** The declared GSIs, in manifest order. */
+export function globalSecondaryIndexes(model: TableModel, props: SingleTableProps): GlobalSecondaryIndexPropsV2[] {
+  return indexesOf(model, IndexType.GSI).map((index) => ({
+    indexName: index.name,
+    partitionKey: stringKey(index.partitionKey),
+    sortKey: index.sortKey === undefined ? undefined : stringKey(index.sortKey),
+    ...projection(index),
+    ...globalIndexCapacity(index, props),
+  }));
+}
+
+/** The LSI slots (none when local indexes are turned off). */
+export function localSecondaryIndexes(model: TableModel): LocalSecondaryIndexProps[] {
+  return indexesOf(model, IndexType.LSI).map((index) => ({
+    indexName: index.name,
+    sortKey: stringKey(index.sortKey!),
+    ...projection(index),
+  }));
+}
+
+function indexesOf(model: TableModel, type: IndexType): IndexModel[] {
+  return Object.values(model.indexes).filter((i) => i.type === type);
+}
