@@ -102,7 +102,10 @@ export interface EntityDefinition {
 export enum ProjectionKind {
   /** Every attribute. */
   ALL = 'ALL',
-  /** Only the table and index keys (plus the entity type attribute, which is always projected). */
+  /**
+   * Only the table and index keys; not even the type attribute, so results are told apart by their
+   * key shapes and full items are fetched when a pattern needs more.
+   */
   KEYS_ONLY = 'KEYS_ONLY',
   /** The keys plus the attributes named in `include` (plus the entity type attribute). */
   INCLUDE = 'INCLUDE',

@@ -11,7 +11,10 @@ export const includeListsAreValid: ManifestRule = (model, manifest, sink) => {
       sink.error('INCLUDE_WITHOUT_INCLUDE_PROJECTION', `index ${name}`, `lists include attributes but its projection is ${projection}`, 'set projection: ProjectionKind.INCLUDE, or remove `include`');
     }
     for (const attr of def?.include ?? []) {
-      if (!declared.has(attr)) {
+      if (attr === model.typeAttribute) {
+        // checked first: the type attribute is never declared, so "undeclared" would mislead
+        sink.error('INCLUDE_TYPE_ATTRIBUTE', `index ${name}`, `INCLUDE names the type attribute '${attr}', which INCLUDE indexes project anyway`, 'remove it from `include`');
+      } else if (!declared.has(attr)) {
         sink.error('INCLUDE_ATTRIBUTE_UNDECLARED', `index ${name}`, `INCLUDE names '${attr}', which no entity declares`, 'declare the attribute on the entities that need it, or remove it from `include`');
       } else if (model.keyAttributes.includes(attr)) {
         sink.error('INCLUDE_KEY_ATTRIBUTE', `index ${name}`, `INCLUDE names key attribute '${attr}', which every index projects anyway`, 'remove it from `include`');
