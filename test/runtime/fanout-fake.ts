@@ -94,3 +94,17 @@ export class FakeIndex {
 
 /** Identity of an item: its table key. */
 export const idOf = (item: Item) => `${item.PK.S}|${item.SK.S}`;
+
+/** Reference merge, obviously right and slow: repeatedly take the smallest head of whole shard lists (each in query order). */
+export function naiveMerge(lists: Item[][], order: (a: Item, b: Item) => number): Item[] {
+  const heads = lists.map((l) => [...l]);
+  const out: Item[] = [];
+  for (;;) {
+    let best = -1;
+    heads.forEach((l, i) => {
+      if (l.length && (best < 0 || order(l[0], heads[best][0]) < 0)) best = i;
+    });
+    if (best < 0) return out;
+    out.push(heads[best].shift()!);
+  }
+}
