@@ -2,10 +2,10 @@
 // its entity chart must be expressible as written. The one departure: the chart's Order sort key
 // `#ORDER#<orderId>` starts with the delimiter, which templates reject (an empty first segment);
 // the seed's own earlier tables write it `ORDER#<orderId>`, which is what is used here.
+import { composeKey } from '../../lib/keys/template';
 import { compileManifest } from '../../lib/manifest/compile';
 import { KeyTemplateModel } from '../../lib/manifest/model';
 import { AttributeKind, SortOrder } from '../../lib/manifest/structs';
-import { composeKey } from '../../lib/keys/template';
 
 const { model, diagnostics } = compileManifest({
   entities: {
