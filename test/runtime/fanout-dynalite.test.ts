@@ -62,7 +62,7 @@ async function createTable(): Promise<string> {
 async function writeAll(table: string, items: Item[]): Promise<void> {
   for (let i = 0; i < items.length; i += 25) {
     const out = await client.send(new BatchWriteItemCommand({
-      RequestItems: { [table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+      RequestItems: { [table]: items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })) },
     }));
     if (Object.keys(out.UnprocessedItems ?? {}).length) throw new Error('dynalite left items unprocessed');
   }
@@ -76,7 +76,7 @@ function matches(sk: string, c: Condition): boolean {
   return true;
 }
 
-function shardFetcher(table: string, shardCount: number, descending: boolean, c: Condition, log: number[]): ShardPageFetcher {
+function shardFetcher(table: string, descending: boolean, c: Condition, log: number[]): ShardPageFetcher {
   return async (shard, start, limit) => {
     log.push(limit);
     const values: Record<string, AttributeValue> = { ':pk': { S: shardedKey(BASE_KEY, shard, '#') } };
@@ -114,7 +114,11 @@ const condition: fc.Arbitrary<Condition> = fc.oneof(
 const scenario = fc.record({
   shardCount: fc.integer({ min: 1, max: 7 }),
   // Some items are not in the index (sparse): no index key at all.
-  items: fc.array(fc.record({ sk: sortKey, user: fc.string({ unit: keyChar, maxLength: 2 }), inIndex: fc.integer({ min: 0, max: 6 }).map((n) => n > 0) }), { maxLength: 60 }),
+  items: fc.array(fc.record({
+    sk: sortKey,
+    user: fc.string({ unit: keyChar, maxLength: 2 }),
+    inIndex: fc.integer({ min: 0, max: 6 }).map((n) => n > 0),
+  }), { maxLength: 60 }),
   limit: fc.integer({ min: 1, max: 12 }),
   descending: fc.boolean(),
   condition,
@@ -137,11 +141,12 @@ describe('fanOutQuery on dynalite', () => {
       await writeAll(table, items);
 
       const dir = s.descending ? -1 : 1;
-      const order = (a: Item, b: Item) => dir * (byteCompare(a.GSI2SK.S!, b.GSI2SK.S!) || byteCompare(a.PK.S!, b.PK.S!) || byteCompare(a.SK.S!, b.SK.S!));
+      const order = (a: Item, b: Item) =>
+        dir * (byteCompare(a.GSI2SK.S!, b.GSI2SK.S!) || byteCompare(a.PK.S!, b.PK.S!) || byteCompare(a.SK.S!, b.SK.S!));
       const oracle = items.filter((i) => i.GSI2SK && matches(i.GSI2SK.S!, s.condition)).sort(order);
 
       const limits: number[] = [];
-      const fetch = shardFetcher(table, s.shardCount, s.descending, s.condition, limits);
+      const fetch = shardFetcher(table, s.descending, s.condition, limits);
       const options = { shardCount: s.shardCount, limit: s.limit, descending: s.descending, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKey: 'GSI2PK' };
       const got: Item[] = [];
       let state: FanOutState | undefined;
