@@ -1,6 +1,6 @@
 // The SingleTable construct: a TableV2 built from the compiled manifest model, with defaults that
 // lose nothing (point-in-time recovery, deletion protection, RETAIN, encryption at rest).
-import { Annotations, RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ITableV2, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
@@ -50,7 +50,7 @@ export interface SingleTableProps {
   readonly maxWriteCapacity?: number;
 
   /**
-   * A customer-managed KMS key to encrypt the table with.
+   * A customer-managed KMS key to encrypt the table with. The stack needs an explicit region.
    * @default - an AWS-managed key (`alias/aws/dynamodb`)
    */
   readonly encryptionKey?: IKey;
@@ -170,7 +170,7 @@ export class SingleTable extends Construct {
     const sink = new DiagnosticSink();
     if (model) {
       checkBilling(model, props, sink);
-      checkTableOptions(model, props, sink);
+      checkTableOptions(model, props, Stack.of(this).region, sink);
     }
     const all = [...diagnostics, ...sink.all];
     if (!model || sink.hasErrors) throw new ManifestError(all);

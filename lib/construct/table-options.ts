@@ -1,5 +1,6 @@
-// Checks of the construct's own table options that CloudFormation or DynamoDB would reject late,
-// or that would silently never work (a TTL attribute that is not a number is never expired).
+// Checks of the construct's own table options that CloudFormation, DynamoDB or TableV2 would reject
+// late or obscurely, or that would silently never work (a TTL attribute that is not a number never
+// expires anything).
 import { Token } from 'aws-cdk-lib';
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';
@@ -8,13 +9,17 @@ import { AttributeKind } from '../manifest/structs';
 
 const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
 
-type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute'>;
+type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryptionKey'>;
 
-/** Reports a table name DynamoDB rejects and a TTL attribute that cannot expire items. */
-export function checkTableOptions(model: TableModel, props: OptionProps, sink: DiagnosticSink): void {
+/** Reports a table name DynamoDB rejects, a customer-managed key without a region and a TTL attribute that cannot expire items. */
+export function checkTableOptions(model: TableModel, props: OptionProps, region: string, sink: DiagnosticSink): void {
   const name = props.tableName;
   if (name !== undefined && !Token.isUnresolved(name) && !TABLE_NAME.test(name)) {
     sink.error('TABLE_NAME_INVALID', 'SingleTable props', `tableName ${JSON.stringify(name)} is not 3-255 characters of a-z, A-Z, 0-9, '_', '-', '.'`, "rename the table, e.g. 'app-table', or leave tableName out to let CloudFormation name it");
+  }
+  if (props.encryptionKey && Token.isUnresolved(region)) {
+    // TableV2 names the key per replica region, so the region must be known at synth
+    sink.error('ENCRYPTION_KEY_NEEDS_REGION', 'SingleTable props', 'encryptionKey is set but the stack has no region', "give the stack an explicit region: new Stack(app, 'Id', { env: { region: 'eu-west-1' } })");
   }
   const ttl = props.timeToLiveAttribute;
   if (ttl === undefined) return;

@@ -1,0 +1,76 @@
+// What the construct does with findings: errors fail the synth listing every one, warnings become
+// annotations on the construct; and the checks of its own table options.
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { synth, synthError } from './synth';
+import { ManifestCompiler } from '../../lib/manifest/manifest-compiler';
+import { AttributeKind } from '../../lib/manifest/structs';
+import { edited, validManifest } from '../manifest/manifest-fixture';
+
+test('manifest errors fail the synth with every error, its location, bad value and fix', () => {
+  const manifest = edited((m) => {
+    m.accessPatterns!.orderById.consistentRead = true;
+    m.globalIndexes!.GSI2.include!.push('totl');
+  });
+  const message = synthError({}, manifest);
+  expect(message).toContain('Invalid single-table manifest (2 errors)');
+  expect(message).toContain("[INCLUDE_ATTRIBUTE_UNDECLARED] index GSI2: INCLUDE names 'totl', which no entity declares. Fix: declare the attribute");
+  expect(message).toContain('[PATTERN_CONSISTENT_READ_ON_GSI] pattern orderById: requires strongly consistent reads from GSI GSI1');
+});
+
+test('SHARDS_BELOW_PEAK becomes a warning annotation on the construct, and the table is still built', () => {
+  const manifest = edited((m) => { m.globalIndexes!.GSI2.sharding = { shardCount: 2, peakWritesPerSecond: 2000 }; });
+  const { stack, table } = synth({}, manifest);
+  expect(table.GlobalSecondaryIndexes).toHaveLength(2);
+  Annotations.fromStack(stack).hasWarning('/Test/Table', Match.stringLikeRegexp(
+    '^\\[SHARDS_BELOW_PEAK\\] index GSI2: 2 shard\\(s\\) take about 1600 write units/s.*Fix: set shardCount to at least 3 \\[ack: cdk-single-table:SHARDS_BELOW_PEAK\\]$',
+  ));
+});
+
+test('a manifest without findings adds no annotations', () => {
+  const { stack } = synth();
+  Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
+  Annotations.fromStack(stack).hasNoError('*', Match.anyValue());
+});
+
+describe('table options', () => {
+  test.each(['ab', 'app table', 'x'.repeat(256)])('TABLE_NAME_INVALID: %p', (name) => {
+    const message = synthError({ tableName: name });
+    expect(message).toContain(`[TABLE_NAME_INVALID] SingleTable props: tableName ${JSON.stringify(name)} is not 3-255 characters`);
+  });
+
+  test.each(['SK', 'GSI1PK', 'Type'])('TTL_ATTRIBUTE_CLASH: TTL on %s', (name) => {
+    expect(synthError({ timeToLiveAttribute: name })).toContain(`[TTL_ATTRIBUTE_CLASH] SingleTable props: timeToLiveAttribute '${name}'`);
+  });
+
+  test('TTL_ATTRIBUTE_NOT_NUMBER: TTL on an attribute declared as a date', () => {
+    const manifest = edited((m) => { m.entities.Order.attributes.expiresAt = { type: AttributeKind.DATE }; });
+    const message = synthError({ timeToLiveAttribute: 'expiresAt' }, manifest);
+    expect(message).toContain('[TTL_ATTRIBUTE_NOT_NUMBER] entity Order, attribute expiresAt: is the TTL attribute but has type DATE');
+    expect(message).toContain("Fix: declare 'expiresAt' as AttributeKind.NUMBER");
+  });
+
+  test('a NUMBER TTL attribute is fine', () => {
+    const manifest = edited((m) => { m.entities.Order.attributes.expiresAt = { type: AttributeKind.NUMBER }; });
+    expect(() => synth({ timeToLiveAttribute: 'expiresAt' }, manifest)).not.toThrow();
+  });
+
+  test('ENCRYPTION_KEY_NEEDS_REGION: a customer-managed key in a stack without a region', () => {
+    const message = synthError((stack) => ({ encryptionKey: new Key(stack, 'Key') }));
+    expect(message).toContain('[ENCRYPTION_KEY_NEEDS_REGION] SingleTable props: encryptionKey is set but the stack has no region');
+  });
+});
+
+describe('ManifestCompiler, for users of other jsii languages', () => {
+  test('check lists findings without throwing', () => {
+    const manifest = edited((m) => { m.accessPatterns!.orderById.index = 'GSI7'; });
+    expect(ManifestCompiler.check(manifest).map((d) => d.code)).toEqual(['PATTERN_INDEX_UNKNOWN']);
+    expect(ManifestCompiler.check(validManifest())).toEqual([]);
+  });
+
+  test('compile returns the frozen model, or throws listing the errors', () => {
+    expect(ManifestCompiler.compile(validManifest()).indexes.GSI2.nonKeyAttributes).toEqual(['orderId', 'status', 'Type']);
+    const manifest = edited((m) => { m.accessPatterns!.orderById.index = 'GSI7'; });
+    expect(() => ManifestCompiler.compile(manifest)).toThrow(/\[PATTERN_INDEX_UNKNOWN\] pattern orderById: uses index 'GSI7'/);
+  });
+});
