@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `single-table`: design reports and checks for an access-pattern manifest, from the command line.
+// A plain node tool: it never loads aws-cdk-lib. `main` takes the arguments and streams so tests
+// run it in-process; only the last lines touch the real process.
+import { Command, parseCommandArgs } from './command';
+import { checkCommand } from './commands/check';
+import { costCommand } from './commands/cost';
+import { docsCommand } from './commands/docs';
+import { CliError, CliIo, EXIT } from './io';
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand];
+
+const HELP = `Usage: single-table <command> <manifest> [options]
+
+Design reports and checks for a cdk-single-table access-pattern manifest. The manifest is a .json
+file, or a .js/.ts module exporting it (as \`manifest\`, the default export, or its only export);
+.ts modules need ts-node installed.
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join('\n')}
+
+Run 'single-table <command> --help' for a command's options. Exit codes: 0 done, 1 the manifest
+cannot be loaded or has errors, 2 bad arguments.
+`;
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    io.err(HELP);
+    return EXIT.USAGE;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.out(HELP);
+    return EXIT.OK;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  try {
+    if (!command) {
+      throw new CliError(`unknown command '${name}'; commands: ${COMMANDS.map((c) => c.name).join(', ')}\nRun 'single-table --help' for usage.`, EXIT.USAGE);
+    }
+    const { positionals, flags, help } = parseCommandArgs(command, args);
+    if (help) {
+      io.out(command.help);
+      return EXIT.OK;
+    }
+    return await command.run(positionals, flags, io);
+  } catch (e) {
+    if (e instanceof CliError) {
+      io.err(`single-table: ${e.message}\n`);
+      return e.exitCode;
+    }
+    io.err(`single-table: ${(e as Error).message ?? String(e)}\n`);
+    return EXIT.FAILED;
+  }
+}
+
+if (require.main === module) {
+  const io: CliIo = {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    progress: process.stderr.isTTY === true,
+  };
+  void main(process.argv.slice(2), io).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,79 @@
+// Read units per access pattern. A Query sums the sizes of the entries it returns and rounds up to
+// 4 KB (eventually consistent reads cost half); a follow-up fetch reads whole items, each rounded
+// up on its own: BatchGetItem after a GSI query, or DynamoDB's own fetch from the table for an LSI
+// slot that does not project what the pattern needs (seed 004).
+import { EntitySizes } from './cost-sizes';
+import { FetchMode, IndexType, PatternModel, TableModel } from '../manifest/model';
+import { readUnits } from '../manifest/sizes';
+
+/** The read cost of one access pattern. */
+export interface PatternReadCost {
+  /** The pattern. */
+  readonly pattern: string;
+  /** The index it queries. */
+  readonly index: string;
+  /** Whether it reads strongly consistent. */
+  readonly consistentRead: boolean;
+  /** Bytes of the largest entry it can return (the item, on the table or an ALL index). */
+  readonly entryBytes: number;
+  /** Read units of a query returning one entry. */
+  readonly unitsForOneItem: number;
+  /** Read units of a query returning `itemsPerQuery` entries. */
+  readonly unitsForManyItems: number;
+  /** The number of entries `unitsForManyItems` is computed for. */
+  readonly itemsPerQuery: number;
+  /** Read units of the follow-up fetch per returned item (0 without one). */
+  readonly fetchUnitsPerItem: number;
+  /**
+   * Read units per second at the declared rate, one entry per query plus its fetch.
+   * @default - no rate declared
+   */
+  readonly unitsPerSecond?: number;
+}
+
+/** Read costs of every pattern, in model order. */
+export function patternReadCosts(model: TableModel, sizes: EntitySizes[], itemsPerQuery: number): PatternReadCost[] {
+  const byEntity = new Map(sizes.map((s) => [s.entity, s]));
+  return Object.values(model.patterns).map((p) => patternReadCost(model, p, byEntity, itemsPerQuery));
+}
+
+function patternReadCost(model: TableModel, p: PatternModel, sizes: Map<string, EntitySizes>, itemsPerQuery: number): PatternReadCost {
+  const onTable = model.indexes[p.index].type === IndexType.TABLE;
+  const entryBytes = Math.max(...p.entities.map((e) => (onTable ? sizes.get(e)!.itemBytes : sizes.get(e)!.entryBytes[p.index])));
+  const itemBytes = Math.max(...p.entities.map((e) => sizes.get(e)!.itemBytes));
+  // BatchGetItem reads eventually consistent unless asked otherwise; an LSI fetch reads as the query does.
+  const fetchUnitsPerItem = p.fetch === FetchMode.NONE ? 0 : readUnits(itemBytes, p.fetch === FetchMode.LSI_FETCH && p.consistentRead);
+  const unitsForOneItem = readUnits(entryBytes, p.consistentRead);
+  const cost: PatternReadCost = {
+    pattern: p.name,
+    index: p.index,
+    consistentRead: p.consistentRead,
+    entryBytes,
+    unitsForOneItem,
+    unitsForManyItems: readUnits(entryBytes * itemsPerQuery, p.consistentRead),
+    itemsPerQuery,
+    fetchUnitsPerItem,
+  };
+  if (p.readsPerSecond === undefined) return cost;
+  return { ...cost, unitsPerSecond: p.readsPerSecond * (unitsForOneItem + fetchUnitsPerItem) };
+}
+
+/** GetItem of one item by its table key. */
+export interface GetItemCost {
+  /** The entity. */
+  readonly entity: string;
+  /** Strongly consistent read units. */
+  readonly strongUnits: number;
+  /** Eventually consistent read units (half). */
+  readonly eventualUnits: number;
+  /** The read inside TransactGetItems: twice the strongly consistent units. */
+  readonly transactionUnits: number;
+}
+
+/** GetItem costs of every entity, in model order. */
+export function getItemCosts(sizes: EntitySizes[]): GetItemCost[] {
+  return sizes.map((s) => {
+    const strongUnits = readUnits(s.itemBytes, true);
+    return { entity: s.entity, strongUnits, eventualUnits: readUnits(s.itemBytes, false), transactionUnits: 2 * strongUnits };
+  });
+}

@@ -1,0 +1,98 @@
+// The sizes the cost model works from, per entity: the stored item and its entry in every index
+// slot it populates. From a sample item when one is given (exact, by DynamoDB's size rules),
+// otherwise from the declared or estimated typical sizes the compiler put in the model.
+import { attributeBytes } from './item-size';
+import { utf8Length } from '../keys/encoding';
+import { composeKey } from '../keys/template';
+import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { indexEntryBytes, indexKeyBytes } from '../manifest/sizes';
+import { ProjectionKind } from '../manifest/structs';
+
+/** Sample items by entity name: one plain item per entity, as the runtime would be given it. */
+export type SampleItems = { readonly [entityName: string]: { [attribute: string]: any } };
+
+/** An entity's sizes in bytes. */
+export interface EntitySizes {
+  /** The entity. */
+  readonly entity: string;
+  /** Where the sizes come from: `sample` (a sample item) or `typical` (declared or estimated sizes). */
+  readonly source: string;
+  /** The stored item: attributes, type attribute, table and index keys. */
+  readonly itemBytes: number;
+  /** The entry in each secondary index slot the entity populates, without storage overhead. */
+  readonly entryBytes: { [indexName: string]: number };
+}
+
+/** Sizes for every entity of the model, in model order. */
+export function entitySizes(model: TableModel, samples: SampleItems = {}): EntitySizes[] {
+  for (const name of Object.keys(samples)) {
+    if (!model.entities[name]) throw new Error(`sample item for '${name}': no such entity; use one of ${Object.keys(model.entities).join(', ')}`);
+  }
+  return Object.values(model.entities).map((e) => (samples[e.name] ? sampleSizes(model, e, samples[e.name]) : typicalSizes(model, e)));
+}
+
+function typicalSizes(model: TableModel, entity: EntityModel): EntitySizes {
+  const entryBytes: { [indexName: string]: number } = {};
+  for (const index of populated(model, entity)) {
+    entryBytes[index.name] = indexEntryBytes(entity, index, model.indexes[TABLE_INDEX], model.typeAttribute);
+  }
+  return { entity: entity.name, source: 'typical', itemBytes: entity.typicalItemSizeBytes, entryBytes };
+}
+
+/**
+ * Sizes of a sample item as the runtime would store it. An index key the sample cannot compose
+ * (a sparse attribute left out) is counted at its estimated size: the cost model prices an item
+ * that is in every index its entity populates.
+ */
+function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribute: string]: any }): EntitySizes {
+  let dataBytes = attributeBytes(model.typeAttribute, entity.typeValue)!;
+  const projectable: { [name: string]: number } = { [model.typeAttribute]: dataBytes };
+  for (const [name, value] of Object.entries(sample)) {
+    if (value === undefined) continue;
+    if (!entity.attributes[name]) throw new Error(`sample item for '${entity.name}': attribute '${name}' is not declared`);
+    const bytes = attributeBytes(name, value);
+    if (bytes === undefined) throw new Error(`sample item for '${entity.name}': attribute '${name}' holds a value DynamoDB cannot store`);
+    projectable[name] = bytes;
+    dataBytes += bytes;
+  }
+  const keyBytes: { [indexName: string]: number } = {};
+  for (const index of [model.indexes[TABLE_INDEX], ...populated(model, entity)]) {
+    keyBytes[index.name] = sampleKeyBytes(model, entity, index, sample);
+  }
+  const itemBytes = dataBytes + Object.values(keyBytes).reduce((a, b) => a + b, 0);
+  const entryBytes: { [indexName: string]: number } = {};
+  for (const index of populated(model, entity)) {
+    if (index.projection === ProjectionKind.ALL) {
+      entryBytes[index.name] = itemBytes;
+      continue;
+    }
+    let bytes = keyBytes[TABLE_INDEX] + keyBytes[index.name];
+    for (const name of index.nonKeyAttributes) bytes += projectable[name] ?? 0;
+    entryBytes[index.name] = bytes;
+  }
+  return { entity: entity.name, source: 'sample', itemBytes, entryBytes };
+}
+
+/** Bytes of the key attributes an item writes for one index slot (an LSI writes only its sort key). */
+function sampleKeyBytes(model: TableModel, entity: EntityModel, index: IndexModel, sample: { [attribute: string]: any }): number {
+  const keys = entity.keys[index.name];
+  const parts: [string, typeof keys.pk, boolean][] = [];
+  if (index.type !== IndexType.LSI) parts.push([index.partitionKey, keys.pk, index.shards !== undefined]);
+  if (index.sortKey && keys.sk) parts.push([index.sortKey, keys.sk, false]);
+  let bytes = 0;
+  for (const [attribute, template, sharded] of parts) {
+    const composed = composeKey(template, sample, model.delimiter, model.escapeChar);
+    if (!('key' in composed)) {
+      if (index.name === TABLE_INDEX) throw new Error(`sample item for '${entity.name}': cannot compose its table key ${template.source}`);
+      return indexKeyBytes(entity, index);
+    }
+    // A shard suffix is the delimiter and the shard number; count the widest number.
+    const suffix = sharded ? 1 + String(index.shards!.writeCount - 1).length : 0;
+    bytes += utf8Length(attribute) + utf8Length(composed.key) + suffix;
+  }
+  return bytes;
+}
+
+function populated(model: TableModel, entity: EntityModel): IndexModel[] {
+  return Object.values(model.indexes).filter((i) => i.type !== IndexType.TABLE && entity.keys[i.name]);
+}

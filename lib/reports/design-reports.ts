@@ -1,0 +1,34 @@
+// The reports for every jsii language: static methods that take a manifest and return text, since
+// Python, Java and .NET users cannot call the free functions. Each compiles the manifest first and
+// throws the compiler's ManifestError, listing every error, when it is invalid.
+import { costReport, CostOptions } from './cost';
+import { costMarkdown } from './cost-markdown';
+import { designDocument, designMarkdown } from './design-doc';
+import { compileManifest } from '../manifest/compile';
+import { SingleTableManifest } from '../manifest/structs';
+
+/** Design reports of a manifest: entity charts, access patterns, cost. */
+export class DesignReports {
+  /** The design document (entity charts per index, access-pattern table) as markdown. */
+  public static markdown(manifest: SingleTableManifest): string {
+    return designMarkdown(compileManifest(manifest).model);
+  }
+
+  /** The design document's charts as JSON. */
+  public static designJson(manifest: SingleTableManifest): string {
+    return JSON.stringify(designDocument(compileManifest(manifest).model), null, 2);
+  }
+
+  /** The cost report (write amplification, reads, storage, shards) as markdown. */
+  public static costMarkdown(manifest: SingleTableManifest, options?: CostOptions): string {
+    const model = compileManifest(manifest).model;
+    return costMarkdown(model, costReport(model, options));
+  }
+
+  /** The cost report as JSON. */
+  public static costJson(manifest: SingleTableManifest, options?: CostOptions): string {
+    return JSON.stringify(costReport(compileManifest(manifest).model, options), null, 2);
+  }
+
+  private constructor() {}
+}

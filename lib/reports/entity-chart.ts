@@ -1,0 +1,31 @@
+// The main-table entity chart of seed 000, step 4: one row per entity with its table keys, its
+// keys on every GSI and LSI slot it populates, and notes (description, sparse-index conditions).
+import { keyPairText, secondaryIndexes, sparseCondition } from './describe';
+import { ReportTable } from './report-table';
+import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+
+/** The main-table entity chart. */
+export function entityChart(model: TableModel): ReportTable {
+  const table = model.indexes[TABLE_INDEX];
+  const rows = Object.values(model.entities).map((entity) => {
+    const keys = entity.keys[TABLE_INDEX];
+    const gsi: string[] = [];
+    const lsi: string[] = [];
+    const notes: string[] = entity.description ? [entity.description] : [];
+    for (const index of secondaryIndexes(model)) {
+      if (!entity.keys[index.name]) continue;
+      if (index.type === IndexType.GSI) gsi.push(`${index.name}: ${keyPairText(model, entity, index)}`);
+      else lsi.push(`${index.sortKey}: ${entity.keys[index.name].sk!.source}`);
+      const when = sparseCondition(entity, index.name);
+      if (when) notes.push(`in ${index.name} only when ${when}`);
+    }
+    return [entity.name, keys?.pk.source ?? '-', keys?.sk?.source ?? '-', gsi.join('\n') || '-', lsi.join('\n') || '-', notes.join('\n')];
+  });
+  return {
+    heading: 'Main table',
+    intro: `Keys ${table.partitionKey} / ${table.sortKey}; every item carries its entity type in \`${model.typeAttribute}\`.`,
+    headers: ['Entity', table.partitionKey, table.sortKey!, 'GSI keys', 'LSI sort keys', 'Notes'],
+    rows,
+    codeColumns: [1, 2, 3, 4],
+  };
+}

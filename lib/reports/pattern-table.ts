@@ -1,0 +1,59 @@
+// The access-pattern table: for every named pattern, the index it queries, the key condition it
+// sends, its order and consistency, what the index projects and whether a follow-up fetch is needed.
+import { fetchText, partitionKeyText, projectionText } from './describe';
+import { ReportTable } from './report-table';
+import { IndexModel, PatternModel, TableModel } from '../manifest/model';
+import { ShardStrategy, SortKeyCondition, SortOrder } from '../manifest/structs';
+
+const COMPARISON: { [condition: string]: string } = {
+  [SortKeyCondition.LESS_THAN]: '<',
+  [SortKeyCondition.LESS_THAN_OR_EQUAL]: '<=',
+  [SortKeyCondition.GREATER_THAN]: '>',
+  [SortKeyCondition.GREATER_THAN_OR_EQUAL]: '>=',
+};
+
+/** The access-pattern table. */
+export function patternTable(model: TableModel): ReportTable {
+  const rows = Object.values(model.patterns).map((p) => {
+    const index = model.indexes[p.index];
+    return [
+      p.description ? `${p.name}: ${p.description}` : p.name,
+      p.entities.join(', '),
+      p.index,
+      keyCondition(model, p, index),
+      p.order === SortOrder.DESCENDING ? 'descending' : 'ascending',
+      p.consistentRead ? 'strong' : 'eventual',
+      projectionText(index),
+      fetchText(p.fetch),
+    ];
+  });
+  return {
+    heading: 'Access patterns',
+    headers: ['Pattern', 'Returns', 'Index', 'Key condition', 'Order', 'Consistency', 'Projection', 'Follow-up fetch'],
+    rows,
+    codeColumns: [3],
+  };
+}
+
+/** The key condition a pattern's query sends, with templates in place of values. */
+export function keyCondition(model: TableModel, p: PatternModel, index: IndexModel): string {
+  let text = `${index.partitionKey} = ${partitionKeyText(p.pk, index, model.delimiter)}`;
+  const sk = p.sk?.source;
+  const name = index.sortKey;
+  if (sk && name) {
+    switch (p.sortKeyCondition) {
+      case SortKeyCondition.NONE: break;
+      case SortKeyCondition.EQUALS: text += ` AND ${name} = ${sk}`; break;
+      case SortKeyCondition.BEGINS_WITH: text += ` AND begins_with(${name}, ${sk})`; break;
+      case SortKeyCondition.BETWEEN: text += ` AND ${name} BETWEEN ${sk} AND ${sk}`; break;
+      default: text += ` AND ${name} ${COMPARISON[p.sortKeyCondition]} ${sk}`;
+    }
+  }
+  const shards = index.shards;
+  if (shards && shards.readCount > 1) {
+    text += shards.strategy === ShardStrategy.ATTRIBUTE
+      ? ` (one shard when ${shards.attribute} is known, else ${shards.readCount} in parallel)`
+      : ` (${shards.readCount} queries in parallel, merged)`;
+  }
+  return text;
+}
