@@ -14,8 +14,8 @@ describe('shard choice', () => {
   test('consecutive ids spread evenly over every shard count', () => {
     const family = fc.constantFrom<(p: string) => (i: number) => [string, string]>(
       (p) => (i) => [`CUSTOMER#${p}${i % 700}`, `ORDER#${String(i).padStart(6, '0')}`],
-      (p) => (i) => [`${p}#${i}`, `${p}#${i}`],
-      (p) => (i) => [`TENANT#${p}`, `EVENT#${new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString()}`],
+    (p) => (i) => [`${p}#${i}`, `${p}#${i}`],
+    (p) => (i) => [`TENANT#${p}`, `EVENT#${new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString()}`],
     );
     fc.assert(fc.property(fc.integer({ min: 2, max: 12 }), fc.nat(1_000_000), fc.string({ maxLength: 6 }), family, (k, start, prefix, f) => {
       const n = 300;
