@@ -1,0 +1,194 @@
+// Benchmark (issue 4): a 10-shard fan-out query returning n items against an unsharded query
+// returning the same n items, and against a sequential fan-out (concurrency 1).
+//
+//   npx ts-node bench/sharded-query.ts            writes bench/results/sharded-query.json
+//
+// The engine is dynalite in its own process, so it serves requests as a separate server does. It
+// has no network, though, and it runs every request on one thread, while DynamoDB serves each
+// shard's partition key on its own partition within a network round trip. So the benchmark adds a
+// fixed round trip to every request (client middleware) and reports a sweep of round trips, from
+// 0 ms (engine CPU only: the worst case for a fan-out) up to the single-digit milliseconds of a
+// DynamoDB request. Modes run interleaved in every round; each figure is the median of the rounds.
+import { ChildProcess, spawn } from 'child_process';
+import { writeFileSync } from 'fs';
+import { join } from 'path';
+import { AttributeValue, BatchWriteItemCommand, CreateTableCommand, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { shardedKey, shardForItem } from '../lib/keys/shard';
+import { fanOutQuery, ShardPageFetcher } from '../lib/runtime/fanout';
+
+type Item = Record<string, AttributeValue>;
+
+const SHARDS = 10;
+const ITEMS = 5000;
+const RESULT_SIZES = [10, 100, 500];
+const ROUND_TRIPS_MS = [0, 2, 5, 10];
+const ROUNDS = 15;
+const TABLE = 'bench-orders';
+const BASE_KEY = 'ORDER#OPEN';
+
+/** Starts dynalite in a child process and resolves its port. */
+async function startEngine(): Promise<{ engine: ChildProcess; port: number }> {
+  const script = "const d = require('dynalite')({ createTableMs: 0 }); d.listen(0, () => process.send(d.address().port));";
+  const engine = spawn(process.execPath, ['-e', script], { cwd: join(__dirname, '..'), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    engine.once('message', (m) => resolve(m as number));
+    engine.once('exit', (code) => reject(new Error(`dynalite exited with ${code}`)));
+  });
+  return { engine, port };
+}
+
+/** One table, two GSIs over the same items: GSI2 sharded by the library's shard choice, PLAIN not. */
+async function load(client: DynamoDBClient): Promise<void> {
+  const index = (name: string) => ({
+    IndexName: name,
+    KeySchema: [{ AttributeName: `${name}PK`, KeyType: 'HASH' as const }, { AttributeName: `${name}SK`, KeyType: 'RANGE' as const }],
+    Projection: { ProjectionType: 'ALL' as const },
+  });
+  await client.send(new CreateTableCommand({
+    TableName: TABLE,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: ['PK', 'SK', 'GSI2PK', 'GSI2SK', 'PLAINPK', 'PLAINSK'].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+    KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }],
+    GlobalSecondaryIndexes: [index('GSI2'), index('PLAIN')],
+  }));
+  const items: Item[] = [];
+  for (let i = 0; i < ITEMS; i++) {
+    const pk = `CUSTOMER#user${i % 700}`;
+    const sk = `ORDER#${String(i).padStart(6, '0')}`;
+    // Distinct timestamps, so both indexes have one order and the results can be compared.
+    const createdAt = new Date(Date.UTC(2024, 0, 1) + i * 61_000 + ((i * 7919) % 60_000)).toISOString();
+    items.push({
+      PK: { S: pk }, SK: { S: sk },
+      GSI2PK: { S: shardedKey(BASE_KEY, shardForItem(pk, sk, SHARDS), '#') }, GSI2SK: { S: createdAt },
+      PLAINPK: { S: BASE_KEY }, PLAINSK: { S: createdAt },
+      status: { S: 'OPEN' }, amount: { N: String((i % 997) + 0.5) }, note: { S: 'x'.repeat(160) },
+    });
+  }
+  for (let i = 0; i < items.length; i += 25) {
+    const out = await client.send(new BatchWriteItemCommand({ RequestItems: { [TABLE]: items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })) } }));
+    if (Object.keys(out.UnprocessedItems ?? {}).length) throw new Error('dynalite left items unprocessed');
+  }
+}
+
+function query(client: DynamoDBClient, index: string, pk: string, limit: number, start?: Item) {
+  return client.send(new QueryCommand({
+    TableName: TABLE,
+    IndexName: index,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': `${index}PK` },
+    ExpressionAttributeValues: { ':pk': { S: pk } },
+    ScanIndexForward: false, // newest first, as seed 000's orders by status
+    Limit: limit,
+    ExclusiveStartKey: start,
+  }));
+}
+
+interface Run { items: Item[]; read: number }
+
+async function unsharded(client: DynamoDBClient, n: number): Promise<Run> {
+  const out = await query(client, 'PLAIN', BASE_KEY, n);
+  return { items: out.Items ?? [], read: out.Items?.length ?? 0 };
+}
+
+async function fanOut(client: DynamoDBClient, n: number, concurrency?: number): Promise<Run> {
+  let read = 0;
+  const fetch: ShardPageFetcher = async (shard, start, limit) => {
+    const out = await query(client, 'GSI2', shardedKey(BASE_KEY, shard, '#'), limit, start);
+    read += out.Items?.length ?? 0;
+    return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
+  };
+  const page = await fanOutQuery(fetch, {
+    shardCount: SHARDS, limit: n, descending: true, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKey: 'GSI2PK', concurrency,
+  });
+  return { items: page.items, read };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; // eslint-disable-line no-bitwise
+};
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+async function main(): Promise<void> {
+  const { engine, port } = await startEngine();
+  let roundTripMs = 0;
+  const client = new DynamoDBClient({
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+  });
+  client.middlewareStack.add((next) => async (args) => {
+    if (roundTripMs > 0) await new Promise((resolve) => setTimeout(resolve, roundTripMs));
+    return next(args);
+  }, { step: 'finalizeRequest', name: 'simulatedRoundTrip' });
+
+  try {
+    await load(client);
+    const modes: Record<string, (n: number) => Promise<Run>> = {
+      unsharded: (n) => unsharded(client, n),
+      parallel: (n) => fanOut(client, n),
+      sequential: (n) => fanOut(client, n, 1),
+    };
+    const results = [];
+    for (const rtt of ROUND_TRIPS_MS) {
+      roundTripMs = rtt;
+      for (const n of RESULT_SIZES) {
+        // The fan-out must return exactly the unsharded query's items, in its order.
+        const reference = (await modes.unsharded(n)).items.map((i) => i.SK.S).join();
+        for (const mode of ['parallel', 'sequential']) {
+          if ((await modes[mode](n)).items.map((i) => i.SK.S).join() !== reference) throw new Error(`${mode} fan-out returned other items than the unsharded query`);
+        }
+        const times: Record<string, number[]> = { unsharded: [], parallel: [], sequential: [] };
+        const cpu: Record<string, number[]> = { unsharded: [], parallel: [], sequential: [] };
+        const read: Record<string, number> = {};
+        const names = Object.keys(modes);
+        for (let r = 0; r < ROUNDS; r++) {
+          for (let m = 0; m < names.length; m++) {
+            const mode = names[(r + m) % names.length]; // rotate which mode goes first
+            const start = process.hrtime.bigint();
+            const startCpu = process.cpuUsage();
+            const run = await modes[mode](n);
+            times[mode].push(Number(process.hrtime.bigint() - start) / 1e6);
+            const used = process.cpuUsage(startCpu);
+            cpu[mode].push((used.user + used.system) / 1000);
+            read[mode] = run.read;
+          }
+        }
+        const ms = Object.fromEntries(names.map((m) => [m, round2(median(times[m]))]));
+        const row = {
+          roundTripMs: rtt,
+          n,
+          medianMs: ms,
+          ratio: { parallel: round2(ms.parallel / ms.unsharded), sequential: round2(ms.sequential / ms.unsharded) },
+          itemsRead: read,
+          // CPU of this process (SDK, merge) per query; the engine's CPU is in its own process.
+          clientCpuMs: Object.fromEntries(names.map((m) => [m, round2(median(cpu[m]))])),
+        };
+        results.push(row);
+        console.log(`round trip ${String(rtt).padStart(2)} ms  n=${String(n).padStart(3)}  unsharded ${ms.unsharded} ms  `
+          + `parallel ${ms.parallel} ms (${row.ratio.parallel}x)  sequential ${ms.sequential} ms (${row.ratio.sequential}x)  `
+          + `items read ${read.unsharded} / ${read.parallel}  client CPU ${row.clientCpuMs.unsharded} / ${row.clientCpuMs.parallel} ms`);
+      }
+    }
+    const out = {
+      benchmark: 'sharded-query',
+      engine: 'dynalite (separate process), simulated round trip added per request',
+      shards: SHARDS,
+      items: ITEMS,
+      rounds: ROUNDS,
+      statistic: 'median wall time per query, modes interleaved',
+      node: process.version,
+      date: new Date().toISOString(),
+      results,
+    };
+    writeFileSync(join(__dirname, 'results', 'sharded-query.json'), JSON.stringify(out, null, 2) + '\n');
+  } finally {
+    client.destroy();
+    engine.kill();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
