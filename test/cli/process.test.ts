@@ -1,0 +1,59 @@
+// The CLI as users run it: one bundled JavaScript file started as a process. Proves the shebang,
+// exit codes of a real process, ts-node registration for .ts manifests (and the message when
+// ts-node is missing), and that the tool never loads aws-cdk-lib or constructs.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+import { ROOT } from './run';
+
+const dir = mkdtempSync(join(tmpdir(), 'single-table-cli-'));
+const cli = join(dir, 'single-table.js');
+let inputs: string[] = [];
+
+beforeAll(() => {
+  const result = buildSync({
+    entryPoints: [join(ROOT, 'lib/cli/index.ts')],
+    outfile: cli,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  inputs = Object.keys(result.metafile!.inputs);
+  chmodSync(cli, 0o755);
+});
+
+const start = (args: string[], cwd = ROOT) => spawnSync(cli, args, { cwd, encoding: 'utf8', timeout: 60_000 });
+
+test('the entry starts with a node shebang and runs as an executable', () => {
+  expect(readFileSync(join(ROOT, 'lib/cli/index.ts'), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+  const r = start(['--help']);
+  expect(r.status).toBe(0);
+  expect(r.stdout).toContain('Usage: single-table');
+});
+
+test('no aws-cdk-lib or constructs in the tool', () => {
+  expect(inputs.length).toBeGreaterThan(5);
+  expect(inputs.filter((i) => /node_modules\/(aws-cdk-lib|constructs)\//.test(i))).toEqual([]);
+});
+
+test('a .ts manifest is compiled with the project\'s ts-node', () => {
+  const r = start(['check', 'examples/manifest.ts']);
+  expect(r.stderr).toBe('');
+  expect(r.stdout).toBe('examples/manifest.ts: 0 error(s), 0 warning(s): valid\n');
+  expect(r.status).toBe(0);
+});
+
+test('without ts-node, a .ts manifest fails with what to do instead; exit codes reach the shell', () => {
+  const project = mkdtempSync(join(tmpdir(), 'single-table-user-'));
+  writeFileSync(join(project, 'manifest.ts'), 'export const manifest = { entities: {} };\n');
+  const r = start(['check', 'manifest.ts'], project);
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain('manifest.ts: loading a TypeScript manifest needs ts-node, which is not installed here.');
+  expect(r.stderr).toContain('compile the manifest to JavaScript (tsc), or write it as JSON');
+  expect(start(['frob']).status).toBe(2);
+  expect(start(['check', 'test/cli/fixtures/broken.json']).status).toBe(1);
+});

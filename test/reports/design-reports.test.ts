@@ -1,0 +1,21 @@
+// The jsii-facing class returns what the free functions compute, and fails like the compiler.
+import { manifest } from '../../examples/manifest';
+import { DesignReports } from '../../lib';
+import { compileManifest } from '../../lib/manifest/compile';
+import { costReport } from '../../lib/reports/cost';
+import { costMarkdown } from '../../lib/reports/cost-markdown';
+import { designMarkdown } from '../../lib/reports/design-doc';
+
+const model = compileManifest(manifest).model;
+
+test('markdown and cost reports, exported from the package entry', () => {
+  expect(DesignReports.markdown(manifest)).toBe(designMarkdown(model));
+  expect(DesignReports.costMarkdown(manifest)).toBe(costMarkdown(model, costReport(model)));
+  const expected = JSON.parse(JSON.stringify(costReport(model, { itemsPerQuery: 5 })));
+  expect(JSON.parse(DesignReports.costJson(manifest, { itemsPerQuery: 5 }))).toEqual(expected);
+  expect(JSON.parse(DesignReports.designJson(manifest)).accessPatterns.rows).toHaveLength(Object.keys(manifest.accessPatterns!).length);
+});
+
+test('an invalid manifest throws the compiler error listing every problem', () => {
+  expect(() => DesignReports.markdown({ entities: {} })).toThrow(/NO_ENTITIES/);
+});

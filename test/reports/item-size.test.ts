@@ -1,0 +1,91 @@
+// DynamoDB's item size rules, and the sizes the cost model takes from sample items.
+import { manifest as example } from '../../examples/manifest';
+import { compileManifest } from '../../lib/manifest/compile';
+import { AttributeKind, ProjectionKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { costReport } from '../../lib/reports/cost';
+import { entitySizes } from '../../lib/reports/cost-sizes';
+import { attributeBytes, valueBytes } from '../../lib/reports/item-size';
+
+describe('value sizes', () => {
+  test.each([
+    ['a string: its UTF-8 bytes', 'abc', 3],
+    ['a string with a two-byte character', 'é', 2],
+    ['a number: 1 byte per two significant digits, plus 1', 123456, 4],
+    ['a number: leading and trailing zeros do not count', 1000000, 2],
+    ['a decimal', 0.125, 3],
+    ['zero', 0, 2],
+    ['a boolean', true, 1],
+    ['null', null, 1],
+    ['an empty list: 3 bytes', [], 3],
+    ['a list: 3 bytes, 1 per element, the elements', ['ab', 'c'], 3 + 2 + 3],
+    ['a map: keys count like names', { ab: 1 }, 3 + 1 + 2 + 2],
+    ['a set: the sum of its elements', new Set(['ab', 'c']), 3],
+    ['a date: stored as 24 ISO characters', new Date('2024-01-15T10:30:00Z'), 24],
+    ['binary: its raw bytes', new Uint8Array(5), 5],
+  ])('%s', (_what, value, bytes) => {
+    expect(valueBytes(value)).toBe(bytes);
+  });
+
+  test('values DynamoDB cannot store have no size', () => {
+    expect(valueBytes(Number.NaN)).toBeUndefined();
+    expect(valueBytes(() => 1)).toBeUndefined();
+    expect(valueBytes([1, Symbol('x')])).toBeUndefined();
+  });
+
+  test('an attribute counts its name too', () => {
+    expect(attributeBytes('title', 'hello')).toBe(10);
+  });
+});
+
+describe('sizes from sample items', () => {
+  const notes: SingleTableManifest = {
+    entities: {
+      Note: {
+        attributes: { id: { type: AttributeKind.STRING, required: true }, text: { type: AttributeKind.STRING }, tag: { type: AttributeKind.STRING } },
+        pk: 'NOTE#{id}',
+        sk: 'NOTE',
+        indexes: { ByTag: { pk: 'TAG#{tag}', sk: 'NOTE#{id}' } },
+      },
+    },
+    globalIndexes: { ByTag: { projection: ProjectionKind.KEYS_ONLY, sharding: { shardCount: 12 } } },
+    localIndexes: { enabled: false },
+  };
+  const model = compileManifest(notes).model;
+
+  test('the stored item: attributes, type attribute, table keys and index keys as the runtime composes them', () => {
+    const [sizes] = entitySizes(model, { Note: { id: 'n1', text: 'hello', tag: 'x' } });
+    const type = 4 + 4; // Type: Note
+    const data = 2 + 2 + (4 + 5) + (3 + 1); // id, text, tag
+    const table = 2 + 'NOTE#n1'.length + 2 + 'NOTE'.length;
+    const index = 'ByTagPK'.length + 'TAG#x#11'.length + 'ByTagSK'.length + 'NOTE#n1'.length; // widest shard: 11
+    expect(sizes.source).toBe('sample');
+    expect(sizes.itemBytes).toBe(type + data + table + index);
+    expect(sizes.entryBytes.ByTag).toBe(table + index);
+  });
+
+  test('an index key the sample leaves out is priced at its estimate: the item is costed in every index', () => {
+    const [withTag] = entitySizes(model, { Note: { id: 'n1', text: 'hello', tag: 'x' } });
+    const [without] = entitySizes(model, { Note: { id: 'n1', text: 'hello' } });
+    expect(without.entryBytes.ByTag).toBeGreaterThan(0);
+    expect(without.itemBytes).not.toBe(withTag.itemBytes);
+  });
+
+  test('bad samples are refused with the entity and attribute named', () => {
+    expect(() => entitySizes(model, { Nope: {} })).toThrow(/sample item for 'Nope': no such entity/);
+    expect(() => entitySizes(model, { Note: { id: 'n1', color: 'red' } })).toThrow(/attribute 'color' is not declared/);
+    expect(() => entitySizes(model, { Note: { text: 'no id' } })).toThrow(/cannot compose its table key NOTE#\{id\}/);
+  });
+
+  test('a large sample item raises the write units of the example Order', () => {
+    const m = compileManifest(example).model;
+    const lines = Array.from({ length: 40 }, (_, i) => ({ sku: `SKU-${i}`, qty: i + 1, note: 'x'.repeat(40) }));
+    const sample = { username: 'ann', orderId: 'o-1', status: 'OPEN', createdAt: new Date('2024-01-15T00:00:00Z'), amount: 99.99, lines };
+    const report = costReport(m, { sampleItems: { Order: sample } });
+    const put = report.writes.find((w) => w.entity === 'Order' && w.kind === 'PUT')!;
+    const bytes = report.sizes.find((s) => s.entity === 'Order')!.itemBytes;
+    expect(bytes).toBeGreaterThan(2048);
+    expect(put.tableUnits).toBe(Math.ceil(bytes / 1024));
+    // GSI2 projects INCLUDE without `lines`: still one unit.
+    expect(put.indexes.find((i) => i.index === 'GSI2')!.units).toBe(1);
+  });
+});
