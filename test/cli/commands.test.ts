@@ -96,3 +96,12 @@ describe('cost', () => {
     expect(r.stderr).toContain("sample item for 'entities': no such entity");
   });
 });
+
+test('docs/example is what `single-table docs examples/manifest.ts --out docs/example` writes today', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'single-table-example-'));
+  expect((await run('docs', EXAMPLE, '--out', dir)).code).toBe(0);
+  for (const file of ['design.md', 'cost.md']) {
+    const committed = readFileSync(join(__dirname, '..', '..', 'docs', 'example', file), 'utf8');
+    expect({ file, text: committed }).toEqual({ file, text: readFileSync(join(dir, file), 'utf8') });
+  }
+});
