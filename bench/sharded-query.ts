@@ -58,14 +58,20 @@ async function load(client: DynamoDBClient): Promise<void> {
     // Distinct timestamps, so both indexes have one order and the results can be compared.
     const createdAt = new Date(Date.UTC(2024, 0, 1) + i * 61_000 + ((i * 7919) % 60_000)).toISOString();
     items.push({
-      PK: { S: pk }, SK: { S: sk },
-      GSI2PK: { S: shardedKey(BASE_KEY, shardForItem(pk, sk, SHARDS), '#') }, GSI2SK: { S: createdAt },
-      PLAINPK: { S: BASE_KEY }, PLAINSK: { S: createdAt },
-      status: { S: 'OPEN' }, amount: { N: String((i % 997) + 0.5) }, note: { S: 'x'.repeat(160) },
+      PK: { S: pk },
+      SK: { S: sk },
+      GSI2PK: { S: shardedKey(BASE_KEY, shardForItem(pk, sk, SHARDS), '#') },
+      GSI2SK: { S: createdAt },
+      PLAINPK: { S: BASE_KEY },
+      PLAINSK: { S: createdAt },
+      status: { S: 'OPEN' },
+      amount: { N: String((i % 997) + 0.5) },
+      note: { S: 'x'.repeat(160) },
     });
   }
   for (let i = 0; i < items.length; i += 25) {
-    const out = await client.send(new BatchWriteItemCommand({ RequestItems: { [TABLE]: items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })) } }));
+    const batch = items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } }));
+    const out = await client.send(new BatchWriteItemCommand({ RequestItems: { [TABLE]: batch } }));
     if (Object.keys(out.UnprocessedItems ?? {}).length) throw new Error('dynalite left items unprocessed');
   }
 }
