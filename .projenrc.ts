@@ -46,6 +46,14 @@ const project = new awscdk.AwsCdkConstructLibrary({
     'dynalite@^4',
     'esbuild@^0.25',
     'fast-check@^4',
+    // compliance checks of the example stack (issue 6)
+    'cdk-nag@^3',
+    // peers measured side by side in bench/ only; never imported by lib/
+    'electrodb@^3',
+    'dynamodb-toolbox@^2',
+    '@aws-sdk/lib-dynamodb@^3',
+    '@aws-sdk/util-dynamodb@^3',
+    'dynamodb-onetable@^2',
   ],
   gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
   npmignoreEnabled: true,
