@@ -11,6 +11,7 @@
 // DynamoDB request. Modes run interleaved in every round; each figure is the median of the rounds.
 import { ChildProcess, spawn } from 'child_process';
 import { writeFileSync } from 'fs';
+import { cpus, loadavg } from 'os';
 import { join } from 'path';
 import { AttributeValue, BatchWriteItemCommand, CreateTableCommand, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { shardedKey, shardForItem } from '../lib/keys/shard';
@@ -22,7 +23,7 @@ const SHARDS = 10;
 const ITEMS = 5000;
 const RESULT_SIZES = [10, 100, 500];
 const ROUND_TRIPS_MS = [0, 2, 5, 10];
-const ROUNDS = 15;
+const ROUNDS = 25;
 const TABLE = 'bench-orders';
 const BASE_KEY = 'ORDER#OPEN';
 
@@ -184,6 +185,9 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       statistic: 'median wall time per query, modes interleaved',
       node: process.version,
+      // The machine is shared: CPU count and load say how much the engine and the client compete.
+      cpus: cpus().length,
+      loadAverage: loadavg().map(round2),
       date: new Date().toISOString(),
       results,
     };
