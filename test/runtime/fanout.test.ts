@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { byteCompare, FakeIndex, idOf, Item, naiveMerge, TieOrder } from './fanout-fake';
 import { fanOutQuery, FanOutState } from '../../lib/runtime/fanout';
+import { MinHeap } from '../../lib/runtime/fanout-heap';
 import { compareUtf8 } from '../../lib/runtime/fanout-order';
 
 const sign = (n: number) => Math.sign(n);
@@ -134,5 +135,24 @@ describe('compareUtf8', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 8 }), (a, b) => {
       expect(sign(compareUtf8(a, b))).toBe(sign(byteCompare(a, b)));
     }), { numRuns: 2000 });
+  });
+});
+
+describe('MinHeap', () => {
+  test('pops the smallest entry at every step of any push/pop sequence', () => {
+    fc.assert(fc.property(fc.array(fc.option(fc.integer({ min: -50, max: 50 }), { nil: undefined })), (ops) => {
+      const heap = new MinHeap<number>((a, b) => a - b);
+      const reference: number[] = [];
+      for (const op of ops) {
+        if (op === undefined) {
+          reference.sort((a, b) => a - b);
+          expect(heap.pop()).toBe(reference.shift());
+        } else {
+          heap.push(op);
+          reference.push(op);
+        }
+        expect(heap.size).toBe(reference.length);
+      }
+    }), { numRuns: 500 });
   });
 });
