@@ -21,6 +21,8 @@ export interface EntitySizes {
   readonly itemBytes: number;
   /** The entry in each secondary index slot the entity populates, without storage overhead. */
   readonly entryBytes: { [indexName: string]: number };
+  /** Index slots the sample item stays out of (a sparse key left out); empty for typical sizes. */
+  readonly missingIndexes: string[];
 }
 
 /** Sizes for every entity of the model, in model order. */
@@ -36,13 +38,13 @@ function typicalSizes(model: TableModel, entity: EntityModel): EntitySizes {
   for (const index of populated(model, entity)) {
     entryBytes[index.name] = indexEntryBytes(entity, index, model.indexes[TABLE_INDEX], model.typeAttribute);
   }
-  return { entity: entity.name, source: 'typical', itemBytes: entity.typicalItemSizeBytes, entryBytes };
+  return { entity: entity.name, source: 'typical', itemBytes: entity.typicalItemSizeBytes, entryBytes, missingIndexes: [] };
 }
 
 /**
- * Sizes of a sample item as the runtime would store it. An index key the sample cannot compose
- * (a sparse attribute left out) is counted at its estimated size: the cost model prices an item
- * that is in every index its entity populates.
+ * Sizes of a sample item as the runtime would store it. An index the sample stays out of (a sparse
+ * key attribute left out) is listed in `missingIndexes`, and its entry is estimated, so that
+ * entering that index later can still be priced.
  */
 function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribute: string]: any }): EntitySizes {
   let dataBytes = attributeBytes(model.typeAttribute, entity.typeValue)!;
@@ -56,10 +58,14 @@ function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribut
     dataBytes += bytes;
   }
   const keyBytes: { [indexName: string]: number } = {};
+  const missingIndexes: string[] = [];
+  let itemBytes = dataBytes;
   for (const index of [model.indexes[TABLE_INDEX], ...populated(model, entity)]) {
-    keyBytes[index.name] = sampleKeyBytes(model, entity, index, sample);
+    const bytes = sampleKeyBytes(model, entity, index, sample);
+    if (bytes === undefined) missingIndexes.push(index.name);
+    keyBytes[index.name] = bytes ?? indexKeyBytes(entity, index);
+    if (bytes !== undefined) itemBytes += bytes;
   }
-  const itemBytes = dataBytes + Object.values(keyBytes).reduce((a, b) => a + b, 0);
   const entryBytes: { [indexName: string]: number } = {};
   for (const index of populated(model, entity)) {
     if (index.projection === ProjectionKind.ALL) {
@@ -70,11 +76,11 @@ function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribut
     for (const name of index.nonKeyAttributes) bytes += projectable[name] ?? 0;
     entryBytes[index.name] = bytes;
   }
-  return { entity: entity.name, source: 'sample', itemBytes, entryBytes };
+  return { entity: entity.name, source: 'sample', itemBytes, entryBytes, missingIndexes };
 }
 
-/** Bytes of the key attributes an item writes for one index slot (an LSI writes only its sort key). */
-function sampleKeyBytes(model: TableModel, entity: EntityModel, index: IndexModel, sample: { [attribute: string]: any }): number {
+/** Bytes of the key attributes an item writes for one index slot (an LSI only its sort key); undefined when it is not in it. */
+function sampleKeyBytes(model: TableModel, entity: EntityModel, index: IndexModel, sample: { [attribute: string]: any }): number | undefined {
   const keys = entity.keys[index.name];
   const parts: [string, typeof keys.pk, boolean][] = [];
   if (index.type !== IndexType.LSI) parts.push([index.partitionKey, keys.pk, index.shards !== undefined]);
@@ -84,7 +90,7 @@ function sampleKeyBytes(model: TableModel, entity: EntityModel, index: IndexMode
     const composed = composeKey(template, sample, model.delimiter, model.escapeChar);
     if (!('key' in composed)) {
       if (index.name === TABLE_INDEX) throw new Error(`sample item for '${entity.name}': cannot compose its table key ${template.source}`);
-      return indexKeyBytes(entity, index);
+      return undefined;
     }
     // A shard suffix is the delimiter and the shard number; count the widest number.
     const suffix = sharded ? 1 + String(index.shards!.writeCount - 1).length : 0;

@@ -10,7 +10,7 @@ import { ProjectionKind, ShardStrategy } from '../manifest/structs';
 
 /** A kind of write to an item. */
 export enum WriteKind {
-  /** PutItem of a new item that has every index key: it enters every index slot it populates. */
+  /** PutItem of a new item: it enters every index slot whose keys it has (all, for typical sizes). */
   PUT = 'PUT',
   /** UpdateItem that sets attributes on an item already in its indexes. */
   UPDATE = 'UPDATE',
@@ -18,7 +18,7 @@ export enum WriteKind {
   ENTER = 'ENTER',
   /** UpdateItem that removes attributes: an index whose key needs one loses the item. */
   REMOVE = 'REMOVE',
-  /** DeleteItem: the item leaves every index. */
+  /** DeleteItem: the item leaves every index slot it is in. */
   DELETE = 'DELETE',
 }
 
@@ -88,7 +88,7 @@ export function writeCost(model: TableModel, sizes: EntitySizes, kind: WriteKind
   const indexes = Object.values(model.indexes)
     .filter((index) => index.type !== IndexType.TABLE && entity.keys[index.name])
     .map((index) => {
-      const effect = effectOn(entity, index, kind, attributes);
+      const effect = effectOn(entity, index, kind, attributes, sizes.missingIndexes);
       const writes = WRITES[effect];
       return { index: index.name, effect, writes, units: writes * writeUnits(sizes.entryBytes[index.name]) };
     });
@@ -97,9 +97,11 @@ export function writeCost(model: TableModel, sizes: EntitySizes, kind: WriteKind
   return { entity: entity.name, kind, attributes: [...attributes], tableUnits, indexes, totalUnits, transactionUnits: 2 * totalUnits };
 }
 
-function effectOn(entity: EntityModel, index: IndexModel, kind: WriteKind, attributes: string[]): IndexEffect {
-  if (kind === WriteKind.PUT) return IndexEffect.INSERT;
-  if (kind === WriteKind.DELETE) return IndexEffect.REMOVE;
+function effectOn(entity: EntityModel, index: IndexModel, kind: WriteKind, attributes: string[], missing: string[]): IndexEffect {
+  if (kind === WriteKind.PUT || kind === WriteKind.DELETE) {
+    if (missing.includes(index.name)) return IndexEffect.UNTOUCHED;
+    return kind === WriteKind.PUT ? IndexEffect.INSERT : IndexEffect.REMOVE;
+  }
   const keyAttrs = keyAttributesOn(entity, index);
   if (attributes.some((a) => keyAttrs.has(a))) {
     if (kind === WriteKind.ENTER) return IndexEffect.INSERT;

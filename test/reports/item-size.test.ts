@@ -4,6 +4,7 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, SingleTableManifest } from '../../lib/manifest/structs';
 import { costReport } from '../../lib/reports/cost';
 import { entitySizes } from '../../lib/reports/cost-sizes';
+import { IndexEffect, writeCost, WriteKind } from '../../lib/reports/cost-writes';
 import { attributeBytes, valueBytes } from '../../lib/reports/item-size';
 
 describe('value sizes', () => {
@@ -63,11 +64,15 @@ describe('sizes from sample items', () => {
     expect(sizes.entryBytes.ByTag).toBe(table + index);
   });
 
-  test('an index key the sample leaves out is priced at its estimate: the item is costed in every index', () => {
+  test('a sample without a sparse key: out of that index, so its put skips it; the entry stays estimated for entering later', () => {
     const [withTag] = entitySizes(model, { Note: { id: 'n1', text: 'hello', tag: 'x' } });
     const [without] = entitySizes(model, { Note: { id: 'n1', text: 'hello' } });
+    expect(withTag.missingIndexes).toEqual([]);
+    expect(without.missingIndexes).toEqual(['ByTag']);
+    expect(without.itemBytes).toBe(withTag.itemBytes - (3 + 1) - ('ByTagPK'.length + 'TAG#x#11'.length + 'ByTagSK'.length + 'NOTE#n1'.length));
     expect(without.entryBytes.ByTag).toBeGreaterThan(0);
-    expect(without.itemBytes).not.toBe(withTag.itemBytes);
+    expect(writeCost(model, without, WriteKind.PUT).indexes).toEqual([{ index: 'ByTag', effect: IndexEffect.UNTOUCHED, writes: 0, units: 0 }]);
+    expect(writeCost(model, without, WriteKind.ENTER, ['tag']).indexes[0].effect).toBe(IndexEffect.INSERT);
   });
 
   test('bad samples are refused with the entity and attribute named', () => {
