@@ -1,0 +1,61 @@
+// What a function may do with a SingleTable: the access patterns it queries, item reads by key,
+// and each kind of write, each asked for explicitly. Nothing is granted by default.
+
+/** A kind of item write the runtime performs. */
+export enum WriteOperation {
+  /** `put`: PutItem. */
+  PUT = 'PUT',
+  /** `update`: UpdateItem. */
+  UPDATE = 'UPDATE',
+  /** `delete`: DeleteItem. */
+  DELETE = 'DELETE',
+  /** `batchWrite`: BatchWriteItem (puts and deletes in batches). */
+  BATCH_WRITE = 'BATCH_WRITE',
+}
+
+/**
+ * Restricts a grant to one tenant's items with the `dynamodb:LeadingKeys` condition: every
+ * partition key value a request reads or writes must be the tenant's.
+ */
+export interface TenantIsolation {
+  /**
+   * The STRING attribute that holds the tenant id in the partition key templates, e.g. `tenantId`
+   * in `TENANT#{tenantId}#ORDER#{orderId}`. Only literal segments may precede it.
+   */
+  readonly attribute: string;
+
+  /**
+   * The tenant id, as the application passes it (it is key-encoded here), or an IAM policy
+   * variable such as `${aws:PrincipalTag/tenantId}`, inserted as is: the tag then has to hold the
+   * encoded id (ids without control characters, spaces, `!`, `"`, `#` or `$` encode to themselves).
+   */
+  readonly value: string;
+}
+
+/** What a grant on a SingleTable allows. At least one of patterns, readItems and writes. */
+export interface SingleTableGrantOptions {
+  /**
+   * Access patterns the grantee queries: Query on exactly the index each one reads, plus
+   * BatchGetItem on the table for patterns whose attributes the index does not project.
+   * @default - no access pattern
+   */
+  readonly patterns?: string[];
+
+  /**
+   * Item reads by key on the table (`get`, `batchGet`): GetItem and BatchGetItem.
+   * @default false
+   */
+  readonly readItems?: boolean;
+
+  /**
+   * Item writes on the table, each kind named explicitly.
+   * @default - no writes
+   */
+  readonly writes?: WriteOperation[];
+
+  /**
+   * Restricts every statement of the grant to one tenant's partition keys.
+   * @default - any partition key
+   */
+  readonly tenant?: TenantIsolation;
+}

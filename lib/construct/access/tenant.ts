@@ -1,0 +1,51 @@
+// Tenant isolation (seed 000, multi-tenant): the `dynamodb:LeadingKeys` patterns that match
+// exactly one tenant's partition key values. A pattern is the template's leading literals, the
+// encoded tenant id and, when more segments (or a shard suffix) follow, the delimiter and `*`.
+// Encoded values never contain the delimiter, so `TENANT#acme#*` cannot match `TENANT#acme2#...`
+// nor a tenant whose id is `acme#x` (encoded `acme$dx`).
+import type { TenantIsolation } from './options';
+import { encodeSegment } from '../../keys/encoding';
+import { KeyTemplateModel, TableModel } from '../../manifest/model';
+import { AttributeKind } from '../../manifest/structs';
+
+/** An IAM policy variable, e.g. `${aws:PrincipalTag/tenantId}`: inserted without encoding. */
+const POLICY_VARIABLE = /^\$\{[^{}$*?]+\}$/;
+
+/** StringLike treats `*` and `?` as wildcards and `${` as a variable: literal ones are escaped. */
+export function iamLiteral(text: string): string {
+  return text.replace(/[$*?]/g, (c) => '${' + c + '}');
+}
+
+/**
+ * The LeadingKeys pattern of one partition key template, or undefined when the template does not
+ * hold the tenant attribute. Throws when a value precedes the tenant id: `*` for it would also
+ * match the delimiter, and with it other tenants' keys.
+ */
+export function tenantKeyPattern(
+  model: TableModel,
+  template: KeyTemplateModel,
+  tenant: TenantIsolation,
+  sharded: boolean,
+  where: string,
+): string | undefined {
+  const at = template.segments.findIndex((s) => s.attribute === tenant.attribute);
+  if (at < 0) return undefined;
+  const before = template.segments.slice(0, at);
+  const value = before.find((s) => s.literal === undefined);
+  if (value) {
+    throw new Error(`${where}: tenant isolation needs the tenant attribute '${tenant.attribute}' before any other value in ${template.source}, `
+      + `but {${value.attribute}} comes first; put the tenant segment first, e.g. TENANT#{${tenant.attribute}}#...`);
+  }
+  const kind = template.segments[at].kind;
+  if (kind !== AttributeKind.STRING) throw new Error(`${where}: the tenant attribute '${tenant.attribute}' is ${kind}; tenant isolation needs a STRING attribute`);
+  const literals = before.map((s) => iamLiteral(s.literal! + model.delimiter)).join('');
+  const more = sharded || at < template.segments.length - 1;
+  return literals + tenantValue(model, tenant) + (more ? iamLiteral(model.delimiter) + '*' : '');
+}
+
+function tenantValue(model: TableModel, tenant: TenantIsolation): string {
+  if (POLICY_VARIABLE.test(tenant.value)) return tenant.value;
+  const encoded = encodeSegment(AttributeKind.STRING, tenant.value, model.escapeChar);
+  if (!('segment' in encoded)) throw new Error(`tenant isolation: the tenant id ${JSON.stringify(tenant.value)} is empty or not a string`);
+  return iamLiteral(encoded.segment);
+}

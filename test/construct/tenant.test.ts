@@ -1,0 +1,128 @@
+// Tenant isolation (seed 000): the LeadingKeys patterns, checked two ways: the exact condition in
+// the policy, and, as IAM's StringLike would evaluate them, against keys the runtime composes for
+// random tenant ids: a tenant's own keys match, another tenant's never do.
+import * as fc from 'fast-check';
+import { newFunction, statementsOf, tableStack } from './policy';
+import { WriteOperation } from '../../lib/construct/access/options';
+import { composeKey } from '../../lib/keys/template';
+import { compileManifest } from '../../lib/manifest/compile';
+import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+
+const manifest: SingleTableManifest = {
+  entities: {
+    Tenant: {
+      attributes: { tenantId: { type: AttributeKind.STRING, required: true } },
+      pk: 'TENANT#{tenantId}',
+      sk: 'TENANT#{tenantId}',
+    },
+    Invoice: {
+      attributes: {
+        tenantId: { type: AttributeKind.STRING, required: true },
+        invoiceId: { type: AttributeKind.STRING, required: true },
+        status: { type: AttributeKind.STRING, required: true },
+      },
+      pk: 'TENANT#{tenantId}#INVOICE#{invoiceId}',
+      sk: 'INVOICE#{invoiceId}',
+      indexes: { GSI1: { pk: 'TENANT#{tenantId}#STATUS#{status}', sk: 'INVOICE#{invoiceId}' } },
+    },
+    Plan: {
+      attributes: { planId: { type: AttributeKind.STRING, required: true } },
+      pk: 'PLAN#{planId}',
+      sk: 'PLAN#{planId}',
+      indexes: { GSI2: { pk: 'PLANS', sk: 'PLAN#{planId}' } },
+    },
+  },
+  globalIndexes: { GSI1: { projection: ProjectionKind.KEYS_ONLY, sharding: { shardCount: 4 } }, GSI2: {} },
+  accessPatterns: {
+    invoicesByStatus: { entities: ['Invoice'], index: 'GSI1' },
+    tenant: { entities: ['Tenant'], sortKeyCondition: SortKeyCondition.EQUALS },
+    plans: { entities: ['Plan'], index: 'GSI2' },
+  },
+};
+
+const leadingKeys = (statement: any): string[] => statement.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+
+test('every statement carries the tenant condition, with the patterns of the templates it touches', () => {
+  const { stack, table } = tableStack(manifest);
+  const fn = newFunction(stack, 'Fn');
+  table.grantAccess(fn, { patterns: ['invoicesByStatus', 'tenant'], writes: [WriteOperation.PUT], tenant: { attribute: 'tenantId', value: 'acme' } });
+  expect(statementsOf(stack, fn)).toEqual([
+    {
+      Effect: 'Allow',
+      Action: 'dynamodb:Query',
+      Resource: 'TABLE/index/GSI1',
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#acme#*'] } },
+    },
+    {
+      Effect: 'Allow',
+      // The KEYS_ONLY index makes invoicesByStatus fetch the items from the table.
+      Action: ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+      Resource: 'TABLE',
+      // Plan has no tenant id in its key: out of the tenant's reach, so not listed.
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#acme', 'TENANT#acme#*'] } },
+    },
+  ]);
+});
+
+test('a policy variable is inserted as is; literal wildcards and $ in an id are escaped', () => {
+  const { stack, table } = tableStack(manifest);
+  const tagged = newFunction(stack, 'Tagged');
+  const odd = newFunction(stack, 'Odd');
+  table.grantAccess(tagged, { patterns: ['tenant'], tenant: { attribute: 'tenantId', value: '${aws:PrincipalTag/tenantId}' } });
+  table.grantAccess(odd, { patterns: ['tenant'], tenant: { attribute: 'tenantId', value: 'a*b?c d' } });
+  expect(leadingKeys(statementsOf(stack, tagged)[0])).toEqual(['TENANT#${aws:PrincipalTag/tenantId}']);
+  // 'a*b?c d': the space is key-escaped to `$a`, whose `$` IAM must read literally.
+  expect(leadingKeys(statementsOf(stack, odd)[0])).toEqual(['TENANT#a${*}b${?}c${$}ad']);
+});
+
+test('a pattern whose partition key lacks the tenant id cannot be isolated', () => {
+  const { stack, table } = tableStack(manifest);
+  const fn = newFunction(stack, 'Fn');
+  expect(() => table.grantAccess(fn, { patterns: ['plans'], tenant: { attribute: 'tenantId', value: 'acme' } }))
+    .toThrow("pattern plans: tenant isolation needs the tenant attribute 'tenantId' in the partition key PLANS");
+  expect(() => table.grantAccess(fn, { readItems: true, tenant: { attribute: 'region', value: 'acme' } }))
+    .toThrow("tenant isolation: no entity has the tenant attribute 'region' in its table partition key");
+});
+
+test('a value before the tenant id would need a wildcard that spans tenants: refused', () => {
+  const m = JSON.parse(JSON.stringify(manifest));
+  m.entities.Invoice.pk = 'INVOICE#{invoiceId}#TENANT#{tenantId}';
+  const { stack, table } = tableStack(m);
+  const fn = newFunction(stack, 'Fn');
+  expect(() => table.grantAccess(fn, { writes: [WriteOperation.PUT], tenant: { attribute: 'tenantId', value: 'acme' } }))
+    .toThrow("entity Invoice: tenant isolation needs the tenant attribute 'tenantId' before any other value in INVOICE#{invoiceId}#TENANT#{tenantId}, but {invoiceId} comes first");
+});
+
+/** IAM StringLike: `*` any run, `?` one character, `${*}` `${?}` `${$}` literal. */
+function stringLike(pattern: string, value: string): boolean {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const literal = /^\$\{([*?$])\}/.exec(pattern.slice(i));
+    if (literal) {
+      re += '\\' + literal[1];
+      i += 3;
+    } else if (pattern[i] === '*') re += '.*';
+    else if (pattern[i] === '?') re += '.';
+    else re += pattern[i].replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp('^' + re + '$', 's').test(value);
+}
+
+test('property: a tenant matches its own keys on every template and never another tenant\'s', () => {
+  const model = compileManifest(manifest).model;
+  const id = fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom('a', 'b', '#', '$', '*', '?', ' ', 'Z', '-') });
+  fc.assert(fc.property(id, id, id, fc.integer({ min: 0, max: 3 }), (mine, theirs, invoiceId, shard) => {
+    fc.pre(mine !== theirs);
+    const { stack, table } = tableStack(manifest);
+    const fn = newFunction(stack, 'Fn');
+    table.grantAccess(fn, { patterns: ['invoicesByStatus', 'tenant'], readItems: true, tenant: { attribute: 'tenantId', value: mine } });
+    const patterns = statementsOf(stack, fn).flatMap(leadingKeys);
+    const keysOf = (tenantId: string) => {
+      const values = { tenantId, invoiceId, status: 'OPEN' };
+      const key = (template: any) => (composeKey(template, values, model.delimiter, model.escapeChar) as { key: string }).key;
+      return [key(model.entities.Tenant.keys.table.pk), key(model.entities.Invoice.keys.table.pk), `${key(model.entities.Invoice.keys.GSI1.pk)}#${shard}`];
+    };
+    for (const key of keysOf(mine)) expect(patterns.some((p) => stringLike(p, key))).toBe(true);
+    for (const key of keysOf(theirs)) expect(patterns.some((p) => stringLike(p, key))).toBe(false);
+  }), { numRuns: 60 });
+});
