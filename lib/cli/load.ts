@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { CliError, CliIo, progress } from './io';
+import { resolveFromProject } from './project';
 import { SingleTableManifest } from '../manifest/structs';
 
 const TS_EXTENSIONS = ['.ts', '.cts', '.mts'];
@@ -27,7 +28,8 @@ export function loadSamples(file: string, io: CliIo): { [entity: string]: { [att
   return value as { [entity: string]: { [attribute: string]: any } };
 }
 
-function loadValue(file: string, io: CliIo, exportName: string, what: string): unknown {
+/** Loads a JSON file or a module and picks the export named `exportName` (else default, else the only one). */
+export function loadValue(file: string, io: CliIo, exportName: string, what: string): unknown {
   const path = resolve(io.cwd, file);
   if (!existsSync(path)) throw new CliError(`${file}: no such file (looked for ${path})`);
   const ext = extname(path).toLowerCase();
@@ -73,13 +75,11 @@ function pickExport(file: string, mod: unknown, exportName: string, what: string
 /** Makes `require` compile .ts files, unless something (e.g. `ts-node lib/cli/index.ts`) already does. */
 function ensureTypeScript(file: string, io: CliIo): void {
   if (require.extensions['.ts']) return;
-  let tsNode: string;
-  try {
-    tsNode = require.resolve('ts-node', { paths: [io.cwd, __dirname] });
-  } catch {
+  const tsNode = resolveFromProject('ts-node', io);
+  if (!tsNode) {
     throw new CliError(
-      `${file}: loading a TypeScript manifest needs ts-node, which is not installed here. ` +
-        'Install it (npm install --save-dev ts-node typescript), compile the manifest to JavaScript (tsc), ' +
+      `${file}: loading a .ts module needs ts-node, which is not installed here. ` +
+        'Install it (npm install --save-dev ts-node typescript), compile it to JavaScript (tsc), ' +
         'or write it as JSON (e.g. node -e "console.log(JSON.stringify(require(\'./manifest.js\').manifest))" > manifest.json)',
     );
   }

@@ -52,8 +52,8 @@ test('without ts-node, a .ts manifest fails with what to do instead; exit codes 
   writeFileSync(join(project, 'manifest.ts'), 'export const manifest = { entities: {} };\n');
   const r = start(['check', 'manifest.ts'], project);
   expect(r.status).toBe(1);
-  expect(r.stderr).toContain('manifest.ts: loading a TypeScript manifest needs ts-node, which is not installed here.');
-  expect(r.stderr).toContain('compile the manifest to JavaScript (tsc), or write it as JSON');
+  expect(r.stderr).toContain('manifest.ts: loading a .ts module needs ts-node, which is not installed here.');
+  expect(r.stderr).toContain('compile it to JavaScript (tsc), or write it as JSON');
   expect(start(['frob']).status).toBe(2);
   expect(start(['check', 'test/cli/fixtures/broken.json']).status).toBe(1);
 });
