@@ -1,0 +1,97 @@
+// Batches: split at DynamoDB's limits (100 keys per BatchGetItem, 25 writes per
+// BatchWriteItem), resend what DynamoDB leaves unprocessed or throttles with backoff, and when
+// the bound is reached fail with exactly the requests that were never processed: the ones still
+// pending and the chunks not yet sent. Nothing is dropped silently.
+// The Lambda runtime provides the SDK (an optional dependency of the package).
+// eslint-disable-next-line import/no-extraneous-dependencies
+import { AttributeValue, BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient, WriteRequest } from '@aws-sdk/client-dynamodb';
+import { UnprocessedError } from './errors';
+import { backoffDelay, isThrottling, RetryPolicy, sleep } from './retry';
+
+export const MAX_BATCH_GET = 100;
+export const MAX_BATCH_WRITE = 25;
+
+/** A request and what the caller passed for it (reported back when it is never processed). */
+export interface BatchEntry<R, S> {
+  readonly id: string;
+  readonly request: R;
+  readonly source: S;
+}
+
+/** Identity of a table key, for matching DynamoDB's unprocessed requests back to entries. */
+export function keyId(key: Record<string, AttributeValue>, pk: string, sk: string): string {
+  return key[pk]?.S + '\u0000' + key[sk]?.S;
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Sends entries in chunks; `send` returns the requests left unprocessed. Throws UnprocessedError
+ * listing the sources of every entry not processed once the attempts are used up.
+ */
+async function drain<R, S>(
+  operation: string,
+  entries: BatchEntry<R, S>[],
+  size: number,
+  policy: RetryPolicy,
+  idOf: (request: R) => string,
+  send: (requests: R[]) => Promise<R[]>,
+): Promise<void> {
+  const chunks = chunk(entries, size);
+  const max = policy.maxAttempts ?? 8;
+  for (let c = 0; c < chunks.length; c++) {
+    let pending = chunks[c];
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      let lastError: unknown;
+      try {
+        const left = new Set((await send(pending.map((e) => e.request))).map(idOf));
+        pending = pending.filter((e) => left.has(e.id));
+      } catch (error) {
+        if (!isThrottling(error)) throw error;
+        lastError = error;
+      }
+      if (pending.length === 0) break;
+      if (attempt >= max) {
+        const rest = chunks.slice(c + 1).flat();
+        throw new UnprocessedError(operation, [...pending, ...rest].map((e) => e.source), attempt, lastError);
+      }
+      await sleep(backoffDelay(policy, attempt));
+    }
+  }
+}
+
+/** BatchGetItem over any number of keys; returns the items found, by key id. */
+export async function batchGetItems<S>(
+  client: DynamoDBClient,
+  tableName: string,
+  entries: BatchEntry<Record<string, AttributeValue>, S>[],
+  idOf: (key: Record<string, AttributeValue>) => string,
+  policy: RetryPolicy,
+  consistent = false,
+): Promise<Map<string, Record<string, AttributeValue>>> {
+  const found = new Map<string, Record<string, AttributeValue>>();
+  await drain('BatchGetItem', entries, MAX_BATCH_GET, policy, idOf, async (keys) => {
+    const out = await client.send(new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: consistent } } }));
+    for (const item of out.Responses?.[tableName] ?? []) found.set(idOf(item), item);
+    return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+  });
+  return found;
+}
+
+/** BatchWriteItem over any number of puts and deletes. */
+export async function batchWriteItems<S>(
+  client: DynamoDBClient,
+  tableName: string,
+  entries: BatchEntry<WriteRequest, S>[],
+  idOf: (request: WriteRequest) => string,
+  policy: RetryPolicy,
+): Promise<void> {
+  await drain('BatchWriteItem', entries, MAX_BATCH_WRITE, policy, idOf, async (requests) => {
+    const out = await client.send(new BatchWriteItemCommand({ RequestItems: { [tableName]: requests } }));
+    return out.UnprocessedItems?.[tableName] ?? [];
+  });
+}

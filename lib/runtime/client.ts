@@ -1,0 +1,207 @@
+// `createClient`: compiles the manifest once (at cold start), then each call builds its command
+// with the pure builders and sends it here, the one place that talks to DynamoDB.
+// The Lambda runtime provides the SDK (an optional dependency of the package).
+// eslint-disable-next-line import/no-extraneous-dependencies
+import {
+  AttributeValue,
+  DeleteItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+  WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import { batchGetItems, BatchEntry, batchWriteItems, keyId } from './batch';
+import { decodeCursor, encodeCursor } from './cursor';
+import { SingleTableError } from './errors';
+import { fanOutQuery, FanOutState } from './fanout';
+import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
+import { buildQueryInput, planQuery, QueryOptions, QueryPlan } from './query';
+import { EntityItem, toEntityItems, toItem } from './results';
+import { RetryPolicy, withThrottlingRetry } from './retry';
+import type { SingleTableClient } from './types';
+import { buildUpdate } from './update';
+import { entityOf } from './values';
+import { shardedKey } from '../keys/shard';
+import { compileManifest } from '../manifest/compile';
+import type { TypedManifest } from '../manifest/infer';
+import { TABLE_INDEX, TableModel } from '../manifest/model';
+import type { SingleTableManifest } from '../manifest/structs';
+
+/** Options of `createClient`. */
+export interface ClientOptions {
+  /** The SDK client. @default - a new DynamoDBClient with the environment's region and credentials */
+  readonly client?: DynamoDBClient;
+  /** The table name. @default - the TABLE_NAME environment variable */
+  readonly tableName?: string;
+  /** Retries of throttled requests and unprocessed batch items. @default - 8 attempts, 25 ms doubling to 2 s, full jitter */
+  readonly retry?: RetryPolicy;
+  /** Most shard queries in flight at once on a sharded index. @default - all shards */
+  readonly shardConcurrency?: number;
+}
+
+type Item = Record<string, AttributeValue>;
+type Values = Readonly<Record<string, unknown>>;
+
+/** Creates the runtime client of a manifest (typed when it comes from `defineManifest`). */
+export function createClient<M>(manifest: TypedManifest<M> | SingleTableManifest, options: ClientOptions = {}): SingleTableClient<M> {
+  const tableName = options.tableName ?? process.env.TABLE_NAME;
+  if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', 'pass `tableName` to createClient or set the TABLE_NAME environment variable');
+  return new RuntimeClient(compileManifest(manifest).model, tableName, options) as unknown as SingleTableClient<M>;
+}
+
+class RuntimeClient {
+  public readonly dynamodb: DynamoDBClient;
+  private readonly retry: RetryPolicy;
+  private readonly strip: ReadonlySet<string>;
+  private readonly pk: string;
+  private readonly sk: string;
+
+  constructor(public readonly model: TableModel, public readonly tableName: string, private readonly options: ClientOptions) {
+    this.dynamodb = options.client ?? new DynamoDBClient({});
+    this.retry = options.retry ?? {};
+    this.strip = new Set([...model.keyAttributes, model.typeAttribute]);
+    this.pk = model.indexes[TABLE_INDEX].partitionKey;
+    this.sk = model.indexes[TABLE_INDEX].sortKey!;
+  }
+
+  public async put(entity: string, item: Values, options: { mode?: PutMode } = {}): Promise<void> {
+    const input = buildPut(this.model, this.tableName, entity, item, options.mode);
+    await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new PutItemCommand(input)));
+  }
+
+  public async get(entity: string, key: Values, options: { consistent?: boolean } = {}) {
+    const input = buildGet(this.model, this.tableName, entity, key, options.consistent);
+    const out = await this.send(() => this.dynamodb.send(new GetItemCommand(input)));
+    return toItem(out.Item, this.strip);
+  }
+
+  public async update(entity: string, changes: Values, options: { remove?: readonly string[] } = {}) {
+    const input = buildUpdate(this.model, this.tableName, entity, changes, options.remove);
+    const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new UpdateItemCommand(input)));
+    return toItem(out.Attributes, this.strip);
+  }
+
+  public async delete(entity: string, key: Values, options: { mustExist?: boolean } = {}) {
+    const input = buildDelete(this.model, this.tableName, entity, key, options.mustExist);
+    const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new DeleteItemCommand(input)));
+    return toItem(out.Attributes, this.strip);
+  }
+
+  public async query(patternName: string, input: Values, options: QueryOptions = {}): Promise<{ items: EntityItem[]; cursor?: string }> {
+    const plan = planQuery(this.model, patternName, input, options);
+    const position = options.cursor === undefined ? undefined : decodeCursor(patternName, plan.binding, options.cursor);
+    const page = plan.index.shards
+      ? await this.fanOut(plan, position as FanOutState | undefined)
+      : await this.queryOne(plan, position as Item | undefined);
+    let items = page.items;
+    const equal = plan.condition.excludeEqual;
+    if (equal !== undefined) items = items.filter((i) => i[plan.index.sortKey!]?.S !== equal);
+    if (plan.pattern.fetch === 'BATCH_GET') items = await this.hydrate(items);
+    return {
+      items: toEntityItems(this.model, plan.pattern, items, this.strip),
+      cursor: page.next === undefined ? undefined : encodeCursor(patternName, plan.binding, page.next),
+    };
+  }
+
+  public async batchGet(requests: readonly { entity: string; key: Values }[], options: { consistent?: boolean } = {}) {
+    const ids: string[] = [];
+    const entries = new Map<string, BatchEntry<Item, { entity: string; key: Values }>>();
+    for (const r of requests) {
+      const key = keyFromInput(this.model, entityOf(this.model, r.entity), r.key);
+      const id = this.idOf(key);
+      ids.push(id);
+      entries.set(id, { id, request: key, source: r });
+    }
+    const found = await batchGetItems(this.dynamodb, this.tableName, [...entries.values()], (k) => this.idOf(k), this.retry, options.consistent);
+    return ids.map((id, i) => {
+      const item = found.get(id);
+      return item && { entity: requests[i].entity, item: toItem(item, this.strip)! };
+    });
+  }
+
+  public async batchWrite(requests: readonly ({ type: 'put'; entity: string; item: Values } | { type: 'delete'; entity: string; key: Values })[]) {
+    const entries: BatchEntry<WriteRequest, (typeof requests)[number]>[] = [];
+    const seen = new Set<string>();
+    for (const r of requests) {
+      const entity = entityOf(this.model, r.entity);
+      const request: WriteRequest = r.type === 'put'
+        ? { PutRequest: { Item: itemToWrite(this.model, entity, r.item) } }
+        : { DeleteRequest: { Key: keyFromInput(this.model, entity, r.key) } };
+      const id = this.writeId(request);
+      if (seen.has(id)) {
+        throw new SingleTableError('DUPLICATE_BATCH_KEY', `writes the item ${JSON.stringify(id.split('\u0000'))} twice in one batch; DynamoDB rejects that, keep one request per item`, { entity: r.entity });
+      }
+      seen.add(id);
+      entries.push({ id, request, source: r });
+    }
+    await batchWriteItems(this.dynamodb, this.tableName, entries, (w) => this.writeId(w), this.retry);
+  }
+
+  private async queryOne(plan: QueryPlan, start: Item | undefined): Promise<{ items: Item[]; next?: unknown }> {
+    const input = buildQueryInput(this.model, this.tableName, plan, plan.condition.pk, start);
+    const out = await this.send(() => this.dynamodb.send(new QueryCommand(input)));
+    return { items: out.Items ?? [], next: out.LastEvaluatedKey };
+  }
+
+  /** A sharded GSI: one query per shard with the same sort-key condition, merged by fanOutQuery. */
+  private async fanOut(plan: QueryPlan, state: FanOutState | undefined): Promise<{ items: Item[]; next?: unknown }> {
+    const index = plan.index;
+    const result = await fanOutQuery(async (shard, start, limit) => {
+      const key = shardedKey(plan.condition.pk, shard, this.model.delimiter);
+      const input = buildQueryInput(this.model, this.tableName, plan, key, start, limit);
+      const out = await this.send(() => this.dynamodb.send(new QueryCommand(input)));
+      return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
+    }, {
+      shardCount: index.shards!.readCount,
+      limit: plan.limit ?? 100,
+      descending: plan.descending,
+      sortKey: index.sortKey ?? this.pk,
+      tieBreakKeys: [this.pk, this.sk],
+      partitionKey: index.partitionKey,
+      concurrency: this.options.shardConcurrency,
+      state,
+    });
+    return { items: result.items, next: result.state };
+  }
+
+  /** Full items for index entries that lack attributes (seed 003), in the query's order. */
+  private async hydrate(entries: Item[]): Promise<Item[]> {
+    if (entries.length === 0) return entries;
+    const unique = new Map<string, BatchEntry<Item, Item>>();
+    for (const e of entries) {
+      const key = { [this.pk]: e[this.pk], [this.sk]: e[this.sk] };
+      const id = this.idOf(key);
+      unique.set(id, { id, request: key, source: key });
+    }
+    const found = await batchGetItems(this.dynamodb, this.tableName, [...unique.values()], (k) => this.idOf(k), this.retry);
+    // An entry whose item was deleted since the index was read has nothing to return.
+    return entries.map((e) => found.get(this.idOf(e))).filter((i): i is Item => i !== undefined);
+  }
+
+  private idOf(key: Item): string {
+    return keyId(key, this.pk, this.sk);
+  }
+
+  private writeId(request: WriteRequest): string {
+    return this.idOf((request.PutRequest?.Item ?? request.DeleteRequest?.Key)!);
+  }
+
+  private send<T>(run: () => Promise<T>): Promise<T> {
+    return withThrottlingRetry(this.retry, run);
+  }
+
+  /** Sends a conditional write; a failed condition becomes CONDITION_FAILED naming the entity. */
+  private async write(entity: string, condition: string | undefined, run: () => Promise<{ Attributes?: Item }>): Promise<{ Attributes?: Item }> {
+    try {
+      return await this.send(run);
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') {
+        const why = condition?.startsWith('attribute_not_exists') ? 'an item with this key already exists' : 'there is no item with this key';
+        throw new SingleTableError('CONDITION_FAILED', why, { entity, cause: error });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// Opaque page cursors: base64url JSON of the pattern name, the position (DynamoDB's
+// LastEvaluatedKey, or the fan-out state of a sharded query) and a checksum over both and over
+// the query they belong to. A cursor from another pattern, from the same pattern with other input
+// or order, or edited by hand is rejected before any network call. The checksum detects misuse and
+// tampering by accident, it is not a signature: DynamoDB still validates the key it resumes from.
+import { SingleTableError } from './errors';
+import { fingerprintOf } from '../manifest/fingerprint';
+
+interface CursorBody {
+  /** Pattern name. */
+  readonly p: string;
+  /** Position: a LastEvaluatedKey or a fan-out state. */
+  readonly k: unknown;
+  /** Checksum of the pattern, the query binding and the position. */
+  readonly c: string;
+}
+
+/** Encodes a position of a query page. `binding` identifies the query (pattern, input, order). */
+export function encodeCursor(pattern: string, binding: string, position: unknown): string {
+  const body: CursorBody = { p: pattern, k: position, c: fingerprintOf([pattern, binding, position]) };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+/** Decodes a cursor for `pattern`; throws INVALID_CURSOR saying why it does not fit. */
+export function decodeCursor(pattern: string, binding: string, cursor: string): unknown {
+  let body: CursorBody;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch (cause) {
+    throw new SingleTableError('INVALID_CURSOR', 'the cursor is not one this runtime issued (not base64url JSON)', { pattern, cause });
+  }
+  if (!body || typeof body !== 'object' || typeof body.p !== 'string' || typeof body.c !== 'string') {
+    throw new SingleTableError('INVALID_CURSOR', 'the cursor is not one this runtime issued', { pattern });
+  }
+  if (body.p !== pattern) {
+    throw new SingleTableError('INVALID_CURSOR', `the cursor belongs to pattern '${body.p}'; pass it to that pattern's query`, { pattern });
+  }
+  if (body.c !== fingerprintOf([body.p, binding, body.k])) {
+    throw new SingleTableError('INVALID_CURSOR', 'the cursor was altered, or was issued for other input or order of this pattern; start again without a cursor', { pattern });
+  }
+  return body.k;
+}

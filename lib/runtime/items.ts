@@ -1,0 +1,72 @@
+// Pure builders for single-item commands: manifest model + input -> SDK command input.
+// Nothing here talks to DynamoDB; client.ts sends what these return.
+import type { AttributeValue, DeleteItemCommandInput, GetItemCommandInput, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
+import { SingleTableError } from './errors';
+import { indexKeyAttributes, keyAttributes, tableKey } from './keys';
+import { attributeOf, attributeValue, entityOf, itemAttributes } from './values';
+import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
+
+type Values = Readonly<Record<string, unknown>>;
+
+/** How a put treats an existing item: overwrite it, require its absence, or require its presence. */
+export type PutMode = 'upsert' | 'create' | 'replace';
+
+/** Every attribute DynamoDB stores for an item: values, type, table and index keys. */
+export function itemToWrite(model: TableModel, entity: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
+  const stored = itemAttributes(entity, item);
+  const table = tableKey(model, entity, item);
+  Object.assign(stored, keyAttributes(model, table));
+  for (const name in entity.keys) {
+    if (name === TABLE_INDEX) continue;
+    const keys = indexKeyAttributes(model, entity, model.indexes[name], item, table);
+    if (keys) Object.assign(stored, keys);
+  }
+  stored[model.typeAttribute] = { S: entity.typeValue };
+  return stored;
+}
+
+/** PutItem input. */
+export function buildPut(model: TableModel, tableName: string, entityName: string, item: Readonly<Record<string, unknown>>, mode: PutMode = 'upsert'): PutItemCommandInput {
+  const input: PutItemCommandInput = { TableName: tableName, Item: itemToWrite(model, entityOf(model, entityName), item) };
+  if (mode !== 'upsert') Object.assign(input, existenceCondition(model, mode === 'replace'));
+  return input;
+}
+
+/** A condition on the table partition key: the item exists, or it does not. */
+export function existenceCondition(model: TableModel, exists: boolean) {
+  return {
+    ConditionExpression: exists ? 'attribute_exists(#pk)' : 'attribute_not_exists(#pk)',
+    ExpressionAttributeNames: { '#pk': model.indexes[TABLE_INDEX].partitionKey },
+  };
+}
+
+/**
+ * The table key of an entity from exactly its key attributes: every attribute the table key
+ * templates read, of its kind, and nothing else.
+ */
+export function keyFromInput(model: TableModel, entity: EntityModel, key: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
+  if (typeof key !== 'object' || key === null) throw new SingleTableError('INVALID_VALUE', 'the key must be an object', { entity: entity.name });
+  const keys = entity.keys[TABLE_INDEX];
+  const names = new Set([...keys.pk.attributes, ...keys.sk!.attributes]);
+  for (const name in key) {
+    if (!names.has(name)) {
+      throw new SingleTableError('UNKNOWN_ATTRIBUTE', `is not part of the table key (${keys.pk.source} / ${keys.sk!.source}); pass only ${[...names].join(', ')}`, { entity: entity.name, attribute: name });
+    }
+    attributeValue(entity, attributeOf(entity, name), key[name]);
+  }
+  return keyAttributes(model, tableKey(model, entity, key));
+}
+
+/** GetItem input. */
+export function buildGet(model: TableModel, tableName: string, entityName: string, key: Values, consistent = false): GetItemCommandInput {
+  const entity = entityOf(model, entityName);
+  return { TableName: tableName, Key: keyFromInput(model, entity, key), ConsistentRead: consistent };
+}
+
+/** DeleteItem input; with `mustExist` the delete fails when there is no such item. */
+export function buildDelete(model: TableModel, tableName: string, entityName: string, key: Values, mustExist = false): DeleteItemCommandInput {
+  const entity = entityOf(model, entityName);
+  const input: DeleteItemCommandInput = { TableName: tableName, Key: keyFromInput(model, entity, key), ReturnValues: 'ALL_OLD' };
+  if (mustExist) Object.assign(input, existenceCondition(model, true));
+  return input;
+}

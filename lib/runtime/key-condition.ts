@@ -1,0 +1,112 @@
+// The key condition of an access pattern from its input. Sort-key bounds are built from
+// template prefixes: an incomplete prefix ends at a delimiter, so it never matches a longer value
+// (`TENANT#a#` is not a prefix of `TENANT#ab#...`), and range conditions are closed by the
+// template's leading literal segments, so `AMOUNT#` >= ... never reaches another entity's keys.
+import { SingleTableError } from './errors';
+import { describe } from '../keys/encoding';
+import { composeKey, composePrefix } from '../keys/template';
+import type { KeyTemplateModel, PatternModel, TableModel } from '../manifest/model';
+
+/** Above every character a key can hold: closes "everything that starts with this prefix". */
+const TOP = '\u{10FFFF}';
+
+/** The partition key value and the sort-key condition of one query. */
+export interface KeyCondition {
+  /** Partition key value before any shard suffix. */
+  readonly pk: string;
+  /** Sort-key condition with `#sk`, `:lo`, `:hi` placeholders; undefined when there is none. */
+  readonly sk?: { readonly expression: string; readonly lo?: string; readonly hi?: string };
+  /** For `<` with a literal floor: drop results whose sort key equals this (BETWEEN is inclusive). */
+  readonly excludeEqual?: string;
+}
+
+type Input = Readonly<Record<string, unknown>>;
+
+/** Builds the key condition; throws INVALID_QUERY_INPUT / MISSING_ATTRIBUTE / INVALID_VALUE. */
+export function keyConditionFor(model: TableModel, pattern: PatternModel, input: Input): KeyCondition {
+  if (typeof input !== 'object' || input === null) {
+    throw new SingleTableError('INVALID_QUERY_INPUT', `the input must be an object, got ${describe(input)}`, { pattern: pattern.name });
+  }
+  const skNames = new Set(pattern.sk?.attributes ?? []);
+  const condition = pattern.sortKeyCondition;
+  for (const name in input) {
+    const allowed = pattern.pk.attributes.includes(name) || (name === 'between' ? condition === 'BETWEEN' : condition !== 'NONE' && condition !== 'BETWEEN' && skNames.has(name));
+    if (!allowed) {
+      throw new SingleTableError('INVALID_QUERY_INPUT', `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${pattern.sk ? `, sort key ${pattern.sk.source}, condition ${condition}` : ''})`, { pattern: pattern.name, attribute: name });
+    }
+  }
+  const pkResult = composeKey(pattern.pk, input, model.delimiter, model.escapeChar);
+  if ('absent' in pkResult) throw new SingleTableError('MISSING_ATTRIBUTE', `is needed for the partition key ${pattern.pk.source}`, { pattern: pattern.name, attribute: pkResult.absent });
+  if ('error' in pkResult) throw new SingleTableError('INVALID_VALUE', pkResult.error, { pattern: pattern.name, attribute: pkResult.attribute });
+  const pk = pkResult.key;
+  if (condition === 'NONE' || !pattern.sk) return { pk };
+
+  const sk = pattern.sk;
+  const floor = literalFloor(sk, model.delimiter);
+  if (condition === 'EQUALS') {
+    const full = composeKey(sk, input, model.delimiter, model.escapeChar);
+    if ('absent' in full) throw new SingleTableError('MISSING_ATTRIBUTE', `is needed for the sort key ${sk.source}`, { pattern: pattern.name, attribute: full.absent });
+    if ('error' in full) throw new SingleTableError('INVALID_VALUE', full.error, { pattern: pattern.name, attribute: full.attribute });
+    return { pk, sk: { expression: '#sk = :lo', lo: full.key } };
+  }
+  if (condition === 'BEGINS_WITH') {
+    const p = prefixOf(model, pattern, sk, input, input);
+    if (p.complete) return { pk, sk: { expression: '#sk = :lo', lo: p.prefix } };
+    return p.prefix ? { pk, sk: { expression: 'begins_with(#sk, :lo)', lo: p.prefix } } : { pk };
+  }
+  if (condition === 'BETWEEN') {
+    const between = input.between;
+    if (!Array.isArray(between) || between.length !== 2) {
+      throw new SingleTableError('INVALID_QUERY_INPUT', 'BETWEEN needs `between: [low, high]`, each with leading sort-key attributes (an empty object leaves that side open)', { pattern: pattern.name });
+    }
+    const low = prefixOf(model, pattern, sk, between[0] ?? {});
+    const high = prefixOf(model, pattern, sk, between[1] ?? {});
+    return range(pk, low.prefix || floor, high.prefix ? (high.complete ? high.prefix : high.prefix + TOP) : floor && floor + TOP);
+  }
+  const p = prefixOf(model, pattern, sk, input, input);
+  if (!p.prefix) return { pk };
+  // An incomplete prefix stands for the whole group of keys that start with it.
+  const groupTop = p.complete ? p.prefix : p.prefix + TOP;
+  switch (condition) {
+    case 'GREATER_THAN_OR_EQUAL': return range(pk, p.prefix, floor && floor + TOP);
+    case 'GREATER_THAN': return range(pk, groupTop + '\u0000', floor && floor + TOP);
+    case 'LESS_THAN_OR_EQUAL': return range(pk, floor, groupTop);
+    default: // LESS_THAN
+      return floor ? { ...range(pk, floor, p.prefix), excludeEqual: p.prefix } : { pk, sk: { expression: '#sk < :hi', hi: p.prefix } };
+  }
+}
+
+function range(pk: string, lo: string, hi: string): KeyCondition {
+  if (lo && hi) return { pk, sk: { expression: '#sk BETWEEN :lo AND :hi', lo, hi } };
+  if (lo) return { pk, sk: { expression: '#sk >= :lo', lo } };
+  if (hi) return { pk, sk: { expression: '#sk <= :hi', hi } };
+  return { pk };
+}
+
+/** The template's leading literal segments with their delimiter: every key of the entity starts so. */
+function literalFloor(template: KeyTemplateModel, delimiter: string): string {
+  let floor = '';
+  for (const seg of template.segments) {
+    if (seg.literal === undefined) return floor;
+    floor += seg.literal + delimiter;
+  }
+  return floor;
+}
+
+function prefixOf(model: TableModel, pattern: PatternModel, sk: KeyTemplateModel, values: Input, input?: Input) {
+  if (typeof values !== 'object' || values === null) {
+    throw new SingleTableError('INVALID_QUERY_INPUT', `a sort-key bound must be an object, got ${describe(values)}`, { pattern: pattern.name });
+  }
+  const p = composePrefix(sk, values, model.delimiter, model.escapeChar);
+  if ('error' in p) throw new SingleTableError('INVALID_VALUE', p.error, { pattern: pattern.name, attribute: p.attribute });
+  for (const name in values) {
+    if (values === input && pattern.pk.attributes.includes(name) && !sk.attributes.includes(name)) continue;
+    if (!sk.attributes.includes(name)) {
+      throw new SingleTableError('INVALID_QUERY_INPUT', `'${name}' is not in the sort key ${sk.source}`, { pattern: pattern.name, attribute: name });
+    }
+    if (values[name] !== undefined && !p.used.includes(name)) {
+      throw new SingleTableError('INVALID_QUERY_INPUT', `'${name}' is given but an attribute before it in ${sk.source} is not; a prefix uses leading attributes only`, { pattern: pattern.name, attribute: name });
+    }
+  }
+  return p;
+}

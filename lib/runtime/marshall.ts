@@ -1,0 +1,67 @@
+// AttributeValue conversion, written here instead of using @aws-sdk/util-dynamodb: entity
+// attributes have declared kinds, so the common case is one type check and one object literal,
+// and the bundle stays small. Nested values (LIST, MAP) use the generic conversion below.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+
+/** Converts a nested JavaScript value to an AttributeValue; undefined when it cannot be stored. */
+export function toAttributeValue(value: unknown): AttributeValue | undefined {
+  switch (typeof value) {
+    case 'string': return { S: value };
+    case 'number': return Number.isFinite(value) ? { N: String(value) } : undefined;
+    case 'boolean': return { BOOL: value };
+    case 'bigint': return { N: value.toString() };
+    case 'object': break;
+    default: return undefined;
+  }
+  if (value === null) return { NULL: true };
+  if (Array.isArray(value)) {
+    const list: AttributeValue[] = [];
+    for (const v of value) {
+      const av = toAttributeValue(v);
+      if (!av) return undefined;
+      list.push(av);
+    }
+    return { L: list };
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : { S: value.toISOString() };
+  if (value instanceof Uint8Array) return { B: value };
+  if (value instanceof Set) return setValue(value);
+  const map: Record<string, AttributeValue> = {};
+  for (const [k, v] of Object.entries(value as object)) {
+    if (v === undefined) continue;
+    const av = toAttributeValue(v);
+    if (!av) return undefined;
+    map[k] = av;
+  }
+  return { M: map };
+}
+
+/** A non-empty set of strings or finite numbers (DynamoDB has no empty sets). */
+export function setValue(set: Set<unknown>, only?: 'string' | 'number'): AttributeValue | undefined {
+  const values = [...set];
+  if (values.length === 0) return undefined;
+  if ((!only || only === 'string') && values.every((v) => typeof v === 'string')) return { SS: values as string[] };
+  if ((!only || only === 'number') && values.every((v) => typeof v === 'number' && Number.isFinite(v))) return { NS: values.map(String) };
+  return undefined;
+}
+
+/** Converts an AttributeValue back to a JavaScript value. */
+export function fromAttributeValue(av: AttributeValue): unknown {
+  if (av.S !== undefined) return av.S;
+  if (av.N !== undefined) return Number(av.N);
+  if (av.BOOL !== undefined) return av.BOOL;
+  if (av.M !== undefined) return fromItem(av.M);
+  if (av.L !== undefined) return av.L.map(fromAttributeValue);
+  if (av.SS !== undefined) return new Set(av.SS);
+  if (av.NS !== undefined) return new Set(av.NS.map(Number));
+  if (av.B !== undefined) return av.B;
+  if (av.BS !== undefined) return new Set(av.BS);
+  return null;
+}
+
+/** Converts a whole item, leaving out the attributes named in `skip`. */
+export function fromItem(item: Record<string, AttributeValue>, skip?: ReadonlySet<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in item) if (!skip?.has(k)) out[k] = fromAttributeValue(item[k]);
+  return out;
+}

@@ -1,0 +1,104 @@
+// Access-pattern queries as pure plans: pattern + input + options -> key condition, index,
+// order, consistency and the Query input of one partition (one shard of a sharded index).
+// Everything that can be wrong with the input fails here, before any network call.
+import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import { SingleTableError } from './errors';
+import { KeyCondition, keyConditionFor } from './key-condition';
+import { IndexModel, PatternModel, TableModel } from '../manifest/model';
+
+/** Options of one query call. */
+export interface QueryOptions {
+  /** Most items in the page. @default - DynamoDB's 1 MB page (sharded indexes: 100) */
+  readonly limit?: number;
+  /** Result order. @default - the pattern's order */
+  readonly order?: 'asc' | 'desc';
+  /** Strongly consistent read (table and LSIs only). @default - the pattern's setting */
+  readonly consistent?: boolean;
+  /** The cursor a previous page returned. @default - first page */
+  readonly cursor?: string;
+}
+
+/** A validated query, ready to send. */
+export interface QueryPlan {
+  readonly pattern: PatternModel;
+  readonly index: IndexModel;
+  readonly condition: KeyCondition;
+  readonly descending: boolean;
+  readonly consistent: boolean;
+  readonly limit?: number;
+  /** Identifies pattern, input and order, so a cursor cannot move to another query. */
+  readonly binding: string;
+  /** Keeps other entities sharing the partition out (only where the index holds the type attribute). */
+  readonly typeFilter?: string[];
+}
+
+/** Plans a pattern's query; throws on any bad input. */
+export function planQuery(model: TableModel, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions = {}): QueryPlan {
+  const pattern = model.patterns[patternName];
+  if (!pattern) {
+    throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
+  }
+  const index = model.indexes[pattern.index];
+  const consistent = options.consistent ?? pattern.consistentRead;
+  if (consistent && index.type === 'GSI') {
+    throw new SingleTableError('CONSISTENT_READ_ON_GSI', `queries GSI ${index.name}, which is only eventually consistent; drop \`consistent\`, or query the table or an LSI`, { pattern: pattern.name });
+  }
+  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) {
+    throw new SingleTableError('INVALID_QUERY_INPUT', `limit must be a positive whole number, got ${options.limit}`, { pattern: pattern.name });
+  }
+  if (options.order !== undefined && options.order !== 'asc' && options.order !== 'desc') {
+    throw new SingleTableError('INVALID_QUERY_INPUT', `order must be 'asc' or 'desc', got ${JSON.stringify(options.order)}`, { pattern: pattern.name });
+  }
+  const descending = options.order ? options.order === 'desc' : pattern.order === 'DESCENDING';
+  const condition = keyConditionFor(model, pattern, input);
+  const binding = JSON.stringify([pattern.index, condition, descending, model.fingerprint]);
+  return { pattern, index, condition, descending, consistent, limit: options.limit, binding, typeFilter: typeFilterFor(model, pattern, index) };
+}
+
+function typeFilterFor(model: TableModel, pattern: PatternModel, index: IndexModel): string[] | undefined {
+  if (index.projection === 'KEYS_ONLY') return undefined; // no type attribute there: results.ts matches keys instead
+  const others = Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name));
+  return others ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
+}
+
+/** The Query input for one partition key value (a shard's, on a sharded index). */
+export function buildQueryInput(
+  model: TableModel,
+  tableName: string,
+  plan: QueryPlan,
+  partitionKey: string,
+  exclusiveStartKey?: Record<string, AttributeValue>,
+  limit = plan.limit,
+): QueryCommandInput {
+  const { index, condition } = plan;
+  const names: Record<string, string> = { '#pk': index.partitionKey };
+  const values: Record<string, AttributeValue> = { ':pk': { S: partitionKey } };
+  let expression = '#pk = :pk';
+  if (condition.sk) {
+    names['#sk'] = index.sortKey!;
+    expression += ' AND ' + condition.sk.expression;
+    if (condition.sk.lo !== undefined) values[':lo'] = { S: condition.sk.lo };
+    if (condition.sk.hi !== undefined) values[':hi'] = { S: condition.sk.hi };
+  }
+  const input: QueryCommandInput = {
+    TableName: tableName,
+    KeyConditionExpression: expression,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: !plan.descending,
+  };
+  if (index.type !== 'TABLE') input.IndexName = index.name;
+  if (plan.consistent) input.ConsistentRead = true;
+  if (limit !== undefined) input.Limit = limit;
+  if (exclusiveStartKey) input.ExclusiveStartKey = exclusiveStartKey;
+  // LSI: ask for every attribute and DynamoDB fetches the unprojected ones from the table (seed 004).
+  if (plan.pattern.fetch === 'LSI_FETCH') input.Select = 'ALL_ATTRIBUTES';
+  if (plan.typeFilter) {
+    names['#type'] = model.typeAttribute;
+    input.FilterExpression = `#type IN (${plan.typeFilter.map((t, i) => {
+      values[`:t${i}`] = { S: t };
+      return `:t${i}`;
+    }).join(', ')})`;
+  }
+  return input;
+}

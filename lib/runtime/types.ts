@@ -1,0 +1,79 @@
+// The client's TypeScript surface, inferred from a `defineManifest` literal: item types per
+// entity, table keys from the key templates, pattern inputs, tagged results, and no `consistent`
+// option on patterns that query a GSI.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { PutMode } from './items';
+import type { QueryOptions } from './query';
+import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, TaggedItem } from '../manifest/infer';
+import type { TableModel } from '../manifest/model';
+
+type EntityDef<M, E extends EntityName<M>> = LiteralOf<M> extends { readonly entities: infer X } ? X[E & keyof X] : never;
+type TemplateAttributes<D> =
+  | Placeholders<D extends { readonly pk: infer P } ? P : never>
+  | Placeholders<D extends { readonly sk: infer S } ? S : never>;
+
+/** The table key attributes of an entity: what `get`, `delete` and `update` identify an item by. */
+export type KeyOf<M, E extends EntityName<M>> = Pick<ItemOf<M, E>, Extract<TemplateAttributes<EntityDef<M, E>>, keyof ItemOf<M, E>>>;
+
+/** Attributes of an entity that may be removed (the optional ones). */
+export type OptionalAttributeOf<M, E extends EntityName<M>> = {
+  [K in keyof ItemOf<M, E>]-?: {} extends Pick<ItemOf<M, E>, K> ? K : never;
+}[keyof ItemOf<M, E>];
+
+type PatternIndexOf<M, P> = LiteralOf<M> extends { readonly accessPatterns?: infer AP }
+  ? NonNullable<AP>[P & keyof NonNullable<AP>] extends { readonly index: infer I extends string } ? I : 'table'
+  : 'table';
+type OnGsi<I> = I extends 'table' ? false : I extends `LSI${number}` ? false : true;
+
+/** Query options of a pattern: strong consistency only where the index allows it. */
+export type PatternQueryOptions<M, P> = Omit<QueryOptions, 'consistent'> &
+  (OnGsi<PatternIndexOf<M, P>> extends true ? { readonly consistent?: false } : { readonly consistent?: boolean });
+
+/** One page of results; `cursor` is set when there may be more. */
+export interface QueryPage<T> {
+  readonly items: T[];
+  readonly cursor?: string;
+}
+
+/** A key to read in a batch. */
+export type BatchGetRequest<M> = { [E in EntityName<M>]: { readonly entity: E; readonly key: KeyOf<M, E> } }[EntityName<M>];
+
+/** A put or delete in a batch. */
+export type BatchWriteRequest<M> = {
+  [E in EntityName<M>]: { readonly type: 'put'; readonly entity: E; readonly item: ItemOf<M, E> } | { readonly type: 'delete'; readonly entity: E; readonly key: KeyOf<M, E> };
+}[EntityName<M>];
+
+/** The runtime client of one manifest. */
+export interface SingleTableClient<M> {
+  /** The compiled model. */
+  readonly model: TableModel;
+  /** The table it reads and writes. */
+  readonly tableName: string;
+  /** The SDK client it sends with. */
+  readonly dynamodb: DynamoDBClient;
+  /** Writes a whole item: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
+  put<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: { readonly mode?: PutMode }): Promise<void>;
+  /** Reads an item by its table key. */
+  get<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly consistent?: boolean }): Promise<ItemOf<M, E> | undefined>;
+  /** Sets the given attributes of an existing item, removes `remove`, recomputes affected index keys. */
+  update<E extends EntityName<M>>(
+    entity: E,
+    changes: KeyOf<M, E> & Partial<ItemOf<M, E>>,
+    options?: { readonly remove?: readonly OptionalAttributeOf<M, E>[] },
+  ): Promise<ItemOf<M, E>>;
+  /** Deletes an item; returns what it held. With `mustExist` a missing item is an error. */
+  delete<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean }): Promise<ItemOf<M, E> | undefined>;
+  /** Runs an access pattern: one page of typed results. */
+  query<P extends PatternName<M>>(
+    pattern: P,
+    input: PatternInput<M, P>,
+    options?: PatternQueryOptions<M, P>,
+  ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>>;
+  /** Reads many items; results in request order, undefined where there is none. */
+  batchGet(
+    requests: readonly BatchGetRequest<M>[],
+    options?: { readonly consistent?: boolean },
+  ): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
+  /** Writes many puts and deletes. */
+  batchWrite(requests: readonly BatchWriteRequest<M>[]): Promise<void>;
+}

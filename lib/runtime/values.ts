@@ -1,0 +1,86 @@
+// Attribute values checked against their declared kinds and converted to AttributeValues.
+// Runs before any key is composed, so a bad value is reported with its entity and attribute
+// rather than as a DynamoDB validation error later.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { SingleTableError } from './errors';
+import { setValue, toAttributeValue } from './marshall';
+import { describe, normalizeDate } from '../keys/encoding';
+import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
+
+/** The entity of a name, or an error listing the known ones. */
+export function entityOf(model: TableModel, name: string): EntityModel {
+  const entity = model.entities[name];
+  if (!entity) {
+    throw new SingleTableError('UNKNOWN_ENTITY', `is not declared in the manifest; known entities: ${Object.keys(model.entities).join(', ')}`, { entity: String(name) });
+  }
+  return entity;
+}
+
+/** The AttributeValue of one attribute's value; throws INVALID_VALUE naming the rule. */
+export function attributeValue(entity: EntityModel, attr: AttributeModel, value: unknown): AttributeValue {
+  let av: AttributeValue | undefined;
+  switch (attr.type) {
+    case 'STRING': av = typeof value === 'string' ? { S: value } : undefined; break;
+    case 'NUMBER': av = typeof value === 'number' && Number.isFinite(value) ? { N: String(value) } : undefined; break;
+    case 'BOOLEAN': av = typeof value === 'boolean' ? { BOOL: value } : undefined; break;
+    case 'DATE': {
+      const iso = normalizeDate(value);
+      av = iso === undefined ? undefined : { S: iso };
+      break;
+    }
+    case 'LIST': av = Array.isArray(value) ? toAttributeValue(value) : undefined; break;
+    case 'MAP': av = isPlainObject(value) ? toAttributeValue(value) : undefined; break;
+    case 'STRING_SET': av = value instanceof Set ? setValue(value, 'string') : undefined; break;
+    case 'NUMBER_SET': av = value instanceof Set ? setValue(value, 'number') : undefined; break;
+  }
+  if (!av) {
+    throw new SingleTableError('INVALID_VALUE', `must be ${KIND_RULES[attr.type]}, got ${describe(value)}`, { entity: entity.name, attribute: attr.name });
+  }
+  return av;
+}
+
+const KIND_RULES: Record<string, string> = {
+  STRING: 'a string',
+  NUMBER: 'a finite number',
+  BOOLEAN: 'a boolean',
+  DATE: 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)',
+  LIST: 'an array of storable values',
+  MAP: 'a plain object of storable values',
+  STRING_SET: 'a non-empty Set of strings',
+  NUMBER_SET: 'a non-empty Set of finite numbers',
+};
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Set) && !(value instanceof Date);
+}
+
+/** Declared attribute of an entity, or UNKNOWN_ATTRIBUTE. */
+export function attributeOf(entity: EntityModel, name: string): AttributeModel {
+  const attr = entity.attributes[name];
+  if (!attr) {
+    throw new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; declared attributes: ${Object.keys(entity.attributes).join(', ')}`, { entity: entity.name, attribute: name });
+  }
+  return attr;
+}
+
+/**
+ * Converts a whole item: every given attribute declared and of its kind, every required one
+ * present. `undefined` values count as not given.
+ */
+export function itemAttributes(entity: EntityModel, input: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
+  if (typeof input !== 'object' || input === null) {
+    throw new SingleTableError('INVALID_VALUE', `the item must be an object, got ${describe(input)}`, { entity: entity.name });
+  }
+  const item: Record<string, AttributeValue> = {};
+  for (const name in input) {
+    const value = input[name];
+    if (value === undefined) continue;
+    item[name] = attributeValue(entity, attributeOf(entity, name), value);
+  }
+  for (const name in entity.attributes) {
+    if (entity.attributes[name].required && item[name] === undefined) {
+      throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity: entity.name, attribute: name });
+    }
+  }
+  return item;
+}
