@@ -2,11 +2,11 @@
 // slot it populates. From a sample item when one is given (exact, by DynamoDB's size rules),
 // otherwise from the declared or estimated typical sizes the compiler put in the model.
 import { attributeBytes } from './item-size';
-import { utf8Length } from '../keys/encoding';
+import { normalizeDate, utf8Length } from '../keys/encoding';
 import { composeKey } from '../keys/template';
 import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { indexEntryBytes, indexKeyBytes } from '../manifest/sizes';
-import { ProjectionKind } from '../manifest/structs';
+import { AttributeKind, ProjectionKind } from '../manifest/structs';
 
 /** Sample items by entity name: one plain item per entity, as the runtime would be given it. */
 export type SampleItems = { readonly [entityName: string]: { [attribute: string]: any } };
@@ -52,7 +52,9 @@ function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribut
   for (const [name, value] of Object.entries(sample)) {
     if (value === undefined) continue;
     if (!entity.attributes[name]) throw new Error(`sample item for '${entity.name}': attribute '${name}' is not declared`);
-    const bytes = attributeBytes(name, value);
+    // The runtime stores a DATE as ISO-8601 UTC with milliseconds, whatever form it was given in.
+    const stored = entity.attributes[name].type === AttributeKind.DATE ? (normalizeDate(value) ?? value) : value;
+    const bytes = attributeBytes(name, stored);
     if (bytes === undefined) throw new Error(`sample item for '${entity.name}': attribute '${name}' holds a value DynamoDB cannot store`);
     projectable[name] = bytes;
     dataBytes += bytes;
@@ -88,7 +90,8 @@ function sampleKeyBytes(model: TableModel, entity: EntityModel, index: IndexMode
   let bytes = 0;
   for (const [attribute, template, sharded] of parts) {
     const composed = composeKey(template, sample, model.delimiter, model.escapeChar);
-    if (!('key' in composed)) {
+    if ('error' in composed) throw new Error(`sample item for '${entity.name}': attribute '${composed.attribute}' ${composed.error}`);
+    if ('absent' in composed) {
       if (index.name === TABLE_INDEX) throw new Error(`sample item for '${entity.name}': cannot compose its table key ${template.source}`);
       return undefined;
     }

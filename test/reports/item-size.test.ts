@@ -79,6 +79,13 @@ describe('sizes from sample items', () => {
     expect(() => entitySizes(model, { Nope: {} })).toThrow(/sample item for 'Nope': no such entity/);
     expect(() => entitySizes(model, { Note: { id: 'n1', color: 'red' } })).toThrow(/attribute 'color' is not declared/);
     expect(() => entitySizes(model, { Note: { text: 'no id' } })).toThrow(/cannot compose its table key NOTE#\{id\}/);
+    expect(() => entitySizes(model, { Note: { id: 'n1', tag: 7 } })).toThrow(/sample item for 'Note': attribute 'tag' must be a string, got number 7/);
+  });
+
+  test('a DATE counts as stored: ISO-8601 UTC with milliseconds, whatever form the sample uses', () => {
+    const m = compileManifest(example).model;
+    const size = (createdAt: unknown) => entitySizes(m, { Customer: { username: 'ann', email: 'a@b.c', name: 'Ann', createdAt } })[0].itemBytes;
+    expect(size('2024-01-15')).toBe(size(new Date('2024-01-15T00:00:00Z')));
   });
 
   test('a large sample item raises the write units of the example Order', () => {
