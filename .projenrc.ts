@@ -80,6 +80,13 @@ project.package.addField('exports', {
   './.jsii': './.jsii',
 });
 
+// `npm run bench`: every benchmark side by side in one run (bench/index.ts); never part of `npm test`.
+project.addTask('bench', {
+  description: 'Run the side-by-side benchmarks and write bench/results/*.json',
+  exec: 'ts-node --transpile-only bench/index.ts',
+  receiveArgs: true,
+});
+
 // `npm test` proves the jsii build too: compile (jsii + API.md) before jest and eslint.
 project.testTask.prependSpawn(project.compileTask);
 
