@@ -1,11 +1,9 @@
 // Property tests of the fan-out query against a real engine: dynalite in-process, a table with a
 // sharded GSI, items placed on shards by the library's own shard choice, random shard counts,
 // page sizes, orders and sort-key conditions. Concatenated pages must equal the oracle.
-import type { AddressInfo } from 'net';
 import {
   AttributeValue,
   BatchWriteItemCommand,
-  CreateTableCommand,
   DynamoDBClient,
   QueryCommand,
   QueryCommandInput,
@@ -14,50 +12,21 @@ import fc from 'fast-check';
 import { byteCompare, idOf, Item, naiveMerge } from './fanout-fake';
 import { shardedKey, shardForItem } from '../../lib/keys/shard';
 import { fanOutQuery, FanOutState, ShardPageFetcher } from '../../lib/runtime/fanout';
+import { Engine, startEngine } from '../support/engine';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const dynalite = require('dynalite');
-
-// test/support/engine.ts (the construct-template table helper) did not exist yet; this minimal
-// table has what the fan-out needs: a table key and one GSI with a sort key.
-const TABLE_KEYS = { pk: 'PK', sk: 'SK', gsiPk: 'GSI2PK', gsiSk: 'GSI2SK', index: 'GSI2' };
+// The example app's table as the construct synthesizes it: its GSI2 (GSI2PK / GSI2SK) is the
+// write-sharded index. Items are written raw, so the shard count can vary per run.
 const BASE_KEY = 'ORDER#OPEN';
 
-let server: { close: (cb: () => void) => void; address: () => AddressInfo };
+let engine: Engine;
 let client: DynamoDBClient;
-let tables = 0;
 
 beforeAll(async () => {
-  server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve) => (server as any).listen(0, resolve));
-  client = new DynamoDBClient({
-    endpoint: `http://127.0.0.1:${server.address().port}`,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  });
+  engine = await startEngine();
+  client = engine.client;
 });
 
-afterAll(async () => {
-  client.destroy();
-  await new Promise<void>((resolve) => server.close(resolve));
-});
-
-async function createTable(): Promise<string> {
-  const name = `fanout-${++tables}`;
-  const k = TABLE_KEYS;
-  await client.send(new CreateTableCommand({
-    TableName: name,
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [k.pk, k.sk, k.gsiPk, k.gsiSk].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
-    KeySchema: [{ AttributeName: k.pk, KeyType: 'HASH' }, { AttributeName: k.sk, KeyType: 'RANGE' }],
-    GlobalSecondaryIndexes: [{
-      IndexName: k.index,
-      KeySchema: [{ AttributeName: k.gsiPk, KeyType: 'HASH' }, { AttributeName: k.gsiSk, KeyType: 'RANGE' }],
-      Projection: { ProjectionType: 'KEYS_ONLY' },
-    }],
-  }));
-  return name;
-}
+afterAll(() => engine.stop());
 
 async function writeAll(table: string, items: Item[]): Promise<void> {
   for (let i = 0; i < items.length; i += 25) {
@@ -91,9 +60,9 @@ function shardFetcher(table: string, descending: boolean, c: Condition, log: num
     }
     const input: QueryCommandInput = {
       TableName: table,
-      IndexName: TABLE_KEYS.index,
+      IndexName: 'GSI2',
       KeyConditionExpression: condition,
-      ExpressionAttributeNames: c.kind === 'none' ? { '#pk': TABLE_KEYS.gsiPk } : { '#pk': TABLE_KEYS.gsiPk, '#sk': TABLE_KEYS.gsiSk },
+      ExpressionAttributeNames: c.kind === 'none' ? { '#pk': 'GSI2PK' } : { '#pk': 'GSI2PK', '#sk': 'GSI2SK' },
       ExpressionAttributeValues: values,
       ExclusiveStartKey: start,
       Limit: limit,
@@ -127,7 +96,7 @@ const scenario = fc.record({
 describe('fanOutQuery on dynalite', () => {
   test('concatenated pages equal the oracle for random shards, page sizes, orders and conditions', async () => {
     await fc.assert(fc.asyncProperty(scenario, async (s) => {
-      const table = await createTable();
+      const table = await engine.createTable();
       const items = s.items.map((f, i): Item => {
         const pk = `CUSTOMER#${f.user}`;
         const sk = `ORDER#${i}`;
