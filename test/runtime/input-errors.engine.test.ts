@@ -1,0 +1,67 @@
+// Bad input fails before any network call, with a code and an error naming the entity or
+// pattern, the attribute and the rule. The client counts requests to prove nothing was sent, and
+// a few cases show that dynalite itself would have accepted what DynamoDB rejects.
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { manifest } from '../../examples/manifest';
+import { createClient } from '../../lib/runtime';
+import { Engine, startEngine } from '../support/engine';
+import { countRequests } from '../support/requests';
+
+let engine: Engine;
+let tableName: string;
+let db: ReturnType<typeof createClient<typeof manifest>>;
+let requests: ReturnType<typeof countRequests>;
+const loose = () => db as unknown as { put(e: string, i: unknown): Promise<void>; query(p: string, i: unknown, o?: unknown): Promise<unknown> };
+
+beforeAll(async () => {
+  engine = await startEngine();
+  tableName = await engine.createTable();
+  db = createClient(manifest, { client: engine.newClient(), tableName });
+  requests = countRequests(db.dynamodb);
+});
+afterAll(() => engine.stop());
+let sentBefore = 0;
+beforeEach(() => {
+  sentBefore = requests.total();
+});
+const sent = () => requests.total() - sentBefore;
+
+const order = { username: 'alice', orderId: 'o1', status: 'OPEN', createdAt: '2024-01-01T00:00:00Z', amount: 5 };
+
+test.each([
+  ['unknown entity', () => loose().put('Invoice', order), { code: 'UNKNOWN_ENTITY', entity: 'Invoice' }, /known entities: Customer, Order/],
+  ['missing required attribute', () => loose().put('Order', { ...order, amount: undefined }), { code: 'MISSING_ATTRIBUTE', entity: 'Order', attribute: 'amount' }, /is required/],
+  ['wrong type', () => loose().put('Order', { ...order, amount: '5' }), { code: 'INVALID_VALUE', attribute: 'amount' }, /must be a finite number, got "5"/],
+  ['invalid date', () => loose().put('Order', { ...order, createdAt: 'yesterday' }), { code: 'INVALID_VALUE', attribute: 'createdAt' }, /ISO-8601/],
+  ['unknown attribute', () => loose().put('Order', { ...order, colour: 'red' }), { code: 'UNKNOWN_ATTRIBUTE', attribute: 'colour' }, /declared attributes/],
+  ['empty table key value', () => loose().put('Order', { ...order, orderId: '' }), { code: 'MISSING_ATTRIBUTE', attribute: 'orderId' }, /non-empty/],
+  ['sort key over 1024 UTF-8 bytes (400 characters)', () => loose().put('Order', { ...order, orderId: '€'.repeat(400) }),
+    { code: 'KEY_TOO_LARGE', entity: 'Order', attribute: 'SK' }, /1206 bytes of UTF-8; DynamoDB allows 1024/],
+  ['partition key over 2048 bytes', () => loose().put('Order', { ...order, username: '😀'.repeat(520) }), { code: 'KEY_TOO_LARGE', attribute: 'PK' }, /DynamoDB allows 2048/],
+  ['GSI sort key over 1024 bytes while the table keys fit', () => loose().put('Membership', { username: 'é'.repeat(600), groupId: 'g', joinedAt: '2024-01-01' }),
+    { code: 'KEY_TOO_LARGE', entity: 'Membership', attribute: 'GSI1SK' }, /1209 bytes of UTF-8; DynamoDB allows 1024/],
+  ['unknown pattern', () => loose().query('ordersByColour', {}), { code: 'UNKNOWN_PATTERN', pattern: 'ordersByColour' }, /known patterns/],
+  ['missing partition key input', () => loose().query('ordersForCustomer', {}), { code: 'MISSING_ATTRIBUTE', attribute: 'username' }, /partition key CUSTOMER#\{username\}/],
+  ['input the pattern does not use', () => loose().query('customerByEmail', { email: 'e', name: 'x' }), { code: 'INVALID_QUERY_INPUT', attribute: 'name' }, /not used/],
+  ['BETWEEN without bounds', () => loose().query('productsByCategory', { category: 'c' }), { code: 'INVALID_QUERY_INPUT' }, /between: \[low, high\]/],
+  ['consistent read on a GSI', () => loose().query('orderById', { orderId: 'o1' }, { consistent: true }), { code: 'CONSISTENT_READ_ON_GSI', pattern: 'orderById' }, /eventually consistent/],
+  ['bad limit', () => loose().query('ordersForCustomer', { username: 'a' }, { limit: 0 }), { code: 'INVALID_QUERY_INPUT' }, /positive whole number/],
+])('%s', async (_name, run, fields, message) => {
+  const attempt = run();
+  await expect(attempt).rejects.toMatchObject(fields);
+  await expect(attempt).rejects.toThrow(message);
+  expect(sent()).toBe(0);
+});
+
+test('the type system refuses a consistent read on a GSI pattern and accepts it on an LSI', async () => {
+  // @ts-expect-error orderById queries GSI1
+  await expect(db.query('orderById', { orderId: 'o1' }, { consistent: true })).rejects.toMatchObject({ code: 'CONSISTENT_READ_ON_GSI' });
+  expect(sent()).toBe(0);
+  await db.query('ordersForCustomerByDate', { username: 'a', between: [{}, {}] }, { consistent: true });
+  expect(sent()).toBe(1);
+});
+
+test('dynalite alone accepts an oversized sort key that DynamoDB rejects: the runtime is what enforces it', async () => {
+  const raw = engine.newClient();
+  await raw.send(new PutItemCommand({ TableName: tableName, Item: { PK: { S: 'x' }, SK: { S: '€'.repeat(400) } } }));
+});
