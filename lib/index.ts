@@ -5,3 +5,7 @@ export { compileManifest, checkManifest } from './manifest/compile';
 export * from './manifest/manifest-compiler';
 export * from './construct/single-table';
 export * from './reports';
+export * from './construct/access/options';
+export * from './construct/monitoring/metrics';
+export * from './construct/monitoring/options';
+export * from './construct/monitoring/monitoring';

@@ -5,11 +5,15 @@ import { Billing, BillingMode, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import { IndexModel, IndexType, TableModel } from '../manifest/model';
+import { peakEntryWriteUnits } from '../manifest/sizes';
 
 /** Read and write capacity units when provisioned billing is chosen without numbers. */
 export const DEFAULT_CAPACITY = 5;
 
-type BillingProps = Pick<SingleTableProps, 'billingMode' | 'readCapacity' | 'writeCapacity' | 'maxWriteCapacity'>;
+/** Autoscaling keeps consumed capacity near this share of the provisioned capacity (CDK's default). */
+export const DEFAULT_TARGET_UTILIZATION = 70;
+
+type BillingProps = Pick<SingleTableProps, 'billingMode' | 'readCapacity' | 'writeCapacity' | 'maxWriteCapacity' | 'maxReadCapacity' | 'targetUtilizationPercent'>;
 
 const isUnits = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= 1;
 
@@ -17,10 +21,28 @@ function isProvisioned(props: BillingProps): boolean {
   return props.billingMode === BillingMode.PROVISIONED;
 }
 
-/** The table's write capacity: TableV2 only autoscales writes, from `writeCapacity` up to `maxWriteCapacity`. */
-function tableWrites(props: BillingProps): { min: number; max: number } {
+type Range = { min: number; max: number };
+
+/** The table's write capacity: from `writeCapacity` up to `maxWriteCapacity`. */
+function tableWrites(props: BillingProps): Range {
   const min = props.writeCapacity ?? DEFAULT_CAPACITY;
   return { min, max: props.maxWriteCapacity ?? min };
+}
+
+/** The table's read capacity: fixed at `readCapacity` unless `maxReadCapacity` is set. */
+function tableReads(props: BillingProps): Range {
+  const min = props.readCapacity ?? DEFAULT_CAPACITY;
+  return { min, max: props.maxReadCapacity ?? min };
+}
+
+/** A GSI's range: from its own floor up to the table's ceiling, or its own floor if higher. */
+function indexRange(own: number, table: Range): Range {
+  return { min: own, max: Math.max(own, table.max) };
+}
+
+function autoscaled(range: Range, props: BillingProps): Capacity {
+  const targetUtilizationPercent = props.targetUtilizationPercent ?? DEFAULT_TARGET_UTILIZATION;
+  return Capacity.autoscaled({ minCapacity: range.min, maxCapacity: range.max, targetUtilizationPercent });
 }
 
 /** Reports capacities that cannot work: set without provisioned billing, not whole units, or below the table's writes. */
@@ -41,9 +63,18 @@ export function checkBilling(model: TableModel, props: BillingProps, sink: Diagn
   check('SingleTable props', 'readCapacity', props.readCapacity);
   check('SingleTable props', 'writeCapacity', props.writeCapacity);
   check('SingleTable props', 'maxWriteCapacity', props.maxWriteCapacity);
+  check('SingleTable props', 'maxReadCapacity', props.maxReadCapacity);
   const table = tableWrites(props);
-  if (provisioned && isUnits(table.min) && isUnits(table.max) && table.max < table.min) {
-    sink.error('CAPACITY_INVALID', 'SingleTable props', `maxWriteCapacity ${table.max} is below writeCapacity ${table.min}`, `set maxWriteCapacity to at least ${table.min}`);
+  for (const [kind, range] of [['Write', table], ['Read', tableReads(props)]] as const) {
+    if (provisioned && isUnits(range.min) && isUnits(range.max) && range.max < range.min) {
+      sink.error('CAPACITY_INVALID', 'SingleTable props', `max${kind}Capacity ${range.max} is below ${kind.toLowerCase()}Capacity ${range.min}`, `set max${kind}Capacity to at least ${range.min}`);
+    }
+  }
+  const target = props.targetUtilizationPercent;
+  if (target !== undefined && !provisioned) {
+    sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', 'SingleTable props', `sets targetUtilizationPercent ${target} but billing is on-demand`, 'set billingMode: BillingMode.PROVISIONED, or remove targetUtilizationPercent');
+  } else if (target !== undefined && !(Number.isInteger(target) && target >= 20 && target <= 90)) {
+    sink.error('CAPACITY_INVALID', 'SingleTable props', `targetUtilizationPercent ${JSON.stringify(target)} is not a whole number from 20 to 90`, 'set targetUtilizationPercent from 20 to 90');
   }
   for (const index of globalIndexes(model)) {
     const where = `index ${index.name}`;
@@ -56,30 +87,53 @@ export function checkBilling(model: TableModel, props: BillingProps, sink: Diagn
         `set writeCapacity on ${index.name} to at least ${table.min}, or remove it to inherit the table's`,
       );
     }
+    if (provisioned) checkShardPeak(model, index, indexRange(index.writeCapacity ?? table.min, table).max, sink);
   }
+}
+
+/**
+ * A sharded GSI's declared peak in write units (peak writes x units of its largest entry) above
+ * the most write capacity it can scale to: the shards spread the load, but the index as a whole
+ * throttles, and with it the table's writes.
+ */
+function checkShardPeak(model: TableModel, index: IndexModel, ceiling: number, sink: DiagnosticSink): void {
+  const peak = index.shards?.peakWritesPerSecond;
+  if (peak === undefined || !isUnits(ceiling)) return;
+  const units = peak * peakEntryWriteUnits(index, model.entities, model.indexes, model.typeAttribute);
+  if (units <= ceiling) return;
+  sink.warning(
+    'SHARD_PEAK_ABOVE_CAPACITY',
+    `index ${index.name}`,
+    `the declared peak of ${peak} writes per second needs ${units} write units per second, but the index can scale only to ${ceiling}; `
+      + 'its throttles would also throttle writes to the table',
+    `raise maxWriteCapacity (or the index's writeCapacity) to at least ${units}, or use on-demand billing`,
+  );
 }
 
 /** The table's billing. */
 export function tableBilling(props: BillingProps): Billing {
   if (!isProvisioned(props)) return Billing.onDemand();
-  const writes = tableWrites(props);
+  const reads = tableReads(props);
   return Billing.provisioned({
-    readCapacity: Capacity.fixed(props.readCapacity ?? DEFAULT_CAPACITY),
-    writeCapacity: Capacity.autoscaled({ minCapacity: writes.min, maxCapacity: writes.max }),
+    readCapacity: props.maxReadCapacity === undefined ? Capacity.fixed(reads.min) : autoscaled(reads, props),
+    writeCapacity: autoscaled(tableWrites(props), props),
   });
 }
 
 /**
  * A GSI's own capacity; undefined inherits the table's. A GSI's writes scale from its own
- * `writeCapacity` up to the table's maximum (or its own, if higher), so it never caps below the table.
+ * `writeCapacity` up to the table's maximum (or its own, if higher), so it never caps below the
+ * table; its reads likewise when the table's reads scale, and are fixed otherwise.
  */
 export function globalIndexCapacity(index: IndexModel, props: BillingProps): { readCapacity?: Capacity; writeCapacity?: Capacity } {
   if (!isProvisioned(props)) return {};
+  const reads = index.readCapacity;
   const writes = index.writeCapacity;
+  const readCapacity = reads === undefined ? undefined
+    : props.maxReadCapacity === undefined ? Capacity.fixed(reads) : autoscaled(indexRange(reads, tableReads(props)), props);
   return {
-    readCapacity: index.readCapacity === undefined ? undefined : Capacity.fixed(index.readCapacity),
-    writeCapacity:
-      writes === undefined ? undefined : Capacity.autoscaled({ minCapacity: writes, maxCapacity: Math.max(writes, tableWrites(props).max) }),
+    readCapacity,
+    writeCapacity: writes === undefined ? undefined : autoscaled(indexRange(writes, tableWrites(props)), props),
   };
 }
 

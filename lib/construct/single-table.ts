@@ -2,15 +2,23 @@
 // lose nothing (point-in-time recovery, deletion protection, RETAIN, encryption at rest).
 import { Annotations, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ITableV2, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { grantNeeds } from './access/grant';
+import type { SingleTableGrantOptions } from './access/options';
+import { accessNeeds } from './access/plan';
 import { checkBilling, tableBilling } from './billing';
 import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
+import { SingleTableMonitoring } from './monitoring/monitoring';
+import type { SingleTableMonitoringOptions } from './monitoring/options';
 import { checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
+import { FINGERPRINT_ENV, TABLE_NAME_ENV } from '../runtime/environment';
 
 /** Properties of a `SingleTable`. */
 export interface SingleTableProps {
@@ -48,6 +56,19 @@ export interface SingleTableProps {
    * @default - `writeCapacity`: no scaling
    */
   readonly maxWriteCapacity?: number;
+
+  /**
+   * Upper bound of read autoscaling (provisioned billing only); GSIs with their own
+   * `readCapacity` then scale from it up to this bound too.
+   * @default - `readCapacity`: reads are fixed
+   */
+  readonly maxReadCapacity?: number;
+
+  /**
+   * The share of provisioned capacity autoscaling keeps consumed, 20 to 90 (provisioned billing only).
+   * @default 70
+   */
+  readonly targetUtilizationPercent?: number;
 
   /**
    * A customer-managed KMS key to encrypt the table with. The stack needs an explicit region.
@@ -103,6 +124,11 @@ export interface IndexKeyNames {
  * fail the synth, listing every one; warnings become CDK annotations.
  */
 export class SingleTable extends Construct {
+  /** The environment variable `connect` sets to the table's name; the runtime's `createClient` reads it. */
+  public static readonly TABLE_NAME_ENV = TABLE_NAME_ENV;
+  /** The environment variable `connect` sets to the manifest's fingerprint; the runtime checks it at cold start. */
+  public static readonly FINGERPRINT_ENV = FINGERPRINT_ENV;
+
   /** The table. */
   public readonly table: ITableV2;
   /** The compiled manifest: physical names, templates, indexes and access patterns. */
@@ -121,6 +147,8 @@ export class SingleTable extends Construct {
   public readonly globalIndexNames: string[];
   /** The LSI names (empty when local indexes are turned off). */
   public readonly localIndexNames: string[];
+  /** How reads and writes are billed. */
+  public readonly billingMode: BillingMode;
 
   constructor(scope: Construct, id: string, props: SingleTableProps) {
     super(scope, id);
@@ -131,6 +159,7 @@ export class SingleTable extends Construct {
     this.typeAttributeName = this.model.typeAttribute;
     this.globalIndexNames = this.indexNames(IndexType.GSI);
     this.localIndexNames = this.indexNames(IndexType.LSI);
+    this.billingMode = props.billingMode ?? BillingMode.PAY_PER_REQUEST;
 
     const table = new TableV2(this, 'Resource', {
       tableName: props.tableName,
@@ -162,6 +191,51 @@ export class SingleTable extends Construct {
       throw new Error(`SingleTable ${this.node.path}: no index '${indexName}'; the table has ${known.length ? known.join(', ') : 'no secondary indexes'}`);
     }
     return { partitionKey: index.partitionKey, sortKey: index.sortKey };
+  }
+
+  /**
+   * Grants exactly what the options name: Query on the indexes of the access patterns (and
+   * BatchGetItem on the table for those whose index lacks attributes they need), item reads and
+   * each kind of write on the table, optionally only on one tenant's partition keys. With a
+   * customer-managed key, the key actions those need. Throws on unknown pattern names.
+   */
+  public grantAccess(grantee: IGrantable, options: SingleTableGrantOptions): Grant {
+    let needs;
+    try {
+      needs = accessNeeds(this.model, options);
+    } catch (e) {
+      throw new Error(`SingleTable ${this.node.path}: ${(e as Error).message}`);
+    }
+    return grantNeeds({ scope: this, tableArn: this.tableArn, encryptionKey: this.table.encryptionKey }, grantee, needs);
+  }
+
+  /** Grants the queries of these access patterns only; see `grantAccess`. */
+  public grantPatterns(grantee: IGrantable, ...patterns: string[]): Grant {
+    return this.grantAccess(grantee, { patterns });
+  }
+
+  /**
+   * The environment a function using the runtime needs: the table name (`TABLE_NAME`) and the
+   * manifest's fingerprint (`SINGLE_TABLE_FINGERPRINT`), which the runtime compares with the
+   * manifest it was bundled with.
+   */
+  public functionEnvironment(): { [name: string]: string } {
+    return { [TABLE_NAME_ENV]: this.tableName, [FINGERPRINT_ENV]: this.model.fingerprint };
+  }
+
+  /** Sets a function's environment (`functionEnvironment`) and grants it what the options name. */
+  public connect(fn: LambdaFunction, options: SingleTableGrantOptions): Grant {
+    const grant = this.grantAccess(fn, options);
+    for (const [name, value] of Object.entries(this.functionEnvironment())) fn.addEnvironment(name, value);
+    return grant;
+  }
+
+  /**
+   * Alarms on throttling (per GSI, per cause) and system errors, the item collection alarm when
+   * the table has LSIs, and a dashboard. Call once.
+   */
+  public monitor(options: SingleTableMonitoringOptions = {}): SingleTableMonitoring {
+    return new SingleTableMonitoring(this, 'Monitoring', { ...options, table: this });
   }
 
   /** Compiles the manifest and checks the table options; throws listing every error, annotates warnings. */

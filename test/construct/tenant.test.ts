@@ -101,9 +101,13 @@ function stringLike(pattern: string, value: string): boolean {
     if (literal) {
       re += '\\' + literal[1];
       i += 3;
-    } else if (pattern[i] === '*') re += '.*';
-    else if (pattern[i] === '?') re += '.';
-    else re += pattern[i].replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    } else if (pattern[i] === '*') {
+      re += '.*';
+    } else if (pattern[i] === '?') {
+      re += '.';
+    } else {
+      re += pattern[i].replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
   }
   return new RegExp('^' + re + '$', 's').test(value);
 }
