@@ -158,5 +158,5 @@ test('ordersForCustomerByAmount: KEYS_ONLY LSI2, DynamoDB fetches the attributes
 });
 
 test('every access pattern of the example manifest ran', () => {
-  expect([...exercised].sort()).toEqual(Object.keys(manifest.accessPatterns).sort());
+  expect([...exercised].sort()).toEqual(Object.keys(manifest.accessPatterns!).sort());
 });
