@@ -8,7 +8,7 @@ export function countRequests(client: DynamoDBClient): { total: () => number; of
   client.middlewareStack.add((next, context) => async (args) => {
     counts.set(context.commandName!, (counts.get(context.commandName!) ?? 0) + 1);
     return next(args);
-  }, { step: 'initialize', name: `countRequests${++counters}` });
+  }, { step: 'initialize', priority: 'high', name: `countRequests${++counters}` });
   return {
     total: () => [...counts.values()].reduce((a, b) => a + b, 0),
     of: (operation) => counts.get(operation) ?? 0,
