@@ -3,11 +3,21 @@
 // and the bundle stays small. Nested values (LIST, MAP) use the generic conversion below.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
+/**
+ * Whether DynamoDB can store a number: 0, or a magnitude from 1e-130 to below 1e126. Doubles reach
+ * further both ways (5e-324, 1e308), and DynamoDB rejects those with a ValidationException.
+ */
+export function storableNumber(n: unknown): n is number {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return false;
+  const m = Math.abs(n);
+  return m === 0 || (m >= 1e-130 && m < 1e126);
+}
+
 /** Converts a nested JavaScript value to an AttributeValue; undefined when it cannot be stored. */
 export function toAttributeValue(value: unknown): AttributeValue | undefined {
   switch (typeof value) {
     case 'string': return { S: value };
-    case 'number': return Number.isFinite(value) ? { N: String(value) } : undefined;
+    case 'number': return storableNumber(value) ? { N: String(value) } : undefined;
     case 'boolean': return { BOOL: value };
     case 'bigint': return { N: value.toString() };
     case 'object': break;
@@ -41,7 +51,7 @@ export function setValue(set: Set<unknown>, only?: 'string' | 'number'): Attribu
   const values = [...set];
   if (values.length === 0) return undefined;
   if ((!only || only === 'string') && values.every((v) => typeof v === 'string')) return { SS: values as string[] };
-  if ((!only || only === 'number') && values.every((v) => typeof v === 'number' && Number.isFinite(v))) return { NS: values.map(String) };
+  if ((!only || only === 'number') && values.every(storableNumber)) return { NS: values.map(String) };
   return undefined;
 }
 

@@ -3,7 +3,7 @@
 // rather than as a DynamoDB validation error later.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import { setValue, toAttributeValue } from './marshall';
+import { setValue, storableNumber, toAttributeValue } from './marshall';
 import { describe, normalizeDate } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
 
@@ -21,7 +21,7 @@ export function attributeValue(entity: EntityModel, attr: AttributeModel, value:
   let av: AttributeValue | undefined;
   switch (attr.type) {
     case 'STRING': av = typeof value === 'string' ? { S: value } : undefined; break;
-    case 'NUMBER': av = typeof value === 'number' && Number.isFinite(value) ? { N: String(value) } : undefined; break;
+    case 'NUMBER': av = storableNumber(value) ? { N: String(value) } : undefined; break;
     case 'BOOLEAN': av = typeof value === 'boolean' ? { BOOL: value } : undefined; break;
     case 'DATE': {
       const iso = normalizeDate(value);
@@ -41,13 +41,13 @@ export function attributeValue(entity: EntityModel, attr: AttributeModel, value:
 
 const KIND_RULES: Record<string, string> = {
   STRING: 'a string',
-  NUMBER: 'a finite number',
+  NUMBER: 'a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)',
   BOOLEAN: 'a boolean',
   DATE: 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)',
   LIST: 'an array of storable values',
   MAP: 'a plain object of storable values',
   STRING_SET: 'a non-empty Set of strings',
-  NUMBER_SET: 'a non-empty Set of finite numbers',
+  NUMBER_SET: 'a non-empty Set of storable numbers',
 };
 
 function isPlainObject(value: unknown): boolean {
