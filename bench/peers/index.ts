@@ -1,0 +1,29 @@
+// Every library's builders under one interface, in the order the results table lists them.
+// The first is the reference the others are compared to.
+import type { PutItemCommandInput, QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import * as electrodb from './electrodb';
+import * as handWritten from './hand-written';
+import * as onetable from './onetable';
+import * as ours from './ours';
+import * as toolbox from './toolbox';
+import type { Order } from '../model/order';
+
+export interface Peer {
+  readonly name: string;
+  /** PutItem input of an order, not sent. OneTable's API returns a promise. */
+  readonly buildPut: (order: Order) => PutItemCommandInput | Promise<PutItemCommandInput>;
+  /** Query input of the orders with a status, on GSI2, not sent. */
+  readonly buildQuery: (status: string) => QueryCommandInput | Promise<QueryCommandInput>;
+}
+
+export const REFERENCE = 'hand-written';
+
+const peer = (name: string, m: Omit<Peer, 'name'>): Peer => ({ name, buildPut: m.buildPut, buildQuery: m.buildQuery });
+
+export const PEERS: readonly Peer[] = [
+  peer(REFERENCE, handWritten),
+  peer('cdk-single-table', ours),
+  peer('dynamodb-toolbox', toolbox),
+  peer('dynamodb-onetable', onetable),
+  peer('electrodb', electrodb),
+];
