@@ -4,7 +4,7 @@
 // pending and the chunks not yet sent. Nothing is dropped silently.
 // The Lambda runtime provides the SDK (an optional dependency of the package).
 // eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient, WriteRequest } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient, ItemCollectionMetrics, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { UnprocessedError } from './errors';
 import { backoffDelay, isThrottling, RetryPolicy, sleep } from './retry';
 
@@ -82,16 +82,25 @@ export async function batchGetItems<S>(
   return found;
 }
 
-/** BatchWriteItem over any number of puts and deletes. */
+/**
+ * BatchWriteItem over any number of puts and deletes. With `collections` (tables with LSIs) each
+ * request asks for item collection sizes and passes them on.
+ */
 export async function batchWriteItems<S>(
   client: DynamoDBClient,
   tableName: string,
   entries: BatchEntry<WriteRequest, S>[],
   idOf: (request: WriteRequest) => string,
   policy: RetryPolicy,
+  collections?: (metrics: ItemCollectionMetrics[]) => void,
 ): Promise<void> {
   await drain('BatchWriteItem', entries, MAX_BATCH_WRITE, policy, idOf, async (requests) => {
-    const out = await client.send(new BatchWriteItemCommand({ RequestItems: { [tableName]: requests } }));
+    const out = await client.send(new BatchWriteItemCommand({
+      RequestItems: { [tableName]: requests },
+      ReturnItemCollectionMetrics: collections ? 'SIZE' : undefined,
+    }));
+    const metrics = out.ItemCollectionMetrics?.[tableName];
+    if (collections && metrics?.length) collections(metrics);
     return out.UnprocessedItems?.[tableName] ?? [];
   });
 }

@@ -7,6 +7,7 @@ import {
   DeleteItemCommand,
   DynamoDBClient,
   GetItemCommand,
+  ItemCollectionMetrics,
   PutItemCommand,
   QueryCommand,
   UpdateItemCommand,
@@ -14,8 +15,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { batchGetItems, BatchEntry, batchWriteItems, keyId } from './batch';
 import { decodeCursor, encodeCursor } from './cursor';
+import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
 import { fanOutQuery, FanOutState } from './fanout';
+import { checkFingerprint } from './fingerprint-check';
+import { itemCollectionRequest, reportItemCollections } from './item-collections';
 import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
 import { buildQueryInput, planQuery, QueryOptions, QueryPlan } from './query';
 import { EntityItem, toEntityItems, toItem } from './results';
@@ -42,13 +46,16 @@ export interface ClientOptions {
 }
 
 type Item = Record<string, AttributeValue>;
+type WriteOutput = { Attributes?: Item; ItemCollectionMetrics?: ItemCollectionMetrics };
 type Values = Readonly<Record<string, unknown>>;
 
 /** Creates the runtime client of a manifest (typed when it comes from `defineManifest`). */
 export function createClient<M>(manifest: TypedManifest<M> | SingleTableManifest, options: ClientOptions = {}): SingleTableClient<M> {
-  const tableName = options.tableName ?? process.env.TABLE_NAME;
-  if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', 'pass `tableName` to createClient or set the TABLE_NAME environment variable');
-  return new RuntimeClient(compileManifest(manifest).model, tableName, options) as unknown as SingleTableClient<M>;
+  const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
+  if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` to createClient or set the ${TABLE_NAME_ENV} environment variable`);
+  const model = compileManifest(manifest).model;
+  checkFingerprint(model.fingerprint);
+  return new RuntimeClient(model, tableName, options) as unknown as SingleTableClient<M>;
 }
 
 class RuntimeClient {
@@ -67,7 +74,7 @@ class RuntimeClient {
   }
 
   public async put(entity: string, item: Values, options: { mode?: PutMode } = {}): Promise<void> {
-    const input = buildPut(this.model, this.tableName, entity, item, options.mode);
+    const input = { ...buildPut(this.model, this.tableName, entity, item, options.mode), ...itemCollectionRequest(this.model) };
     await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new PutItemCommand(input)));
   }
 
@@ -78,13 +85,13 @@ class RuntimeClient {
   }
 
   public async update(entity: string, changes: Values, options: { remove?: readonly string[] } = {}) {
-    const input = buildUpdate(this.model, this.tableName, entity, changes, options.remove);
+    const input = { ...buildUpdate(this.model, this.tableName, entity, changes, options.remove), ...itemCollectionRequest(this.model) };
     const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new UpdateItemCommand(input)));
     return toItem(out.Attributes, this.strip);
   }
 
   public async delete(entity: string, key: Values, options: { mustExist?: boolean } = {}) {
-    const input = buildDelete(this.model, this.tableName, entity, key, options.mustExist);
+    const input = { ...buildDelete(this.model, this.tableName, entity, key, options.mustExist), ...itemCollectionRequest(this.model) };
     const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new DeleteItemCommand(input)));
     return toItem(out.Attributes, this.strip);
   }
@@ -136,7 +143,8 @@ class RuntimeClient {
       seen.add(id);
       entries.push({ id, request, source: r });
     }
-    await batchWriteItems(this.dynamodb, this.tableName, entries, (w) => this.writeId(w), this.retry);
+    const collections = this.model.localIndexesEnabled ? (m: ItemCollectionMetrics[]) => reportItemCollections(this.tableName, m) : undefined;
+    await batchWriteItems(this.dynamodb, this.tableName, entries, (w) => this.writeId(w), this.retry, collections);
   }
 
   private async queryOne(plan: QueryPlan, start: Item | undefined): Promise<{ items: Item[]; next?: unknown }> {
@@ -193,9 +201,11 @@ class RuntimeClient {
   }
 
   /** Sends a conditional write; a failed condition becomes CONDITION_FAILED naming the entity. */
-  private async write(entity: string, condition: string | undefined, run: () => Promise<{ Attributes?: Item }>): Promise<{ Attributes?: Item }> {
+  private async write(entity: string, condition: string | undefined, run: () => Promise<WriteOutput>): Promise<WriteOutput> {
     try {
-      return await this.send(run);
+      const out = await this.send(run);
+      if (out.ItemCollectionMetrics) reportItemCollections(this.tableName, [out.ItemCollectionMetrics]);
+      return out;
     } catch (error) {
       if ((error as Error).name === 'ConditionalCheckFailedException') {
         const why = condition?.startsWith('attribute_not_exists') ? 'an item with this key already exists' : 'there is no item with this key';

@@ -5,6 +5,7 @@
 /** Stable error codes of the runtime. */
 export type RuntimeErrorCode =
   | 'TABLE_NAME_MISSING'
+  | 'MANIFEST_MISMATCH'
   | 'UNKNOWN_ENTITY'
   | 'UNKNOWN_PATTERN'
   | 'UNKNOWN_ATTRIBUTE'
