@@ -6,10 +6,11 @@ import { Command, parseCommandArgs } from './command';
 import { checkCommand } from './commands/check';
 import { costCommand } from './commands/cost';
 import { docsCommand } from './commands/docs';
+import { localCommand } from './commands/local';
 import { CliError, CliIo, EXIT } from './io';
 
 /** Every command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand];
+export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand, localCommand];
 
 const HELP = `Usage: single-table <command> <manifest> [options]
 

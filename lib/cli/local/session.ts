@@ -1,0 +1,152 @@
+// What `single-table local` does once the engine runs: create the table from the template, put
+// the sample items and run every access pattern through the runtime client, next to the units the
+// cost model expects for each write and each query.
+import { createTableInputFromTemplate } from '../../local/create-table';
+import { FetchMode, IndexType, TableModel } from '../../manifest/model';
+import { readUnits } from '../../manifest/sizes';
+import { SingleTableManifest } from '../../manifest/structs';
+import { entitySizes, EntitySizes } from '../../reports/cost-sizes';
+import { writeCost, WriteKind } from '../../reports/cost-writes';
+import type { createClient as CreateClient } from '../../runtime/client';
+import { CliError, CliIo, progress } from '../io';
+import { LocalEngine } from './engine';
+import { FoundTemplate } from './template';
+
+/** Sample items per entity and one input per access pattern. */
+export interface LocalData {
+  readonly items: { readonly [entity: string]: readonly Record<string, unknown>[] };
+  readonly queries: { readonly [pattern: string]: Record<string, unknown> };
+}
+
+/** One write and what the cost model expects it to cost. */
+export interface LocalWrite {
+  readonly entity: string;
+  readonly item: Record<string, unknown>;
+  readonly expectedWriteUnits: number;
+}
+
+/** One pattern's results and what the cost model expects its reads to cost. */
+export interface LocalQuery {
+  readonly pattern: string;
+  readonly index: string;
+  readonly input?: Record<string, unknown>;
+  readonly items: { entity: string; item: Record<string, unknown> }[];
+  readonly expectedReadUnits: number;
+  /** Why the pattern did not run (no input in the data file). */
+  readonly skipped?: string;
+  /** The runtime's error, when the query failed. */
+  readonly error?: string;
+}
+
+/** Everything a local run did. */
+export interface LocalRun {
+  readonly engine: string;
+  readonly table: string;
+  readonly template: string;
+  readonly tableCreated: boolean;
+  readonly writes: LocalWrite[];
+  readonly queries: LocalQuery[];
+}
+
+/** Creates the table, loads the items, runs the patterns. */
+export async function runLocal(
+  manifest: SingleTableManifest,
+  model: TableModel,
+  data: LocalData,
+  found: FoundTemplate,
+  engine: LocalEngine,
+  tableName: string,
+  io: CliIo,
+): Promise<LocalRun> {
+  const tableCreated = await ensureTable(found, engine, tableName, io);
+  // Loaded only here: the runtime needs @aws-sdk/client-dynamodb, which the other commands never touch.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createClient } = require('../../runtime/client') as { createClient: typeof CreateClient };
+  const client = createClient(manifest, { client: engine.client, tableName });
+
+  const writes: LocalWrite[] = [];
+  const total = Object.values(data.items).reduce((n, items) => n + items.length, 0);
+  progress(io, `Putting ${total} sample items...`);
+  for (const [entity, items] of Object.entries(data.items)) {
+    for (const item of items) {
+      await client.put(entity as never, item as never);
+      writes.push({ entity, item, expectedWriteUnits: writeCost(model, sizesOf(model, entity, item), WriteKind.PUT).totalUnits });
+    }
+  }
+
+  const queries: LocalQuery[] = [];
+  for (const pattern of Object.values(model.patterns)) {
+    const input = data.queries[pattern.name];
+    if (!input) {
+      queries.push({ pattern: pattern.name, index: pattern.index, items: [], expectedReadUnits: 0, skipped: 'no input for it in the data file' });
+      continue;
+    }
+    progress(io, `Running ${pattern.name}...`);
+    const items: { entity: string; item: Record<string, unknown> }[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.query(pattern.name as never, input as never, { cursor });
+        items.push(...page.items.map((r: { entity: string; item: Record<string, unknown> }) => ({ entity: r.entity, item: r.item })));
+        cursor = page.cursor;
+      } while (cursor);
+    } catch (e) {
+      // One failing pattern is reported with the others instead of hiding their results.
+      queries.push({ pattern: pattern.name, index: pattern.index, input, items: [], expectedReadUnits: 0, error: (e as Error).message });
+      continue;
+    }
+    queries.push({ pattern: pattern.name, index: pattern.index, input, items, expectedReadUnits: expectedReads(model, pattern.name, items) });
+  }
+  return { engine: engine.description, table: tableName, template: found.name, tableCreated, writes, queries };
+}
+
+/** Refuses data that does not fit the manifest, before anything is synthesized or started. */
+export function checkData(model: TableModel, data: LocalData): void {
+  if (!data || typeof data.items !== 'object' || typeof data.queries !== 'object') {
+    throw new CliError('local: the data file must export `localData` = { items: { Entity: [item, ...] }, queries: { pattern: input } }');
+  }
+  for (const entity of Object.keys(data.items)) {
+    if (!model.entities[entity]) throw new CliError(`local: the data file has items for '${entity}', which is not an entity of the manifest`);
+  }
+  for (const pattern of Object.keys(data.queries)) {
+    if (!model.patterns[pattern]) throw new CliError(`local: the data file has an input for '${pattern}', which is not an access pattern of the manifest`);
+  }
+}
+
+/** Creates the table unless it exists (a kept dynalite folder, or a real table); true if created. */
+async function ensureTable(found: FoundTemplate, engine: LocalEngine, tableName: string, io: CliIo): Promise<boolean> {
+  const { sdk, client } = engine;
+  try {
+    await client.send(new sdk.DescribeTableCommand({ TableName: tableName }));
+    return false;
+  } catch (e) {
+    if ((e as Error).name !== 'ResourceNotFoundException') throw e;
+  }
+  progress(io, `Creating table ${tableName} from ${found.name}...`);
+  await client.send(new sdk.CreateTableCommand(createTableInputFromTemplate(found.template, tableName)));
+  await sdk.waitUntilTableExists({ client, maxWaitTime: 300 }, { TableName: tableName });
+  return true;
+}
+
+function sizesOf(model: TableModel, entity: string, item: Record<string, unknown>): EntitySizes {
+  return entitySizes(model, { [entity]: item }).find((s) => s.entity === entity)!;
+}
+
+/**
+ * Read units the cost model expects for what a query returned: the entries' bytes rounded up per
+ * 4 KB (half when eventually consistent), each shard queried on its own (entries assumed evenly
+ * spread), plus a whole-item read per entry when the pattern fetches.
+ */
+function expectedReads(model: TableModel, patternName: string, items: { entity: string; item: Record<string, unknown> }[]): number {
+  const pattern = model.patterns[patternName];
+  const index = model.indexes[pattern.index];
+  let entryBytes = 0;
+  let fetchUnits = 0;
+  for (const { entity, item } of items) {
+    const sizes = sizesOf(model, entity, item);
+    entryBytes += index.type === IndexType.TABLE ? sizes.itemBytes : sizes.entryBytes[index.name];
+    if (pattern.fetch !== FetchMode.NONE) fetchUnits += readUnits(sizes.itemBytes, pattern.fetch === FetchMode.LSI_FETCH && pattern.consistentRead);
+  }
+  const queries = index.shards?.readCount ?? 1;
+  return queries * readUnits(entryBytes / queries, pattern.consistentRead) + fetchUnits;
+}
