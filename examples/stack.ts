@@ -1,9 +1,12 @@
 // The example stack: one SingleTable built from the example manifest. The Lambda handler that runs
 // the access patterns is added next to the table, reading the same manifest.
+import * as path from 'path';
 import { CfnOutput, Stack, StackProps } from 'aws-cdk-lib';
+import { Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { manifest } from './manifest';
-import { SingleTable } from '../lib';
+import { SingleTable, WriteOperation } from '../lib';
 
 export class ExampleStack extends Stack {
   /** The single table. */
@@ -12,6 +15,16 @@ export class ExampleStack extends Stack {
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     this.table = new SingleTable(this, 'Table', { manifest });
+
+    // Bundled locally with esbuild (a dev dependency: `cdk synth` needs no Docker); the Lambda
+    // runtime provides @aws-sdk/*, so the bundle holds only the handler, manifest and runtime.
+    const handler = new NodejsFunction(this, 'Handler', {
+      entry: path.join(__dirname, 'handler.ts'),
+      runtime: Runtime.NODEJS_20_X,
+      bundling: { minify: true, externalModules: ['@aws-sdk/*'] },
+    });
+    // Table name and manifest fingerprint in the environment; IAM for exactly what the handler does.
+    this.table.connect(handler, { patterns: Object.keys(manifest.accessPatterns!), writes: [WriteOperation.PUT] });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
   }
 }
