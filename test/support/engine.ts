@@ -1,11 +1,11 @@
 // The one way runtime tests get a table: dynalite in-process, with the table created from the
-// construct's own synthesized template (createTableInputFromTemplate), so every engine test also
+// synthesized template of the example stack (or of a SingleTable for a test manifest) (createTableInputFromTemplate), so every engine test also
 // proves that the infrastructure and the runtime agree on keys, indexes and projections.
 import type { AddressInfo } from 'net';
 import { CreateTableCommand, DynamoDBClient, DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { manifest as exampleManifest } from '../../examples/manifest';
+import { ExampleStack } from '../../examples/stack';
 import { SingleTable } from '../../lib/construct/single-table';
 import { createTableInputFromTemplate } from '../../lib/local/create-table';
 import type { SingleTableManifest } from '../../lib/manifest/structs';
@@ -26,13 +26,16 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-/** The synthesized template of a stack holding a SingleTable for the manifest (memoized per manifest). */
-const templates = new Map<SingleTableManifest, object>();
-export function synthesizedTemplate(manifest: SingleTableManifest = exampleManifest): object {
+/**
+ * The synthesized template the tables come from: the example app's own stack (examples/stack.ts)
+ * by default, or a stack holding a SingleTable for another manifest. Memoized per manifest.
+ */
+const templates = new Map<SingleTableManifest | undefined, object>();
+export function synthesizedTemplate(manifest?: SingleTableManifest): object {
   let template = templates.get(manifest);
   if (!template) {
-    const stack = new Stack(new App(), 'EngineTestStack');
-    new SingleTable(stack, 'Table', { manifest });
+    const stack = manifest ? new Stack(new App(), 'EngineTestStack') : new ExampleStack(new App(), 'SingleTableExample');
+    if (manifest) new SingleTable(stack, 'Table', { manifest });
     template = Template.fromStack(stack).toJSON();
     templates.set(manifest, template);
   }
