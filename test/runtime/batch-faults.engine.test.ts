@@ -3,8 +3,8 @@
 // UnprocessedItems/UnprocessedKeys, exactly as an overloaded table answers.
 import { BatchGetItemCommandInput, BatchWriteItemCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { manifest } from '../../examples/manifest';
-import { backoffDelay } from '../../lib/runtime/retry';
 import { createClient, UnprocessedError } from '../../lib/runtime';
+import { backoffDelay } from '../../lib/runtime/retry';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -36,7 +36,9 @@ function withholdTail(client: DynamoDBClient, keep: number, faulty: () => boolea
       const [table, requests] = Object.entries(input.RequestItems!)[0];
       const held = requests.slice(-keep);
       const sent = requests.slice(0, -keep);
-      const out = sent.length ? await next({ ...args, input: { ...input, RequestItems: { [table]: sent } } }) : { output: { $metadata: {} }, response: {} };
+      const out = sent.length
+        ? await next({ ...args, input: { ...input, RequestItems: { [table]: sent } } })
+        : { output: { $metadata: {} }, response: {} };
       return { ...out, output: { ...(out.output as object), UnprocessedItems: { [table]: held } } } as never;
     }
     if (context.commandName === 'BatchGetItemCommand') {

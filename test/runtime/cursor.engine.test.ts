@@ -13,7 +13,8 @@ beforeAll(async () => {
   engine = await startEngine();
   db = createClient(manifest, { client: engine.newClient(), tableName: await engine.createTable() });
   await db.batchWrite(Array.from({ length: 7 }, (_, i) => ({
-    type: 'put' as const, entity: 'Order' as const,
+    type: 'put' as const,
+    entity: 'Order' as const,
     item: { username: 'alice', orderId: `o${i}`, status: 'OPEN', createdAt: `2024-01-0${i + 1}T00:00:00Z`, amount: i },
   })));
   cursor = (await db.query('ordersForCustomer', { username: 'alice' }, { limit: 2 })).cursor!;

@@ -1,6 +1,6 @@
 // Single-item operations on dynalite: keys exactly as the templates say (checked on the raw
 // stored item), put modes, consistent gets, updates that move or drop index keys, deletes.
-import { GetItemCommand, GetItemCommandOutput } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, GetItemCommand, GetItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { manifest } from '../../examples/manifest';
 import { encodeNumber } from '../../lib/keys/encoding';
 import { shardForItem } from '../../lib/keys/shard';
@@ -25,7 +25,8 @@ afterAll(() => engine.stop());
 
 async function raw(pk: string, sk: string): Promise<Record<string, string | undefined> | undefined> {
   const out: GetItemCommandOutput = await engine.client.send(new GetItemCommand({ TableName: tableName, Key: { PK: { S: pk }, SK: { S: sk } } }));
-  return out.Item && Object.fromEntries(Object.entries(out.Item).map(([k, v]) => [k, v.S ?? v.N ?? (v.BOOL === undefined ? undefined : String(v.BOOL))]));
+  const text = (v: AttributeValue) => v.S ?? v.N ?? (v.BOOL === undefined ? undefined : String(v.BOOL));
+  return out.Item && Object.fromEntries(Object.entries(out.Item).map(([k, v]) => [k, text(v)]));
 }
 
 const order = { username: 'Ann Lee', orderId: 'o#1', status: 'OPEN', createdAt: '2024-01-02T03:04:05+02:00', amount: 99.99 };
@@ -36,11 +37,20 @@ test('put writes every key exactly as the templates and README encoding say, and
   const sk = 'ORDER#o$d1';
   const shard = shardForItem(pk, sk, model.indexes.GSI2.shards!.writeCount);
   expect(await raw(pk, sk)).toEqual({
-    PK: pk, SK: sk, Type: 'Order',
-    GSI1PK: 'ORDER#o$d1', GSI1SK: 'ORDER#o$d1',
-    GSI2PK: `ORDER#OPEN#${shard}`, GSI2SK: '2024-01-02T01:04:05.000Z',
-    LSI1SK: 'ORDERED#2024-01-02T01:04:05.000Z', LSI2SK: `AMOUNT#${encodeNumber(99.99)}`,
-    username: 'Ann Lee', orderId: 'o#1', status: 'OPEN', createdAt: '2024-01-02T01:04:05.000Z', amount: '99.99',
+    PK: pk,
+    SK: sk,
+    Type: 'Order',
+    GSI1PK: 'ORDER#o$d1',
+    GSI1SK: 'ORDER#o$d1',
+    GSI2PK: `ORDER#OPEN#${shard}`,
+    GSI2SK: '2024-01-02T01:04:05.000Z',
+    LSI1SK: 'ORDERED#2024-01-02T01:04:05.000Z',
+    LSI2SK: `AMOUNT#${encodeNumber(99.99)}`,
+    username: 'Ann Lee',
+    orderId: 'o#1',
+    status: 'OPEN',
+    createdAt: '2024-01-02T01:04:05.000Z',
+    amount: '99.99',
   });
   expect(await db.get('Order', { username: 'Ann Lee', orderId: 'o#1' })).toEqual({ ...order, createdAt: '2024-01-02T01:04:05.000Z' });
 });

@@ -3,9 +3,9 @@
 // delimiter boundary; numbers, dates and strings come back in value order.
 import fc from 'fast-check';
 import { manifest as example } from '../../examples/manifest';
-import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
 import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/manifest/model';
+import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
 import { itemToWrite } from '../../lib/runtime/items';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages } from '../support/requests';
@@ -44,7 +44,11 @@ const utf8Compare = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buf
 // Strings with the characters that need care: delimiters, escapes, spaces, non-ASCII.
 const tricky = fc.string({ unit: fc.constantFrom('a', 'b', '#', '$', ' ', '!', '%', 'é', '😀', '\u0000'), minLength: 1, maxLength: 6 });
 // Doubles DynamoDB can store: 0 or a magnitude of at least 1e-130 (input-errors tests the others).
-const number = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }).filter((n) => n === 0 || Math.abs(n) >= 1e-130), fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(0, 99.99, 100, -1.5, 1e-7));
+const number = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }).filter((n) => n === 0 || Math.abs(n) >= 1e-130),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.constantFrom(0, 99.99, 100, -1.5, 1e-7),
+);
 const date = fc.date({ min: new Date('1970-01-01'), max: new Date('2999-12-31'), noInvalidDate: true });
 
 let engine: Engine;
@@ -59,7 +63,10 @@ afterAll(() => engine.stop());
 
 describe('no collisions', () => {
   const model = compileManifest(example).model;
-  const value = (kind: string) => ({ STRING: tricky, NUMBER: number, DATE: date.map((d) => d.toISOString()), BOOLEAN: fc.boolean() } as Record<string, fc.Arbitrary<unknown>>)[kind];
+  const kinds: Record<string, fc.Arbitrary<unknown>> = {
+    STRING: tricky, NUMBER: number, DATE: date.map((d) => d.toISOString()), BOOLEAN: fc.boolean(),
+  };
+  const value = (kind: string) => kinds[kind];
   const item = fc.constantFrom(...Object.values(model.entities)).chain((entity) => fc.record(Object.fromEntries(
     Object.values(entity.attributes).filter((a) => value(a.type)).map((a) => [a.name, value(a.type)]),
   )).map((values) => ({ entity, values })));
@@ -91,7 +98,8 @@ describe('no collisions', () => {
 });
 
 test('begins_with on a value returns that value\'s items only, never those of a longer value it prefixes', async () => {
-  await fc.assert(fc.asyncProperty(fc.uniqueArray(tricky, { minLength: 2, maxLength: 6 }), fc.integer({ min: 1, max: 3 }), async (values, perValue) => {
+  const valueSets = fc.uniqueArray(tricky, { minLength: 2, maxLength: 6 });
+  await fc.assert(fc.asyncProperty(valueSets, fc.integer({ min: 1, max: 3 }), async (values, perValue) => {
     const tenant = `t${run++}`;
     // Add values that extend others (`a` and `ab`, `a#`, `a b`) to hit the boundary cases.
     const all = [...new Set([...values, ...values.map((v) => v + 'b'), ...values.map((v) => v + '#x')])];

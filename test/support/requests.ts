@@ -16,7 +16,9 @@ export function countRequests(client: DynamoDBClient): { total: () => number; of
 }
 
 /** Every page of a query, following cursors. */
-export async function allPages<T>(run: (cursor: string | undefined) => Promise<{ items: T[]; cursor?: string }>): Promise<{ items: T[]; pages: number }> {
+export async function allPages<T>(
+  run: (cursor: string | undefined) => Promise<{ items: T[]; cursor?: string }>,
+): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | undefined;
   let pages = 0;
