@@ -1,18 +1,24 @@
 // `single-table local` end to end: the example app synthesized in a child process, dynalite in
 // this one, the sample items put and every access pattern run through the runtime client.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run, Run } from './run';
+import { ROOT, run, Run } from './run';
 import { localData } from '../../examples/local-data';
 
 let text: Run;
 let json: Run;
+let assembly: string;
 
 beforeAll(async () => {
-  // The same run twice: for people and as JSON.
+  // The same run twice: for people (synthesizing the app file), and as JSON from a cloud assembly
+  // synthesized the way the CDK CLI does it.
   text = await run('local', 'examples/app.ts');
-  json = await run('local', 'examples/app.ts', '--json');
+  assembly = mkdtempSync(join(tmpdir(), 'single-table-assembly-'));
+  const synth = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'examples/app.ts'], { cwd: ROOT, env: { ...process.env, CDK_OUTDIR: assembly } });
+  expect(synth.status).toBe(0);
+  json = await run('local', assembly, '--json');
 }, 120_000);
 
 test('every pattern runs and returns what the sample items hold: exit 0', () => {
@@ -50,7 +56,28 @@ test('data that does not fit the manifest is refused before anything runs', asyn
   const dir = mkdtempSync(join(tmpdir(), 'single-table-local-'));
   const data = join(dir, 'data.json');
   writeFileSync(data, JSON.stringify({ items: { Invoice: [{}] }, queries: {} }));
-  const r = await run('local', 'examples/app.ts', '--data', data);
+  const r = await run('local', assembly, '--data', data);
   expect(r).toMatchObject({ code: 1, stdout: '' });
   expect(r.stderr).toContain("local: the data file has items for 'Invoice', which is not an entity of the manifest");
+});
+
+test('--db-path keeps the data: a second run reuses the table; a template file works as the app', async () => {
+  const dbPath = mkdtempSync(join(tmpdir(), 'single-table-db-'));
+  const template = join(assembly, 'SingleTableExample.template.json');
+  const first = await run('local', template, '--db-path', dbPath);
+  expect(first.code).toBe(0);
+  expect(first.stdout).toContain(`Engine: dynalite with data in ${dbPath}`);
+  expect(first.stdout).toContain('single-table-local, created from SingleTableExample.template.json');
+  const second = await run('local', template, '--db-path', dbPath);
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain('single-table-local, already there, reused from SingleTableExample.template.json');
+});
+
+test('an app that does not synthesize: exit 1 with its error output', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'single-table-app-'));
+  writeFileSync(join(dir, 'app.js'), "throw new Error('no stack here');\n");
+  const r = await run('local', join(dir, 'app.js'));
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('failed (exit 1)');
+  expect(r.stderr).toContain('no stack here');
 });

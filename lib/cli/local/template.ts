@@ -48,7 +48,8 @@ function synthesize(app: string | undefined, io: CliIo): string {
     result = spawnSync(command, { cwd: io.cwd, env, encoding: 'utf8', shell: true });
   }
   if (result.status !== 0) {
-    const output = `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim().split('\n').slice(-8).join('\n');
+    // Node prints the thrown error first and its stack after: the first lines say what went wrong.
+    const output = `${result.stderr ?? ''}${result.error?.message ?? ''}`.split('\n').filter((l) => l.trim()).slice(0, 10).join('\n');
     throw new CliError(`local: synthesizing ${app ?? 'the cdk.json app'} failed (exit ${result.status}):\n${output}`);
   }
   return outdir;
