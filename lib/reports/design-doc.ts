@@ -43,6 +43,7 @@ export function designMarkdown(model: TableModel): string {
     '## Secondary indexes',
     ...doc.indexes.map((t) => renderTable(t, 3)),
   ];
+  if (doc.indexes.length === 0) parts.push('_No entity populates a secondary index._');
   if (doc.emptyIndexes.length > 0) {
     parts.push(`Slots no entity populates yet: ${doc.emptyIndexes.join(', ')}. They cost nothing until an entity writes their sort key.`);
   }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { AttributeKind, ProjectionKind, SingleTableManifest } from '../../lib/manifest/structs';
 import { designDocument, designMarkdown } from '../../lib/reports/design-doc';
 
 const GOLDEN = join(__dirname, '__golden__', 'example-docs.md');
@@ -73,5 +73,28 @@ describe('design document of the example app', () => {
     };
     const markdown = designMarkdown(compileManifest(m).model);
     expect(markdown).toContain('| a \\| b<br>c |');
+  });
+
+  test('a GSI without sort key: its chart and key conditions have no sort key; no index at all is said so', () => {
+    const m: SingleTableManifest = {
+      entities: {
+        User: {
+          attributes: { id: { type: AttributeKind.STRING, required: true }, email: { type: AttributeKind.STRING, required: true } },
+          pk: 'USER#{id}',
+          sk: 'USER',
+          indexes: { ByEmail: { pk: 'EMAIL#{email}' } },
+        },
+      },
+      globalIndexes: { ByEmail: { hasSortKey: false, projection: ProjectionKind.KEYS_ONLY } },
+      localIndexes: { enabled: false },
+      accessPatterns: { userByEmail: { entities: ['User'], index: 'ByEmail' } },
+    };
+    const doc = designDocument(compileManifest(m).model);
+    expect(doc.indexes[0].headers).toEqual(['Entity', 'ByEmailPK', 'Access patterns']);
+    expect(doc.indexes[0].rows).toEqual([['User', 'EMAIL#{email}', 'userByEmail']]);
+    expect(doc.accessPatterns.rows[0][3]).toBe('ByEmailPK = EMAIL#{email}');
+    expect(doc.mainTable.rows[0][3]).toBe('ByEmail: EMAIL#{email}');
+    const bare = designMarkdown(compileManifest({ ...m, entities: { User: { ...m.entities.User, indexes: undefined } }, accessPatterns: {} }).model);
+    expect(bare).toContain('## Secondary indexes\n\n_No entity populates a secondary index._\n\nSlots no entity populates yet: ByEmail (KEYS_ONLY).');
   });
 });
