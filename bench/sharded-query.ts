@@ -2,6 +2,7 @@
 // returning the same n items, and against a sequential fan-out (concurrency 1).
 //
 //   npx ts-node bench/sharded-query.ts            writes bench/results/sharded-query.json
+//   runShardedQuery(options)                      the same from `npm run bench` (bench/index.ts)
 //
 // The engine is dynalite in its own process, so it serves requests as a separate server does. It
 // has no network, though, and it runs every request on one thread, while DynamoDB serves each
@@ -21,11 +22,15 @@ type Item = Record<string, AttributeValue>;
 
 const SHARDS = 10;
 const ITEMS = 5000;
-const RESULT_SIZES = [10, 100, 500];
-const ROUND_TRIPS_MS = [0, 2, 5, 10];
-const ROUNDS = 25;
 const TABLE = 'bench-orders';
 const BASE_KEY = 'ORDER#OPEN';
+
+/** What to sweep; `npm run bench -- --quick` sweeps less. */
+export interface ShardedQueryOptions {
+  readonly resultSizes?: readonly number[];
+  readonly roundTripsMs?: readonly number[];
+  readonly rounds?: number;
+}
 
 /** Starts dynalite in a child process and resolves its port. */
 async function startEngine(): Promise<{ engine: ChildProcess; port: number }> {
@@ -116,7 +121,9 @@ const median = (xs: number[]) => {
 };
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-async function main(): Promise<void> {
+/** Runs the sweep and returns what `bench/results/sharded-query.json` holds. */
+export async function runShardedQuery(options: ShardedQueryOptions = {}) {
+  const { resultSizes = [10, 100, 500], roundTripsMs = [0, 2, 5, 10], rounds = 25 } = options;
   const { engine, port } = await startEngine();
   let roundTripMs = 0;
   const client = new DynamoDBClient({
@@ -137,9 +144,9 @@ async function main(): Promise<void> {
       sequential: (n) => fanOut(client, n, 1),
     };
     const results = [];
-    for (const rtt of ROUND_TRIPS_MS) {
+    for (const rtt of roundTripsMs) {
       roundTripMs = rtt;
-      for (const n of RESULT_SIZES) {
+      for (const n of resultSizes) {
         // The fan-out must return exactly the unsharded query's items, in its order.
         const reference = (await modes.unsharded(n)).items.map((i) => i.SK.S).join();
         for (const mode of ['parallel', 'sequential']) {
@@ -149,7 +156,7 @@ async function main(): Promise<void> {
         const cpu: Record<string, number[]> = { unsharded: [], parallel: [], sequential: [] };
         const read: Record<string, number> = {};
         const names = Object.keys(modes);
-        for (let r = 0; r < ROUNDS; r++) {
+        for (let r = 0; r < rounds; r++) {
           for (let m = 0; m < names.length; m++) {
             const mode = names[(r + m) % names.length]; // rotate which mode goes first
             const start = process.hrtime.bigint();
@@ -177,12 +184,12 @@ async function main(): Promise<void> {
           + `items read ${read.unsharded} / ${read.parallel}  client CPU ${row.clientCpuMs.unsharded} / ${row.clientCpuMs.parallel} ms`);
       }
     }
-    const out = {
+    return {
       benchmark: 'sharded-query',
       engine: 'dynalite (separate process), simulated round trip added per request',
       shards: SHARDS,
       items: ITEMS,
-      rounds: ROUNDS,
+      rounds,
       statistic: 'median wall time per query, modes interleaved',
       node: process.version,
       // The machine is shared: CPU count and load say how much the engine and the client compete.
@@ -191,14 +198,17 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       results,
     };
-    writeFileSync(join(__dirname, 'results', 'sharded-query.json'), JSON.stringify(out, null, 2) + '\n');
   } finally {
     client.destroy();
     engine.kill();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  runShardedQuery().then((out) => {
+    writeFileSync(join(__dirname, 'results', 'sharded-query.json'), JSON.stringify(out, null, 2) + '\n');
+  }).catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

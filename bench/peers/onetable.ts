@@ -33,7 +33,7 @@ const schema = {
 };
 
 // The client is never called (nothing executes); OneTable needs it to marshall for SDK v3.
-export const table = new Table({ name: TABLE_NAME, client: new DynamoDBClient({ region: 'us-east-1' }), schema, partial: false });
+export const table = new Table({ name: TABLE_NAME, client: new DynamoDBClient({}), schema, partial: false });
 export const OrderModel = table.getModel('Order');
 
 // OneTable's API is async even when nothing is sent: the benchmark awaits it, as callers must.

@@ -1,0 +1,56 @@
+// Bundle size: each library's minimal handler (bench/handlers) bundled as NodejsFunction bundles
+// it (esbuild, minified, platform node, target node20, @aws-sdk/* left to the Lambda runtime).
+// The bundles are kept for the cold-require benchmark, under bench/results/bundles.tmp (ignored
+// by git), where `require` still finds @aws-sdk/* in the project's node_modules.
+import { mkdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { gzipSync } from 'zlib';
+import { build } from 'esbuild';
+
+export interface Handler {
+  readonly name: string;
+  readonly entry: string;
+}
+
+export interface BundleSize {
+  readonly name: string;
+  readonly file: string;
+  readonly bytes: number;
+  readonly gzipBytes: number;
+}
+
+export const BUNDLE_DIR = join(__dirname, 'results', 'bundles.tmp');
+
+const handler = (name: string, entry = join(__dirname, 'handlers', `${name}.ts`)): Handler => ({ name, entry });
+
+/** One per library, the reference first; plus the example app's handler, which serves every pattern of a bigger manifest. */
+export const HANDLERS: readonly Handler[] = [
+  handler('hand-written'),
+  handler('cdk-single-table'),
+  handler('dynamodb-toolbox'),
+  handler('dynamodb-onetable'),
+  handler('electrodb'),
+  handler('cdk-single-table (example app)', join(__dirname, '..', 'examples', 'handler.ts')),
+];
+
+export async function measureBundles(handlers: readonly Handler[] = HANDLERS): Promise<BundleSize[]> {
+  mkdirSync(BUNDLE_DIR, { recursive: true });
+  const sizes: BundleSize[] = [];
+  for (const h of handlers) {
+    const file = join(BUNDLE_DIR, `${h.name.replace(/[^\w-]+/g, '_')}.js`);
+    await build({
+      entryPoints: [h.entry],
+      outfile: file,
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      external: ['@aws-sdk/*'],
+      logLevel: 'error',
+    });
+    const code = readFileSync(file);
+    sizes.push({ name: h.name, file, bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length });
+  }
+  return sizes;
+}

@@ -1,0 +1,115 @@
+// `npm run bench` (`-- --quick` for a short run): every side-by-side benchmark in one run, on one
+// model (bench/model). Prints a table and writes bench/results/bench.json with the machine.
+// Never part of `npm test`; test/bench/models.test.ts proves the libraries build the same inputs.
+import { execFileSync } from 'child_process';
+import { readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+import { HANDLERS, measureBundles } from './bundles';
+import { describeMachine } from './machine';
+import { PEERS, REFERENCE } from './peers';
+import { measureRequireTimes } from './require-time';
+import { runShardedQuery } from './sharded-query';
+import { significant } from './stats';
+import { measureSynth } from './synth';
+import { measureThroughput } from './throughput';
+
+const quick = process.argv.includes('--quick');
+const CONFIG = quick
+  ? { requireRounds: 10, throughputRounds: 5, sliceMs: 50, synthRounds: 5, sharded: { rounds: 5, roundTripsMs: [0, 5] } }
+  : { requireRounds: 40, throughputRounds: 20, sliceMs: 100, synthRounds: 15, sharded: { rounds: 25, roundTripsMs: [0, 2, 5, 10] } };
+
+// Issue 3's targets for this library (KB = 1,000 bytes, as the issue's peer figures).
+const TARGETS = { bundleBytes: 12_000, minBuildRatio: 1 / 5, requireOverSdkMs: 1 };
+const OURS = 'cdk-single-table';
+const OURS_EXAMPLE = 'cdk-single-table (example app)';
+
+/** 0.25 -> "1/4.0", 1.3 -> "1.3x": how the README and the issue state speed ratios. */
+const ratioText = (r: number) => (r >= 1 ? `${significant(r, 2)}x` : `1/${significant(1 / r, 2)}`);
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+
+/**
+ * bench/runtime.ts, the runtime's own figures (module sizes, require of the runtime alone, the
+ * manifest compile at cold start), runs as its author wrote it, in its own process, and prints
+ * its summary; its JSON is folded into bench.json rather than measured twice.
+ */
+function runRuntimeBench(): unknown {
+  const args = ['-r', 'ts-node/register/transpile-only', join(__dirname, 'runtime.ts'), ...(quick ? ['--quick'] : [])];
+  execFileSync(process.execPath, args, { cwd: join(__dirname, '..'), stdio: 'inherit' });
+  return JSON.parse(readFileSync(join(__dirname, 'results', 'runtime.json'), 'utf8'));
+}
+
+async function main(): Promise<void> {
+  const machine = describeMachine();
+  console.log(`${machine.cpuModel}, ${machine.cores} cores, node ${machine.node}, load ${machine.loadAverage.join(' ')}${quick ? ' (quick run)' : ''}`);
+
+  console.log('\nbundling the minimal handlers ...');
+  const bundles = await measureBundles(HANDLERS);
+  console.log(`cold require, ${CONFIG.requireRounds} rounds ...`);
+  const requireTimes = measureRequireTimes(bundles, REFERENCE, CONFIG.requireRounds);
+  console.log(`input building, ${CONFIG.throughputRounds} rounds of ${CONFIG.sliceMs} ms slices ...`);
+  const throughput = await measureThroughput(PEERS, REFERENCE, { rounds: CONFIG.throughputRounds, sliceMs: CONFIG.sliceMs });
+  console.log(`synth, ${CONFIG.synthRounds} rounds ...`);
+  const synth = measureSynth(CONFIG.synthRounds);
+  console.log('sharded query on dynalite (bench/sharded-query.ts) ...');
+  const shardedQuery = await runShardedQuery(CONFIG.sharded);
+  console.log('the runtime on its own (bench/runtime.ts) ...');
+  const runtime = runRuntimeBench();
+
+  const rows = HANDLERS.map(({ name }) => {
+    const size = bundles.find((b) => b.name === name)!;
+    const req = requireTimes.find((t) => t.name === name)!;
+    const speed = (op: string) => throughput.find((t) => t.name === name && t.operation === op);
+    const put = speed('put');
+    const query = speed('query');
+    return {
+      'library': name,
+      'bundle': kb(size.bytes),
+      'gzip': kb(size.gzipBytes),
+      'require ms': req.overNodeMs,
+      'vs SDK ms': req.overReferenceMs,
+      'PutItem input': put ? ratioText(put.ratio) : '',
+      'Query input': query ? ratioText(query.ratio) : '',
+    };
+  });
+  console.log('\nbundle: minified, @aws-sdk/* external; require: median extra ms over `node -e 0`, and over the hand-written handler (the bare SDK client);');
+  console.log('PutItem / Query input: median speed ratio to the hand-written builder, interleaved rounds');
+  console.table(rows);
+  console.log(`synth (construct + app.synth()): SingleTable ${synth.singleTableMs} ms, plain TableV2 ${synth.plainTableV2Ms} ms, ratio ${synth.ratio}x`);
+  console.log('sharded query, 10 shards, ratio to the unsharded query (parallel / sequential fan-out):');
+  console.table(shardedQuery.results.map((r) => ({ 'round trip ms': r.roundTripMs, 'n': r.n, 'parallel': `${r.ratio.parallel}x`, 'sequential': `${r.ratio.sequential}x` })));
+
+  const ours = (op: string) => throughput.find((t) => t.name === OURS && t.operation === op)!.ratio;
+  const exampleBytes = bundles.find((b) => b.name === OURS_EXAMPLE)!.bytes;
+  const oursRequire = requireTimes.find((t) => t.name === OURS)!.overReferenceMs;
+  const targets = {
+    bundle: { target: `<= ${kb(TARGETS.bundleBytes)} (example app handler)`, measured: kb(exampleBytes), met: exampleBytes <= TARGETS.bundleBytes },
+    putInput: { target: '>= 1/5 of hand-written', measured: ratioText(ours('put')), met: ours('put') >= TARGETS.minBuildRatio },
+    queryInput: { target: '>= 1/5 of hand-written', measured: ratioText(ours('query')), met: ours('query') >= TARGETS.minBuildRatio },
+    require: { target: `<= +${TARGETS.requireOverSdkMs} ms over the SDK`, measured: `+${oursRequire} ms`, met: oursRequire <= TARGETS.requireOverSdkMs },
+  };
+  console.log('targets (issue 3):');
+  console.table(targets);
+
+  const out = {
+    benchmark: 'side-by-side',
+    model: 'Order (username, orderId, status, createdAt, amount); PK CUSTOMER#<username>, SK ORDER#<orderId>, GSI1 ORDER#<orderId>/ORDER#<orderId>, GSI2 ORDER#<status>/<createdAt>',
+    machine,
+    quick,
+    config: CONFIG,
+    table: rows,
+    targets,
+    bundles: bundles.map(({ name, bytes, gzipBytes }) => ({ name, bytes, gzipBytes })),
+    requireTime: requireTimes,
+    throughput: throughput.map((t) => ({ ...t, ratio: significant(t.ratio), ratioText: ratioText(t.ratio) })),
+    synth,
+    shardedQuery,
+    runtime,
+  };
+  writeFileSync(join(__dirname, 'results', 'bench.json'), JSON.stringify(out, null, 2) + '\n');
+  console.log('\nwritten: bench/results/bench.json');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
