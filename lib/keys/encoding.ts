@@ -97,6 +97,9 @@ export const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  * for years 0000..9999). Returns undefined for an invalid or out-of-range date.
  */
 export function normalizeDate(value: unknown): string | undefined {
+  // Fast path: a string already in the normalized form is returned as is once its fields are in
+  // range. Parsing it through Date costs about a microsecond, most of a put's time.
+  if (typeof value === 'string' && value.length === 24 && DATE_SEGMENT.test(value)) return isRealDate(value) ? value : undefined;
   let date: Date;
   if (value instanceof Date) {date = value;} else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
     date = new Date(value);
@@ -106,6 +109,23 @@ export function normalizeDate(value: unknown): string | undefined {
   const year = date.getUTCFullYear();
   if (year < 0 || year > 9999) return undefined;
   return date.toISOString();
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether a string of DATE_SEGMENT's shape names a real instant (month, day, time in range). */
+function isRealDate(iso: string): boolean {
+  const num = (at: number, digits: number) => {
+    let n = 0;
+    for (let i = at; i < at + digits; i++) n = n * 10 + iso.charCodeAt(i) - 48;
+    return n;
+  };
+  const year = num(0, 4);
+  const month = num(5, 2);
+  const day = num(8, 2);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && num(11, 2) < 24 && num(14, 2) < 60 && num(17, 2) < 60;
 }
 
 /** Why a value cannot be encoded, or undefined when it can. */
