@@ -21,7 +21,7 @@ import { fanOutQuery, FanOutState } from './fanout';
 import { checkFingerprint } from './fingerprint-check';
 import { itemCollectionRequest, reportItemCollections } from './item-collections';
 import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
-import { buildQueryInput, planQuery, QueryOptions, QueryPlan } from './query';
+import { buildQueryInput, planQuery, QueryOptions, QueryPlan, queryBinding } from './query';
 import { EntityItem, toEntityItems, toItem } from './results';
 import { RetryPolicy, withThrottlingRetry } from './retry';
 import type { SingleTableClient } from './types';
@@ -98,7 +98,7 @@ class RuntimeClient {
 
   public async query(patternName: string, input: Values, options: QueryOptions = {}): Promise<{ items: EntityItem[]; cursor?: string }> {
     const plan = planQuery(this.model, patternName, input, options);
-    const position = options.cursor === undefined ? undefined : decodeCursor(patternName, plan.binding, options.cursor);
+    const position = options.cursor === undefined ? undefined : decodeCursor(patternName, queryBinding(this.model, plan), options.cursor);
     const page = plan.index.shards
       ? await this.fanOut(plan, position as FanOutState | undefined)
       : await this.queryOne(plan, position as Item | undefined);
@@ -108,7 +108,7 @@ class RuntimeClient {
     if (plan.pattern.fetch === 'BATCH_GET') items = await this.hydrate(items);
     return {
       items: toEntityItems(this.model, plan.pattern, items, this.strip),
-      cursor: page.next === undefined ? undefined : encodeCursor(patternName, plan.binding, page.next),
+      cursor: page.next === undefined ? undefined : encodeCursor(patternName, queryBinding(this.model, plan), page.next),
     };
   }
 

@@ -4,7 +4,7 @@ import type { AttributeValue, DeleteItemCommandInput, GetItemCommandInput, PutIt
 import { SingleTableError } from './errors';
 import { indexKeyAttributes, keyAttributes, tableKey } from './keys';
 import { attributeOf, attributeValue, entityOf, itemAttributes } from './values';
-import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -15,14 +15,24 @@ export type PutMode = 'upsert' | 'create' | 'replace';
 export function itemToWrite(model: TableModel, entity: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
   const stored = itemAttributes(entity, item);
   const table = tableKey(model, entity, item);
-  Object.assign(stored, keyAttributes(model, table));
-  for (const name in entity.keys) {
-    if (name === TABLE_INDEX) continue;
-    const keys = indexKeyAttributes(model, entity, model.indexes[name], item, table);
+  const index = model.indexes[TABLE_INDEX];
+  stored[index.partitionKey] = { S: table.pk };
+  stored[index.sortKey!] = { S: table.sk };
+  for (const slot of secondarySlots(model, entity)) {
+    const keys = indexKeyAttributes(model, entity, slot, item, table);
     if (keys) Object.assign(stored, keys);
   }
   stored[model.typeAttribute] = { S: entity.typeValue };
   return stored;
+}
+
+const slotLists = new WeakMap<EntityModel, IndexModel[]>();
+
+/** The secondary index slots an entity populates, listed once per entity (the model is frozen). */
+function secondarySlots(model: TableModel, entity: EntityModel): IndexModel[] {
+  let list = slotLists.get(entity);
+  if (!list) slotLists.set(entity, list = Object.keys(entity.keys).filter((n) => n !== TABLE_INDEX).map((n) => model.indexes[n]));
+  return list;
 }
 
 /** PutItem input. */

@@ -27,10 +27,10 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
   if (typeof input !== 'object' || input === null) {
     throw new SingleTableError('INVALID_QUERY_INPUT', `the input must be an object, got ${describe(input)}`, { pattern: pattern.name });
   }
-  const skNames = new Set(pattern.sk?.attributes ?? []);
+  const skNames = pattern.sk?.attributes ?? [];
   const condition = pattern.sortKeyCondition;
   for (const name in input) {
-    const allowed = pattern.pk.attributes.includes(name) || (name === 'between' ? condition === 'BETWEEN' : condition !== 'NONE' && condition !== 'BETWEEN' && skNames.has(name));
+    const allowed = pattern.pk.attributes.includes(name) || (name === 'between' ? condition === 'BETWEEN' : condition !== 'NONE' && condition !== 'BETWEEN' && skNames.includes(name));
     if (!allowed) {
       throw new SingleTableError('INVALID_QUERY_INPUT', `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${pattern.sk ? `, sort key ${pattern.sk.source}, condition ${condition}` : ''})`, { pattern: pattern.name, attribute: name });
     }

@@ -26,8 +26,6 @@ export interface QueryPlan {
   readonly descending: boolean;
   readonly consistent: boolean;
   readonly limit?: number;
-  /** Identifies pattern, input and order, so a cursor cannot move to another query. */
-  readonly binding: string;
   /** Keeps other entities sharing the partition out (only where the index holds the type attribute). */
   readonly typeFilter?: string[];
 }
@@ -51,14 +49,26 @@ export function planQuery(model: TableModel, patternName: string, input: Readonl
   }
   const descending = options.order ? options.order === 'desc' : pattern.order === 'DESCENDING';
   const condition = keyConditionFor(model, pattern, input);
-  const binding = JSON.stringify([pattern.index, condition, descending, model.fingerprint]);
-  return { pattern, index, condition, descending, consistent, limit: options.limit, binding, typeFilter: typeFilterFor(model, pattern, index) };
+  return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter: typeFilterFor(model, pattern, index) };
 }
 
+/** Identifies pattern, input and order, so a cursor cannot move to another query. Only built when a cursor is. */
+export function queryBinding(model: TableModel, plan: QueryPlan): string {
+  return JSON.stringify([plan.pattern.index, plan.condition, plan.descending, model.fingerprint]);
+}
+
+// Per pattern, computed once: the model is frozen.
+const typeFilters = new WeakMap<PatternModel, string[] | undefined>();
+
 function typeFilterFor(model: TableModel, pattern: PatternModel, index: IndexModel): string[] | undefined {
-  if (index.projection === 'KEYS_ONLY') return undefined; // no type attribute there: results.ts matches keys instead
-  const others = Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name));
-  return others ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
+  if (typeFilters.has(pattern)) return typeFilters.get(pattern);
+  let filter: string[] | undefined;
+  // KEYS_ONLY indexes hold no type attribute: results.ts matches keys instead.
+  if (index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))) {
+    filter = pattern.entities.map((e) => model.entities[e].typeValue);
+  }
+  typeFilters.set(pattern, filter);
+  return filter;
 }
 
 /** The Query input for one partition key value (a shard's, on a sharded index). */

@@ -72,15 +72,29 @@ export function itemAttributes(entity: EntityModel, input: Readonly<Record<strin
     throw new SingleTableError('INVALID_VALUE', `the item must be an object, got ${describe(input)}`, { entity: entity.name });
   }
   const item: Record<string, AttributeValue> = {};
-  for (const name in input) {
-    const value = input[name];
-    if (value === undefined) continue;
-    item[name] = attributeValue(entity, attributeOf(entity, name), value);
-  }
-  for (const name in entity.attributes) {
-    if (entity.attributes[name].required && item[name] === undefined) {
-      throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity: entity.name, attribute: name });
+  // Walks the declared attributes (a short, fixed list) rather than the input's keys; the input
+  // then holds an unknown attribute exactly when it has more defined keys than were converted.
+  let converted = 0;
+  for (const attr of attributeList(entity)) {
+    const value = input[attr.name];
+    if (value === undefined) {
+      if (attr.required) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity: entity.name, attribute: attr.name });
+      continue;
     }
+    item[attr.name] = attributeValue(entity, attr, value);
+    converted++;
+  }
+  if (Object.keys(input).length !== converted) {
+    for (const name in input) if (input[name] !== undefined) attributeOf(entity, name);
   }
   return item;
+}
+
+const attributeLists = new WeakMap<EntityModel, AttributeModel[]>();
+
+/** The entity's attributes as an array, built once per entity (the model is frozen). */
+function attributeList(entity: EntityModel): AttributeModel[] {
+  let list = attributeLists.get(entity);
+  if (!list) attributeLists.set(entity, list = Object.values(entity.attributes));
+  return list;
 }
