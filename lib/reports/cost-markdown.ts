@@ -10,7 +10,7 @@ const RULES = [
   'Write units: 1 per KB of the item on the table, and 1 per KB of the projected entry on each index, rounded up per write.',
   'Per index: new entry +1 write, key changed +2 (delete and insert), key removed +1, projected non-key attribute changed +1, untouched 0, delete +1.',
   'Read units: 1 per 4 KB of everything a query returns, rounded up; eventually consistent reads cost half. A follow-up fetch reads each item on its own.',
-  'Transactions (TransactWriteItems, TransactGetItems) cost twice the units.',
+  'Transactions cost twice on the table (TransactWriteItems, TransactGetItems); the index writes a committed transaction causes cost as usual.',
   `Storage: every table item and index entry carries ${ENTRY_OVERHEAD_BYTES} bytes of overhead.`,
   'Shards: ceil(peak index write units per second / 800), 800 being the safe margin under a partition\'s ~1,000.',
 ];

@@ -70,7 +70,11 @@ export interface WriteCost {
   readonly indexes: IndexWriteCost[];
   /** Table and index units together. */
   readonly totalUnits: number;
-  /** The same write inside TransactWriteItems: twice the units (prepare and commit). */
+  /**
+   * The same write inside TransactWriteItems: the table write costs twice (prepare and commit);
+   * index writes do not, because DynamoDB propagates a committed transaction to GSIs afterwards,
+   * like any other write.
+   */
   readonly transactionUnits: number;
 }
 
@@ -94,7 +98,7 @@ export function writeCost(model: TableModel, sizes: EntitySizes, kind: WriteKind
     });
   const tableUnits = writeUnits(sizes.itemBytes);
   const totalUnits = tableUnits + indexes.reduce((sum, i) => sum + i.units, 0);
-  return { entity: entity.name, kind, attributes: [...attributes], tableUnits, indexes, totalUnits, transactionUnits: 2 * totalUnits };
+  return { entity: entity.name, kind, attributes: [...attributes], tableUnits, indexes, totalUnits, transactionUnits: totalUnits + tableUnits };
 }
 
 function effectOn(entity: EntityModel, index: IndexModel, kind: WriteKind, attributes: string[], missing: string[]): IndexEffect {

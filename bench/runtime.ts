@@ -1,0 +1,135 @@
+// `npx ts-node bench/runtime.ts` (`-- --quick` for a short run): the runtime helper's own figures,
+// written to bench/results/runtime.json.
+//  1. PutItem and Query input building for the benchmark's Order (bench/model) against the
+//     hand-written AttributeValue builder (bench/peers/hand-written.ts): interleaved rounds, each
+//     round timing both for the same slice of work, the median of the per-round speed ratios.
+//  2. Minified size of the example handler bundled as NodejsFunction does (@aws-sdk/* external),
+//     with the bytes each module contributes.
+//  3. Cold require of the runtime vs of the SDK alone: pairs of fresh node processes in
+//     alternating order, the median of the paired differences. Plus the one-time manifest compile
+//     that createClient does at cold start, for the example manifest.
+import { execFileSync } from 'child_process';
+import { mkdirSync, writeFileSync } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { build } from 'esbuild';
+import { manifest as exampleManifest } from '../examples/manifest';
+import { compileManifest } from '../lib/manifest/compile';
+import { bundle } from '../test/support/bundle';
+import { sampleOrders } from './model/order';
+import * as handWritten from './peers/hand-written';
+import * as ours from './peers/ours';
+
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 7 : 31;
+const OPS_PER_ROUND = quick ? 5_000 : 20_000;
+const REQUIRE_PAIRS = quick ? 10 : 40;
+const RESULTS = path.join(__dirname, 'results');
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Keeps results alive so the optimizer cannot drop the work. */
+let sink = 0;
+
+function timeOps<T>(inputs: T[], build1: (x: T) => object): number {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < OPS_PER_ROUND; i++) sink += Object.keys(build1(inputs[i % inputs.length])).length;
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Median over rounds of (hand-written time / our time): our speed as a fraction of hand-written. */
+function speedRatio<T>(inputs: T[], mine: (x: T) => object, reference: (x: T) => object) {
+  for (let i = 0; i < 3; i++) timeOps(inputs, mine), timeOps(inputs, reference); // warm-up: JIT both
+  const ratios: number[] = [];
+  const oursNs: number[] = [];
+  const refNs: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    // Alternate which goes first, so neither always runs on a warmer or cooler machine.
+    const [a, b] = r % 2 ? [timeOps(inputs, reference), timeOps(inputs, mine)] : [0, 0];
+    const [m, h] = r % 2 ? [b, a] : [timeOps(inputs, mine), timeOps(inputs, reference)];
+    ratios.push(h / m);
+    oursNs.push((m * 1e6) / OPS_PER_ROUND);
+    refNs.push((h * 1e6) / OPS_PER_ROUND);
+  }
+  return { ratio: median(ratios), oneIn: 1 / median(ratios), oursNsPerOp: median(oursNs), handWrittenNsPerOp: median(refNs) };
+}
+
+async function requireTimes() {
+  mkdirSync(RESULTS, { recursive: true });
+  const runtimeFile = path.join(RESULTS, 'runtime-bundle.tmp');
+  // The runtime as Lambda loads it: one minified file, the SDK required from node_modules.
+  await build({
+    entryPoints: [path.join(__dirname, '..', 'lib', 'runtime', 'index.ts')],
+    bundle: true, minify: true, platform: 'node', target: 'node20', format: 'cjs',
+    external: ['@aws-sdk/*'], outfile: runtimeFile, logLevel: 'silent',
+  });
+  const timed = (what: string) => Number(execFileSync(process.execPath, ['-e',
+    `const t=process.hrtime.bigint();require(${JSON.stringify(what)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`,
+  ], { cwd: path.join(__dirname, '..') }).toString());
+  const sdk: number[] = [];
+  const runtime: number[] = [];
+  const diffs: number[] = [];
+  for (let i = 0; i < REQUIRE_PAIRS; i++) {
+    const pair = i % 2 ? [timed(runtimeFile), timed('@aws-sdk/client-dynamodb')].reverse() : [timed('@aws-sdk/client-dynamodb'), timed(runtimeFile)];
+    sdk.push(pair[0]);
+    runtime.push(pair[1]);
+    diffs.push(pair[1] - pair[0]);
+  }
+  const compiles: number[] = [];
+  for (let i = 0; i < (quick ? 20 : 100); i++) {
+    const start = process.hrtime.bigint();
+    sink += compileManifest(exampleManifest).model.fingerprint.length;
+    compiles.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return {
+    pairs: REQUIRE_PAIRS,
+    sdkMs: median(sdk),
+    runtimeIncludingSdkMs: median(runtime),
+    addedMsMedianOfPairedDifferences: median(diffs),
+    exampleManifestCompileMsMedian: median(compiles),
+    exampleManifestFirstCompileMs: compiles[0],
+  };
+}
+
+async function main() {
+  const orders = sampleOrders(1000);
+  const statuses = orders.map((o) => o.status);
+  const put = speedRatio(orders, ours.buildPut, handWritten.buildPut);
+  const query = speedRatio(statuses, ours.buildQuery, handWritten.buildQuery);
+  const handler = await bundle('examples/handler.ts');
+  const byModule = Object.entries(handler.inputs).sort((a, b) => b[1] - a[1]);
+  const group = (prefix: string) => byModule.filter(([f]) => f.startsWith(prefix)).reduce((n, [, b]) => n + b, 0);
+  const requires = await requireTimes();
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavg: os.loadavg() },
+    config: { rounds: ROUNDS, opsPerRound: OPS_PER_ROUND },
+    putItemInput: { ...put, target: '>= 1/5 of hand-written speed', met: put.ratio >= 0.2 },
+    queryInput: { ...query, target: '>= 1/5 of hand-written speed', met: query.ratio >= 0.2 },
+    exampleHandlerBundle: {
+      bytes: handler.bytes,
+      target: '<= 12 KB (12288 bytes) minified',
+      met: handler.bytes <= 12 * 1024,
+      groups: {
+        runtime: group('lib/runtime/'),
+        keys: group('lib/keys/'),
+        manifestCompiler: group('lib/manifest/'),
+        exampleManifestAndHandler: group('examples/'),
+      },
+      byModule: Object.fromEntries(byModule),
+    },
+    requireTime: { ...requires, target: '<= +1 ms over requiring the SDK', met: requires.addedMsMedianOfPairedDifferences <= 1 },
+    sink,
+  };
+  writeFileSync(path.join(RESULTS, 'runtime.json'), JSON.stringify(results, null, 2) + '\n');
+  console.log(JSON.stringify({ putItemInput: results.putItemInput, queryInput: results.queryInput,
+    bundle: { bytes: handler.bytes, groups: results.exampleHandlerBundle.groups }, requireTime: results.requireTime }, null, 2));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
