@@ -80,6 +80,14 @@ project.package.addField('exports', {
   './.jsii': './.jsii',
 });
 
+// `npm start`, the README's main job: synthesize the example app, create its table on an embedded
+// dynalite, load the sample items and run every access pattern (`single-table local`).
+project.addTask('start', {
+  description: 'Synthesize the example app and run every access pattern on an embedded DynamoDB engine',
+  exec: 'ts-node --transpile-only lib/cli/index.ts local examples/app.ts',
+  receiveArgs: true,
+});
+
 // `npm run bench`: every benchmark side by side in one run (bench/index.ts); never part of `npm test`.
 project.addTask('bench', {
   description: 'Run the side-by-side benchmarks and write bench/results/*.json',
