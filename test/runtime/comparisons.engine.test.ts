@@ -1,0 +1,83 @@
+// Sort-key comparisons on dynalite, in a partition shared with entities whose keys sort below
+// and above: every comparison stays inside its entity's keys (bounded by the template's leading
+// literals), strict and inclusive bounds are exact, and prefixes of multi-segment keys compare as
+// whole groups.
+import fc from 'fast-check';
+import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
+import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { allPages } from '../support/requests';
+
+const reading = (condition: SortKeyCondition) => ({ entities: ['Reading'] as const, sortKeyCondition: condition });
+const manifest = defineManifest({
+  entities: {
+    Reading: {
+      attributes: {
+        s: { type: AttributeKind.STRING, required: true },
+        n: { type: AttributeKind.NUMBER, required: true },
+        id: { type: AttributeKind.STRING, required: true },
+      },
+      pk: 'S#{s}',
+      sk: 'R#{n}#{id}',
+    },
+    // Same partition, keys below ('A#...') and above ('Z#...') every Reading key.
+    Below: { attributes: { s: { type: AttributeKind.STRING, required: true }, x: { type: AttributeKind.STRING, required: true } }, pk: 'S#{s}', sk: 'A#{x}' },
+    Above: { attributes: { s: { type: AttributeKind.STRING, required: true }, x: { type: AttributeKind.STRING, required: true } }, pk: 'S#{s}', sk: 'Z#{x}' },
+  },
+  localIndexes: { enabled: false },
+  accessPatterns: {
+    lt: reading(SortKeyCondition.LESS_THAN),
+    lte: reading(SortKeyCondition.LESS_THAN_OR_EQUAL),
+    gt: reading(SortKeyCondition.GREATER_THAN),
+    gte: reading(SortKeyCondition.GREATER_THAN_OR_EQUAL),
+  },
+});
+
+let engine: Engine;
+let db: ReturnType<typeof createClient<typeof manifest>>;
+let run = 0;
+
+beforeAll(async () => {
+  engine = await startEngine(synthesizedTemplate(manifest));
+  db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+});
+afterAll(() => engine.stop());
+
+const ops = {
+  lt: (a: number, b: number) => a < b,
+  lte: (a: number, b: number) => a <= b,
+  gt: (a: number, b: number) => a > b,
+  gte: (a: number, b: number) => a >= b,
+} as const;
+
+test('each comparison returns exactly the readings on its side of the bound, none of the neighbours', async () => {
+  const values = fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 1, maxLength: 12 });
+  await fc.assert(fc.asyncProperty(values, fc.integer({ min: -6, max: 6 }), async (ns, bound) => {
+    const s = `p${run++}`;
+    await db.batchWrite([
+      ...ns.map((n, i) => ({ type: 'put' as const, entity: 'Reading' as const, item: { s, n, id: `i${i}` } })),
+      { type: 'put', entity: 'Below', item: { s, x: 'b' } },
+      { type: 'put', entity: 'Above', item: { s, x: 'a' } },
+    ]);
+    const readings = ns.map((n, i) => ({ n, id: `i${i}` })).sort((a, b) => a.n - b.n || (a.id < b.id ? -1 : 1));
+    for (const op of Object.keys(ops) as (keyof typeof ops)[]) {
+      const { items } = await allPages((cursor) => db.query(op, { s, n: bound }, { cursor, limit: 3 }));
+      expect(items.map((r) => [r.entity, r.item.n, r.item.id])).toEqual(readings.filter((r) => ops[op](r.n, bound)).map((r) => ['Reading', r.n, r.id]));
+    }
+    // A bound on the leading attribute only covers its whole group of keys.
+    const group = readings.filter((r) => r.n === bound).map((r) => r.id);
+    const lte = await db.query('lte', { s, n: bound });
+    expect(lte.items.filter((r) => r.item.n === bound).map((r) => r.item.id)).toEqual(group);
+    const gt = await db.query('gt', { s, n: bound });
+    expect(gt.items.some((r) => r.item.n === bound)).toBe(false);
+  }), { numRuns: 12 });
+});
+
+test('a full key bound (every sort-key attribute) is exact, strict or inclusive', async () => {
+  const s = `full${run++}`;
+  await db.batchWrite(['a', 'b', 'c'].map((id) => ({ type: 'put' as const, entity: 'Reading' as const, item: { s, n: 1, id } })));
+  const ids = async (op: keyof typeof ops) => (await db.query(op, { s, n: 1, id: 'b' })).items.map((r) => r.item.id);
+  expect(await ids('lt')).toEqual(['a']);
+  expect(await ids('lte')).toEqual(['a', 'b']);
+  expect(await ids('gt')).toEqual(['c']);
+  expect(await ids('gte')).toEqual(['b', 'c']);
+});
