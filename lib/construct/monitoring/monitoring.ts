@@ -43,30 +43,38 @@ export class SingleTableMonitoring extends Construct {
     this.options = props;
     const table = props.table;
     this.metrics = new SingleTableMetrics(table.tableName);
-    const causes = props.throttleCauseAlarms === false ? [] : causesFor(table.billingMode);
     const widgets: IWidget[] = [];
     for (const index of [undefined, ...table.globalIndexNames]) {
-      const prefix = index ?? 'Table';
-      for (const operation of OPERATIONS) {
-        this.alarm(`${prefix}${operation}Throttles`, this.metrics.throttleEvents(operation, index), this.throttleThreshold, throttleDescription(operation, index));
-        for (const cause of causes) {
-          const metric = this.metrics.throttleEventsByCause(cause, operation, index);
-          this.alarm(`${prefix}${operation}${cause}Throttles`, metric, this.throttleThreshold, causeDescription(cause, operation, index));
-        }
-      }
+      this.throttleAlarms(index, props.throttleCauseAlarms === false ? [] : causesFor(table.billingMode));
       widgets.push(this.throttleWidget(index, causesFor(table.billingMode)));
     }
-    this.alarm('SystemErrors', this.metrics.systemErrors(), props.systemErrorThreshold ?? 1, 'DynamoDB returned server errors (HTTP 500) to the runtime; the SDK retries them, but a sustained rate means an AWS-side problem');
+    this.alarm('SystemErrors', this.metrics.systemErrors(), props.systemErrorThreshold ?? 1,
+      'DynamoDB returned server errors (HTTP 500) to the runtime; the SDK retries them, but a sustained rate means an AWS-side problem');
     widgets.push(new GraphWidget({ title: 'System errors', left: [this.metrics.systemErrors()], width: 12 }));
-    if (table.localIndexNames.length > 0) {
-      const threshold = props.itemCollectionThresholdGb ?? ITEM_COLLECTION_WARNING_GB;
-      const size = this.metrics.itemCollectionSize();
-      this.alarm('ItemCollectionSize', size, threshold, `An item collection (one partition key value with its LSI entries) may hold ${threshold} GB or more; `
-        + `with LSIs it may not exceed ${ITEM_COLLECTION_LIMIT_GB} GB and writes to it then fail. The runtime's warning log names the partition key`, 1);
-      widgets.push(new GraphWidget({ title: 'Largest item collection (GB, upper bound)', left: [size], width: 12 }));
-    }
+    if (table.localIndexNames.length > 0) widgets.push(this.itemCollectionAlarm());
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: props.dashboardName });
     this.dashboard.addWidgets(...widgets);
+  }
+
+  /** Read and write throttle alarms of the table (index undefined) or a GSI, and one per cause. */
+  private throttleAlarms(index: string | undefined, causes: ThrottleCause[]): void {
+    const prefix = index ?? 'Table';
+    for (const operation of OPERATIONS) {
+      this.alarm(`${prefix}${operation}Throttles`, this.metrics.throttleEvents(operation, index), this.throttleThreshold, throttleDescription(operation, index));
+      for (const cause of causes) {
+        const metric = this.metrics.throttleEventsByCause(cause, operation, index);
+        this.alarm(`${prefix}${operation}${cause}Throttles`, metric, this.throttleThreshold, causeDescription(cause, operation, index));
+      }
+    }
+  }
+
+  /** The alarm on the size the runtime logs (one 5-minute maximum over the threshold), and its widget. */
+  private itemCollectionAlarm(): GraphWidget {
+    const threshold = this.options.itemCollectionThresholdGb ?? ITEM_COLLECTION_WARNING_GB;
+    const size = this.metrics.itemCollectionSize();
+    this.alarm('ItemCollectionSize', size, threshold, `An item collection (one partition key value with its LSI entries) may hold ${threshold} GB or more; `
+      + `with LSIs it may not exceed ${ITEM_COLLECTION_LIMIT_GB} GB and writes to it then fail. The runtime's warning log names the partition key`, 1);
+    return new GraphWidget({ title: 'Largest item collection (GB, upper bound)', left: [size], width: 12 });
   }
 
   private get throttleThreshold(): number {
