@@ -16,6 +16,8 @@ const dynalite = require('dynalite');
 
 /** A running engine: an SDK client pointed at it, and a way to create more tables. */
 export interface Engine {
+  /** The engine's HTTP endpoint. */
+  readonly endpoint: string;
   /** An SDK client for the engine (SDK retries off unless asked: tests count attempts). */
   readonly client: DynamoDBClient;
   /** Creates a table from the template under a fresh name; returns the name. */
@@ -58,6 +60,7 @@ export async function startEngine(template: object = synthesizedTemplate()): Pro
   });
   const client = newClient();
   return {
+    endpoint,
     client,
     newClient,
     async createTable() {
