@@ -2,7 +2,7 @@
 // model (bench/model). Prints a table and writes bench/results/bench.json with the machine.
 // Never part of `npm test`; test/bench/models.test.ts proves the libraries build the same inputs.
 import { execFileSync } from 'child_process';
-import { existsSync, readFileSync, writeFileSync } from 'fs';
+import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { HANDLERS, measureBundles } from './bundles';
 import { describeMachine } from './machine';
@@ -23,7 +23,7 @@ const TARGETS = { bundleBytes: 12_000, minBuildRatio: 1 / 5, requireOverSdkMs: 1
 const OURS = 'cdk-single-table';
 const OURS_EXAMPLE = 'cdk-single-table (example app)';
 
-/** 0.25 -> "1/4.0", 1.3 -> "1.3x": how the README and the issue state speed ratios. */
+/** 0.25 -> "1/4", 1.3 -> "1.3x": how the README and the issue state speed ratios. */
 const ratioText = (r: number) => (r >= 1 ? `${significant(r, 2)}x` : `1/${significant(1 / r, 2)}`);
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
@@ -33,10 +33,7 @@ const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
  * its summary; its JSON is folded into bench.json rather than measured twice.
  */
 function runRuntimeBench(): unknown {
-  const script = join(__dirname, 'runtime.ts');
-  // Another engineer's file: a checkout without it still runs every other benchmark.
-  if (!existsSync(script)) return 'not run: bench/runtime.ts is not in this checkout';
-  const args = ['-r', 'ts-node/register/transpile-only', script, ...(quick ? ['--quick'] : [])];
+  const args = ['-r', 'ts-node/register/transpile-only', join(__dirname, 'runtime.ts'), ...(quick ? ['--quick'] : [])];
   execFileSync(process.execPath, args, { cwd: join(__dirname, '..'), stdio: 'inherit' });
   return JSON.parse(readFileSync(join(__dirname, 'results', 'runtime.json'), 'utf8'));
 }
