@@ -19,8 +19,7 @@ export function itemToWrite(model: TableModel, entity: EntityModel, item: Readon
   stored[index.partitionKey] = { S: table.pk };
   stored[index.sortKey!] = { S: table.sk };
   for (const slot of secondarySlots(model, entity)) {
-    const keys = indexKeyAttributes(model, entity, slot, item, table);
-    if (keys) Object.assign(stored, keys);
+    indexKeyAttributes(model, entity, slot, item, table, stored);
   }
   stored[model.typeAttribute] = { S: entity.typeValue };
   return stored;

@@ -49,8 +49,9 @@ export function checkSize(entity: EntityModel, attribute: string, key: string, l
 }
 
 /**
- * The key attribute values of one secondary index slot, or undefined when an input is absent
- * (the item is left out of the index). For an LSI only the sort key is written.
+ * Writes the key attribute values of one secondary index slot into `out` and returns it, or
+ * returns undefined and writes nothing when an input is absent (the item is left out of the
+ * index). For an LSI only the sort key is written.
  */
 export function indexKeyAttributes(
   model: TableModel,
@@ -58,21 +59,24 @@ export function indexKeyAttributes(
   index: IndexModel,
   values: Values,
   table: { pk: string; sk: string },
+  out: Record<string, AttributeValue> = {},
 ): Record<string, AttributeValue> | undefined {
   const keys = entity.keys[index.name];
-  const out: Record<string, AttributeValue> = {};
+  let pkValue: string | undefined;
   if (index.type !== 'LSI') {
     const pk = composeKey(keys.pk, values, model.delimiter, model.escapeChar);
     if (!('key' in pk)) return absentOrThrow(entity, keys.pk, pk);
-    let value = pk.key;
-    if (index.shards) value = shardedKey(value, shardOf(model, entity, index, values, table), model.delimiter);
-    out[index.partitionKey] = { S: checkSize(entity, index.partitionKey, value, MAX_PARTITION_KEY_BYTES) };
+    pkValue = index.shards ? shardedKey(pk.key, shardOf(model, entity, index, values, table), model.delimiter) : pk.key;
+    checkSize(entity, index.partitionKey, pkValue, MAX_PARTITION_KEY_BYTES);
   }
+  let skValue: string | undefined;
   if (index.sortKey && keys.sk) {
     const sk = composeKey(keys.sk, values, model.delimiter, model.escapeChar);
     if (!('key' in sk)) return absentOrThrow(entity, keys.sk, sk);
-    out[index.sortKey] = { S: checkSize(entity, index.sortKey, sk.key, MAX_SORT_KEY_BYTES) };
+    skValue = checkSize(entity, index.sortKey, sk.key, MAX_SORT_KEY_BYTES);
   }
+  if (pkValue !== undefined) out[index.partitionKey] = { S: pkValue };
+  if (skValue !== undefined) out[index.sortKey!] = { S: skValue };
   return out;
 }
 
