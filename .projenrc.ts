@@ -30,6 +30,11 @@ const project = new awscdk.AwsCdkConstructLibrary({
   pullRequestTemplate: false,
   sampleCode: false,
   prettier: false,
+  eslintOptions: {
+    dirs: ['lib'],
+    // may import dev dependencies (the SDK, dynalite, the peers measured in bench/)
+    devdirs: ['test', 'examples', 'bench', 'projenrc'],
+  },
   jestOptions: {
     // snapshots are checked, never rewritten by the test run: update them with `npx jest -u`
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
@@ -95,7 +100,19 @@ project.addTask('bench', {
   receiveArgs: true,
 });
 
-// `npm test` proves the jsii build too: compile (jsii + API.md) before jest and eslint.
+// ts-jest only transpiles (isolatedModules), so tests, examples and benchmarks get their own
+// type-check; without it a broken type in a test or in the example app would pass unnoticed.
+const typecheck = project.addTask('typecheck', {
+  description: 'Type-check tests, the example app and the benchmarks',
+  steps: [
+    { exec: 'tsc --noEmit -p test/tsconfig.json --isolatedModules false' },
+    { exec: 'tsc --noEmit -p examples/tsconfig.json' },
+    { exec: 'tsc --noEmit -p bench/tsconfig.json' },
+  ],
+});
+project.testTask.prependSpawn(typecheck);
+
+// `npm test` proves the jsii build too: compile (jsii + API.md) before the type-check, jest and eslint.
 project.testTask.prependSpawn(project.compileTask);
 
 project.synth();

@@ -3,7 +3,10 @@
 // marshalled to AttributeValues. `exists: null` makes `create` an unconditional put, as the
 // other builders here; `log: false` keeps the not-executed command out of the log.
 import { DynamoDBClient, PutItemCommandInput, QueryCommandInput } from '@aws-sdk/client-dynamodb';
-import { Table } from 'dynamodb-onetable';
+// OneTable's package points its typings at its ES module build; its CommonJS build is what runs here.
+type OneTable = typeof import('dynamodb-onetable', { with: { 'resolution-mode': 'import' } });
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Table } = require('dynamodb-onetable') as OneTable;
 import { Order, TABLE_NAME } from '../model/order';
 
 const schema = {

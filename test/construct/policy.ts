@@ -28,7 +28,7 @@ export function tableStack(manifest: SingleTableManifest = validManifest(), prop
 /** Statements of the default policy of the function's role, ARNs made readable. */
 export function statementsOf(stack: Stack, fn: LambdaFunction): Statement[] {
   const template = Template.fromStack(stack).toJSON();
-  const role = stack.resolve((fn.role!.node.defaultChild as { ref: string }).ref).Ref;
+  const role = stack.resolve((fn.role!.node.defaultChild as unknown as { ref: string }).ref).Ref;
   const policies = Object.values(template.Resources as Record<string, any>)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === role));
   return policies.flatMap((p) => p.Properties.PolicyDocument.Statement).map((s: any) => readable(s, template));
