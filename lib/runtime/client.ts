@@ -1,5 +1,7 @@
-// `createClient`: compiles the manifest once (at cold start), then each call builds its command
-// with the pure builders and sends it here, the one place that talks to DynamoDB.
+// `createClient`: resolves the manifest once (at cold start), then each call builds its command
+// with the pure builders and sends it here, the one place that talks to DynamoDB. Resolution runs
+// no validation rules: the stack validated this manifest at synth, and the fingerprint check below
+// proves the function runs that manifest (resolve.ts).
 // The Lambda runtime provides the SDK (an optional dependency of the package).
 // eslint-disable-next-line import/no-extraneous-dependencies
 import {
@@ -28,9 +30,9 @@ import type { SingleTableClient } from './types';
 import { buildUpdate } from './update';
 import { entityOf } from './values';
 import { shardedKey } from '../keys/shard';
-import { compileManifest } from '../manifest/compile';
 import type { TypedManifest } from '../manifest/infer';
 import { TABLE_INDEX, TableModel } from '../manifest/model';
+import { resolveModel } from '../manifest/resolve';
 import type { SingleTableManifest } from '../manifest/structs';
 
 /** Options of `createClient`. */
@@ -53,7 +55,7 @@ type Values = Readonly<Record<string, unknown>>;
 export function createClient<M>(manifest: TypedManifest<M> | SingleTableManifest, options: ClientOptions = {}): SingleTableClient<M> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` to createClient or set the ${TABLE_NAME_ENV} environment variable`);
-  const model = compileManifest(manifest).model;
+  const model = resolveModel(manifest);
   checkFingerprint(model.fingerprint);
   return new RuntimeClient(model, tableName, options) as unknown as SingleTableClient<M>;
 }
@@ -162,12 +164,12 @@ class RuntimeClient {
       const out = await this.send(() => this.dynamodb.send(new QueryCommand(input)));
       return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
     }, {
-      shardCount: index.shards!.readCount,
+      shards: Array.from({ length: index.shards!.readCount }, (_, i) => i),
       limit: plan.limit ?? 100,
       descending: plan.descending,
       sortKey: index.sortKey ?? this.pk,
       tieBreakKeys: [this.pk, this.sk],
-      partitionKey: index.partitionKey,
+      partitionKey: { attribute: index.partitionKey, valueOf: (shard) => shardedKey(plan.condition.pk, shard, this.model.delimiter) },
       concurrency: this.options.shardConcurrency,
       state,
     });

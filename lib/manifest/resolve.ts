@@ -1,0 +1,332 @@
+// Model resolution: defaults, physical names, parsed templates, index slots, fetch modes and shard
+// counts, which is everything the construct, the runtime and the reports read. No validation rule
+// runs here (compile.ts adds them): the Lambda resolves the manifest the stack already validated at
+// synth (the fingerprint check proves it is that one), so its bundle carries no rules. What cannot
+// be resolved at all (a malformed template, a missing key template, an unknown index or kind) is
+// still reported, with the same diagnostics compileManifest gives, and resolveModel throws on it.
+import { DiagnosticSink, ManifestError } from './diagnostics';
+import { fingerprintOf } from './fingerprint';
+import {
+  AttributeModel,
+  EntityIndexKeysModel,
+  EntityModel,
+  FetchMode,
+  IndexModel,
+  IndexType,
+  KeyTemplateModel,
+  LSI_SLOTS,
+  PatternModel,
+  ShardModel,
+  TABLE_INDEX,
+  TableModel,
+} from './model';
+import { defaultValueBytes, estimateItemBytes, peakEntryWriteUnits, shardsFor } from './sizes';
+import {
+  AccessPatternDefinition,
+  AttributeKind,
+  EntityDefinition,
+  GlobalIndexDefinition,
+  ProjectionKind,
+  ShardStrategy,
+  SingleTableManifest,
+  SortKeyCondition,
+  SortOrder,
+} from './structs';
+import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
+import { parseTemplate } from '../keys/template';
+
+/** Physical names of the table's key attributes. */
+export const TABLE_PARTITION_KEY = 'PK';
+export const TABLE_SORT_KEY = 'SK';
+
+/**
+ * The frozen model of a manifest, without the validation rules; throws `ManifestError` when the
+ * manifest cannot be resolved. For a manifest no synth has validated, use `compileManifest`.
+ */
+export function resolveModel(manifest: SingleTableManifest): TableModel {
+  const sink = new DiagnosticSink();
+  const draft = resolveManifest(manifest, sink);
+  if (draft && !sink.hasErrors) {
+    // A pattern that names an unknown entity or index resolves to nothing; the pattern rules say
+    // exactly what is wrong, so this only makes sure such a manifest is not used quietly. (After
+    // another error, an unresolved pattern is only its consequence.)
+    for (const name of Object.keys(manifest.accessPatterns ?? {})) {
+      if (!draft.patterns[name]) {
+        sink.error('PATTERN_UNRESOLVED', `pattern ${name}`, 'names an entity or index that does not exist, or an index its first entity does not populate',
+          'run compileManifest (or `cdk synth`) on the manifest for the exact finding');
+      }
+    }
+  }
+  if (!draft || sink.hasErrors) throw new ManifestError(sink.all);
+  return deepFreeze(draft);
+}
+
+/** Resolves a manifest into a draft model (not frozen), reporting what it cannot resolve; undefined without entities. */
+export function resolveManifest(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel | undefined {
+  if (!manifest || typeof manifest !== 'object' || !manifest.entities || typeof manifest.entities !== 'object') {
+    sink.error('MANIFEST_SHAPE', 'manifest', 'has no `entities` map', 'pass an object with at least one entity under `entities`');
+    return undefined;
+  }
+  return resolve(manifest, sink);
+}
+
+function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel {
+  let delimiter = manifest.delimiter ?? '#';
+  if (typeof delimiter !== 'string' || delimiter.length !== 1 || !ALLOWED_DELIMITERS.includes(delimiter)) {
+    sink.error('DELIMITER_INVALID', 'manifest', `delimiter ${JSON.stringify(delimiter)} is not allowed`, `use one of ${ALLOWED_DELIMITERS.split('').join(' ')} (default '#')`);
+    delimiter = '#';
+  }
+  const escapeChar = escapeCharFor(delimiter);
+  const typeAttribute = manifest.typeAttribute ?? 'Type';
+  const localIndexesEnabled = manifest.localIndexes?.enabled ?? true;
+
+  const indexes: { [name: string]: IndexModel } = {};
+  indexes[TABLE_INDEX] = {
+    name: TABLE_INDEX,
+    type: IndexType.TABLE,
+    partitionKey: TABLE_PARTITION_KEY,
+    sortKey: TABLE_SORT_KEY,
+    projection: ProjectionKind.ALL,
+    nonKeyAttributes: [],
+  };
+  for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
+    indexes[name] = resolveGlobalIndex(name, def ?? {}, typeAttribute);
+  }
+  if (localIndexesEnabled) {
+    LSI_SLOTS.forEach((slot, i) => {
+      if (indexes[slot]) return; // a GSI with a slot name: reported by the naming rule
+      indexes[slot] = {
+        name: slot,
+        type: IndexType.LSI,
+        partitionKey: TABLE_PARTITION_KEY,
+        sortKey: `${slot}SK`,
+        // ADR-123: odd slots ALL, even slots KEYS_ONLY.
+        projection: i % 2 === 0 ? ProjectionKind.ALL : ProjectionKind.KEYS_ONLY,
+        nonKeyAttributes: [],
+      };
+    });
+  }
+
+  const entities: { [name: string]: EntityModel } = {};
+  const entityByType: { [typeValue: string]: string } = {};
+  for (const [name, def] of Object.entries(manifest.entities)) {
+    const entity = resolveEntity(name, def, indexes, delimiter, escapeChar, typeAttribute, sink);
+    entities[name] = entity;
+    if (entityByType[entity.typeValue] === undefined) entityByType[entity.typeValue] = name;
+  }
+
+  // Shard counts need entry sizes, which need the entities.
+  for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
+    const index = indexes[name];
+    if (index?.type === IndexType.GSI && def?.sharding) {
+      (index as { shards?: ShardModel }).shards = resolveShards(def, index, entities, indexes, typeAttribute);
+    }
+  }
+
+  const patterns: { [name: string]: PatternModel } = {};
+  for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
+    const pattern = resolvePattern(name, def, entities, indexes, typeAttribute);
+    if (pattern) patterns[name] = pattern;
+  }
+
+  const keyAttributes: string[] = [];
+  for (const index of Object.values(indexes)) {
+    for (const attr of [index.partitionKey, index.sortKey]) {
+      if (attr && !keyAttributes.includes(attr)) keyAttributes.push(attr);
+    }
+  }
+
+  return {
+    delimiter,
+    escapeChar,
+    typeAttribute,
+    localIndexesEnabled,
+    indexes,
+    entities,
+    patterns,
+    entityByType,
+    keyAttributes,
+    fingerprint: fingerprintOf(manifest),
+  };
+}
+
+function resolveGlobalIndex(name: string, def: GlobalIndexDefinition, typeAttribute: string): IndexModel {
+  const projection = def.projection ?? ProjectionKind.ALL;
+  const hasSortKey = def.hasSortKey ?? true;
+  const nonKeyAttributes =
+    projection === ProjectionKind.INCLUDE ? unique([...(def.include ?? []), typeAttribute]) : [];
+  return {
+    name,
+    type: IndexType.GSI,
+    partitionKey: def.partitionKeyName ?? `${name}PK`,
+    sortKey: hasSortKey ? (def.sortKeyName ?? `${name}SK`) : undefined,
+    projection,
+    nonKeyAttributes,
+    readCapacity: def.readCapacity,
+    writeCapacity: def.writeCapacity,
+    description: def.description,
+  };
+}
+
+function resolveEntity(
+  name: string,
+  def: EntityDefinition,
+  indexes: { [name: string]: IndexModel },
+  delimiter: string,
+  escapeChar: string,
+  typeAttribute: string,
+  sink: DiagnosticSink,
+): EntityModel {
+  const where = `entity ${name}`;
+  const attributes: { [name: string]: AttributeModel } = {};
+  for (const [attrName, attr] of Object.entries(def?.attributes ?? {})) {
+    const type = attr?.type;
+    if (!Object.values(AttributeKind).includes(type)) {
+      sink.error('ATTRIBUTE_TYPE_INVALID', `${where}, attribute ${attrName}`, `type ${JSON.stringify(type)} is not an AttributeKind`, `use one of ${Object.values(AttributeKind).join(', ')}`);
+    }
+    attributes[attrName] = {
+      name: attrName,
+      type,
+      required: attr?.required ?? false,
+      typicalSizeBytes: attr?.typicalSizeBytes ?? defaultValueBytes(type),
+    };
+  }
+  const kindOf = (attr: string) => attributes[attr]?.type;
+  const parse = (source: string | undefined, slot: string, part: 'pk' | 'sk'): KeyTemplateModel | undefined => {
+    if (source === undefined) return undefined;
+    const parsed = parseTemplate(source, delimiter, escapeChar, kindOf);
+    if ('error' in parsed) {
+      sink.error('TEMPLATE_INVALID', `${where}, ${slot === TABLE_INDEX ? 'table' : 'index ' + slot} ${part}`, `template ${JSON.stringify(source)} ${parsed.error}`, 'correct the template');
+      return undefined;
+    }
+    return parsed.template;
+  };
+
+  const keys: { [indexName: string]: EntityIndexKeysModel } = {};
+  if (!def?.pk || !def?.sk) {
+    sink.error('TABLE_KEY_MISSING', where, `has no table ${!def?.pk ? 'pk' : 'sk'} template`, "set both `pk` and `sk`, e.g. pk: 'CUSTOMER#{username}', sk: 'ORDER#{orderId}'");
+  }
+  const tablePk = parse(def?.pk, TABLE_INDEX, 'pk');
+  const tableSk = parse(def?.sk, TABLE_INDEX, 'sk');
+  if (tablePk && tableSk) keys[TABLE_INDEX] = { index: TABLE_INDEX, pk: tablePk, sk: tableSk };
+
+  for (const [slot, templates] of Object.entries(def?.indexes ?? {})) {
+    const index = indexes[slot];
+    const loc = `${where}, index ${slot}`;
+    if (!index || index.type === IndexType.TABLE) {
+      const lsiOff = LSI_SLOTS.includes(slot);
+      sink.error('ENTITY_INDEX_UNKNOWN', loc, lsiOff ? `populates ${slot} but local indexes are disabled` : `populates index '${slot}', which is not declared`,
+        lsiOff ? 'enable `localIndexes` or remove the slot from the entity' : `declare it under globalIndexes, or use one of: ${Object.keys(indexes).filter((n) => n !== TABLE_INDEX).join(', ') || '(none)'}`);
+      continue;
+    }
+    if (index.type === IndexType.LSI) {
+      if (templates?.pk !== undefined) {
+        sink.error('LSI_PK_TEMPLATE', loc, `sets pk ${JSON.stringify(templates.pk)}, but an LSI shares the table's partition key`, 'remove `pk`; set only `sk`');
+      }
+      if (templates?.sk === undefined) {
+        sink.error('INDEX_SK_TEMPLATE_MISSING', loc, 'populates an LSI without an sk template', "set `sk`, e.g. sk: 'DATE#{createdAt}'");
+        continue;
+      }
+      const sk = parse(templates.sk, slot, 'sk');
+      if (tablePk && sk) keys[slot] = { index: slot, pk: tablePk, sk };
+      continue;
+    }
+    if (templates?.pk === undefined) {
+      sink.error('INDEX_PK_TEMPLATE_MISSING', loc, 'populates a GSI without a pk template', "set `pk`, e.g. pk: 'ORDER#{status}'");
+      continue;
+    }
+    if (index.sortKey && templates.sk === undefined) {
+      sink.error('INDEX_SK_TEMPLATE_MISSING', loc, `populates ${slot}, which has a sort key, without an sk template`, 'set `sk`, or declare the index with hasSortKey: false');
+      continue;
+    }
+    if (!index.sortKey && templates.sk !== undefined) {
+      sink.error('INDEX_SK_TEMPLATE_UNUSED', loc, `sets sk ${JSON.stringify(templates.sk)} on ${slot}, which has no sort key`, 'remove `sk`, or declare the index with a sort key');
+      continue;
+    }
+    const pk = parse(templates.pk, slot, 'pk');
+    const sk = parse(templates.sk, slot, 'sk');
+    if (pk && (sk || !index.sortKey)) keys[slot] = { index: slot, pk, sk };
+  }
+
+  const draft = { attributes, keys, typeValue: def?.typeValue ?? name };
+  return {
+    name,
+    typeValue: draft.typeValue,
+    attributes,
+    keys,
+    typicalItemSizeBytes: def?.typicalItemSizeBytes ?? estimateItemBytes(draft, indexes, typeAttribute),
+    description: def?.description,
+  };
+}
+
+function resolveShards(
+  def: GlobalIndexDefinition,
+  index: IndexModel,
+  entities: { [name: string]: EntityModel },
+  indexes: { [name: string]: IndexModel },
+  typeAttribute: string,
+): ShardModel {
+  const sharding = def.sharding!;
+  let writeCount = sharding.shardCount;
+  if (writeCount === undefined && sharding.peakWritesPerSecond !== undefined) {
+    writeCount = shardsFor(sharding.peakWritesPerSecond * peakEntryWriteUnits(index, entities, indexes, typeAttribute));
+  }
+  writeCount = writeCount ?? 1;
+  const readCount = Math.max(writeCount, ...(sharding.previousShardCounts ?? []).filter((n) => Number.isInteger(n)));
+  return {
+    writeCount,
+    readCount,
+    strategy: sharding.strategy ?? ShardStrategy.RANDOM,
+    attribute: sharding.shardAttribute,
+    peakWritesPerSecond: sharding.peakWritesPerSecond,
+  };
+}
+
+function resolvePattern(
+  name: string,
+  def: AccessPatternDefinition,
+  entities: { [name: string]: EntityModel },
+  indexes: { [name: string]: IndexModel },
+  typeAttribute: string,
+): PatternModel | undefined {
+  const indexName = def?.index ?? TABLE_INDEX;
+  const index = indexes[indexName];
+  const entityNames = def?.entities ?? [];
+  const first = entities[entityNames[0]];
+  const keys = first?.keys[indexName];
+  if (!index || !keys) return undefined; // reported by the pattern rules
+  const attributes = def.attributes ?? unique(entityNames.flatMap((e) => Object.keys(entities[e]?.attributes ?? {})));
+  return {
+    name,
+    entities: [...entityNames],
+    index: indexName,
+    sortKeyCondition: def.sortKeyCondition ?? SortKeyCondition.NONE,
+    order: def.order ?? SortOrder.ASCENDING,
+    consistentRead: def.consistentRead ?? false,
+    attributes,
+    fetch: fetchModeFor(index, attributes, typeAttribute),
+    pk: keys.pk,
+    sk: keys.sk,
+    description: def.description,
+    readsPerSecond: def.readsPerSecond,
+  };
+}
+
+function fetchModeFor(index: IndexModel, attributes: string[], typeAttribute: string): FetchMode {
+  if (index.projection === ProjectionKind.ALL) return FetchMode.NONE;
+  const projected = new Set([...index.nonKeyAttributes, typeAttribute]);
+  if (attributes.every((a) => projected.has(a))) return FetchMode.NONE;
+  return index.type === IndexType.LSI ? FetchMode.LSI_FETCH : FetchMode.BATCH_GET;
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}

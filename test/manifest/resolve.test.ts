@@ -1,0 +1,45 @@
+// Resolution alone (what the Lambda runtime runs): the same model compileManifest builds, no
+// validation rules, and still a loud failure on a manifest it cannot resolve.
+import { validManifest } from './manifest-fixture';
+import { manifest as exampleManifest } from '../../examples/manifest';
+import { compileManifest } from '../../lib/manifest/compile';
+import { ManifestError } from '../../lib/manifest/diagnostics';
+import { resolveModel } from '../../lib/manifest/resolve';
+import { SingleTableManifest } from '../../lib/manifest/structs';
+
+const codesOf = (run: () => unknown): string[] => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ManifestError);
+    return (error as ManifestError).diagnostics.map((d) => d.code);
+  }
+  throw new Error('expected a ManifestError');
+};
+
+test('the example manifest resolves to exactly the model compileManifest builds, frozen', () => {
+  const model = resolveModel(exampleManifest);
+  expect(model).toEqual(compileManifest(exampleManifest).model);
+  expect(Object.isFrozen(model.entities.Order.keys.table.pk.segments)).toBe(true);
+});
+
+test('an unparsable template fails with the diagnostic compileManifest gives', () => {
+  const m = validManifest();
+  m.entities.Order.sk = 'ORDER#{orderId';
+  expect(codesOf(() => resolveModel(m as SingleTableManifest))).toEqual(['TEMPLATE_INVALID']);
+  expect(() => resolveModel(m as SingleTableManifest)).toThrow(/entity Order, table sk: template "ORDER#\{orderId" /);
+});
+
+test('a manifest without entities, and a pattern that names an unknown entity, fail', () => {
+  expect(codesOf(() => resolveModel({} as SingleTableManifest))).toEqual(['MANIFEST_SHAPE']);
+  const m = validManifest();
+  m.accessPatterns = { ...m.accessPatterns, lost: { entities: ['Invoice'] } };
+  expect(codesOf(() => resolveModel(m as SingleTableManifest))).toEqual(['PATTERN_UNRESOLVED']);
+});
+
+test('validation rules do not run: a key collision resolves here and fails compileManifest', () => {
+  const m = validManifest();
+  m.entities.Order.sk = 'CUSTOMER#{orderId}';
+  expect(() => resolveModel(m as SingleTableManifest)).not.toThrow();
+  expect(() => compileManifest(m as SingleTableManifest)).toThrow(/KEY_COLLISION/);
+});
