@@ -21,6 +21,7 @@ import { fanOutQuery, ShardPageFetcher } from '../lib/runtime/fanout';
 type Item = Record<string, AttributeValue>;
 
 const SHARDS = 10;
+const SHARD_NUMBERS = Array.from({ length: SHARDS }, (_, i) => i);
 const ITEMS = 5000;
 const TABLE = 'bench-orders';
 const BASE_KEY = 'ORDER#OPEN';
@@ -109,9 +110,8 @@ async function fanOut(client: DynamoDBClient, n: number, concurrency?: number): 
     read += out.Items?.length ?? 0;
     return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
   };
-  const page = await fanOutQuery(fetch, {
-    shardCount: SHARDS, limit: n, descending: true, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKey: 'GSI2PK', concurrency,
-  });
+  const partitionKey = { attribute: 'GSI2PK', valueOf: (shard: number) => shardedKey(BASE_KEY, shard, '#') };
+  const page = await fanOutQuery(fetch, { shards: SHARD_NUMBERS, limit: n, descending: true, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKey, concurrency });
   return { items: page.items, read };
 }
 

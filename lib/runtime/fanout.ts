@@ -4,7 +4,7 @@
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MinHeap } from './fanout-heap';
-import { itemOrder } from './fanout-order';
+import { compareUtf8, itemOrder, keyString } from './fanout-order';
 
 type Item = Record<string, AttributeValue>;
 
@@ -23,27 +23,25 @@ export type ShardPageFetcher = (
   limit: number,
 ) => Promise<ShardPage>;
 
-/** Where one shard stands between pages. */
-export interface ShardPosition {
-  /**
-   * Key of the last item returned to the caller from this shard; the next page starts after it.
-   * @default - nothing returned yet: start from the beginning
-   */
-  after?: Record<string, AttributeValue>;
-  /** Every item of the shard has been returned. @default false */
-  exhausted?: boolean;
-}
-
-/** Positions of every shard between pages; plain JSON (string key attributes only). */
+/**
+ * Positions of every queried shard between pages; plain, compact JSON (it travels in the cursor).
+ * There is no "exhausted" mark: a shard that had nothing more is queried again from its position,
+ * because an item written into it since may sort after the merge position.
+ */
 export interface FanOutState {
-  /** One position per shard, by shard number. */
-  shards: ShardPosition[];
+  /**
+   * Per queried shard, in the order of `shards`: the key values (sort key, then tie-break keys) of
+   * the last item returned from it, or null when none has been returned yet.
+   */
+  after: (string[] | null)[];
+  /** Index into `after` of the shard that returned the last item: its position is the merge position. */
+  last: number;
 }
 
 /** How to fan out and merge. */
 export interface FanOutOptions {
-  /** Shards to query: 0 to shardCount - 1 (the index's read count). */
-  shardCount: number;
+  /** Shard numbers to query (all of 0 to readCount - 1, or the few a known shard attribute value can be on). */
+  shards: number[];
   /** Most items in the merged page. */
   limit: number;
   /** Merge in descending sort-key order. */
@@ -53,62 +51,78 @@ export interface FanOutOptions {
   /** Attributes that break sort-key ties (the table key), so the merged order is total. */
   tieBreakKeys: string[];
   /**
-   * The index partition key attribute: with it, each shard position is a complete ExclusiveStartKey
-   * (index and table keys) that the fetcher can pass to DynamoDB as is.
-   * @default - positions hold `sortKey` and `tieBreakKeys` only; the fetcher adds the shard's partition key
+   * The index partition key: with it, a shard's ExclusiveStartKey is complete (index and table
+   * keys) and the fetcher can pass it to DynamoDB as is; the cursor never holds it, since it follows
+   * from the shard number.
+   * @default - start keys hold `sortKey` and `tieBreakKeys` only; the fetcher adds the partition key
    */
-  partitionKey?: string;
+  partitionKey?: { attribute: string; valueOf: (shard: number) => string };
   /** Most shard queries in flight at once. @default - all shards at once */
   concurrency?: number;
   /** The state a previous page returned. @default - first page */
   state?: FanOutState;
 }
 
-/** Runs one fan-out page; `state` is undefined when every shard is exhausted. */
+/** Runs one fan-out page; `state` is undefined when no shard has anything more. */
 export async function fanOutQuery(
   fetch: ShardPageFetcher,
   options: FanOutOptions,
 ): Promise<{ items: Record<string, AttributeValue>[]; state?: FanOutState }> {
   checkOptions(options);
-  const limit = options.limit;
-  const keyAttributes = [options.partitionKey, options.sortKey, ...options.tieBreakKeys].filter((a): a is string => a !== undefined);
-  const shards = Array.from({ length: options.shardCount }, (_, i) => new ShardCursor(i, options.state?.shards[i] ?? {}));
-  const live = shards.filter((s) => !s.exhausted);
-  const firstPage = firstPageSize(limit, live.length);
-  await forEachBounded(live, options.concurrency ?? live.length, (s) => s.fill(fetch, firstPage));
+  const { limit, state, sortKey, descending } = options;
+  const keyAttributes = [sortKey, ...options.tieBreakKeys];
+  // Items written behind the merge position since the last page sort before items already
+  // returned; like an unsharded query, which resumes after its LastEvaluatedKey, the page leaves
+  // them out. Only the sort key is compared: the engine's order among equal sort keys inside one
+  // shard need not be the table-key order, so an equal sort key can still be an item not yet seen.
+  const floor = state ? state.after[state.last]![0] : undefined;
+  const shards = options.shards.map((shard, i) => new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey));
+  const firstPage = firstPageSize(limit, shards.length);
+  const fill = (s: ShardCursor, n: number) => s.fill(fetch, n, sortKey, descending, floor);
+  await forEachBounded(shards, options.concurrency ?? shards.length, (s) => fill(s, firstPage));
 
-  const order = itemOrder(options.sortKey, options.tieBreakKeys, options.descending);
+  const order = itemOrder(sortKey, options.tieBreakKeys, descending);
   const heads = new MinHeap<ShardCursor>((a, b) => order(a.head, b.head));
-  for (const s of live) if (s.hasHead) heads.push(s);
+  for (const s of shards) if (s.hasHead) heads.push(s);
 
   const items: Item[] = [];
+  let last = -1;
   while (items.length < limit && heads.size > 0) {
     const s = heads.pop()!;
     items.push(s.take());
+    last = s.slot;
     // Only the shard just taken from can need a refill, and only while the page has room.
-    if (!s.hasHead && s.hasMore && items.length < limit) await s.fill(fetch, limit - items.length);
+    if (!s.hasHead && s.hasMore && items.length < limit) await fill(s, limit - items.length);
     if (s.hasHead) heads.push(s);
   }
 
-  const positions = shards.map((s) => s.position(keyAttributes));
-  return positions.every((p) => p.exhausted) ? { items } : { items, state: { shards: positions } };
+  if (!shards.some((s) => s.hasHead || s.hasMore)) return { items };
+  // A page that stops with more to come is full, so `last` names the shard of its last item.
+  return { items, state: { after: shards.map((s) => s.position()), last } };
 }
 
 /** One shard's progress through a page. */
 class ShardCursor {
-  readonly exhausted: boolean;
-  private readonly start?: Item;
   private buffer: Item[] = [];
   private next = 0;
   private resumeKey?: Item;
-  private more: boolean;
-  private lastTaken?: Item;
+  private more = true;
+  /** The last item taken, or read past as behind the merge position: the next page starts after it. */
+  private passed?: Item;
 
-  constructor(readonly shard: number, position: ShardPosition) {
-    this.exhausted = position.exhausted === true;
-    this.start = position.after;
-    this.resumeKey = position.after;
-    this.more = !this.exhausted;
+  constructor(
+    /** Index of the shard in the fan-out's shard list (and in the state). */
+    readonly slot: number,
+    readonly shard: number,
+    private readonly start: string[] | undefined,
+    private readonly keyAttributes: string[],
+    partitionKey: FanOutOptions['partitionKey'],
+  ) {
+    if (start) {
+      const key: Item = partitionKey ? { [partitionKey.attribute]: { S: partitionKey.valueOf(shard) } } : {};
+      keyAttributes.forEach((a, i) => { key[a] = { S: start[i] }; });
+      this.resumeKey = key;
+    }
   }
 
   get hasHead(): boolean {
@@ -124,18 +138,26 @@ class ShardCursor {
   }
 
   take(): Item {
-    this.lastTaken = this.buffer[this.next++];
-    return this.lastTaken;
+    this.passed = this.buffer[this.next++];
+    return this.passed;
   }
 
-  /** Reads the shard's next page; an empty page with a LastEvaluatedKey (1 MB scanned) is read past. */
-  async fill(fetch: ShardPageFetcher, limit: number): Promise<void> {
+  /**
+   * Reads the shard's next page; an empty page with a LastEvaluatedKey (1 MB scanned) is read past,
+   * and so are items sorting before `floor` (a shard's items come in sort-key order, so they lead).
+   */
+  async fill(fetch: ShardPageFetcher, limit: number, sortKey: string, descending: boolean, floor: string | undefined): Promise<void> {
     do {
       const page = await fetch(this.shard, this.resumeKey, limit);
       this.buffer = page.items;
       this.next = 0;
       this.resumeKey = page.lastEvaluatedKey;
       this.more = page.lastEvaluatedKey !== undefined;
+      if (floor !== undefined) {
+        const sign = descending ? -1 : 1;
+        // Read past for good: the merge position only moves forward, so they are behind every later page too.
+        while (this.hasHead && sign * compareUtf8(keyString(this.head, sortKey), floor) < 0) this.passed = this.buffer[this.next++];
+      }
     } while (!this.hasHead && this.more);
   }
 
@@ -143,10 +165,10 @@ class ShardCursor {
    * Where the next page starts. DynamoDB's LastEvaluatedKey can lie beyond items fetched but not
    * returned (still buffered), so the position is the key of the last item actually returned.
    */
-  position(keyAttributes: string[]): ShardPosition {
-    if (this.exhausted || (!this.hasHead && !this.more)) return { exhausted: true };
-    const last = this.lastTaken ? keyOf(this.lastTaken, keyAttributes) : this.start;
-    return last ? { after: last } : {};
+  position(): string[] | null {
+    const passed = this.passed;
+    if (!passed) return this.start ?? null;
+    return this.keyAttributes.map((a) => keyString(passed, a));
   }
 }
 
@@ -162,26 +184,26 @@ export function firstPageSize(limit: number, shards: number): number {
   return Math.min(limit, Math.ceil(share + 3 * Math.sqrt(share)) + 1);
 }
 
-function keyOf(item: Item, attributes: string[]): Item {
-  const key: Item = {};
-  for (const a of attributes) {
-    if (item[a] === undefined) throw new Error(`fan-out query: item has no key attribute '${a}'`);
-    key[a] = item[a];
-  }
-  return key;
-}
-
 function checkOptions(options: FanOutOptions): void {
   const whole = (n: unknown, min: number) => typeof n === 'number' && Number.isInteger(n) && n >= min;
-  if (!whole(options.shardCount, 1)) throw new Error(`fan-out query: shardCount ${options.shardCount} is not a whole number of at least 1`);
+  if (!Array.isArray(options.shards) || options.shards.length === 0 || !options.shards.every((n) => whole(n, 0))) {
+    throw new Error(`fan-out query: shards ${JSON.stringify(options.shards)} is not a non-empty list of shard numbers`);
+  }
   if (!whole(options.limit, 1)) throw new Error(`fan-out query: limit ${options.limit} is not a whole number of at least 1`);
   if (options.concurrency !== undefined && !whole(options.concurrency, 1)) {
     throw new Error(`fan-out query: concurrency ${options.concurrency} is not a whole number of at least 1`);
   }
-  const positions = options.state?.shards;
-  if (options.state && (!Array.isArray(positions) || positions.length !== options.shardCount)) {
-    throw new Error(`fan-out query: the state holds ${Array.isArray(positions) ? positions.length : 'no'} shard positions `
-      + `but the query fans out over ${options.shardCount} shards; start again without a state`);
+  const state = options.state;
+  if (state === undefined) return;
+  const after = state.after;
+  if (!Array.isArray(after) || after.length !== options.shards.length) {
+    throw new Error(`fan-out query: the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions `
+      + `but the query fans out over ${options.shards.length} shards; start again without a state`);
+  }
+  const size = 1 + options.tieBreakKeys.length;
+  const isKey = (p: unknown) => Array.isArray(p) && p.length === size && p.every((v) => typeof v === 'string');
+  if (!after.every((p) => p === null || isKey(p)) || !whole(state.last, 0) || !isKey(after[state.last])) {
+    throw new Error('fan-out query: the state is not one a fan-out query returned; start again without a state');
   }
 }
 

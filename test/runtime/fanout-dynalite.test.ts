@@ -4,6 +4,7 @@
 import {
   AttributeValue,
   BatchWriteItemCommand,
+  DeleteItemCommand,
   DynamoDBClient,
   QueryCommand,
   QueryCommandInput,
@@ -73,6 +74,16 @@ function shardFetcher(table: string, descending: boolean, c: Condition, log: num
   };
 }
 
+const shardNumbers = (count: number) => Array.from({ length: count }, (_, i) => i);
+const PARTITION_KEY = { attribute: 'GSI2PK', valueOf: (shard: number) => shardedKey(BASE_KEY, shard, '#') };
+
+/** An order on the sharded index, on the shard the library's RANDOM strategy picks for it. */
+function indexed(id: string, sk: string, shardCount: number): Item {
+  const pk = `CUSTOMER#${id}`;
+  const tableSk = `ORDER#${id}`;
+  return { PK: { S: pk }, SK: { S: tableSk }, GSI2PK: { S: shardedKey(BASE_KEY, shardForItem(pk, tableSk, shardCount), '#') }, GSI2SK: { S: sk } };
+}
+
 const keyChar = fc.constantFrom('a', 'b', 'c', 'é', '😀');
 const sortKey = fc.string({ unit: keyChar, minLength: 1, maxLength: 3 });
 const condition: fc.Arbitrary<Condition> = fc.oneof(
@@ -116,12 +127,12 @@ describe('fanOutQuery on dynalite', () => {
 
       const limits: number[] = [];
       const fetch = shardFetcher(table, s.descending, s.condition, limits);
-      const options = { shardCount: s.shardCount, limit: s.limit, descending: s.descending, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKey: 'GSI2PK' };
+      const options = { shards: shardNumbers(s.shardCount), limit: s.limit, descending: s.descending, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'] };
       const got: Item[] = [];
       let state: FanOutState | undefined;
       let pages = 0;
       do {
-        const page = await fanOutQuery(fetch, { ...options, state });
+        const page = await fanOutQuery(fetch, { ...options, partitionKey: PARTITION_KEY, state });
         got.push(...page.items);
         state = page.state && JSON.parse(JSON.stringify(page.state));
         if (state) expect(page.items).toHaveLength(s.limit);
@@ -138,5 +149,62 @@ describe('fanOutQuery on dynalite', () => {
       const whole = await Promise.all(Array.from({ length: s.shardCount }, async (_, shard) => (await fetch(shard, undefined, 1000)).items));
       expect(got.map(idOf)).toEqual(naiveMerge(whole, order).map(idOf));
     }), { numRuns: 150 });
+  });
+
+  test('items written between pages: none ahead of the merge position lost, none repeated, sort order across pages', async () => {
+    const write = fc.record({ sk: sortKey, remove: fc.boolean(), at: fc.nat() });
+    const run = fc.record({
+      shardCount: fc.integer({ min: 1, max: 5 }),
+      initial: fc.array(sortKey, { maxLength: 25 }),
+      writes: fc.array(write, { maxLength: 20 }),
+      limit: fc.integer({ min: 1, max: 6 }),
+      descending: fc.boolean(),
+    });
+    await fc.assert(fc.asyncProperty(run, async (s) => {
+      const table = await engine.createTable();
+      const present = new Map<string, Item>();
+      const put = async (items: Item[]) => {
+        await writeAll(table, items);
+        for (const i of items) present.set(idOf(i), i);
+      };
+      await put(s.initial.map((sk, i) => indexed(`a${i}`, sk, s.shardCount)));
+      const atStart = [...present.keys()];
+      const ahead: string[] = [];
+      const removed = new Set<string>();
+      const dir = s.descending ? -1 : 1;
+      const fetch = shardFetcher(table, s.descending, { kind: 'none' }, []);
+      const options = { shards: shardNumbers(s.shardCount), limit: s.limit, descending: s.descending, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'] };
+      const got: Item[] = [];
+      let state: FanOutState | undefined;
+      let next = 0;
+      do {
+        const page = await fanOutQuery(fetch, { ...options, partitionKey: PARTITION_KEY, state });
+        got.push(...page.items);
+        state = page.state && JSON.parse(JSON.stringify(page.state));
+        if (!state) break;
+        // Two writes before the next page: puts anywhere in the order, or deletes of present items.
+        const position = got[got.length - 1].GSI2SK.S!;
+        for (const w of s.writes.slice(next, next + 2)) {
+          const keys = [...present.keys()];
+          if (w.remove && keys.length) {
+            const id = keys[w.at % keys.length];
+            await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: present.get(id)!.PK, SK: present.get(id)!.SK } }));
+            present.delete(id);
+            removed.add(id);
+          } else {
+            const item = indexed(`b${next}`, w.sk, s.shardCount);
+            await put([item]);
+            if (dir * byteCompare(w.sk, position) > 0) ahead.push(idOf(item));
+          }
+          next++;
+        }
+        expect(got.length).toBeLessThanOrEqual(s.initial.length + s.writes.length);
+      } while (state);
+
+      const ids = got.map(idOf);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const id of [...atStart, ...ahead]) if (!removed.has(id)) expect(ids).toContain(id);
+      for (let i = 1; i < got.length; i++) expect(dir * Math.sign(byteCompare(got[i - 1].GSI2SK.S!, got[i].GSI2SK.S!))).toBeLessThanOrEqual(0);
+    }), { numRuns: 60 });
   });
 });

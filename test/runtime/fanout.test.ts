@@ -35,27 +35,32 @@ function expectedOrder(shards: Item[][], descending: boolean): Item[] {
 
 type Scenario = { limit: number; descending: boolean; concurrency?: number };
 
-/** Reads every page, passing the state through JSON as a cursor would; calls `between` after each page. */
-async function readAll(index: FakeIndex, s: Scenario, between: () => void = () => {}): Promise<Item[][]> {
+const allShards = (count: number) => Array.from({ length: count }, (_, i) => i);
+const PARTITION_KEY = { attribute: 'GSIPK', valueOf: (shard: number) => `BASE#${shard}` };
+
+/** Reads every page, passing the state through JSON as a cursor would; calls `between` before each next page with what came so far. */
+async function readAll(index: FakeIndex, s: Scenario, between: (returned: Item[]) => void = () => {}): Promise<Item[][]> {
   const pages: Item[][] = [];
   let state: FanOutState | undefined;
   do {
     const page = await fanOutQuery(index.fetcher(s.descending), {
-      shardCount: index.shards.length,
+      shards: allShards(index.shards.length),
       limit: s.limit,
       descending: s.descending,
       sortKey: 'GSISK',
       tieBreakKeys: ['PK', 'SK'],
-      partitionKey: 'GSIPK',
+      partitionKey: PARTITION_KEY,
       concurrency: s.concurrency,
       state,
     });
     pages.push(page.items);
     state = page.state && JSON.parse(JSON.stringify(page.state));
+    // The position is the last item returned: the merge position the next page's floor comes from.
+    if (state) expect(state.after[state.last]).toEqual(['GSISK', 'PK', 'SK'].map((k) => page.items[page.items.length - 1][k].S));
     // A page with more to come is full: the merge only stops early when every shard is exhausted.
     if (state) expect(page.items).toHaveLength(s.limit);
     if (pages.length > 500) throw new Error('paging does not end');
-    between();
+    if (state) between(pages.flat());
   } while (state);
   return pages;
 }
@@ -74,51 +79,75 @@ describe('fanOutQuery on an in-memory index', () => {
     }), { numRuns: 400 });
   });
 
-  test('with items written and deleted between pages, every item present throughout comes back exactly once', async () => {
+  test('with items written and deleted between pages: nothing present throughout or written ahead of the merge position is lost, nothing repeats, order holds across pages', async () => {
     const writes = fc.array(fc.record({ shard: fc.nat(), item: fakeItem, remove: fc.boolean(), at: fc.nat() }), { maxLength: 40 });
     await fc.assert(fc.asyncProperty(scenario, writes, async (s, changes) => {
       const index = new FakeIndex(s.contents, s.tieOrder, (shard) => s.pageCaps[shard]);
       const atStart = new Set(index.shards.flat().filter((i) => !i.hidden).map(idOf));
+      const ahead = new Set<string>();
       const removed = new Set<string>();
+      const dir = s.descending ? -1 : 1;
       let next = 0;
-      const pages = await readAll(index, s, () => {
-        // A few writes after each page: inserts anywhere in the order, and deletes (sometimes of
-        // the very item a shard's position points at).
+      const pages = await readAll(index, s, (returned) => {
+        // The merge position: the sort key of the last item returned so far.
+        const position = returned[returned.length - 1]?.GSISK.S;
+        // A few writes after each page: inserts anywhere in the order (into exhausted shards too),
+        // and deletes (sometimes of the very item a shard's position points at).
         for (const c of changes.slice(next, next + 3)) {
           const shard = c.shard % index.shards.length;
-          if (c.remove && index.shards[shard].length) removed.add(idOf(index.remove(shard, c.at % index.shards[shard].length)));
-          else index.insert(shard, { ...c.item, pk: `${c.item.pk}#new${next}` });
+          if (c.remove && index.shards[shard].length) {
+            removed.add(idOf(index.remove(shard, c.at % index.shards[shard].length)));
+          } else {
+            const item = { ...c.item, pk: `${c.item.pk}#new${next}` };
+            index.insert(shard, item);
+            // Strictly ahead of the position: an unsharded query would return it, so must the fan-out.
+            if (!item.hidden && (position === undefined || dir * byteCompare(item.sk, position) > 0)) ahead.add(`${item.pk}|X`);
+          }
           next++;
         }
       });
-      const ids = pages.flat().map(idOf);
+      const all = pages.flat();
+      const ids = all.map(idOf);
       expect(new Set(ids).size).toBe(ids.length);
-      for (const id of atStart) if (!removed.has(id)) expect(ids).toContain(id);
-      for (const page of pages) {
-        const sks = page.map((i) => i.GSISK.S!);
-        for (let i = 1; i < sks.length; i++) expect(sign(byteCompare(sks[i - 1], sks[i])) * (s.descending ? -1 : 1)).toBeLessThanOrEqual(0);
-      }
+      for (const id of [...atStart, ...ahead]) if (!removed.has(id)) expect(ids).toContain(id);
+      for (let i = 1; i < all.length; i++) expect(dir * sign(byteCompare(all[i - 1].GSISK.S!, all[i].GSISK.S!))).toBeLessThanOrEqual(0);
     }), { numRuns: 300 });
+  });
+
+  test('a shard that had nothing more is read again: an item written into it ahead of the position comes back', async () => {
+    const index = new FakeIndex([[{ sk: 'a', pk: '1' }, { sk: 'c', pk: '2' }, { sk: 'e', pk: '3' }], [{ sk: 'b', pk: '4' }]], 'tableKey', () => 10);
+    const pages = await readAll(index, { limit: 2, descending: false }, () => {
+      // After the first page (a, b) shard 1 has nothing more; write into it ahead of and behind b.
+      if (index.shards[1].length === 1) {
+        index.insert(1, { sk: 'd', pk: '5' });
+        index.insert(1, { sk: 'a', pk: '6' });
+      }
+    });
+    expect(pages.map((p) => p.map((i) => i.GSISK.S).join(''))).toEqual(['ab', 'cd', 'e']);
   });
 
   test('shards are queried in parallel unless bounded', async () => {
     await fc.assert(fc.asyncProperty(shardContents, fc.integer({ min: 1, max: 8 }), async (contents, bound) => {
       const free = new FakeIndex(contents, 'tableKey', () => 100);
-      await fanOutQuery(free.fetcher(false), { shardCount: contents.length, limit: 5, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'] });
+      await fanOutQuery(free.fetcher(false), { shards: allShards(contents.length), limit: 5, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'] });
       expect(free.log.maxInFlight).toBe(contents.length);
       const bounded = new FakeIndex(contents, 'tableKey', () => 100);
       await fanOutQuery(bounded.fetcher(false), {
-        shardCount: contents.length, limit: 5, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], concurrency: bound,
+        shards: allShards(contents.length), limit: 5, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], concurrency: bound,
       });
       expect(bounded.log.maxInFlight).toBe(Math.min(bound, contents.length));
     }), { numRuns: 50 });
   });
 
-  test('a state from a query over another shard count is rejected', async () => {
+  test('a state from a query over other shards, or not from a fan-out, is rejected', async () => {
     const index = new FakeIndex([[{ sk: 'a', pk: 'p' }], []], 'tableKey', () => 1);
-    const state: FanOutState = { shards: [{}, {}, {}] };
-    await expect(fanOutQuery(index.fetcher(false), { shardCount: 2, limit: 1, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], state }))
-      .rejects.toThrow(/3 shard positions but the query fans out over 2 shards/);
+    const run = (state: unknown) => fanOutQuery(index.fetcher(false), {
+      shards: [0, 1], limit: 1, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKey: PARTITION_KEY, state: state as FanOutState,
+    });
+    await expect(run({ after: [null, null, ['a', 'p', 'X']], last: 2 })).rejects.toThrow(/3 shard positions but the query fans out over 2 shards/);
+    await expect(run({ after: [null, null], last: 0 })).rejects.toThrow(/not one a fan-out query returned/);
+    await expect(run({ after: [['a', 'p'], null], last: 0 })).rejects.toThrow(/not one a fan-out query returned/);
+    await expect(run({ after: [['a', 'p', 'X'], null], last: 0 })).resolves.toEqual({ items: [] });
   });
 
   test('items of one shard keep the engine order for sort-key ties', async () => {
