@@ -45,6 +45,12 @@ export interface ShardModel {
   readonly writeCount: number;
   /** Shards readers fan out over: the largest count ever declared. */
   readonly readCount: number;
+  /**
+   * Every count ever declared (the current one and `previousShardCounts`), distinct, ascending. An
+   * item keeps the shard of the count it was written under, so a read by an ATTRIBUTE value asks
+   * the value's shard under each.
+   */
+  readonly counts: number[];
   /** How a shard is chosen. */
   readonly strategy: ShardStrategy;
   /** The attribute the shard is computed from (ATTRIBUTE strategy). @default - none */

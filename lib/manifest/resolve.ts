@@ -272,10 +272,11 @@ function resolveShards(
     writeCount = shardsFor(sharding.peakWritesPerSecond * peakEntryWriteUnits(index, entities, indexes, typeAttribute));
   }
   writeCount = writeCount ?? 1;
-  const readCount = Math.max(writeCount, ...(sharding.previousShardCounts ?? []).filter((n) => Number.isInteger(n)));
+  const counts = [...new Set([writeCount, ...(sharding.previousShardCounts ?? []).filter((n) => Number.isInteger(n))])].sort((a, b) => a - b);
   return {
     writeCount,
-    readCount,
+    readCount: counts[counts.length - 1],
+    counts,
     strategy: sharding.strategy ?? ShardStrategy.RANDOM,
     attribute: sharding.shardAttribute,
     peakWritesPerSecond: sharding.peakWritesPerSecond,

@@ -20,6 +20,7 @@ import { decodeCursor, encodeCursor } from './cursor';
 import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
 import { fanOutQuery, FanOutState } from './fanout';
+import { shardsToQuery } from './fanout-shards';
 import { checkFingerprint } from './fingerprint-check';
 import { itemCollectionRequest, reportItemCollections } from './item-collections';
 import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
@@ -102,7 +103,7 @@ class RuntimeClient {
     const plan = planQuery(this.model, patternName, input, options);
     const position = options.cursor === undefined ? undefined : decodeCursor(patternName, queryBinding(this.model, plan), options.cursor);
     const page = plan.index.shards
-      ? await this.fanOut(plan, position as FanOutState | undefined)
+      ? await this.fanOut(plan, shardsToQuery(this.model, plan, input), position as FanOutState | undefined)
       : await this.queryOne(plan, position as Item | undefined);
     let items = page.items;
     const equal = plan.condition.excludeEqual;
@@ -155,8 +156,8 @@ class RuntimeClient {
     return { items: out.Items ?? [], next: out.LastEvaluatedKey };
   }
 
-  /** A sharded GSI: one query per shard with the same sort-key condition, merged by fanOutQuery. */
-  private async fanOut(plan: QueryPlan, state: FanOutState | undefined): Promise<{ items: Item[]; next?: unknown }> {
+  /** A sharded GSI: one query per shard read with the same sort-key condition, merged by fanOutQuery. */
+  private async fanOut(plan: QueryPlan, shards: number[], state: FanOutState | undefined): Promise<{ items: Item[]; next?: unknown }> {
     const index = plan.index;
     const result = await fanOutQuery(async (shard, start, limit) => {
       const key = shardedKey(plan.condition.pk, shard, this.model.delimiter);
@@ -164,7 +165,7 @@ class RuntimeClient {
       const out = await this.send(() => this.dynamodb.send(new QueryCommand(input)));
       return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
     }, {
-      shards: Array.from({ length: index.shards!.readCount }, (_, i) => i),
+      shards,
       limit: plan.limit ?? 100,
       descending: plan.descending,
       sortKey: index.sortKey ?? this.pk,

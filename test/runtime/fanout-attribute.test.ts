@@ -1,0 +1,109 @@
+// ShardStrategy.ATTRIBUTE through the public client on dynalite: a query whose key condition pins
+// the shard attribute reads only that value's shard under every count ever declared, and finds
+// every item, also those written before a count change; without the value it reads every shard.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { shardForValue } from '../../lib/keys/shard';
+import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { createClient } from '../../lib/runtime';
+import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+
+type Order = { customerId: string; orderId: string; status: string; createdAt: string };
+type Page = { items: { item: Order }[]; cursor?: string };
+type Pager = { query(pattern: string, input: object, options: { limit: number; cursor?: string }): Promise<Page> };
+
+/** Orders by status, then customer and date, sharded by customer. */
+function manifestWith(sharding: { shardCount: number; previousShardCounts?: number[] }): SingleTableManifest {
+  return {
+    entities: {
+      Order: {
+        attributes: {
+          customerId: { type: AttributeKind.STRING, required: true },
+          orderId: { type: AttributeKind.STRING, required: true },
+          status: { type: AttributeKind.STRING, required: true },
+          createdAt: { type: AttributeKind.DATE, required: true },
+        },
+        pk: 'CUSTOMER#{customerId}',
+        sk: 'ORDER#{orderId}',
+        indexes: { GSI1: { pk: 'STATUS#{status}', sk: 'CUSTOMER#{customerId}#{createdAt}' } },
+      },
+    },
+    globalIndexes: { GSI1: { projection: ProjectionKind.ALL, sharding: { ...sharding, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'customerId' } } },
+    accessPatterns: { byStatusAndCustomer: { entities: ['Order'], index: 'GSI1', sortKeyCondition: SortKeyCondition.BEGINS_WITH } },
+  };
+}
+
+const HOUR = 3_600_000;
+const order = (customerId: string, i: number): Order => ({
+  customerId, orderId: `${customerId}-${String(i).padStart(3, '0')}`, status: 'OPEN', createdAt: new Date(Date.UTC(2024, 3, 1) + i * HOUR).toISOString(),
+});
+
+let engine: Engine;
+let sdk: DynamoDBClient;
+/** Partition key values of every Query sent, in order. */
+const queried: string[] = [];
+
+beforeAll(async () => {
+  engine = await startEngine(synthesizedTemplate(manifestWith({ shardCount: 4 })));
+  sdk = engine.newClient();
+  sdk.middlewareStack.add((next, context) => async (args) => {
+    if (context.commandName === 'QueryCommand') queried.push((args.input as { ExpressionAttributeValues: Record<string, { S: string }> }).ExpressionAttributeValues[':pk'].S);
+    return next(args);
+  }, { step: 'initialize', name: 'recordQueries' });
+});
+afterAll(async () => {
+  sdk.destroy();
+  await engine.stop();
+});
+
+/** Every page of the pattern; returns the order ids and the distinct partitions the pages read. */
+async function readAll(db: unknown, input: object, limit: number): Promise<{ ids: string[]; partitions: string[] }> {
+  queried.length = 0;
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await (db as Pager).query('byStatusAndCustomer', input, { limit, cursor });
+    ids.push(...page.items.map((r) => r.item.orderId));
+    cursor = page.cursor;
+  } while (cursor);
+  return { ids, partitions: [...new Set(queried)].sort() };
+}
+
+const customers = Array.from({ length: 12 }, (_, i) => `c${i}`);
+
+test('with the customer in the sort-key prefix, one shard is read; without it, every shard', async () => {
+  const tableName = await engine.createTable();
+  const db = createClient(manifestWith({ shardCount: 4 }), { client: sdk, tableName });
+  const all = customers.flatMap((c) => Array.from({ length: 5 }, (_, i) => order(c, i)));
+  for (const o of all) await db.put('Order', o);
+
+  for (const c of ['c1', 'c7']) {
+    const got = await readAll(db, { status: 'OPEN', customerId: c }, 2);
+    expect(got.ids).toEqual(all.filter((o) => o.customerId === c).map((o) => o.orderId));
+    expect(got.partitions).toEqual([`STATUS#OPEN#${shardForValue(c, 4)}`]);
+  }
+  const everything = await readAll(db, { status: 'OPEN' }, 7);
+  // The index sort key order: `CUSTOMER#c1#...` before `CUSTOMER#c10#...` ('#' sorts before digits).
+  const byKey = [...all].sort((a, b) => (`${a.customerId}#${a.createdAt}` < `${b.customerId}#${b.createdAt}` ? -1 : 1));
+  expect(everything.ids).toEqual(byKey.map((o) => o.orderId));
+  expect(everything.partitions).toEqual([0, 1, 2, 3].map((s) => `STATUS#OPEN#${s}`));
+});
+
+test('after a count change (3 -> 5), a read by customer asks its shard under both counts and finds old and new orders', async () => {
+  // A customer whose shard differs between the two counts, so that reading one count would miss orders.
+  const c = customers.find((x) => shardForValue(x, 3) !== shardForValue(x, 5))!;
+  const [other1, other2] = customers.filter((x) => x !== c);
+  const tableName = await engine.createTable();
+  const before = createClient(manifestWith({ shardCount: 3 }), { client: sdk, tableName });
+  const old = [order(c, 0), order(c, 2), order(c, 4), order(other1, 1), order(other2, 1)];
+  for (const o of old) await before.put('Order', o);
+  const db = createClient(manifestWith({ shardCount: 5, previousShardCounts: [3] }), { client: sdk, tableName });
+  const added = [order(c, 1), order(c, 3), order(other1, 2)];
+  for (const o of added) await db.put('Order', o);
+
+  const got = await readAll(db, { status: 'OPEN', customerId: c }, 2);
+  expect(got.ids).toEqual([0, 1, 2, 3, 4].map((i) => order(c, i).orderId));
+  expect(got.partitions).toEqual([...new Set([shardForValue(c, 3), shardForValue(c, 5)])].sort().map((s) => `STATUS#OPEN#${s}`));
+  // Without the earlier count, the orders written under 3 shards are out of reach.
+  const forgetful = createClient(manifestWith({ shardCount: 5 }), { client: sdk, tableName });
+  expect((await readAll(forgetful, { status: 'OPEN', customerId: c }, 2)).ids).toEqual([1, 3].map((i) => order(c, i).orderId));
+});
