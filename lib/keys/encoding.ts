@@ -99,7 +99,10 @@ export const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export function normalizeDate(value: unknown): string | undefined {
   // Fast path: a string already in the normalized form is returned as is once its fields are in
   // range. Parsing it through Date costs about a microsecond, most of a put's time.
-  if (typeof value === 'string' && value.length === 24 && DATE_SEGMENT.test(value)) return isRealDate(value) ? value : undefined;
+  if (typeof value === 'string' && value.length === 24 && value.charCodeAt(23) === 90 /* Z */) {
+    const shape = normalizedShape(value);
+    if (shape !== undefined) return shape ? value : undefined;
+  }
   let date: Date;
   if (value instanceof Date) {date = value;} else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
     date = new Date(value);
@@ -113,19 +116,36 @@ export function normalizeDate(value: unknown): string | undefined {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** Whether a string of DATE_SEGMENT's shape names a real instant (month, day, time in range). */
-function isRealDate(iso: string): boolean {
-  const num = (at: number, digits: number) => {
-    let n = 0;
-    for (let i = at; i < at + digits; i++) n = n * 10 + iso.charCodeAt(i) - 48;
-    return n;
-  };
-  const year = num(0, 4);
-  const month = num(5, 2);
-  const day = num(8, 2);
+/** The number `count` decimal digits spell from `at`, or -1 when one of them is not a digit. */
+function digitsAt(s: string, at: number, count: number): number {
+  let n = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * For a 24-character string: undefined when it does not have DATE_SEGMENT's shape (the slow path
+ * decides), else whether it names a real instant (month, day, time in range). Field by field, by
+ * character code: about a fifth faster than DATE_SEGMENT.test, and it runs twice on many puts.
+ */
+function normalizedShape(iso: string): boolean | undefined {
+  const separators = iso.charCodeAt(4) === 45 && iso.charCodeAt(7) === 45 && iso.charCodeAt(10) === 84 // - - T
+    && iso.charCodeAt(13) === 58 && iso.charCodeAt(16) === 58 && iso.charCodeAt(19) === 46; // : : .
+  if (!separators || digitsAt(iso, 20, 3) < 0) return undefined;
+  const year = digitsAt(iso, 0, 4);
+  const month = digitsAt(iso, 5, 2);
+  const day = digitsAt(iso, 8, 2);
+  const hour = digitsAt(iso, 11, 2);
+  const minute = digitsAt(iso, 14, 2);
+  const second = digitsAt(iso, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  return month >= 1 && month <= 12 && day >= 1 && day <= days && num(11, 2) < 24 && num(14, 2) < 60 && num(17, 2) < 60;
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 60;
 }
 
 /** Why a value cannot be encoded, or undefined when it can. */
@@ -136,27 +156,28 @@ export type EncodeResult = { readonly segment: string } | { readonly absent: tru
  * (booleans) is "absent": the key cannot be composed, and an index key is then left out (sparse).
  */
 export function encodeSegment(kind: AttributeKind | 'SHARD', value: unknown, escapeChar: string): EncodeResult {
-  if (value === undefined || value === null || value === '') return { absent: true };
+  const r = encodeValue(kind, value, escapeChar);
+  return typeof r === 'string' ? { segment: r } : r ?? { absent: true };
+}
+
+/**
+ * `encodeSegment` without a result object, for the composers that run on every put and query:
+ * the segment, undefined when the value is absent, or why it cannot be encoded.
+ */
+export function encodeValue(kind: AttributeKind | 'SHARD', value: unknown, escapeChar: string): string | undefined | { readonly error: string } {
+  if (value === undefined || value === null || value === '') return undefined;
   switch (kind) {
     case AttributeKind.STRING:
-      return typeof value === 'string'
-        ? { segment: encodeString(value, escapeChar) }
-        : { error: `must be a string, got ${describe(value)}` };
+      return typeof value === 'string' ? encodeString(value, escapeChar) : { error: `must be a string, got ${describe(value)}` };
     case AttributeKind.NUMBER:
-      return typeof value === 'number' && Number.isFinite(value)
-        ? { segment: encodeNumber(value) }
-        : { error: `must be a finite number, got ${describe(value)}` };
-    case AttributeKind.DATE: {
-      const iso = normalizeDate(value);
-      return iso ? { segment: iso } : { error: `must be a Date or an ISO-8601 date string, got ${describe(value)}` };
-    }
+      return typeof value === 'number' && Number.isFinite(value) ? encodeNumber(value) : { error: `must be a finite number, got ${describe(value)}` };
+    case AttributeKind.DATE:
+      return normalizeDate(value) ?? { error: `must be a Date or an ISO-8601 date string, got ${describe(value)}` };
     case AttributeKind.BOOLEAN:
       if (typeof value !== 'boolean') return { error: `must be a boolean, got ${describe(value)}` };
-      return value ? { segment: 'true' } : { absent: true };
+      return value ? 'true' : undefined;
     case 'SHARD':
-      return typeof value === 'number' && Number.isInteger(value) && value >= 0
-        ? { segment: String(value) }
-        : { error: `must be a shard number, got ${describe(value)}` };
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? String(value) : { error: `must be a shard number, got ${describe(value)}` };
     default:
       return { error: `has type ${kind}, which cannot be part of a key` };
   }

@@ -1,7 +1,7 @@
 // Key templates: `CUSTOMER#{username}`. A template is a list of segments joined by the delimiter;
 // each segment is either literal text or exactly one `{attribute}`. Segments never mix the two,
 // so every attribute value fills a whole segment and prefixes can end at a segment boundary.
-import { DATE_SEGMENT, encodeSegment, KEYABLE_KINDS, NUMBER_SEGMENT } from './encoding';
+import { DATE_SEGMENT, encodeSegment, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT } from './encoding';
 import type { KeySegmentModel, KeyTemplateModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
 
@@ -55,10 +55,48 @@ export function parseTemplate(
 }
 
 /** The outcome of composing a key. */
-export type ComposeResult =
-  | { readonly key: string }
-  | { readonly absent: string }
-  | { readonly error: string; readonly attribute: string };
+export type ComposeResult = { readonly key: string } | ComposeFailure;
+
+/** Why a key could not be composed: an input is absent, or a value cannot be encoded. */
+export type ComposeFailure = { readonly absent: string } | { readonly error: string; readonly attribute: string };
+
+/** A template compiled for one delimiter: the key, or why there is none. */
+export type Composer = (values: Readonly<Record<string, unknown>>) => string | ComposeFailure;
+
+/**
+ * Compiles a template into a composer, once per template: each attribute segment with the literal
+ * text (and delimiters) before it, so composing a key walks only the attributes and allocates
+ * nothing but the key.
+ */
+export function composerOf(template: KeyTemplateModel, delimiter: string, escapeChar: string): Composer {
+  const names: string[] = [];
+  const kinds: AttributeKind[] = [];
+  const before: string[] = [];
+  let text = '';
+  template.segments.forEach((seg, i) => {
+    if (i > 0) text += delimiter;
+    if (seg.literal !== undefined) {
+      text += seg.literal;
+      return;
+    }
+    names.push(seg.attribute!);
+    kinds.push(seg.kind!);
+    before.push(text);
+    text = '';
+  });
+  const tail = text;
+  return (values) => {
+    let key = '';
+    for (let i = 0; i < names.length; i++) {
+      const r = encodeValue(kinds[i], values[names[i]], escapeChar);
+      if (typeof r !== 'string') return r === undefined ? { absent: names[i] } : { error: r.error, attribute: names[i] };
+      key += before[i] + r;
+    }
+    return key + tail;
+  };
+}
+
+const composers = new WeakMap<KeyTemplateModel, Composer>();
 
 /** Composes a full key from attribute values. */
 export function composeKey(
@@ -67,21 +105,14 @@ export function composeKey(
   delimiter: string,
   escapeChar: string,
 ): ComposeResult {
-  const segs = template.segments;
-  let key = '';
-  for (let i = 0; i < segs.length; i++) {
-    const seg = segs[i];
-    if (i > 0) key += delimiter;
-    if (seg.literal !== undefined) {
-      key += seg.literal;
-      continue;
-    }
-    const encoded = encodeSegment(seg.kind!, values[seg.attribute!], escapeChar);
-    if ('segment' in encoded) key += encoded.segment;
-    else if ('absent' in encoded) return { absent: seg.attribute! };
-    else return { error: encoded.error, attribute: seg.attribute! };
+  let compose = composers.get(template);
+  if (!compose) {
+    compose = composerOf(template, delimiter, escapeChar);
+    // Only a frozen (compiled) template is known never to change under its cached composer.
+    if (Object.isFrozen(template)) composers.set(template, compose);
   }
-  return { key };
+  const r = compose(values);
+  return typeof r === 'string' ? { key: r } : r;
 }
 
 /** A prefix of a template composed from its leading known attributes. */

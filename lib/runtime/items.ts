@@ -2,9 +2,9 @@
 // Nothing here talks to DynamoDB; client.ts sends what these return.
 import type { AttributeValue, DeleteItemCommandInput, GetItemCommandInput, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import { indexKeyAttributes, keyAttributes, tableKey } from './keys';
+import { keyAttributes, tableKey, writeItemKeys } from './keys';
 import { attributeOf, attributeValue, entityOf, itemAttributes } from './values';
-import { EntityModel, IndexModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -14,24 +14,9 @@ export type PutMode = 'upsert' | 'create' | 'replace';
 /** Every attribute DynamoDB stores for an item: values, type, table and index keys. */
 export function itemToWrite(model: TableModel, entity: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
   const stored = itemAttributes(entity, item);
-  const table = tableKey(model, entity, item);
-  const index = model.indexes[TABLE_INDEX];
-  stored[index.partitionKey] = { S: table.pk };
-  stored[index.sortKey!] = { S: table.sk };
-  for (const slot of secondarySlots(model, entity)) {
-    indexKeyAttributes(model, entity, slot, item, table, stored);
-  }
+  writeItemKeys(model, entity, item, stored);
   stored[model.typeAttribute] = { S: entity.typeValue };
   return stored;
-}
-
-const slotLists = new WeakMap<EntityModel, IndexModel[]>();
-
-/** The secondary index slots an entity populates, listed once per entity (the model is frozen). */
-function secondarySlots(model: TableModel, entity: EntityModel): IndexModel[] {
-  let list = slotLists.get(entity);
-  if (!list) slotLists.set(entity, list = Object.keys(entity.keys).filter((n) => n !== TABLE_INDEX).map((n) => model.indexes[n]));
-  return list;
 }
 
 /** PutItem input. */

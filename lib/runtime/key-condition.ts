@@ -4,7 +4,7 @@
 // template's leading literal segments, so `AMOUNT#` >= ... never reaches another entity's keys.
 import { SingleTableError } from './errors';
 import { describe } from '../keys/encoding';
-import { composeKey, composePrefix } from '../keys/template';
+import { ComposeFailure, Composer, composerOf, composePrefix } from '../keys/template';
 import type { KeyTemplateModel, PatternModel, TableModel } from '../manifest/model';
 
 /** Above every character a key can hold: closes "everything that starts with this prefix". */
@@ -35,19 +35,17 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
       throw new SingleTableError('INVALID_QUERY_INPUT', `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${pattern.sk ? `, sort key ${pattern.sk.source}, condition ${condition}` : ''})`, { pattern: pattern.name, attribute: name });
     }
   }
-  const pkResult = composeKey(pattern.pk, input, model.delimiter, model.escapeChar);
-  if ('absent' in pkResult) throw new SingleTableError('MISSING_ATTRIBUTE', `is needed for the partition key ${pattern.pk.source}`, { pattern: pattern.name, attribute: pkResult.absent });
-  if ('error' in pkResult) throw new SingleTableError('INVALID_VALUE', pkResult.error, { pattern: pattern.name, attribute: pkResult.attribute });
-  const pk = pkResult.key;
+  const keys = patternKeys(model, pattern);
+  const pk = keys.pk(input);
+  if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
   if (condition === 'NONE' || !pattern.sk) return { pk };
 
   const sk = pattern.sk;
-  const floor = literalFloor(sk, model.delimiter);
+  const floor = keys.floor;
   if (condition === 'EQUALS') {
-    const full = composeKey(sk, input, model.delimiter, model.escapeChar);
-    if ('absent' in full) throw new SingleTableError('MISSING_ATTRIBUTE', `is needed for the sort key ${sk.source}`, { pattern: pattern.name, attribute: full.absent });
-    if ('error' in full) throw new SingleTableError('INVALID_VALUE', full.error, { pattern: pattern.name, attribute: full.attribute });
-    return { pk, sk: { expression: '#sk = :lo', lo: full.key } };
+    const full = keys.sk!(input);
+    if (typeof full !== 'string') throw composeError(pattern, full, `is needed for the sort key ${sk.source}`);
+    return { pk, sk: { expression: '#sk = :lo', lo: full } };
   }
   if (condition === 'BEGINS_WITH') {
     const p = prefixOf(model, pattern, sk, input, input);
@@ -74,6 +72,35 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
     default: // LESS_THAN
       return floor ? { ...range(pk, floor, p.prefix), excludeEqual: p.prefix } : { pk, sk: { expression: '#sk < :hi', hi: p.prefix } };
   }
+}
+
+/** A pattern's key templates compiled once per pattern (the model is frozen), and its sort key's literal floor. */
+interface PatternKeys {
+  readonly pk: Composer;
+  readonly sk?: Composer;
+  readonly floor: string;
+}
+
+const compiled = new WeakMap<PatternModel, PatternKeys>();
+
+function patternKeys(model: TableModel, pattern: PatternModel): PatternKeys {
+  let keys = compiled.get(pattern);
+  if (!keys) {
+    const sk = pattern.sk;
+    keys = {
+      pk: composerOf(pattern.pk, model.delimiter, model.escapeChar),
+      sk: sk && composerOf(sk, model.delimiter, model.escapeChar),
+      floor: sk ? literalFloor(sk, model.delimiter) : '',
+    };
+    compiled.set(pattern, keys);
+  }
+  return keys;
+}
+
+function composeError(pattern: PatternModel, r: ComposeFailure, missing: string): SingleTableError {
+  return 'absent' in r
+    ? new SingleTableError('MISSING_ATTRIBUTE', missing, { pattern: pattern.name, attribute: r.absent })
+    : new SingleTableError('INVALID_VALUE', r.error, { pattern: pattern.name, attribute: r.attribute });
 }
 
 function range(pk: string, lo: string, hi: string): KeyCondition {

@@ -6,18 +6,82 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { encodeSegment, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
 import { shardedKey, shardForItem, shardForValue } from '../keys/shard';
-import { composeKey } from '../keys/template';
-import { EntityModel, IndexModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { ComposeFailure, Composer, composerOf } from '../keys/template';
+import { EntityIndexKeysModel, EntityModel, IndexModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 type Values = Readonly<Record<string, unknown>>;
 
+/** One secondary index slot of an entity, its templates compiled (numbers into EntityKeys.composers). */
+interface SlotKeys {
+  readonly index: IndexModel;
+  readonly keys: EntityIndexKeysModel;
+  /** Undefined on an LSI, which shares the table's partition key. */
+  readonly pk?: number;
+  readonly sk?: number;
+}
+
+/**
+ * An entity's key templates compiled once per entity (the model is frozen), for every put and
+ * update. Templates with the same source share a composer (GSI1 `ORDER#{orderId}` for both keys
+ * and the table's sort key), so a put composes each distinct key once.
+ */
+interface EntityKeys {
+  readonly composers: readonly Composer[];
+  readonly slots: readonly SlotKeys[];
+}
+
+/** Composer numbers of the table key. */
+const TABLE_PK = 0;
+const TABLE_SK = 1;
+
+const compiled = new WeakMap<EntityModel, EntityKeys>();
+
+function entityKeys(model: TableModel, entity: EntityModel): EntityKeys {
+  let keys = compiled.get(entity);
+  if (keys) return keys;
+  const composers: Composer[] = [];
+  const sources: string[] = [];
+  const add = (t: KeyTemplateModel) => (sources.push(t.source), composers.push(composerOf(t, model.delimiter, model.escapeChar)) - 1);
+  const compose = (t: KeyTemplateModel) => {
+    const n = sources.indexOf(t.source);
+    return n < 0 ? add(t) : n;
+  };
+  const table = entity.keys[TABLE_INDEX];
+  // Numbers TABLE_PK and TABLE_SK, also when the two templates are the same.
+  add(table.pk);
+  add(table.sk!);
+  const slots: SlotKeys[] = [];
+  for (const name in entity.keys) {
+    if (name === TABLE_INDEX) continue;
+    const index = model.indexes[name];
+    const k = entity.keys[name];
+    slots.push({ index, keys: k, pk: index.type === 'LSI' ? undefined : compose(k.pk), sk: index.sortKey && k.sk ? compose(k.sk) : undefined });
+  }
+  keys = { composers, slots };
+  compiled.set(entity, keys);
+  return keys;
+}
+
+/** Composes each distinct template of an entity at most once for one item's values. */
+class ItemComposition {
+  private readonly done: (string | ComposeFailure | undefined)[] = [];
+  constructor(private readonly keys: EntityKeys, private readonly values: Values) {}
+  public key(n: number): string | ComposeFailure {
+    return this.done[n] ??= this.keys.composers[n](this.values);
+  }
+}
+
 /** The table key of an item: both parts must be composable. */
 export function tableKey(model: TableModel, entity: EntityModel, values: Values): { pk: string; sk: string } {
-  const keys = entity.keys[TABLE_INDEX];
+  return tableKeyOf(model, entity, new ItemComposition(entityKeys(model, entity), values));
+}
+
+function tableKeyOf(model: TableModel, entity: EntityModel, item: ItemComposition): { pk: string; sk: string } {
+  const templates = entity.keys[TABLE_INDEX];
   const index = model.indexes[TABLE_INDEX];
   return {
-    pk: requiredKey(model, entity, keys.pk, values, index.partitionKey, MAX_PARTITION_KEY_BYTES),
-    sk: requiredKey(model, entity, keys.sk!, values, index.sortKey!, MAX_SORT_KEY_BYTES),
+    pk: requiredKey(entity, templates.pk, item.key(TABLE_PK), index.partitionKey, MAX_PARTITION_KEY_BYTES),
+    sk: requiredKey(entity, templates.sk!, item.key(TABLE_SK), index.sortKey!, MAX_SORT_KEY_BYTES),
   };
 }
 
@@ -27,9 +91,8 @@ export function keyAttributes(model: TableModel, key: { pk: string; sk: string }
   return { [index.partitionKey]: { S: key.pk }, [index.sortKey!]: { S: key.sk } };
 }
 
-function requiredKey(model: TableModel, entity: EntityModel, template: KeyTemplateModel, values: Values, attribute: string, limit: number): string {
-  const r = composeKey(template, values, model.delimiter, model.escapeChar);
-  if ('key' in r) return checkSize(entity, attribute, r.key, limit);
+function requiredKey(entity: EntityModel, template: KeyTemplateModel, r: string | ComposeFailure, attribute: string, limit: number): string {
+  if (typeof r === 'string') return checkSize(entity, attribute, r, limit);
   if ('absent' in r) {
     throw new SingleTableError('MISSING_ATTRIBUTE', `is needed (non-empty) for key ${attribute} = ${template.source}`, { entity: entity.name, attribute: r.absent });
   }
@@ -49,6 +112,20 @@ export function checkSize(entity: EntityModel, attribute: string, key: string, l
 }
 
 /**
+ * Writes every key attribute of an item into `out`: the table key, and each secondary index slot
+ * whose inputs are all present (the item is left out of the others).
+ */
+export function writeItemKeys(model: TableModel, entity: EntityModel, values: Values, out: Record<string, AttributeValue>): void {
+  const keys = entityKeys(model, entity);
+  const item = new ItemComposition(keys, values);
+  const table = tableKeyOf(model, entity, item);
+  const index = model.indexes[TABLE_INDEX];
+  out[index.partitionKey] = { S: table.pk };
+  out[index.sortKey!] = { S: table.sk };
+  for (const slot of keys.slots) slotKeyAttributes(model, entity, slot, item, values, table, out);
+}
+
+/**
  * Writes the key attribute values of one secondary index slot into `out` and returns it, or
  * returns undefined and writes nothing when an input is absent (the item is left out of the
  * index). For an LSI only the sort key is written.
@@ -61,26 +138,39 @@ export function indexKeyAttributes(
   table: { pk: string; sk: string },
   out: Record<string, AttributeValue> = {},
 ): Record<string, AttributeValue> | undefined {
-  const keys = entity.keys[index.name];
+  const keys = entityKeys(model, entity);
+  return slotKeyAttributes(model, entity, keys.slots.find((s) => s.index === index)!, new ItemComposition(keys, values), values, table, out);
+}
+
+function slotKeyAttributes(
+  model: TableModel,
+  entity: EntityModel,
+  slot: SlotKeys,
+  item: ItemComposition,
+  values: Values,
+  table: { pk: string; sk: string },
+  out: Record<string, AttributeValue>,
+): Record<string, AttributeValue> | undefined {
+  const index = slot.index;
   let pkValue: string | undefined;
-  if (index.type !== 'LSI') {
-    const pk = composeKey(keys.pk, values, model.delimiter, model.escapeChar);
-    if (!('key' in pk)) return absentOrThrow(entity, keys.pk, pk);
-    pkValue = index.shards ? shardedKey(pk.key, shardOf(model, entity, index, values, table), model.delimiter) : pk.key;
+  if (slot.pk !== undefined) {
+    const pk = item.key(slot.pk);
+    if (typeof pk !== 'string') return absentOrThrow(entity, slot.keys.pk, pk);
+    pkValue = index.shards ? shardedKey(pk, shardOf(model, entity, index, values, table), model.delimiter) : pk;
     checkSize(entity, index.partitionKey, pkValue, MAX_PARTITION_KEY_BYTES);
   }
   let skValue: string | undefined;
-  if (index.sortKey && keys.sk) {
-    const sk = composeKey(keys.sk, values, model.delimiter, model.escapeChar);
-    if (!('key' in sk)) return absentOrThrow(entity, keys.sk, sk);
-    skValue = checkSize(entity, index.sortKey, sk.key, MAX_SORT_KEY_BYTES);
+  if (slot.sk !== undefined) {
+    const sk = item.key(slot.sk);
+    if (typeof sk !== 'string') return absentOrThrow(entity, slot.keys.sk!, sk);
+    skValue = checkSize(entity, index.sortKey!, sk, MAX_SORT_KEY_BYTES);
   }
   if (pkValue !== undefined) out[index.partitionKey] = { S: pkValue };
   if (skValue !== undefined) out[index.sortKey!] = { S: skValue };
   return out;
 }
 
-function absentOrThrow(entity: EntityModel, template: KeyTemplateModel, r: { absent: string } | { error: string; attribute: string }): undefined {
+function absentOrThrow(entity: EntityModel, template: KeyTemplateModel, r: ComposeFailure): undefined {
   if ('absent' in r) return undefined;
   throw new SingleTableError('INVALID_VALUE', `${r.error} (key template ${template.source})`, { entity: entity.name, attribute: r.attribute });
 }

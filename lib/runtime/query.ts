@@ -57,18 +57,20 @@ export function queryBinding(model: TableModel, plan: QueryPlan): string {
   return JSON.stringify([plan.pattern.index, plan.condition, plan.descending, model.fingerprint]);
 }
 
-// Per pattern, computed once: the model is frozen.
-const typeFilters = new WeakMap<PatternModel, string[] | undefined>();
+// Per pattern, computed once: the model is frozen. Boxed, so one lookup tells "none" from "not yet".
+const typeFilters = new WeakMap<PatternModel, { readonly filter?: string[] }>();
 
 function typeFilterFor(model: TableModel, pattern: PatternModel, index: IndexModel): string[] | undefined {
-  if (typeFilters.has(pattern)) return typeFilters.get(pattern);
-  let filter: string[] | undefined;
-  // KEYS_ONLY indexes hold no type attribute: results.ts matches keys instead.
-  if (index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))) {
-    filter = pattern.entities.map((e) => model.entities[e].typeValue);
+  let cached = typeFilters.get(pattern);
+  if (!cached) {
+    let filter: string[] | undefined;
+    // KEYS_ONLY indexes hold no type attribute: results.ts matches keys instead.
+    if (index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))) {
+      filter = pattern.entities.map((e) => model.entities[e].typeValue);
+    }
+    typeFilters.set(pattern, cached = { filter });
   }
-  typeFilters.set(pattern, filter);
-  return filter;
+  return cached.filter;
 }
 
 /** The Query input for one partition key value (a shard's, on a sharded index). */
