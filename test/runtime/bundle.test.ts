@@ -2,11 +2,12 @@
 // SDK stays external, and the size stays within budget.
 import { bundle, BundleResult } from '../support/bundle';
 
-// Issue 3's target is 12 KB minified. Not met: the bundle carries the manifest compiler with all
-// of its validation rules (compileManifest at cold start) and the example manifest itself; see
-// README "Runtime" for the measured breakdown. This budget only guards against regressions.
+// Issue 3's target is 12 KB minified. Not met: without the validation rules (the runtime only
+// resolves the manifest) the bundle is about 47 KB, the runtime itself about 28 KB of it; see
+// README "Runtime" for the measured breakdown. The budget sits just above that, so a regression
+// (the rules creeping back in, a heavy import) fails here.
 const TARGET_BYTES = 12 * 1024;
-const BUDGET_BYTES = 64 * 1024;
+const BUDGET_BYTES = 48 * 1024;
 
 let result: BundleResult;
 beforeAll(async () => {
@@ -27,4 +28,8 @@ test('the SDK is left to the Lambda runtime: required, never bundled', () => {
 
 test(`minified size within the regression budget (target ${TARGET_BYTES} bytes)`, () => {
   expect(result.bytes).toBeLessThanOrEqual(BUDGET_BYTES);
+});
+
+test('no validation rule in the bundle: the Lambda resolves the manifest the stack validated', () => {
+  expect(Object.keys(result.inputs).filter((i) => i.startsWith('lib/manifest/rules/') || (i === 'lib/manifest/compile.ts' && result.inputs[i] > 0))).toEqual([]);
 });
