@@ -14,11 +14,11 @@ import * as os from 'os';
 import * as path from 'path';
 import { build } from 'esbuild';
 import { manifest as exampleManifest } from '../examples/manifest';
-import { resolveModel } from '../lib/manifest/resolve';
-import { bundle } from '../test/support/bundle';
 import { sampleOrders } from './model/order';
 import * as handWritten from './peers/hand-written';
 import * as ours from './peers/ours';
+import { resolveModel } from '../lib/manifest/resolve';
+import { bundle } from '../test/support/bundle';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 7 : 31;
@@ -65,12 +65,17 @@ async function requireTimes() {
   // compileManifest and its rules, are tree-shaken out of a handler bundle).
   await build({
     stdin: { contents: "export { createClient } from './lib/runtime';", resolveDir: path.join(__dirname, '..'), loader: 'ts' },
-    bundle: true, minify: true, platform: 'node', target: 'node20', format: 'cjs',
-    external: ['@aws-sdk/*'], outfile: runtimeFile, logLevel: 'silent',
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['@aws-sdk/*'],
+    outfile: runtimeFile,
+    logLevel: 'silent',
   });
   const timed = (what: string) => Number(execFileSync(process.execPath, ['-e',
-    `const t=process.hrtime.bigint();require(${JSON.stringify(what)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`,
-  ], { cwd: path.join(__dirname, '..') }).toString());
+    `const t=process.hrtime.bigint();require(${JSON.stringify(what)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`], { cwd: path.join(__dirname, '..') }).toString());
   const sdk: number[] = [];
   const runtime: number[] = [];
   const diffs: number[] = [];
@@ -127,8 +132,12 @@ async function main() {
     sink,
   };
   writeFileSync(path.join(RESULTS, 'runtime.json'), JSON.stringify(results, null, 2) + '\n');
-  console.log(JSON.stringify({ putItemInput: results.putItemInput, queryInput: results.queryInput,
-    bundle: { bytes: handler.bytes, groups: results.exampleHandlerBundle.groups }, requireTime: results.requireTime }, null, 2));
+  console.log(JSON.stringify({
+    putItemInput: results.putItemInput,
+    queryInput: results.queryInput,
+    bundle: { bytes: handler.bytes, groups: results.exampleHandlerBundle.groups },
+    requireTime: results.requireTime,
+  }, null, 2));
 }
 
 main().catch((e) => {
