@@ -22,7 +22,7 @@ import { SingleTableError } from './errors';
 import { fanOutQuery, FanOutState } from './fanout';
 import { shardsToQuery } from './fanout-shards';
 import { checkFingerprint } from './fingerprint-check';
-import { itemCollectionRequest, reportItemCollections } from './item-collections';
+import { reportItemCollections, withItemCollectionRequest } from './item-collections';
 import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
 import { buildQueryInput, planQuery, QueryOptions, QueryPlan, queryBinding } from './query';
 import { EntityItem, toEntityItems, toItem } from './results';
@@ -77,7 +77,7 @@ class RuntimeClient {
   }
 
   public async put(entity: string, item: Values, options: { mode?: PutMode } = {}): Promise<void> {
-    const input = { ...buildPut(this.model, this.tableName, entity, item, options.mode), ...itemCollectionRequest(this.model) };
+    const input = withItemCollectionRequest(this.model, buildPut(this.model, this.tableName, entity, item, options.mode));
     await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new PutItemCommand(input)));
   }
 
@@ -88,13 +88,13 @@ class RuntimeClient {
   }
 
   public async update(entity: string, changes: Values, options: { remove?: readonly string[] } = {}) {
-    const input = { ...buildUpdate(this.model, this.tableName, entity, changes, options.remove), ...itemCollectionRequest(this.model) };
+    const input = withItemCollectionRequest(this.model, buildUpdate(this.model, this.tableName, entity, changes, options.remove));
     const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new UpdateItemCommand(input)));
     return toItem(out.Attributes, this.strip);
   }
 
   public async delete(entity: string, key: Values, options: { mustExist?: boolean } = {}) {
-    const input = { ...buildDelete(this.model, this.tableName, entity, key, options.mustExist), ...itemCollectionRequest(this.model) };
+    const input = withItemCollectionRequest(this.model, buildDelete(this.model, this.tableName, entity, key, options.mustExist));
     const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new DeleteItemCommand(input)));
     return toItem(out.Attributes, this.strip);
   }

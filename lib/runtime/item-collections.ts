@@ -21,9 +21,13 @@ export interface MetricLog {
   warn(line: string): void;
 }
 
-/** The request parameter for a write: only tables with LSIs have item collection metrics. */
-export function itemCollectionRequest(model: TableModel): { ReturnItemCollectionMetrics?: 'SIZE' } {
-  return model.localIndexesEnabled ? { ReturnItemCollectionMetrics: 'SIZE' } : {};
+/**
+ * Asks a write for item collection metrics (only tables with LSIs have them); sets the parameter
+ * on the built input rather than copying it into a new one on every write.
+ */
+export function withItemCollectionRequest<T extends { ReturnItemCollectionMetrics?: string }>(model: TableModel, input: T): T {
+  if (model.localIndexesEnabled) input.ReturnItemCollectionMetrics = 'SIZE';
+  return input;
 }
 
 /** One EMF log line for one collection's size estimate. */
