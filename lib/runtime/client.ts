@@ -24,7 +24,7 @@ import { shardsToQuery } from './fanout-shards';
 import { checkFingerprint } from './fingerprint-check';
 import { reportItemCollections, withItemCollectionRequest } from './item-collections';
 import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
-import { buildQueryInput, planQuery, QueryOptions, QueryPlan, queryBinding } from './query';
+import { buildQueryInput, planQuery, QueryOptions, QueryPlan, queryBinding, shardQueryInput } from './query';
 import { EntityItem, toEntityItems, toItem } from './results';
 import { RetryPolicy, withThrottlingRetry } from './retry';
 import type { SingleTableClient } from './types';
@@ -159,9 +159,9 @@ class RuntimeClient {
   /** A sharded GSI: one query per shard read with the same sort-key condition, merged by fanOutQuery. */
   private async fanOut(plan: QueryPlan, shards: number[], state: FanOutState | undefined): Promise<{ items: Item[]; next?: unknown }> {
     const index = plan.index;
+    const base = buildQueryInput(this.model, this.tableName, plan, plan.condition.pk);
     const result = await fanOutQuery(async (shard, start, limit) => {
-      const key = shardedKey(plan.condition.pk, shard, this.model.delimiter);
-      const input = buildQueryInput(this.model, this.tableName, plan, key, start, limit);
+      const input = shardQueryInput(base, shardedKey(plan.condition.pk, shard, this.model.delimiter), start, limit);
       const out = await this.send(() => this.dynamodb.send(new QueryCommand(input)));
       return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
     }, {

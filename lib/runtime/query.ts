@@ -114,3 +114,18 @@ export function buildQueryInput(
   }
   return input;
 }
+
+/**
+ * The Query input of one shard request of a fan-out: the query's input, built once by
+ * buildQueryInput, with the shard's partition key value, start and limit; the rest is shared.
+ */
+export function shardQueryInput(
+  base: QueryCommandInput,
+  partitionKey: string,
+  exclusiveStartKey: Record<string, AttributeValue> | undefined,
+  limit: number,
+): QueryCommandInput {
+  const input: QueryCommandInput = { ...base, ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':pk': { S: partitionKey } }, Limit: limit };
+  if (exclusiveStartKey) input.ExclusiveStartKey = exclusiveStartKey;
+  return input;
+}
