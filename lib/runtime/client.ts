@@ -19,7 +19,7 @@ import { batchGetItems, BatchEntry, batchWriteItems, keyId } from './batch';
 import { decodeCursor, encodeCursor } from './cursor';
 import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
-import { fanOutQuery, FanOutState } from './fanout';
+import { fanOutQuery, FanOutState, FanOutStateError } from './fanout';
 import { shardsToQuery } from './fanout-shards';
 import { checkFingerprint } from './fingerprint-check';
 import { reportItemCollections, withItemCollectionRequest } from './item-collections';
@@ -173,6 +173,10 @@ class RuntimeClient {
       partitionKey: { attribute: index.partitionKey, valueOf: (shard) => shardedKey(plan.condition.pk, shard, this.model.delimiter) },
       concurrency: this.options.shardConcurrency,
       state,
+    }).catch((e: unknown) => {
+      // A cursor whose shard positions do not fit (an older runtime's, or another shard layout) is a bad cursor.
+      if (e instanceof FanOutStateError) throw new SingleTableError('INVALID_CURSOR', e.message, { pattern: plan.pattern.name, cause: e });
+      throw e;
     });
     return { items: result.items, next: result.state };
   }

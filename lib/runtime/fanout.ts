@@ -197,13 +197,21 @@ function checkOptions(options: FanOutOptions): void {
   if (state === undefined) return;
   const after = state.after;
   if (!Array.isArray(after) || after.length !== options.shards.length) {
-    throw new Error(`fan-out query: the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions `
+    throw new FanOutStateError(`the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions `
       + `but the query fans out over ${options.shards.length} shards; start again without a state`);
   }
   const size = 1 + options.tieBreakKeys.length;
   const isKey = (p: unknown) => Array.isArray(p) && p.length === size && p.every((v) => typeof v === 'string');
   if (!after.every((p) => p === null || isKey(p)) || !whole(state.last, 0) || !isKey(after[state.last])) {
-    throw new Error('fan-out query: the state is not one a fan-out query returned; start again without a state');
+    throw new FanOutStateError('the state is not one a fan-out query returned; start again without a state');
+  }
+}
+
+/** A state that does not fit the query: from another shard layout, an older runtime, or altered. */
+export class FanOutStateError extends Error {
+  constructor(reason: string) {
+    super(`fan-out query: ${reason}`);
+    this.name = 'FanOutStateError';
   }
 }
 

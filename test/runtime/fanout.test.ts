@@ -2,7 +2,7 @@
 // concatenated pages equal an oracle, nothing lost or repeated, also with writes between pages.
 import fc from 'fast-check';
 import { byteCompare, FakeIndex, idOf, Item, naiveMerge, TieOrder } from './fanout-fake';
-import { fanOutQuery, FanOutState } from '../../lib/runtime/fanout';
+import { fanOutQuery, FanOutState, FanOutStateError } from '../../lib/runtime/fanout';
 import { MinHeap } from '../../lib/runtime/fanout-heap';
 import { compareUtf8 } from '../../lib/runtime/fanout-order';
 
@@ -147,6 +147,8 @@ describe('fanOutQuery on an in-memory index', () => {
     await expect(run({ after: [null, null, ['a', 'p', 'X']], last: 2 })).rejects.toThrow(/3 shard positions but the query fans out over 2 shards/);
     await expect(run({ after: [null, null], last: 0 })).rejects.toThrow(/not one a fan-out query returned/);
     await expect(run({ after: [['a', 'p'], null], last: 0 })).rejects.toThrow(/not one a fan-out query returned/);
+    // its own error type, which the client turns into INVALID_CURSOR
+    await expect(run({ after: [null], last: 0 })).rejects.toBeInstanceOf(FanOutStateError);
     await expect(run({ after: [['a', 'p', 'X'], null], last: 0 })).resolves.toEqual({ items: [] });
   });
 
