@@ -52,7 +52,7 @@ export function keyCondition(model: TableModel, p: PatternModel, index: IndexMod
   const shards = index.shards;
   if (shards && shards.readCount > 1) {
     text += shards.strategy === ShardStrategy.ATTRIBUTE
-      ? ` (one shard when ${shards.attribute} is known, else ${shards.readCount} in parallel)`
+      ? ` (one shard per declared count when ${shards.attribute} is in the key condition, else ${shards.readCount} in parallel)`
       : ` (${shards.readCount} queries in parallel, merged)`;
   }
   return text;
