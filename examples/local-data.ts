@@ -9,7 +9,11 @@ export const localData = {
     ],
     Order: [
       {
-        username: 'ann', orderId: 'o-1', status: 'OPEN', createdAt: '2024-01-10T10:00:00.000Z', amount: 99.99,
+        username: 'ann',
+        orderId: 'o-1',
+        status: 'OPEN',
+        createdAt: '2024-01-10T10:00:00.000Z',
+        amount: 99.99,
         lines: [{ sku: 'BOOK-1', qty: 1 }, { sku: 'PEN-2', qty: 3 }],
       },
       { username: 'ann', orderId: 'o-2', status: 'SHIPPED', createdAt: '2024-01-12T08:30:00.000Z', amount: 250, trackingNumber: '1Z999' },
