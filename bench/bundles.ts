@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { gzipSync } from 'zlib';
 import { build } from 'esbuild';
+import { LAMBDA_BUNDLE_OPTIONS } from '../test/support/bundle';
 
 export interface Handler {
   readonly name: string;
@@ -38,17 +39,7 @@ export async function measureBundles(handlers: readonly Handler[] = HANDLERS): P
   const sizes: BundleSize[] = [];
   for (const h of handlers) {
     const file = join(BUNDLE_DIR, `${h.name.replace(/[^\w-]+/g, '_')}.js`);
-    await build({
-      entryPoints: [h.entry],
-      outfile: file,
-      bundle: true,
-      minify: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      external: ['@aws-sdk/*'],
-      logLevel: 'error',
-    });
+    await build({ ...LAMBDA_BUNDLE_OPTIONS, entryPoints: [h.entry], outfile: file, logLevel: 'error' });
     const code = readFileSync(file);
     sizes.push({ name: h.name, file, bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length });
   }

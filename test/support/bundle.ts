@@ -1,7 +1,7 @@
 // Bundles a Lambda entry the way NodejsFunction does (esbuild, minified, platform node, @aws-sdk/*
-// left to the Lambda runtime). Shared by the bundle test and bench/runtime.ts.
+// left to the Lambda runtime). Shared by the bundle test and the benchmarks.
 import * as path from 'path';
-import { build, Metafile } from 'esbuild';
+import { build, BuildOptions, Metafile } from 'esbuild';
 
 export interface BundleResult {
   /** The minified code. */
@@ -14,15 +14,20 @@ export interface BundleResult {
 
 export const ROOT = path.join(__dirname, '..', '..');
 
+/** What NodejsFunction does with `minify: true` and `externalModules: ['@aws-sdk/*']`. */
+export const LAMBDA_BUNDLE_OPTIONS: BuildOptions = {
+  bundle: true,
+  minify: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['@aws-sdk/*'],
+};
+
 export async function bundle(entry: string): Promise<BundleResult> {
   const result = await build({
+    ...LAMBDA_BUNDLE_OPTIONS,
     entryPoints: [path.join(ROOT, entry)],
-    bundle: true,
-    minify: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['@aws-sdk/*'],
     write: false,
     metafile: true,
     logLevel: 'silent',
