@@ -1,0 +1,56 @@
+// The shard lock check on its own: text in, findings and the new text out, no files.
+import { edited } from './manifest-fixture';
+import { compileManifest } from '../../lib/manifest/compile';
+import { TableModel } from '../../lib/manifest/model';
+import { applyShardLock, formatShardLock, lockNames } from '../../lib/manifest/shard-lock';
+import { ShardingDefinition } from '../../lib/manifest/structs';
+
+const model = (sharding?: ShardingDefinition): TableModel =>
+  compileManifest(edited((m) => { m.globalIndexes!.GSI2.sharding = sharding; })).model;
+
+const lock = (entry: object) => JSON.stringify({ app: entry });
+
+test('every recorded count declared: no finding, nothing new', () => {
+  expect(applyShardLock(model({ shardCount: 2, previousShardCounts: [5] }), 'app', lock({ GSI2: [2, 5] }))).toEqual({ diagnostics: [], recorded: {} });
+});
+
+test('a recorded count not declared any more is an error, even when a larger count is declared', () => {
+  const { diagnostics, text } = applyShardLock(model({ shardCount: 8, previousShardCounts: [4] }), 'app', lock({ GSI2: [2, 4, 6] }));
+  expect(diagnostics.map((d) => [d.code, d.location])).toEqual([['SHARD_LOCK_COUNT_MISSING', 'index GSI2']]);
+  expect(diagnostics[0].message).toContain('records shard count(s) 2, 6, which shardCount and previousShardCounts (4, 8) do not declare');
+  expect(diagnostics[0].fix).toBe('add 2, 6 to previousShardCounts: previousShardCounts: [2, 4, 6]');
+  expect(text).toBeUndefined();
+});
+
+test('entries of other lock names are neither checked nor changed', () => {
+  const other = JSON.stringify({ other: { GSI2: [9], GSI7: [3] } });
+  const { diagnostics, recorded, text } = applyShardLock(model({ shardCount: 3 }), 'app', other);
+  expect(diagnostics).toEqual([]);
+  expect(recorded).toEqual({ GSI2: [3] });
+  expect(JSON.parse(text!)).toEqual({ app: { GSI2: [3] }, other: { GSI2: [9], GSI7: [3] } });
+});
+
+test('no file and no sharded index: nothing to write', () => {
+  expect(applyShardLock(model(), 'app', undefined)).toEqual({ diagnostics: [], recorded: {} });
+});
+
+test.each([
+  ['not JSON', '{', 'is not valid JSON'],
+  ['an array', '[]', 'is not an object of lock names'],
+  ['an entry that is a list', '{"app": [3]}', "entry 'app' is not an object"],
+  ['duplicate counts', '{"app": {"GSI2": [3, 3]}}', "index 'GSI2' is not a list of distinct whole numbers from 1 to 100"],
+])('SHARD_LOCK_INVALID: %s', (_what, text, message) => {
+  const { diagnostics } = applyShardLock(model({ shardCount: 3 }), 'app', text);
+  expect(diagnostics).toHaveLength(1);
+  expect(diagnostics[0]).toMatchObject({ code: 'SHARD_LOCK_INVALID', location: 'shard lock' });
+  expect(diagnostics[0].message).toContain(message);
+});
+
+test('formatting is stable: names, indexes and counts sorted', () => {
+  const text = formatShardLock({ b: { GSI9: [5, 1], GSI1: [2] }, a: {} });
+  expect(text).toBe(formatShardLock(JSON.parse(text)));
+  expect(Object.keys(JSON.parse(text))).toEqual(['a', 'b']);
+  expect(JSON.parse(text).b).toEqual({ GSI1: [2], GSI9: [1, 5] });
+  expect(Object.keys(JSON.parse(text).b)).toEqual(['GSI1', 'GSI9']);
+  expect(lockNames(text)).toEqual(['a', 'b']);
+});
