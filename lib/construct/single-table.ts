@@ -13,6 +13,7 @@ import { checkBilling, tableBilling } from './billing';
 import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
 import { SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
+import { syncShardLock } from './shard-lock';
 import { checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
@@ -105,6 +106,21 @@ export interface SingleTableProps {
    * @default - no stream
    */
   readonly stream?: StreamViewType;
+
+  /**
+   * Path of the shard lock file (JSON, committed with the app; relative paths from the synth's
+   * working directory). At synth, a shard count the file records for a GSI that `shardCount` and
+   * `previousShardCounts` no longer declare, or a recorded GSI that is no longer sharded, fails the
+   * synth; new counts are written to the file with a SHARD_LOCK_UPDATED warning.
+   * @default - no lock: the manifest's `previousShardCounts` is not checked against earlier deployments
+   */
+  readonly shardLock?: string;
+
+  /**
+   * This table's entry in the shard lock file; set it to keep the entry when the construct moves.
+   * @default - the construct path, e.g. `MyStack/Table`
+   */
+  readonly shardLockName?: string;
 }
 
 /** The physical key attribute names of one index. */
@@ -238,13 +254,17 @@ export class SingleTable extends Construct {
     return new SingleTableMonitoring(this, 'Monitoring', { ...options, table: this });
   }
 
-  /** Compiles the manifest and checks the table options; throws listing every error, annotates warnings. */
+  /** Compiles the manifest, checks the table options and the shard lock; throws listing every error, annotates warnings. */
   private compile(props: SingleTableProps): TableModel {
     const { model, diagnostics } = checkManifest(props.manifest);
     const sink = new DiagnosticSink();
     if (model) {
       checkBilling(model, props, sink);
       checkTableOptions(model, props, Stack.of(this).region, sink);
+    }
+    // The lock file is only written when everything else holds, so a failed synth changes nothing.
+    if (model && !sink.hasErrors && props.shardLock !== undefined) {
+      sink.all.push(...syncShardLock(model, props.shardLock, props.shardLockName ?? this.node.path));
     }
     const all = [...diagnostics, ...sink.all];
     if (!model || sink.hasErrors) throw new ManifestError(all);
