@@ -3,6 +3,7 @@
 // (`TENANT#a#` is not a prefix of `TENANT#ab#...`), and range conditions are closed by the
 // template's leading literal segments, so `AMOUNT#` >= ... never reaches another entity's keys.
 import { SingleTableError } from './errors';
+import { compareUtf8 } from './fanout-order';
 import { describe } from '../keys/encoding';
 import { ComposeFailure, Composer, composerOf, composePrefix } from '../keys/template';
 import type { KeyTemplateModel, PatternModel, TableModel } from '../manifest/model';
@@ -59,10 +60,17 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
     }
     const low = prefixOf(model, pattern, sk, between[0] ?? {});
     const high = prefixOf(model, pattern, sk, between[1] ?? {});
-    return range(pk, low.prefix || floor, high.prefix ? (high.complete ? high.prefix : high.prefix + TOP) : floor && floor + TOP);
+    const lo = low.prefix || floor;
+    const hi = high.prefix ? (high.complete ? high.prefix : high.prefix + TOP) : floor && floor + TOP;
+    // DynamoDB answers an inverted BETWEEN with a ValidationException; say so before sending.
+    if (lo && hi && compareUtf8(lo, hi) > 0) {
+      throw new SingleTableError('INVALID_QUERY_INPUT', `the low bound ${JSON.stringify(lo)} sorts after the high bound ${JSON.stringify(hi)} in ${sk.source}; swap the bounds`, { pattern: pattern.name });
+    }
+    return range(pk, lo, hi);
   }
   const p = prefixOf(model, pattern, sk, input, input);
-  if (!p.prefix) return { pk };
+  // No sort-key attribute: the comparison is open, every key of the entity (as without a floor).
+  if (p.used.length === 0) return range(pk, floor, floor && floor + TOP);
   // An incomplete prefix stands for the whole group of keys that start with it.
   const groupTop = p.complete ? p.prefix : p.prefix + TOP;
   switch (condition) {

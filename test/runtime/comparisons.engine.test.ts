@@ -81,3 +81,19 @@ test('a full key bound (every sort-key attribute) is exact, strict or inclusive'
   expect(await ids('gt')).toEqual(['c']);
   expect(await ids('gte')).toEqual(['b', 'c']);
 });
+
+test('a comparison without a sort-key attribute is open: every reading, none of the neighbours', async () => {
+  // The input type leaves every sort-key attribute optional. Without a literal floor the query
+  // reads the whole partition; with one ('R#') it must read the whole entity range, for < and >
+  // as for <= and >=, never an inverted BETWEEN (a ValidationException) or nothing.
+  const s = `open${run++}`;
+  await db.batchWrite([
+    ...[-1, 0, 2].map((n, i) => ({ type: 'put' as const, entity: 'Reading' as const, item: { s, n, id: `i${i}` } })),
+    { type: 'put', entity: 'Below', item: { s, x: 'b' } },
+    { type: 'put', entity: 'Above', item: { s, x: 'a' } },
+  ]);
+  for (const op of Object.keys(ops) as (keyof typeof ops)[]) {
+    const { items } = await db.query(op, { s });
+    expect([op, items.map((r) => [r.entity, r.item.n])]).toEqual([op, [['Reading', -1], ['Reading', 0], ['Reading', 2]]]);
+  }
+});

@@ -46,6 +46,11 @@ test.each([
   ['missing partition key input', () => loose().query('ordersForCustomer', {}), { code: 'MISSING_ATTRIBUTE', attribute: 'username' }, /partition key CUSTOMER#\{username\}/],
   ['input the pattern does not use', () => loose().query('customerByEmail', { email: 'e', name: 'x' }), { code: 'INVALID_QUERY_INPUT', attribute: 'name' }, /not used/],
   ['BETWEEN without bounds', () => loose().query('productsByCategory', { category: 'c' }), { code: 'INVALID_QUERY_INPUT' }, /between: \[low, high\]/],
+  // DynamoDB (and dynalite) reject BETWEEN with a low bound above the high one: a ValidationException after the call.
+  ['BETWEEN with the low bound above the high one', () => loose().query('productsByCategory', { category: 'c', between: [{ price: 100 }, { price: 99.99 }] }),
+    { code: 'INVALID_QUERY_INPUT', pattern: 'productsByCategory' }, /low bound .* sorts after the high bound/],
+  ['BETWEEN with partial bounds the wrong way round', () => loose().query('ordersForCustomerByDate', { username: 'a', between: [{ createdAt: '2024-02-01' }, { createdAt: '2024-01-01' }] }),
+    { code: 'INVALID_QUERY_INPUT', pattern: 'ordersForCustomerByDate' }, /sorts after the high bound/],
   ['consistent read on a GSI', () => loose().query('orderById', { orderId: 'o1' }, { consistent: true }), { code: 'CONSISTENT_READ_ON_GSI', pattern: 'orderById' }, /eventually consistent/],
   ['bad limit', () => loose().query('ordersForCustomer', { username: 'a' }, { limit: 0 }), { code: 'INVALID_QUERY_INPUT' }, /positive whole number/],
 ])('%s', async (_name, run, fields, message) => {
