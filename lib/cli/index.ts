@@ -7,10 +7,11 @@ import { checkCommand } from './commands/check';
 import { costCommand } from './commands/cost';
 import { docsCommand } from './commands/docs';
 import { localCommand } from './commands/local';
+import { lockCommand } from './commands/lock';
 import { CliError, CliIo, EXIT } from './io';
 
 /** Every command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand, localCommand];
+export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand, lockCommand, localCommand];
 
 const HELP = `Usage: single-table <command> <manifest> [options]
 

@@ -1,35 +1,43 @@
-// `single-table check <manifest>`: every manifest validation the construct runs, without a CDK app.
+// `single-table check <manifest>`: every manifest validation the construct runs, without a CDK app,
+// and with --lock the construct's shard lock check too.
 import { checkManifest } from '../../manifest/compile';
-import { DiagnosticLevel } from '../../manifest/diagnostics';
-import { Command } from '../command';
+import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
+import { TableModel } from '../../manifest/model';
+import { applyShardLock, describeCounts } from '../../manifest/shard-lock';
+import { Command, FlagValues } from '../command';
 import { formatFinding } from '../compile';
-import { EXIT } from '../io';
+import { CliIo, EXIT } from '../io';
 import { loadManifest } from '../load';
+import { LOCK_HELP, LOCK_OPTIONS, readLock } from '../lock';
 
 export const checkCommand: Command = {
   name: 'check',
   summary: 'validate a manifest: errors and warnings with their location',
-  help: `Usage: single-table check <manifest> [--json]
+  help: `Usage: single-table check <manifest> [--json] [--lock FILE [--lock-name NAME]]
 
 Runs every validation of the manifest (names, key templates, key collisions, projections, access
 patterns, sharding) without a CDK app, and prints each error and warning with where it is and how
-to fix it.
+to fix it. With --lock, also the shard lock check of the construct: a shard count the lock file
+records that shardCount and previousShardCounts no longer declare, or a recorded index that is no
+longer sharded, is an error; counts not recorded yet are a warning (SHARD_LOCK_OUTDATED).
 
 Arguments:
-  <manifest>   a .json file, or a .js/.ts module exporting the manifest (as \`manifest\`, the
-               default export, or its only export)
+  <manifest>         a .json file, or a .js/.ts module exporting the manifest (as \`manifest\`,
+                     the default export, or its only export)
 
 Options:
-  --json       print {"valid", "errors", "warnings"} as JSON
-  -h, --help   show this help
+  --json             print {"valid", "errors", "warnings"} as JSON
+${LOCK_HELP}
+  -h, --help         show this help
 
-Exit code: 0 when there is no error (warnings allowed), 1 on errors or when the manifest cannot be
-loaded, 2 on bad arguments.
+Exit code: 0 when there is no error (warnings allowed), 1 on errors or when the manifest or lock
+file cannot be loaded, 2 on bad arguments.
 `,
-  options: { json: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, ...LOCK_OPTIONS },
   positionals: { min: 1, max: 1 },
   async run([file], flags, io) {
-    const { diagnostics } = checkManifest(loadManifest(file, io));
+    const { model, diagnostics } = checkManifest(loadManifest(file, io));
+    if (model && typeof flags.lock === 'string') diagnostics.push(...lockFindings(model, flags, io));
     const errors = diagnostics.filter((d) => d.level === DiagnosticLevel.ERROR);
     const warnings = diagnostics.filter((d) => d.level === DiagnosticLevel.WARNING);
     if (flags.json) {
@@ -41,3 +49,18 @@ loaded, 2 on bad arguments.
     return errors.length === 0 ? EXIT.OK : EXIT.FAILED;
   },
 };
+
+/** The construct's lock check, and a warning for counts the file does not record yet. */
+function lockFindings(model: TableModel, flags: FlagValues, io: CliIo): ManifestDiagnostic[] {
+  const lockFile = flags.lock as string;
+  const lock = readLock(lockFile, flags['lock-name'] as string | undefined, io, true);
+  const { diagnostics, recorded } = applyShardLock(model, lock.name, lock.text);
+  if (Object.keys(recorded).length === 0 || diagnostics.length > 0) return diagnostics;
+  return [{
+    level: DiagnosticLevel.WARNING,
+    code: 'SHARD_LOCK_OUTDATED',
+    location: `shard lock '${lock.name}'`,
+    message: `shard counts ${describeCounts(recorded)} are not recorded in ${lockFile} yet`,
+    fix: `synthesize the app, or run 'single-table lock <manifest> --lock ${lockFile}', and commit ${lockFile}`,
+  }];
+}
