@@ -103,15 +103,43 @@ export function normalizeDate(value: unknown): string | undefined {
     const shape = normalizedShape(value);
     if (shape !== undefined) return shape ? value : undefined;
   }
-  let date: Date;
-  if (value instanceof Date) {date = value;} else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
-    date = new Date(value);
-  } else {return undefined;}
-  const time = date.getTime();
+  let time: number;
+  if (value instanceof Date) {
+    time = value.getTime();
+  } else if (typeof value === 'string') {
+    time = parseIsoDate(value);
+  } else {
+    return undefined;
+  }
   if (Number.isNaN(time)) return undefined;
+  const date = value instanceof Date ? value : new Date(time);
   const year = date.getUTCFullYear();
   if (year < 0 || year > 9999) return undefined;
   return date.toISOString();
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:(Z)|([+-])(\d{2}):?(\d{2}))?)?$/;
+
+/**
+ * The instant an ISO-8601 string names, or NaN. Parsed here rather than by Date, which rolls
+ * impossible dates over (2024-02-30 is March 1st) and reads a date-time without an offset as the
+ * process's local time; here every field must be in range and no offset means UTC.
+ */
+function parseIsoDate(s: string): number {
+  const m = ISO_DATE.exec(s);
+  if (!m) return NaN;
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  const offsetHours = Number(m[10] ?? 0);
+  const offsetMinutes = Number(m[11] ?? 0);
+  const inRange = month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 60;
+  if (!inRange || offsetHours > 23 || offsetMinutes > 59) return NaN;
+  const millis = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day); // not Date.UTC, which maps years 0-99 to 1900-1999
+  date.setUTCHours(hour, minute, second, millis);
+  return date.getTime() - (m[9] === '-' ? -1 : m[9] === '+' ? 1 : 0) * (offsetHours * 60 + offsetMinutes) * 60000;
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
