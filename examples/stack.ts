@@ -14,7 +14,13 @@ export class ExampleStack extends Stack {
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
-    this.table = new SingleTable(this, 'Table', { manifest });
+    // The shard counts GSI2 was deployed with, committed: lowering its count without keeping the
+    // old one in previousShardCounts fails the synth instead of hiding items on the old shards.
+    this.table = new SingleTable(this, 'Table', {
+      manifest,
+      shardLock: path.join(__dirname, 'single-table.lock.json'),
+      shardLockName: 'example',
+    });
 
     // Bundled locally with esbuild (a dev dependency: `cdk synth` needs no Docker); the Lambda
     // runtime provides @aws-sdk/*, so the bundle holds only the handler, manifest and runtime.
