@@ -36,9 +36,14 @@ export function toAttributeValue(value: unknown): AttributeValue | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : { S: value.toISOString() };
   if (value instanceof Uint8Array) return { B: value };
   if (value instanceof Set) return setValue(value);
+  // Only objects whose data is their own properties (plain objects, class instances) become maps:
+  // a Map, RegExp or ArrayBuffer would be stored as an empty map, its contents silently dropped.
+  if (Object.prototype.toString.call(value) !== '[object Object]') return undefined;
   const map: Record<string, AttributeValue> = {};
   for (const [k, v] of Object.entries(value as object)) {
     if (v === undefined) continue;
+    // Assigning it would set the map's prototype, and the SDK cannot send such a key anyway.
+    if (k === '__proto__') return undefined;
     const av = toAttributeValue(v);
     if (!av) return undefined;
     map[k] = av;

@@ -128,3 +128,22 @@ test('every kind round-trips: lists, maps, sets, booleans, dates', async () => {
   await db.put('Order', { ...order, orderId: 'kinds', lines: [{ sku: 'a', qty: 1, tags: new Set(['x']) }, 'note', null, true] });
   expect((await db.get('Order', { username: 'Ann Lee', orderId: 'kinds' }))?.lines).toEqual([{ sku: 'a', qty: 1, tags: new Set(['x']) }, 'note', null, true]);
 });
+
+test('values a map cannot hold are refused before sending, never stored as something else', async () => {
+  const client = createClient(manifest, { client: engine.newClient(), tableName });
+  const requests = countRequests(client.dynamodb);
+  const put = (lines: unknown[]) => client.put('Order', { ...order, orderId: 'lossy', lines });
+  // A JSON body's "__proto__" key became the map's prototype: the write failed inside DynamoDB, or
+  // lost the key (the SDK cannot send such a key either).
+  await expect(put([JSON.parse('{"__proto__": {"admin": true}, "sku": "a"}')])).rejects.toMatchObject({ code: 'INVALID_VALUE', attribute: 'lines' });
+  // A Map has no enumerable properties: it was stored as an empty map, its entries silently dropped.
+  await expect(put([new Map([['sku', 'a']])])).rejects.toMatchObject({ code: 'INVALID_VALUE', attribute: 'lines' });
+  await expect(put([{ nested: [new Map([['sku', 'a']])] }])).rejects.toMatchObject({ code: 'INVALID_VALUE', attribute: 'lines' });
+  expect(requests.total()).toBe(0);
+  expect(await client.get('Order', { username: order.username, orderId: 'lossy' })).toBeUndefined();
+  // Plain objects, null-prototype objects and class instances keep their own properties.
+  class Line { constructor(readonly sku: string, readonly qty: number) {} }
+  const bare = Object.assign(Object.create(null), { sku: 'c' });
+  await put([new Line('a', 2), bare, { constructor: 'x', toString: 'y' }]);
+  expect((await client.get('Order', { username: order.username, orderId: 'lossy' }))?.lines).toEqual([{ sku: 'a', qty: 2 }, { sku: 'c' }, { constructor: 'x', toString: 'y' }]);
+});
