@@ -108,16 +108,17 @@ export interface SingleTableProps {
   readonly stream?: StreamViewType;
 
   /**
-   * Path of the shard lock file (JSON, committed with the app; relative paths from the synth's
-   * working directory). At synth, a shard count the file records for a GSI that `shardCount` and
-   * `previousShardCounts` no longer declare, or a recorded GSI that is no longer sharded, fails the
-   * synth; new counts are written to the file with a SHARD_LOCK_UPDATED warning.
+   * Path of the shard lock file, the committed JSON record of every shard count each sharded GSI
+   * was deployed with. A relative path is resolved from the synth's working directory. At synth, a
+   * count the file records for a GSI that `shardCount` and `previousShardCounts` no longer
+   * declare, or a recorded GSI that is no longer sharded, fails the synth; new counts are written
+   * to the file with a SHARD_LOCK_UPDATED warning.
    * @default - no lock: the manifest's `previousShardCounts` is not checked against earlier deployments
    */
   readonly shardLock?: string;
 
   /**
-   * This table's entry in the shard lock file; set it to keep the entry when the construct moves.
+   * This table's entry in the shard lock file. Set it to keep the entry when the construct moves.
    * @default - the construct path, e.g. `MyStack/Table`
    */
   readonly shardLockName?: string;
