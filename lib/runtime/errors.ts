@@ -56,8 +56,14 @@ export class UnprocessedError<T> extends SingleTableError {
   public readonly unprocessed: T[];
 
   constructor(operation: string, unprocessed: T[], attempts: number, cause?: unknown) {
-    super('UNPROCESSED', `${operation} left ${unprocessed.length} request(s) unprocessed after ${attempts} attempt(s): ${JSON.stringify(unprocessed)}`, { cause });
+    super('UNPROCESSED', `${operation} left ${unprocessed.length} request(s) unprocessed after ${attempts} attempt(s): ${JSON.stringify(unprocessed, jsonSafe)}`, { cause });
     this.name = 'UnprocessedError';
     this.unprocessed = unprocessed;
   }
+}
+
+/** JSON.stringify throws on a bigint (a LIST or MAP may hold one), and writes a Set as {}. */
+function jsonSafe(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  return value instanceof Set ? [...value] : value;
 }

@@ -150,3 +150,15 @@ test('backoff is jittered, doubles per retry and is capped', () => {
     expect(Math.max(...delays)).toBeGreaterThan(cap / 2);
   }
 });
+
+test('the unprocessed error still lists the requests when they hold values JSON cannot write (a bigint in a list)', async () => {
+  // The message embedded JSON.stringify of the requests, which throws on a bigint: the caller got
+  // a TypeError instead of UnprocessedError, and with it lost the list of what was not written.
+  const db = clientWith((c) => withholdTail(c, 1, () => true));
+  const order = { username: 'big', orderId: 'o1', status: 'OPEN', createdAt: '2024-01-01', amount: 1, lines: [2n ** 64n] as unknown[] };
+  const writes = [{ type: 'put' as const, entity: 'Order' as const, item: order }];
+  const error: UnprocessedError<unknown> = await db.batchWrite(writes).then(() => { throw new Error('expected a failure'); }, (e) => e);
+  expect(error).toBeInstanceOf(UnprocessedError);
+  expect(error.unprocessed).toEqual(writes);
+  expect(error.message).toContain('18446744073709551616');
+});
