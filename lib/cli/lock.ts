@@ -32,6 +32,8 @@ export function readLock(file: string, name: string | undefined, io: CliIo, must
   }
   if (name !== undefined) return { path, text, name };
   const names = text === undefined ? [] : lockNames(text);
+  // A malformed file has no entry to pick; applyShardLock reports SHARD_LOCK_INVALID before reading any.
+  if (names === undefined) return { path, text, name: '' };
   if (names.length === 1) return { path, text, name: names[0] };
   throw new CliError(
     `${file}: ${names.length === 0 ? 'records no table yet' : `records several tables (${names.join(', ')})`}; ` +

@@ -71,10 +71,10 @@ export function describeCounts(entry: ShardLockEntry): string {
   return Object.entries(entry).map(([index, counts]) => `${index}: ${counts.join(', ')}`).join('; ');
 }
 
-/** The lock names a file holds (the CLI picks the only one when none is given). */
-export function lockNames(text: string): string[] {
+/** The lock names a file holds (the CLI picks the only one when none is given); undefined when malformed. */
+export function lockNames(text: string): string[] | undefined {
   const lock = parseShardLock(text, []);
-  return lock ? Object.keys(lock) : [];
+  return lock ? Object.keys(lock) : undefined;
 }
 
 function newCounts(model: TableModel, entry: ShardLockEntry): ShardLockEntry {

@@ -62,6 +62,14 @@ describe('check --lock', () => {
   });
 });
 
+test('check --lock on a malformed file without --lock-name: exit 1 with SHARD_LOCK_INVALID', async () => {
+  const lock = lockFile();
+  writeFileSync(lock, '{"App/Table": {"GSI2": "3"}}');
+  const r = await run('check', manifestFile({ shardCount: 3 }), '--lock', lock);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain("error [SHARD_LOCK_INVALID] shard lock: the lock file entry 'App/Table', index 'GSI2' is not a list");
+});
+
 describe('lock', () => {
   test('creates the file with the declared counts, then reports it up to date', async () => {
     const manifest = manifestFile({ shardCount: 4, previousShardCounts: [2] });

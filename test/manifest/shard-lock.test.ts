@@ -53,4 +53,5 @@ test('formatting is stable: names, indexes and counts sorted', () => {
   expect(JSON.parse(text).b).toEqual({ GSI1: [2], GSI9: [1, 5] });
   expect(Object.keys(JSON.parse(text).b)).toEqual(['GSI1', 'GSI9']);
   expect(lockNames(text)).toEqual(['a', 'b']);
+  expect(lockNames('[]')).toBeUndefined();
 });
