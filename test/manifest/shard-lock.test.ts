@@ -55,3 +55,9 @@ test('formatting is stable: names, indexes and counts sorted', () => {
   expect(lockNames(text)).toEqual(['a', 'b']);
   expect(lockNames('[]')).toBeUndefined();
 });
+
+test('a count derived from the peak is held too: a higher peak that raises 3 to 4 asks for the 3', () => {
+  expect(model({ peakWritesPerSecond: 2000 }).indexes.GSI2.shards!.writeCount).toBe(3);
+  const { diagnostics } = applyShardLock(model({ peakWritesPerSecond: 3000 }), 'app', lock({ GSI2: [3] }));
+  expect(diagnostics.map((d) => d.fix)).toEqual(['add 3 to previousShardCounts: previousShardCounts: [3]']);
+});
