@@ -13,13 +13,30 @@ export function storableNumber(n: unknown): n is number {
   return m === 0 || (m >= 1e-130 && m < 1e126);
 }
 
+/** Whether DynamoDB can store an integer: at most 38 significant digits, magnitude below 1e126. */
+function storableInteger(n: bigint): boolean {
+  const digits = (n < 0n ? -n : n).toString();
+  return digits.length <= 126 && digits.replace(/0+$/, '').length <= 38;
+}
+
+/**
+ * A stored number: a JavaScript number, or a bigint for an integer no number holds or prints as
+ * (written from a bigint), so reading it back loses no digits.
+ */
+function numberValue(text: string): number | bigint {
+  const n = Number(text);
+  if (Number.isSafeInteger(n) || !/^-?\d+$/.test(text) || String(n) === text) return n;
+  const exact = BigInt(text);
+  return BigInt(n) === exact ? n : exact;
+}
+
 /** Converts a nested JavaScript value to an AttributeValue; undefined when it cannot be stored. */
 export function toAttributeValue(value: unknown): AttributeValue | undefined {
   switch (typeof value) {
     case 'string': return { S: value };
     case 'number': return storableNumber(value) ? { N: String(value) } : undefined;
     case 'boolean': return { BOOL: value };
-    case 'bigint': return { N: value.toString() };
+    case 'bigint': return storableInteger(value) ? { N: value.toString() } : undefined;
     case 'object': break;
     default: return undefined;
   }
@@ -63,7 +80,7 @@ export function setValue(set: Set<unknown>, only?: 'string' | 'number'): Attribu
 /** Converts an AttributeValue back to a JavaScript value. */
 export function fromAttributeValue(av: AttributeValue): unknown {
   if (av.S !== undefined) return av.S;
-  if (av.N !== undefined) return Number(av.N);
+  if (av.N !== undefined) return numberValue(av.N);
   if (av.BOOL !== undefined) return av.BOOL;
   if (av.M !== undefined) return fromItem(av.M);
   if (av.L !== undefined) return av.L.map(fromAttributeValue);

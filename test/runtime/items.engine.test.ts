@@ -147,3 +147,19 @@ test('values a map cannot hold are refused before sending, never stored as somet
   await put([new Line('a', 2), bare, { constructor: 'x', toString: 'y' }]);
   expect((await client.get('Order', { username: order.username, orderId: 'lossy' }))?.lines).toEqual([{ sku: 'a', qty: 2 }, { sku: 'c' }, { constructor: 'x', toString: 'y' }]);
 });
+
+test('integers beyond 2^53 in a list come back exact, and ones DynamoDB cannot store are refused before sending', async () => {
+  const client = createClient(manifest, { client: engine.newClient(), tableName });
+  const requests = countRequests(client.dynamodb);
+  const big = [2n ** 64n + 1n, -(2n ** 70n) - 3n, 10n ** 37n * 9n + 7n, 123n, 2 ** 60, 1e21, 12345678901234567000, 0.5];
+  await client.put('Order', { ...order, orderId: 'big', lines: big });
+  // Read back as numbers they were 2^64 and -2^70: the last digits silently gone.
+  expect((await client.get('Order', { username: order.username, orderId: 'big' }))?.lines).toEqual([...big.slice(0, 3), 123, ...big.slice(4)]);
+  const sent = requests.total();
+  // DynamoDB keeps 38 significant digits and magnitudes below 1e126; beyond, it answers with a ValidationException.
+  for (const n of [10n ** 38n + 1n, -(10n ** 126n)]) {
+    await expect(client.put('Order', { ...order, orderId: 'huge', lines: [n] })).rejects.toMatchObject({ code: 'INVALID_VALUE', attribute: 'lines' });
+  }
+  expect(requests.total()).toBe(sent);
+  await client.put('Order', { ...order, orderId: 'huge', lines: [10n ** 125n * 9n, 10n ** 38n - 1n] });
+});
