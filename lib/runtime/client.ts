@@ -169,6 +169,7 @@ class RuntimeClient {
       limit: plan.limit ?? 100,
       descending: plan.descending,
       sortKey: index.sortKey ?? this.pk,
+      sorted: index.sortKey !== undefined,
       tieBreakKeys: [this.pk, this.sk],
       partitionKey: { attribute: index.partitionKey, valueOf: (shard) => shardedKey(plan.condition.pk, shard, this.model.delimiter) },
       concurrency: this.options.shardConcurrency,

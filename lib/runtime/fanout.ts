@@ -57,6 +57,13 @@ export interface FanOutOptions {
    * @default - start keys hold `sortKey` and `tieBreakKeys` only; the fetcher adds the partition key
    */
   partitionKey?: { attribute: string; valueOf: (shard: number) => string };
+  /**
+   * Whether a shard returns its items in `sortKey` order, so items sorting before the merge position
+   * can be read past. A GSI without a sort key returns a partition's items in an order of the
+   * engine's own (dynalite: a hash of the table key); reading past by key there drops unread items.
+   * @default true
+   */
+  sorted?: boolean;
   /** Most shard queries in flight at once. @default - all shards at once */
   concurrency?: number;
   /** The state a previous page returned. @default - first page */
@@ -75,7 +82,7 @@ export async function fanOutQuery(
   // returned; like an unsharded query, which resumes after its LastEvaluatedKey, the page leaves
   // them out. Only the sort key is compared: the engine's order among equal sort keys inside one
   // shard need not be the table-key order, so an equal sort key can still be an item not yet seen.
-  const floor = state ? state.after[state.last]![0] : undefined;
+  const floor = state && options.sorted !== false ? state.after[state.last]![0] : undefined;
   const shards = options.shards.map((shard, i) => new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey));
   const firstPage = firstPageSize(limit, shards.length);
   const fill = (s: ShardCursor, n: number) => s.fill(fetch, n, sortKey, descending, floor);
