@@ -4,6 +4,7 @@
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { KeyCondition, keyConditionFor } from './key-condition';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
 import { IndexModel, PatternModel, TableModel } from '../manifest/model';
 
 /** Options of one query call. */
@@ -49,7 +50,29 @@ export function planQuery(model: TableModel, patternName: string, input: Readonl
   }
   const descending = options.order ? options.order === 'desc' : pattern.order === 'DESCENDING';
   const condition = keyConditionFor(model, pattern, input);
+  checkKeySizes(pattern, index, condition);
   return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter: typeFilterFor(model, pattern, index) };
+}
+
+/**
+ * DynamoDB refuses a query whose key values exceed the key size limits (a ValidationException),
+ * though no stored key could match them; local engines answer with an empty page.
+ */
+function checkKeySizes(pattern: PatternModel, index: IndexModel, condition: KeyCondition): void {
+  const check = (attribute: string, value: string | undefined, suffix: number, limit: number) => {
+    if (value === undefined || (value.length * 3 + suffix <= limit)) return;
+    const bytes = utf8Length(value) + suffix;
+    if (bytes > limit) {
+      throw new SingleTableError('KEY_TOO_LARGE', `the query's key ${attribute} is ${bytes} bytes of UTF-8; DynamoDB allows ${limit}`, { pattern: pattern.name, attribute });
+    }
+  };
+  // A sharded partition key also carries the delimiter and the largest shard number.
+  const shardSuffix = index.shards ? 1 + String(index.shards.readCount - 1).length : 0;
+  check(index.partitionKey, condition.pk, shardSuffix, MAX_PARTITION_KEY_BYTES);
+  if (index.sortKey) {
+    check(index.sortKey, condition.sk?.lo, 0, MAX_SORT_KEY_BYTES);
+    check(index.sortKey, condition.sk?.hi, 0, MAX_SORT_KEY_BYTES);
+  }
 }
 
 /** Identifies pattern, input and order, so a cursor cannot move to another query. Only built when a cursor is. */

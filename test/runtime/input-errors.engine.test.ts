@@ -51,6 +51,13 @@ test.each([
     { code: 'INVALID_QUERY_INPUT', pattern: 'productsByCategory' }, /low bound .* sorts after the high bound/],
   ['BETWEEN with partial bounds the wrong way round', () => loose().query('ordersForCustomerByDate', { username: 'a', between: [{ createdAt: '2024-02-01' }, { createdAt: '2024-01-01' }] }),
     { code: 'INVALID_QUERY_INPUT', pattern: 'ordersForCustomerByDate' }, /sorts after the high bound/],
+  // dynalite answers these with an empty page; DynamoDB with a ValidationException (key size exceeded).
+  ['query partition key over 2048 bytes', () => loose().query('ordersForCustomer', { username: 'x'.repeat(2100) }),
+    { code: 'KEY_TOO_LARGE', pattern: 'ordersForCustomer', attribute: 'PK' }, /2109 bytes of UTF-8; DynamoDB allows 2048/],
+  ['query sort key over 1024 bytes', () => loose().query('orderById', { orderId: 'é'.repeat(520) }),
+    { code: 'KEY_TOO_LARGE', pattern: 'orderById', attribute: 'GSI1SK' }, /1046 bytes of UTF-8; DynamoDB allows 1024/],
+  ['sharded query partition key over 2048 bytes with its shard suffix', () => loose().query('ordersByStatus', { status: 'x'.repeat(2042), between: [{}, {}] }),
+    { code: 'KEY_TOO_LARGE', pattern: 'ordersByStatus', attribute: 'GSI2PK' }, /2050 bytes of UTF-8; DynamoDB allows 2048/],
   ['consistent read on a GSI', () => loose().query('orderById', { orderId: 'o1' }, { consistent: true }), { code: 'CONSISTENT_READ_ON_GSI', pattern: 'orderById' }, /eventually consistent/],
   ['bad limit', () => loose().query('ordersForCustomer', { username: 'a' }, { limit: 0 }), { code: 'INVALID_QUERY_INPUT' }, /positive whole number/],
 ])('%s', async (_name, run, fields, message) => {
