@@ -9,7 +9,8 @@ import type { AttributeModel, EntityModel, TableModel } from '../manifest/model'
 
 /** The entity of a name, or an error listing the known ones. */
 export function entityOf(model: TableModel, name: string): EntityModel {
-  const entity = model.entities[name];
+  // Own properties only: a name such as 'constructor' must not find Object.prototype's member.
+  const entity = Object.hasOwn(model.entities, name) ? model.entities[name] : undefined;
   if (!entity) {
     throw new SingleTableError('UNKNOWN_ENTITY', `is not declared in the manifest; known entities: ${Object.keys(model.entities).join(', ')}`, { entity: String(name) });
   }
@@ -56,7 +57,7 @@ function isPlainObject(value: unknown): boolean {
 
 /** Declared attribute of an entity, or UNKNOWN_ATTRIBUTE. */
 export function attributeOf(entity: EntityModel, name: string): AttributeModel {
-  const attr = entity.attributes[name];
+  const attr = Object.hasOwn(entity.attributes, name) ? entity.attributes[name] : undefined;
   if (!attr) {
     throw new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; declared attributes: ${Object.keys(entity.attributes).join(', ')}`, { entity: entity.name, attribute: name });
   }

@@ -11,7 +11,11 @@ let engine: Engine;
 let tableName: string;
 let db: ReturnType<typeof createClient<typeof manifest>>;
 let requests: ReturnType<typeof countRequests>;
-const loose = () => db as unknown as { put(e: string, i: unknown): Promise<void>; query(p: string, i: unknown, o?: unknown): Promise<unknown> };
+const loose = () => db as unknown as {
+  put(e: string, i: unknown): Promise<void>;
+  update(e: string, i: unknown): Promise<unknown>;
+  query(p: string, i: unknown, o?: unknown): Promise<unknown>;
+};
 
 beforeAll(async () => {
   engine = await startEngine();
@@ -58,6 +62,14 @@ test.each([
     { code: 'KEY_TOO_LARGE', pattern: 'orderById', attribute: 'GSI1SK' }, /1046 bytes of UTF-8; DynamoDB allows 1024/],
   ['sharded query partition key over 2048 bytes with its shard suffix', () => loose().query('ordersByStatus', { status: 'x'.repeat(2042), between: [{}, {}] }),
     { code: 'KEY_TOO_LARGE', pattern: 'ordersByStatus', attribute: 'GSI2PK' }, /2050 bytes of UTF-8; DynamoDB allows 2048/],
+  // Names from a request (the example handler passes them through) that are Object.prototype members
+  // were found on the model's maps: a TypeError, or an unknown attribute silently left out of the item.
+  ['pattern named like an Object.prototype member', () => loose().query('constructor', {}), { code: 'UNKNOWN_PATTERN', pattern: 'constructor' }, /known patterns/],
+  ['entity named like an Object.prototype member', () => loose().put('toString', order), { code: 'UNKNOWN_ENTITY', entity: 'toString' }, /known entities/],
+  ['attribute named like an Object.prototype member', () => loose().put('Order', { ...order, constructor: 'x' }),
+    { code: 'UNKNOWN_ATTRIBUTE', entity: 'Order', attribute: 'constructor' }, /declared attributes/],
+  ['update of an attribute named like an Object.prototype member', () => loose().update('Order', { username: 'alice', orderId: 'o1', valueOf: 'x' }),
+    { code: 'UNKNOWN_ATTRIBUTE', entity: 'Order', attribute: 'valueOf' }, /declared attributes/],
   ['consistent read on a GSI', () => loose().query('orderById', { orderId: 'o1' }, { consistent: true }), { code: 'CONSISTENT_READ_ON_GSI', pattern: 'orderById' }, /eventually consistent/],
   ['bad limit', () => loose().query('ordersForCustomer', { username: 'a' }, { limit: 0 }), { code: 'INVALID_QUERY_INPUT' }, /positive whole number/],
 ])('%s', async (_name, run, fields, message) => {
