@@ -69,8 +69,9 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
     return range(pk, lo, hi);
   }
   const p = prefixOf(model, pattern, sk, input, input);
-  // No sort-key attribute: the comparison is open, every key of the entity (as without a floor).
-  if (p.used.length === 0) return range(pk, floor, floor && floor + TOP);
+  // No sort-key attribute: the comparison is open, every key of the entity (as without a floor);
+  // a template of literals only has one key, the complete prefix.
+  if (p.used.length === 0) return p.complete ? range(pk, p.prefix, p.prefix) : range(pk, floor, floor && floor + TOP);
   // An incomplete prefix stands for the whole group of keys that start with it.
   const groupTop = p.complete ? p.prefix : p.prefix + TOP;
   switch (condition) {

@@ -22,6 +22,8 @@ const manifest = defineManifest({
     // Same partition, keys below ('A#...') and above ('Z#...') every Reading key.
     Below: { attributes: { s: { type: AttributeKind.STRING, required: true }, x: { type: AttributeKind.STRING, required: true } }, pk: 'S#{s}', sk: 'A#{x}' },
     Above: { attributes: { s: { type: AttributeKind.STRING, required: true }, x: { type: AttributeKind.STRING, required: true } }, pk: 'S#{s}', sk: 'Z#{x}' },
+    // A sort key of literals only: one key per partition, 'PIN', below 'PIN#' and the Readings.
+    Pinned: { attributes: { s: { type: AttributeKind.STRING, required: true } }, pk: 'S#{s}', sk: 'PIN' },
   },
   localIndexes: { enabled: false },
   accessPatterns: {
@@ -29,6 +31,10 @@ const manifest = defineManifest({
     lte: reading(SortKeyCondition.LESS_THAN_OR_EQUAL),
     gt: reading(SortKeyCondition.GREATER_THAN),
     gte: reading(SortKeyCondition.GREATER_THAN_OR_EQUAL),
+    pinLt: { entities: ['Pinned'], sortKeyCondition: SortKeyCondition.LESS_THAN },
+    pinLte: { entities: ['Pinned'], sortKeyCondition: SortKeyCondition.LESS_THAN_OR_EQUAL },
+    pinGt: { entities: ['Pinned'], sortKeyCondition: SortKeyCondition.GREATER_THAN },
+    pinGte: { entities: ['Pinned'], sortKeyCondition: SortKeyCondition.GREATER_THAN_OR_EQUAL },
   },
 });
 
@@ -95,5 +101,18 @@ test('a comparison without a sort-key attribute is open: every reading, none of 
   for (const op of Object.keys(ops) as (keyof typeof ops)[]) {
     const { items } = await db.query(op, { s });
     expect([op, items.map((r) => [r.entity, r.item.n])]).toEqual([op, [['Reading', -1], ['Reading', 0], ['Reading', 2]]]);
+  }
+});
+
+test('a comparison on a sort key of literals only, without input, reads the entity\'s one key', async () => {
+  const s = `pin${run++}`;
+  await db.batchWrite([
+    { type: 'put', entity: 'Pinned', item: { s } },
+    { type: 'put', entity: 'Reading', item: { s, n: 1, id: 'a' } },
+    { type: 'put', entity: 'Below', item: { s, x: 'b' } },
+  ]);
+  for (const op of ['pinLt', 'pinLte', 'pinGt', 'pinGte'] as const) {
+    const { items } = await db.query(op, { s });
+    expect([op, items.map((r) => r.entity)]).toEqual([op, ['Pinned']]);
   }
 });
