@@ -8,8 +8,6 @@ import { describe } from '../keys/encoding';
 import { ComposeFailure, Composer, composerOf, composePrefix } from '../keys/template';
 import type { KeyTemplateModel, PatternModel, TableModel } from '../manifest/model';
 
-/** Above every character a key can hold: closes "everything that starts with this prefix". */
-const TOP = '\u{10FFFF}';
 
 /** The partition key value and the sort-key condition of one query. */
 export interface KeyCondition {
@@ -61,7 +59,7 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
     const low = prefixOf(model, pattern, sk, between[0] ?? {});
     const high = prefixOf(model, pattern, sk, between[1] ?? {});
     const lo = low.prefix || floor;
-    const hi = high.prefix ? (high.complete ? high.prefix : high.prefix + TOP) : floor && floor + TOP;
+    const hi = high.prefix ? (high.complete ? high.prefix : above(high.prefix)) : floor && above(floor);
     // DynamoDB answers an inverted BETWEEN with a ValidationException; say so before sending.
     if (lo && hi && compareUtf8(lo, hi) > 0) {
       throw new SingleTableError('INVALID_QUERY_INPUT', `the low bound ${JSON.stringify(lo)} sorts after the high bound ${JSON.stringify(hi)} in ${sk.source}; swap the bounds`, { pattern: pattern.name });
@@ -71,13 +69,13 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
   const p = prefixOf(model, pattern, sk, input, input);
   // No sort-key attribute: the comparison is open, every key of the entity (as without a floor);
   // a template of literals only has one key, the complete prefix.
-  if (p.used.length === 0) return p.complete ? range(pk, p.prefix, p.prefix) : range(pk, floor, floor && floor + TOP);
-  // An incomplete prefix stands for the whole group of keys that start with it.
-  const groupTop = p.complete ? p.prefix : p.prefix + TOP;
+  if (p.used.length === 0) return p.complete ? range(pk, p.prefix, p.prefix) : range(pk, floor, floor && above(floor));
+  // An incomplete prefix stands for the whole group of keys that start with it. No key equals
+  // above(prefix) or a complete prefix + U+0000 (both would need an unescaped character in a value).
   switch (condition) {
-    case 'GREATER_THAN_OR_EQUAL': return range(pk, p.prefix, floor && floor + TOP);
-    case 'GREATER_THAN': return range(pk, groupTop + '\u0000', floor && floor + TOP);
-    case 'LESS_THAN_OR_EQUAL': return range(pk, floor, groupTop);
+    case 'GREATER_THAN_OR_EQUAL': return range(pk, p.prefix, floor && above(floor));
+    case 'GREATER_THAN': return range(pk, p.complete ? p.prefix + '\u0000' : above(p.prefix), floor && above(floor));
+    case 'LESS_THAN_OR_EQUAL': return range(pk, floor, p.complete ? p.prefix : above(p.prefix));
     default: // LESS_THAN
       return floor ? { ...range(pk, floor, p.prefix), excludeEqual: p.prefix } : { pk, sk: { expression: '#sk < :hi', hi: p.prefix } };
   }
@@ -117,6 +115,16 @@ function range(pk: string, lo: string, hi: string): KeyCondition {
   if (lo) return { pk, sk: { expression: '#sk >= :lo', lo } };
   if (hi) return { pk, sk: { expression: '#sk <= :hi', hi } };
   return { pk };
+}
+
+/**
+ * The smallest string above every key that starts with `prefix` (which ends with the delimiter):
+ * the delimiter swapped for the escape character, the next code point. No key holds the escape
+ * character but as an escaped value's first unit (followed by a letter), and no literal holds it,
+ * so no key equals the bound and no key of another group falls under it.
+ */
+function above(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 /** The template's leading literal segments with their delimiter: every key of the entity starts so. */

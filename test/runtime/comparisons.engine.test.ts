@@ -116,3 +116,17 @@ test('a comparison on a sort key of literals only, without input, reads the enti
     expect([op, items.map((r) => r.entity)]).toEqual([op, ['Pinned']]);
   }
 });
+
+test('a group bound holds values that start with the highest code point, U+10FFFF', async () => {
+  // Group bounds were the prefix + U+10FFFF: a value starting with that character sorted above its
+  // own group's top, so <= left it out and > let it in.
+  const s = `top${run++}`;
+  await db.batchWrite(['a', '\u{10FFFF}z'].map((id) => ({ type: 'put' as const, entity: 'Reading' as const, item: { s, n: 1, id } })));
+  await db.put('Above', { s, x: '\u{10FFFF}' });
+  const ids = async (op: keyof typeof ops, n: number) => (await db.query(op, { s, n })).items.map((r) => r.item.id);
+  expect(await ids('lte', 1)).toEqual(['a', '\u{10FFFF}z']);
+  expect(await ids('gte', 1)).toEqual(['a', '\u{10FFFF}z']);
+  expect(await ids('gt', 1)).toEqual([]);
+  expect(await ids('gt', 0)).toEqual(['a', '\u{10FFFF}z']);
+  expect(await ids('lt', 2)).toEqual(['a', '\u{10FFFF}z']);
+});
