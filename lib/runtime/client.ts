@@ -136,6 +136,9 @@ class RuntimeClient {
     const seen = new Set<string>();
     for (const r of requests) {
       const entity = entityOf(this.model, r.entity);
+      if (r.type !== 'put' && r.type !== 'delete') {
+        throw new SingleTableError('INVALID_VALUE', `a batch write has type ${JSON.stringify((r as { type: unknown }).type)}; use 'put' or 'delete'`, { entity: entity.name });
+      }
       const request: WriteRequest = r.type === 'put'
         ? { PutRequest: { Item: itemToWrite(this.model, entity, r.item) } }
         : { DeleteRequest: { Key: keyFromInput(this.model, entity, r.key) } };

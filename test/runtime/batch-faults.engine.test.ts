@@ -162,3 +162,15 @@ test('the unprocessed error still lists the requests when they hold values JSON 
   expect(error.unprocessed).toEqual(writes);
   expect(error.message).toContain('18446744073709551616');
 });
+
+test('a batch write of an unknown type is refused before sending, not taken for a delete', async () => {
+  // Untyped callers (JSON events): anything but 'put' was sent as a DeleteRequest of `key`.
+  const db = clientWith(() => undefined);
+  const item = product(900);
+  await db.put('Product', item);
+  const requests = countRequests(db.dynamodb);
+  const write = { type: 'upsert', entity: 'Product', item, key: { productId: item.productId } } as unknown as Parameters<Db['batchWrite']>[0][number];
+  await expect(db.batchWrite([write])).rejects.toMatchObject({ code: 'INVALID_VALUE', entity: 'Product' });
+  expect(requests.total()).toBe(0);
+  expect(await db.get('Product', { productId: item.productId })).toEqual(item);
+});
