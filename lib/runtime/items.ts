@@ -22,7 +22,13 @@ export function itemToWrite(model: TableModel, entity: EntityModel, item: Readon
 /** PutItem input. */
 export function buildPut(model: TableModel, tableName: string, entityName: string, item: Readonly<Record<string, unknown>>, mode: PutMode = 'upsert'): PutItemCommandInput {
   const input: PutItemCommandInput = { TableName: tableName, Item: itemToWrite(model, entityOf(model, entityName), item) };
-  if (mode !== 'upsert') Object.assign(input, existenceCondition(model, mode === 'replace'));
+  if (mode !== 'upsert') {
+    // An untyped caller's typo must not quietly become a create-only put.
+    if (mode !== 'create' && mode !== 'replace') {
+      throw new SingleTableError('INVALID_VALUE', `put mode ${JSON.stringify(mode)} is not 'upsert', 'create' or 'replace'`, { entity: entityName });
+    }
+    Object.assign(input, existenceCondition(model, mode === 'replace'));
+  }
   return input;
 }
 

@@ -12,7 +12,7 @@ let tableName: string;
 let db: ReturnType<typeof createClient<typeof manifest>>;
 let requests: ReturnType<typeof countRequests>;
 const loose = () => db as unknown as {
-  put(e: string, i: unknown): Promise<void>;
+  put(e: string, i: unknown, o?: unknown): Promise<void>;
   update(e: string, i: unknown): Promise<unknown>;
   query(p: string, i: unknown, o?: unknown): Promise<unknown>;
 };
@@ -71,6 +71,7 @@ test.each([
   ['update of an attribute named like an Object.prototype member', () => loose().update('Order', { username: 'alice', orderId: 'o1', valueOf: 'x' }),
     { code: 'UNKNOWN_ATTRIBUTE', entity: 'Order', attribute: 'valueOf' }, /declared attributes/],
   ['consistent read on a GSI', () => loose().query('orderById', { orderId: 'o1' }, { consistent: true }), { code: 'CONSISTENT_READ_ON_GSI', pattern: 'orderById' }, /eventually consistent/],
+  ['put mode that does not exist', () => loose().put('Order', order, { mode: 'creat' }), { code: 'INVALID_VALUE', entity: 'Order' }, /'upsert', 'create' or 'replace'/],
   ['bad limit', () => loose().query('ordersForCustomer', { username: 'a' }, { limit: 0 }), { code: 'INVALID_QUERY_INPUT' }, /positive whole number/],
 ])('%s', async (_name, run, fields, message) => {
   const attempt = run();
