@@ -51,7 +51,11 @@ async function drain<R, S>(
         const left = new Set((await send(pending.map((e) => e.request))).map(idOf));
         pending = pending.filter((e) => left.has(e.id));
       } catch (error) {
-        if (!isThrottling(error)) throw error;
+        // Not worth retrying (a validation error, a denied action): earlier chunks are done, so the
+        // caller learns exactly which requests were not, with DynamoDB's error as the cause.
+        if (!isThrottling(error)) {
+          throw new UnprocessedError(operation, [...pending, ...chunks.slice(c + 1).flat()].map((e) => e.source), attempt, error);
+        }
         lastError = error;
       }
       if (pending.length === 0) break;

@@ -56,7 +56,8 @@ export class UnprocessedError<T> extends SingleTableError {
   public readonly unprocessed: T[];
 
   constructor(operation: string, unprocessed: T[], attempts: number, cause?: unknown) {
-    super('UNPROCESSED', `${operation} left ${unprocessed.length} request(s) unprocessed after ${attempts} attempt(s): ${JSON.stringify(unprocessed, jsonSafe)}`, { cause });
+    const reason = cause instanceof Error ? ` (last error: ${cause.name}: ${cause.message})` : '';
+    super('UNPROCESSED', `${operation} left ${unprocessed.length} request(s) unprocessed after ${attempts} attempt(s)${reason}: ${JSON.stringify(unprocessed, jsonSafe)}`, { cause });
     this.name = 'UnprocessedError';
     this.unprocessed = unprocessed;
   }

@@ -97,6 +97,26 @@ test('batchWrite that stays unprocessed fails listing exactly the requests never
   expect(stored.map((s) => s !== undefined)).toEqual(writes.map((_, i) => i < 22));
 });
 
+test('a batch that fails for another reason mid-way lists the requests not written, with the error as cause', async () => {
+  let calls = 0;
+  const db = clientWith((c) => c.middlewareStack.add((next, context) => async (args) => {
+    if (context.commandName === 'BatchWriteItemCommand' && ++calls === 2) {
+      throw Object.assign(new Error('User is not authorized to perform: dynamodb:BatchWriteItem'), { name: 'AccessDeniedException', $fault: 'client', $metadata: {} });
+    }
+    return next(args);
+  }, { step: 'initialize', name: 'denySecondChunk' }));
+  const writes = Array.from({ length: 60 }, (_, i) => ({ type: 'put' as const, entity: 'Product' as const, item: product(600 + i) }));
+  const error: UnprocessedError<unknown> = await db.batchWrite(writes).then(() => { throw new Error('expected a failure'); }, (e) => e);
+  expect(error).toBeInstanceOf(UnprocessedError);
+  expect(error.message).toMatch(/left 35 request\(s\) unprocessed after 1 attempt\(s\) \(last error: AccessDeniedException/);
+  expect((error.cause as Error).name).toBe('AccessDeniedException');
+  // chunk 1 (25) written; chunk 2 refused whole, chunk 3 never sent; nothing retried after a non-throttling error
+  expect(error.unprocessed).toEqual(writes.slice(25));
+  expect(calls).toBe(2);
+  const stored = await createClient(manifest, { client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
+  expect(stored.map((s) => s !== undefined)).toEqual(writes.map((_, i) => i < 25));
+});
+
 test('batchGet that stays unprocessed fails listing the keys it could not read', async () => {
   const db = clientWith((c) => withholdTail(c, 2, () => true));
   const keys = [0, 1, 2, 3].map((i) => ({ entity: 'Product' as const, key: { productId: product(i).productId } }));
