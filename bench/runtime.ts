@@ -61,10 +61,10 @@ async function requireTimes() {
   mkdirSync(RESULTS, { recursive: true });
   const runtimeFile = path.join(RESULTS, 'runtime-bundle.tmp');
   // The runtime as Lambda loads it: one minified file, the SDK required from node_modules, and
-  // only what a handler reaches from createClient (the entry's other exports, such as
-  // compileManifest and its rules, are tree-shaken out of a handler bundle).
+  // only what a handler reaches from createClient, from the package's ES module build (as a
+  // user's `import ... from 'cdk-single-table/runtime'` resolves; it needs a compile first).
   await build({
-    stdin: { contents: "export { createClient } from './lib/runtime';", resolveDir: path.join(__dirname, '..'), loader: 'ts' },
+    stdin: { contents: "export { createClient } from 'cdk-single-table/runtime';", resolveDir: path.join(__dirname, '..'), loader: 'ts' },
     bundle: true,
     minify: true,
     platform: 'node',

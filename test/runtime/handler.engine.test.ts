@@ -1,5 +1,5 @@
 // The example Lambda as Lambda runs it: the handler bundled exactly as NodejsFunction bundles it,
-// loaded from that code with the environment the example stack gives the function (table name and
+// with the runtime as the published package delivers it (its ES module build), loaded from that code with the environment the example stack gives the function (table name and
 // manifest fingerprint, read from the synthesized template), against dynalite.
 import Module from 'module';
 import * as path from 'path';
@@ -44,7 +44,7 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
   };
-  const { code } = await bundle('examples/handler.ts');
+  const { code } = await bundle('examples/handler.ts', { asPackage: true });
   // Lambda sets the environment before it loads the handler.
   handler = load(`Object.assign(process.env, ${JSON.stringify(lambdaEnv)});\n${code}`).handler;
 });
@@ -55,7 +55,7 @@ afterAll(async () => {
 
 test('the handler loads with the fingerprint the stack gives it, and refuses another one at cold start', async () => {
   expect(typeof handler).toBe('function');
-  const { code } = await bundle('examples/handler.ts');
+  const { code } = await bundle('examples/handler.ts', { asPackage: true });
   const other = { ...lambdaEnv, SINGLE_TABLE_FINGERPRINT: '0123456789abcdef' };
   expect(() => load(`Object.assign(process.env, ${JSON.stringify(other)});\n${code}`)).toThrow(/MANIFEST_MISMATCH/);
 });

@@ -1,7 +1,8 @@
 // Bundles a Lambda entry the way NodejsFunction does (esbuild, minified, platform node, @aws-sdk/*
 // left to the Lambda runtime). Shared by the bundle test and the benchmarks.
+import { existsSync, readFileSync } from 'fs';
 import * as path from 'path';
-import { build, BuildOptions, Metafile } from 'esbuild';
+import { build, BuildOptions, Metafile, Plugin } from 'esbuild';
 
 export interface BundleResult {
   /** The minified code. */
@@ -24,13 +25,43 @@ export const LAMBDA_BUNDLE_OPTIONS: BuildOptions = {
   external: ['@aws-sdk/*'],
 };
 
-export async function bundle(entry: string): Promise<BundleResult> {
+/** The file a bundler gets for `import ... from 'cdk-single-table/runtime'`: package.json `exports`, `import` condition. */
+export function packagedRuntime(): string {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const file = path.join(ROOT, pkg.exports['./runtime'].import);
+  if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: compile first (npx projen compile)`);
+  return file;
+}
+
+/**
+ * The repository's own code imports the runtime from its sources (`../lib/runtime`); a user's
+ * code imports `cdk-single-table/runtime` from the installed package. This plugin sends every
+ * import of the runtime's sources to what the package exports, so a bundle holds what users get.
+ */
+export const AS_PACKAGE: Plugin = {
+  name: 'runtime-as-package',
+  setup(b) {
+    const source = path.join(ROOT, 'lib', 'runtime');
+    b.onResolve({ filter: /(^|\/)lib\/runtime(\/index(\.ts)?)?$/ }, (args) => {
+      const target = path.resolve(args.resolveDir, args.path).replace(/\/index(\.ts)?$/, '');
+      return target === source ? { path: packagedRuntime() } : undefined;
+    });
+  },
+};
+
+export interface BundleOptions {
+  /** Bundle the runtime as the published package delivers it (see AS_PACKAGE). Default false: from the sources. */
+  readonly asPackage?: boolean;
+}
+
+export async function bundle(entry: string, options: BundleOptions = {}): Promise<BundleResult> {
   const result = await build({
     ...LAMBDA_BUNDLE_OPTIONS,
     entryPoints: [path.join(ROOT, entry)],
     write: false,
     metafile: true,
     logLevel: 'silent',
+    plugins: options.asPackage ? [AS_PACKAGE] : [],
   });
   const output = Object.values((result.metafile as Metafile).outputs)[0];
   const relative = (file: string) => path.relative(ROOT, path.resolve(process.cwd(), file));
