@@ -33,15 +33,24 @@ export interface ShardedQueryOptions {
   readonly rounds?: number;
 }
 
-/** Starts dynalite in a child process and resolves its port. */
+/** Starts dynalite in a child process and resolves its port; any later message asks for its CPU time so far (ms). */
 async function startEngine(): Promise<{ engine: ChildProcess; port: number }> {
-  const script = "const d = require('dynalite')({ createTableMs: 0 }); d.listen(0, () => process.send(d.address().port));";
+  const script = "const d = require('dynalite')({ createTableMs: 0 }); d.listen(0, () => process.send(d.address().port));"
+    + " process.on('message', () => { const u = process.cpuUsage(); process.send((u.user + u.system) / 1000); });";
   const engine = spawn(process.execPath, ['-e', script], { cwd: join(__dirname, '..'), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     engine.once('message', (m) => resolve(m as number));
     engine.once('exit', (code) => reject(new Error(`dynalite exited with ${code}`)));
   });
   return { engine, port };
+}
+
+/** The engine's CPU time so far, in ms (asked between timed queries, never during one). */
+function engineCpuMs(engine: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    engine.once('message', (m) => resolve(m as number));
+    engine.send('cpu');
+  });
 }
 
 /** One table, two GSIs over the same items: GSI2 sharded by the library's shard choice, PLAIN not. */
@@ -96,23 +105,25 @@ function query(client: DynamoDBClient, index: string, pk: string, limit: number,
   }));
 }
 
-interface Run { items: Item[]; read: number }
+interface Run { items: Item[]; read: number; requests: number }
 
 async function unsharded(client: DynamoDBClient, n: number): Promise<Run> {
   const out = await query(client, 'PLAIN', BASE_KEY, n);
-  return { items: out.Items ?? [], read: out.Items?.length ?? 0 };
+  return { items: out.Items ?? [], read: out.Items?.length ?? 0, requests: 1 };
 }
 
 async function fanOut(client: DynamoDBClient, n: number, concurrency?: number): Promise<Run> {
   let read = 0;
+  let requests = 0;
   const fetch: ShardPageFetcher = async (shard, start, limit) => {
+    requests++;
     const out = await query(client, 'GSI2', shardedKey(BASE_KEY, shard, '#'), limit, start);
     read += out.Items?.length ?? 0;
     return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
   };
   const partitionKey = { attribute: 'GSI2PK', valueOf: (shard: number) => shardedKey(BASE_KEY, shard, '#') };
   const page = await fanOutQuery(fetch, { shards: SHARD_NUMBERS, limit: n, descending: true, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKey, concurrency });
-  return { items: page.items, read };
+  return { items: page.items, read, requests };
 }
 
 const median = (xs: number[]) => {
@@ -154,18 +165,23 @@ export async function runShardedQuery(options: ShardedQueryOptions = {}) {
         }
         const times: Record<string, number[]> = { unsharded: [], parallel: [], sequential: [] };
         const cpu: Record<string, number[]> = { unsharded: [], parallel: [], sequential: [] };
+        const engineCpu: Record<string, number[]> = { unsharded: [], parallel: [], sequential: [] };
         const read: Record<string, number> = {};
+        const requests: Record<string, number> = {};
         const names = Object.keys(modes);
         for (let r = 0; r < rounds; r++) {
           for (let m = 0; m < names.length; m++) {
             const mode = names[(r + m) % names.length]; // rotate which mode goes first
+            const startEngineCpu = await engineCpuMs(engine);
             const start = process.hrtime.bigint();
             const startCpu = process.cpuUsage();
             const run = await modes[mode](n);
             times[mode].push(Number(process.hrtime.bigint() - start) / 1e6);
             const used = process.cpuUsage(startCpu);
             cpu[mode].push((used.user + used.system) / 1000);
+            engineCpu[mode].push((await engineCpuMs(engine)) - startEngineCpu);
             read[mode] = run.read;
+            requests[mode] = run.requests;
           }
         }
         const ms = Object.fromEntries(names.map((m) => [m, round2(median(times[m]))]));
@@ -175,13 +191,17 @@ export async function runShardedQuery(options: ShardedQueryOptions = {}) {
           medianMs: ms,
           ratio: { parallel: round2(ms.parallel / ms.unsharded), sequential: round2(ms.sequential / ms.unsharded) },
           itemsRead: read,
-          // CPU of this process (SDK, merge) per query; the engine's CPU is in its own process.
+          requests,
+          // CPU per query of this process (SDK, merge) and of the engine (dynalite, one thread, so
+          // its requests are served one after another where DynamoDB serves partitions in parallel).
           clientCpuMs: Object.fromEntries(names.map((m) => [m, round2(median(cpu[m]))])),
+          engineCpuMs: Object.fromEntries(names.map((m) => [m, round2(median(engineCpu[m]))])),
         };
         results.push(row);
         console.log(`round trip ${String(rtt).padStart(2)} ms  n=${String(n).padStart(3)}  unsharded ${ms.unsharded} ms  `
           + `parallel ${ms.parallel} ms (${row.ratio.parallel}x)  sequential ${ms.sequential} ms (${row.ratio.sequential}x)  `
-          + `items read ${read.unsharded} / ${read.parallel}  client CPU ${row.clientCpuMs.unsharded} / ${row.clientCpuMs.parallel} ms`);
+          + `items read ${read.unsharded} / ${read.parallel} in ${requests.parallel} requests  `
+          + `client CPU ${row.clientCpuMs.unsharded} / ${row.clientCpuMs.parallel} ms  engine CPU ${row.engineCpuMs.unsharded} / ${row.engineCpuMs.parallel} ms`);
       }
     }
     return {
