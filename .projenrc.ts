@@ -89,6 +89,10 @@ project.package.addField('exports', {
   './.jsii': './.jsii',
 });
 
+// TypeScript's classic `node` (node10) module resolution ignores `exports`; this maps the subpath
+// for projects still on it (many CDK apps), so `cdk-single-table/runtime` type-checks there too.
+project.package.addField('typesVersions', { '*': { runtime: [`${LIBDIR}/runtime/index.d.ts`] } });
+
 // The ES module build of the runtime: one file, @aws-sdk/* left to the Lambda runtime, not minified
 // (the user's bundler minifies; stack traces stay readable). Built with every compile, so the tests
 // that bundle a handler through `cdk-single-table/runtime` measure what users get.
