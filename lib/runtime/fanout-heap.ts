@@ -14,15 +14,17 @@ export class MinHeap<T> {
 
   /** Adds an entry. */
   push(entry: T): void {
+    // Moves parents down into the hole instead of swapping, and places the entry once.
     const e = this.entries;
+    let i = e.length;
     e.push(entry);
-    let i = e.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1; // eslint-disable-line no-bitwise
-      if (this.compare(e[i], e[parent]) >= 0) break;
-      [e[i], e[parent]] = [e[parent], e[i]];
+      if (this.compare(entry, e[parent]) >= 0) break;
+      e[i] = e[parent];
       i = parent;
     }
+    e[i] = entry;
   }
 
   /** Removes and returns the smallest entry. */
@@ -30,17 +32,19 @@ export class MinHeap<T> {
     const e = this.entries;
     if (e.length <= 1) return e.pop();
     const top = e[0];
-    e[0] = e.pop()!;
+    const entry = e.pop()!;
+    const n = e.length;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
+      if (left >= n) break;
       const right = left + 1;
-      let smallest = i;
-      if (left < e.length && this.compare(e[left], e[smallest]) < 0) smallest = left;
-      if (right < e.length && this.compare(e[right], e[smallest]) < 0) smallest = right;
-      if (smallest === i) return top;
-      [e[i], e[smallest]] = [e[smallest], e[i]];
-      i = smallest;
+      const child = right < n && this.compare(e[right], e[left]) < 0 ? right : left;
+      if (this.compare(e[child], entry) >= 0) break;
+      e[i] = e[child];
+      i = child;
     }
+    e[i] = entry;
+    return top;
   }
 }

@@ -4,7 +4,7 @@
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MinHeap } from './fanout-heap';
-import { compareUtf8, itemOrder, keyString } from './fanout-order';
+import { compareUtf8Known, hasHighUnit, itemOrder, keyString } from './fanout-order';
 
 type Item = Record<string, AttributeValue>;
 
@@ -85,11 +85,16 @@ export async function fanOutQuery(
   const floor = state && options.sorted !== false ? state.after[state.last]![0] : undefined;
   const shards = options.shards.map((shard, i) => new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey));
   const firstPage = firstPageSize(limit, shards.length);
-  const fill = (s: ShardCursor, n: number) => s.fill(fetch, n, sortKey, descending, floor);
+  const fill = (s: ShardCursor, n: number) => s.fill(fetch, n, descending, floor);
   await forEachBounded(shards, options.concurrency ?? shards.length, (s) => fill(s, firstPage));
 
+  // Heads are compared by their sort keys, taken from the item once per head rather than at each
+  // of the heap's comparisons; only equal sort keys need the tie-break keys.
   const order = itemOrder(sortKey, options.tieBreakKeys, descending);
-  const heads = new MinHeap<ShardCursor>((a, b) => order(a.head, b.head));
+  const sign = descending ? -1 : 1;
+  const heads = new MinHeap<ShardCursor>((a, b) => (a.headSort === b.headSort
+    ? order(a.head, b.head)
+    : sign * compareUtf8Known(a.headSort, a.headHigh, b.headSort, b.headHigh)));
   for (const s of shards) if (s.hasHead) heads.push(s);
 
   const items: Item[] = [];
@@ -116,6 +121,9 @@ class ShardCursor {
   private more = true;
   /** The last item taken, or read past as behind the merge position: the next page starts after it. */
   private passed?: Item;
+  /** The head's sort key and whether it holds a unit from U+D800 up (compareUtf8Known); set while hasHead. */
+  headSort = '';
+  headHigh = false;
 
   constructor(
     /** Index of the shard in the fan-out's shard list (and in the state). */
@@ -146,24 +154,38 @@ class ShardCursor {
 
   take(): Item {
     this.passed = this.buffer[this.next++];
+    this.settle();
     return this.passed;
+  }
+
+  /** Reads the new head's sort key. */
+  private settle(): void {
+    if (this.next < this.buffer.length) {
+      this.headSort = keyString(this.buffer[this.next], this.keyAttributes[0]);
+      this.headHigh = hasHighUnit(this.headSort);
+    }
   }
 
   /**
    * Reads the shard's next page; an empty page with a LastEvaluatedKey (1 MB scanned) is read past,
    * and so are items sorting before `floor` (a shard's items come in sort-key order, so they lead).
    */
-  async fill(fetch: ShardPageFetcher, limit: number, sortKey: string, descending: boolean, floor: string | undefined): Promise<void> {
+  async fill(fetch: ShardPageFetcher, limit: number, descending: boolean, floor: string | undefined): Promise<void> {
+    const floorHigh = floor !== undefined && hasHighUnit(floor);
     do {
       const page = await fetch(this.shard, this.resumeKey, limit);
       this.buffer = page.items;
       this.next = 0;
       this.resumeKey = page.lastEvaluatedKey;
       this.more = page.lastEvaluatedKey !== undefined;
+      this.settle();
       if (floor !== undefined) {
         const sign = descending ? -1 : 1;
         // Read past for good: the merge position only moves forward, so they are behind every later page too.
-        while (this.hasHead && sign * compareUtf8(keyString(this.head, sortKey), floor) < 0) this.passed = this.buffer[this.next++];
+        while (this.hasHead && sign * compareUtf8Known(this.headSort, this.headHigh, floor, floorHigh) < 0) {
+          this.passed = this.buffer[this.next++];
+          this.settle();
+        }
       }
     } while (!this.hasHead && this.more);
   }
