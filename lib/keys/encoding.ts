@@ -92,6 +92,9 @@ export const NUMBER_SEGMENT = /^(P000|P\d{3}[1-9]\d*|N\d{3}[0-8]\d*~)$/;
 /** Matches every output of `normalizeDate`. */
 export const DATE_SEGMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** The last string `normalizeDate` found normalized (see there). */
+let lastNormalized = '';
+
 /**
  * Normalizes a date to ISO-8601 UTC with milliseconds (fixed width, so it sorts chronologically
  * for years 0000..9999). Returns undefined for an invalid or out-of-range date.
@@ -100,7 +103,10 @@ export function normalizeDate(value: unknown): string | undefined {
   // Fast path: a string already in the normalized form is returned as is once its fields are in
   // range. Parsing it through Date costs about a microsecond, most of a put's time.
   if (typeof value === 'string' && value.length === 24 && value.charCodeAt(23) === 90 /* Z */) {
+    // A put checks its date once as a value and again as a key segment: remember the last one.
+    if (value === lastNormalized) return value;
     const shape = normalizedShape(value);
+    if (shape) lastNormalized = value;
     if (shape !== undefined) return shape ? value : undefined;
   }
   let time: number;
@@ -144,33 +150,31 @@ function parseIsoDate(s: string): number {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** The number `count` decimal digits spell from `at`, or -1 when one of them is not a digit. */
-function digitsAt(s: string, at: number, count: number): number {
-  let n = 0;
-  for (let i = at; i < at + count; i++) {
-    const d = s.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
+/** The number the two decimal digits at `at` spell, or a negative number when either is not a digit. */
+function twoDigits(s: string, at: number): number {
+  const a = s.charCodeAt(at) - 48;
+  const b = s.charCodeAt(at + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
 /**
  * For a 24-character string: undefined when it does not have DATE_SEGMENT's shape (the slow path
  * decides), else whether it names a real instant (month, day, time in range). Field by field, by
- * character code: about a fifth faster than DATE_SEGMENT.test, and it runs twice on many puts.
+ * character code: about a quarter faster than DATE_SEGMENT.test.
  */
 function normalizedShape(iso: string): boolean | undefined {
   const separators = iso.charCodeAt(4) === 45 && iso.charCodeAt(7) === 45 && iso.charCodeAt(10) === 84 // - - T
     && iso.charCodeAt(13) === 58 && iso.charCodeAt(16) === 58 && iso.charCodeAt(19) === 46; // : : .
-  if (!separators || digitsAt(iso, 20, 3) < 0) return undefined;
-  const year = digitsAt(iso, 0, 4);
-  const month = digitsAt(iso, 5, 2);
-  const day = digitsAt(iso, 8, 2);
-  const hour = digitsAt(iso, 11, 2);
-  const minute = digitsAt(iso, 14, 2);
-  const second = digitsAt(iso, 17, 2);
-  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
+  const century = twoDigits(iso, 0);
+  const years = twoDigits(iso, 2);
+  const month = twoDigits(iso, 5);
+  const day = twoDigits(iso, 8);
+  const hour = twoDigits(iso, 11);
+  const minute = twoDigits(iso, 14);
+  const second = twoDigits(iso, 17);
+  // Digits 20-21 and 21-22: the three of the milliseconds.
+  if (!separators || Math.min(century, years, month, day, hour, minute, second, twoDigits(iso, 20), twoDigits(iso, 21)) < 0) return undefined;
+  const year = century * 100 + years;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
   return month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 60;

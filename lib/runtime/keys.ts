@@ -62,27 +62,26 @@ function entityKeys(model: TableModel, entity: EntityModel): EntityKeys {
   return keys;
 }
 
-/** Composes each distinct template of an entity at most once for one item's values. */
-class ItemComposition {
-  private readonly done: (string | ComposeFailure | undefined)[] = [];
-  constructor(private readonly keys: EntityKeys, private readonly values: Values) {}
-  public key(n: number): string | ComposeFailure {
-    return this.done[n] ??= this.keys.composers[n](this.values);
-  }
-}
-
 /** The table key of an item: both parts must be composable. */
 export function tableKey(model: TableModel, entity: EntityModel, values: Values): { pk: string; sk: string } {
-  return tableKeyOf(model, entity, new ItemComposition(entityKeys(model, entity), values));
+  const composers = entityKeys(model, entity).composers;
+  return tableKeyOf(model, entity, composers[TABLE_PK](values), composers[TABLE_SK](values));
 }
 
-function tableKeyOf(model: TableModel, entity: EntityModel, item: ItemComposition): { pk: string; sk: string } {
+function tableKeyOf(model: TableModel, entity: EntityModel, pk: string | ComposeFailure, sk: string | ComposeFailure): { pk: string; sk: string } {
   const templates = entity.keys[TABLE_INDEX];
   const index = model.indexes[TABLE_INDEX];
   return {
-    pk: requiredKey(entity, templates.pk, item.key(TABLE_PK), index.partitionKey, MAX_PARTITION_KEY_BYTES),
-    sk: requiredKey(entity, templates.sk!, item.key(TABLE_SK), index.sortKey!, MAX_SORT_KEY_BYTES),
+    pk: requiredKey(entity, templates.pk, pk, index.partitionKey, MAX_PARTITION_KEY_BYTES),
+    sk: requiredKey(entity, templates.sk!, sk, index.sortKey!, MAX_SORT_KEY_BYTES),
   };
+}
+
+/** Every distinct key of an entity composed from one item's values, by composer number. */
+function composeAll(keys: EntityKeys, values: Values): (string | ComposeFailure)[] {
+  const done: (string | ComposeFailure)[] = [];
+  for (const compose of keys.composers) done.push(compose(values));
+  return done;
 }
 
 /** The table key as the AttributeValue map DynamoDB wants. */
@@ -117,12 +116,12 @@ export function checkSize(entity: EntityModel, attribute: string, key: string, l
  */
 export function writeItemKeys(model: TableModel, entity: EntityModel, values: Values, out: Record<string, AttributeValue>): void {
   const keys = entityKeys(model, entity);
-  const item = new ItemComposition(keys, values);
-  const table = tableKeyOf(model, entity, item);
+  const done = composeAll(keys, values);
+  const table = tableKeyOf(model, entity, done[TABLE_PK], done[TABLE_SK]);
   const index = model.indexes[TABLE_INDEX];
   out[index.partitionKey] = { S: table.pk };
   out[index.sortKey!] = { S: table.sk };
-  for (const slot of keys.slots) slotKeyAttributes(model, entity, slot, item, values, table, out);
+  for (const slot of keys.slots) slotKeyAttributes(model, entity, slot, done, values, table, out);
 }
 
 /**
@@ -139,14 +138,14 @@ export function indexKeyAttributes(
   out: Record<string, AttributeValue> = {},
 ): Record<string, AttributeValue> | undefined {
   const keys = entityKeys(model, entity);
-  return slotKeyAttributes(model, entity, keys.slots.find((s) => s.index === index)!, new ItemComposition(keys, values), values, table, out);
+  return slotKeyAttributes(model, entity, keys.slots.find((s) => s.index === index)!, composeAll(keys, values), values, table, out);
 }
 
 function slotKeyAttributes(
   model: TableModel,
   entity: EntityModel,
   slot: SlotKeys,
-  item: ItemComposition,
+  done: readonly (string | ComposeFailure)[],
   values: Values,
   table: { pk: string; sk: string },
   out: Record<string, AttributeValue>,
@@ -154,14 +153,14 @@ function slotKeyAttributes(
   const index = slot.index;
   let pkValue: string | undefined;
   if (slot.pk !== undefined) {
-    const pk = item.key(slot.pk);
+    const pk = done[slot.pk];
     if (typeof pk !== 'string') return absentOrThrow(entity, slot.keys.pk, pk);
     pkValue = index.shards ? shardedKey(pk, shardOf(model, entity, index, values, table), model.delimiter) : pk;
     checkSize(entity, index.partitionKey, pkValue, MAX_PARTITION_KEY_BYTES);
   }
   let skValue: string | undefined;
   if (slot.sk !== undefined) {
-    const sk = item.key(slot.sk);
+    const sk = done[slot.sk];
     if (typeof sk !== 'string') return absentOrThrow(entity, slot.keys.sk!, sk);
     skValue = checkSize(entity, index.sortKey!, sk, MAX_SORT_KEY_BYTES);
   }

@@ -22,6 +22,20 @@ test('normalized strings: the fast path accepts exactly what Date round-trips', 
   }
 });
 
+test('one character off a normalized string: accepted as is exactly when Date round-trips it, also right after the original', () => {
+  // The fast path checks digits and separators by character code and remembers the last string it
+  // accepted; neither may let a near miss through.
+  const base = '2024-02-29T23:59:59.999Z';
+  const variant = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom('0', '9', '/', ':', ' ', 'a', 'T', 'Z', '-', '.', '\u0660'))
+    .map(([i, c]) => base.slice(0, i) + c + base.slice(i + 1));
+  fc.assert(fc.property(variant, (s) => {
+    expect(normalizeDate(base)).toBe(base);
+    expect(normalizeDate(s) === s).toBe(viaDate(s) === s);
+    expect(normalizeDate(s) === s).toBe(viaDate(s) === s);
+    expect(normalizeDate(base)).toBe(base);
+  }), { numRuns: 2000 });
+});
+
 test('impossible dates are refused in every accepted form, not rolled over into the next month', () => {
   // Date parses 2024-02-30 as March 1st; the normalized fast path refuses it, so every form must.
   for (const s of ['2024-02-30', '2023-02-29', '2024-04-31T00:00:00Z', '2024-02-30T10:00:00+02:00', '2024-01-15 23:60:00Z',
