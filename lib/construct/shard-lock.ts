@@ -1,15 +1,15 @@
 // The construct's side of the shard lock (lib/manifest/shard-lock.ts): read the file at synth,
-// fail on counts the manifest dropped, and write the new ones so they are committed with the change.
+// fail on counts or strategies the manifest dropped, and write the new ones so they are committed with the change.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DiagnosticLevel, ManifestDiagnostic } from '../manifest/diagnostics';
 import type { TableModel } from '../manifest/model';
-import { applyShardLock, describeCounts } from '../manifest/shard-lock';
+import { applyShardLock, describeRecorded } from '../manifest/shard-lock';
 
 /**
- * Checks the model against the lock file's entry `name`. Without errors, new counts are written to
+ * Checks the model against the lock file's entry `name`. Without errors, new counts and strategies are written to
  * the file (created if absent) and reported as a SHARD_LOCK_UPDATED warning: the file changed and
- * must be committed, or the next deployment's check would not know these counts.
+ * must be committed, or the next deployment's check would not know them.
  */
 export function syncShardLock(model: TableModel, file: string, name: string): ManifestDiagnostic[] {
   const path = resolve(file);
@@ -21,7 +21,7 @@ export function syncShardLock(model: TableModel, file: string, name: string): Ma
     level: DiagnosticLevel.WARNING,
     code: 'SHARD_LOCK_UPDATED',
     location: `shard lock '${name}'`,
-    message: `recorded shard counts ${describeCounts(result.recorded)} in ${file}`,
+    message: `recorded ${describeRecorded(result.recorded)} in ${file}`,
     fix: `commit ${file} with this manifest change`,
   }];
 }

@@ -55,6 +55,17 @@ export interface ShardModel {
   readonly strategy: ShardStrategy;
   /** The attribute the shard is computed from (ATTRIBUTE strategy). @default - none */
   readonly attribute?: string;
+  /**
+   * Every strategy ever declared (the current one and `previousStrategies`), as `RANDOM` or
+   * `ATTRIBUTE:<attribute>`, distinct, sorted: what the shard lock records.
+   */
+  readonly strategies: string[];
+  /**
+   * Whether a query that knows the shard attribute's value may read only that value's shards: true
+   * for the ATTRIBUTE strategy when no other strategy or attribute was ever declared (an item
+   * written under another one can be on any shard).
+   */
+  readonly pinnedReads: boolean;
   /** The declared peak writes per second, if the count was derived from it. @default - none */
   readonly peakWritesPerSecond?: number;
 }

@@ -273,14 +273,24 @@ function resolveShards(
   }
   writeCount = writeCount ?? 1;
   const counts = [...new Set([writeCount, ...(sharding.previousShardCounts ?? []).filter((n) => Number.isInteger(n))])].sort((a, b) => a - b);
+  const strategy = sharding.strategy ?? ShardStrategy.RANDOM;
+  const current = strategyLabel(strategy, sharding.shardAttribute);
+  const strategies = [...new Set([current, ...(sharding.previousStrategies ?? []).map((p) => strategyLabel(p?.strategy, p?.shardAttribute))])].sort();
   return {
     writeCount,
     readCount: counts[counts.length - 1],
     counts,
-    strategy: sharding.strategy ?? ShardStrategy.RANDOM,
+    strategy,
     attribute: sharding.shardAttribute,
+    strategies,
+    pinnedReads: strategy === ShardStrategy.ATTRIBUTE && sharding.shardAttribute !== undefined && strategies.length === 1,
     peakWritesPerSecond: sharding.peakWritesPerSecond,
   };
+}
+
+/** `RANDOM`, or `ATTRIBUTE:<attribute>`: how the shard lock and the model name a strategy. */
+export function strategyLabel(strategy: ShardStrategy | undefined, attribute: string | undefined): string {
+  return strategy === ShardStrategy.ATTRIBUTE ? `ATTRIBUTE:${attribute ?? ''}` : String(strategy ?? ShardStrategy.RANDOM);
 }
 
 function resolvePattern(

@@ -152,6 +152,27 @@ export interface ShardingDefinition {
    * @default - no earlier count
    */
   readonly previousShardCounts?: number[];
+
+  /**
+   * Every other strategy (or ATTRIBUTE shard attribute) this index was deployed with before. Items
+   * keep the shard they were written to, so after a change a query that knows the shard attribute's
+   * value can no longer read that value's shard alone: it fans out over every shard, as RANDOM
+   * reads do.
+   * @default - no earlier strategy
+   */
+  readonly previousStrategies?: PreviousShardStrategy[];
+}
+
+/** A sharding strategy an index was deployed with before (see `ShardingDefinition.previousStrategies`). */
+export interface PreviousShardStrategy {
+  /** The strategy. */
+  readonly strategy: ShardStrategy;
+
+  /**
+   * The shard attribute, with `ShardStrategy.ATTRIBUTE`.
+   * @default - none
+   */
+  readonly shardAttribute?: string;
 }
 
 /** A global secondary index. Several entities may share (overload) one GSI. */

@@ -2,7 +2,9 @@
 // shards, so a query reads all of them. ATTRIBUTE puts every item with one shard-attribute value on
 // one shard per count, so when the query's key condition pins that value, the value's shard under
 // each count ever declared holds every match (an item keeps the shard of the count it was written
-// under until it is written again); without the value, the query reads all shards.
+// under until it is written again); without the value, the query reads all shards. So does every
+// query once another strategy or shard attribute was ever declared (`pinnedReads` false): items
+// written under it can be on any shard.
 import type { QueryPlan } from './query';
 import { encodeSegment } from '../keys/encoding';
 import { shardForValue } from '../keys/shard';
@@ -14,7 +16,7 @@ const everyShard = new WeakMap<ShardModel, number[]>();
 /** Shard numbers to query for a planned query on a sharded index, ascending. */
 export function shardsToQuery(model: TableModel, plan: QueryPlan, input: Readonly<Record<string, unknown>>): number[] {
   const shards = plan.index.shards!;
-  const value = shards.strategy === 'ATTRIBUTE' && shards.attribute !== undefined ? pinnedValue(plan, shards.attribute, input) : undefined;
+  const value = shards.pinnedReads ? pinnedValue(plan, shards.attribute!, input) : undefined;
   const chosen = new Set<number>();
   // The entities of a pattern may type the attribute differently, and so encode it differently.
   for (const entity of value === undefined ? [] : plan.pattern.entities) {

@@ -35,13 +35,13 @@ describe('check --lock', () => {
     const lock = lockFile({ 'App/Table': { GSI2: [10] } });
     const r = await run('check', manifestFile({ shardCount: 5, previousShardCounts: [10] }), '--lock', lock);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`warning [SHARD_LOCK_OUTDATED] shard lock 'App/Table': shard counts GSI2: 5 are not recorded in ${lock} yet`);
+    expect(r.stdout).toContain(`warning [SHARD_LOCK_OUTDATED] shard lock 'App/Table': GSI2: shard count 5, strategy RANDOM not recorded in ${lock} yet`);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual({ 'App/Table': { GSI2: [10] } });
   });
 
   test('an up-to-date lock: exit 0, valid without warnings', async () => {
     const manifest = manifestFile({ shardCount: 3 });
-    const r = await run('check', manifest, '--lock', lockFile({ 'App/Table': { GSI2: [3] } }), '--json');
+    const r = await run('check', manifest, '--lock', lockFile({ 'App/Table': { GSI2: { counts: [3], strategies: ['RANDOM'] } } }), '--json');
     expect(JSON.parse(r.stdout)).toEqual({ valid: true, errors: [], warnings: [] });
     expect(r.code).toBe(0);
   });
@@ -67,7 +67,7 @@ test('check --lock on a malformed file without --lock-name: exit 1 with SHARD_LO
   writeFileSync(lock, '{"App/Table": {"GSI2": "3"}}');
   const r = await run('check', manifestFile({ shardCount: 3 }), '--lock', lock);
   expect(r.code).toBe(1);
-  expect(r.stdout).toContain("error [SHARD_LOCK_INVALID] shard lock: the lock file entry 'App/Table', index 'GSI2' is not a list");
+  expect(r.stdout).toContain("error [SHARD_LOCK_INVALID] shard lock: the lock file entry 'App/Table', index 'GSI2' is not { counts, strategies }");
 });
 
 describe('lock', () => {
@@ -75,8 +75,8 @@ describe('lock', () => {
     const manifest = manifestFile({ shardCount: 4, previousShardCounts: [2] });
     const lock = lockFile();
     const first = await run('lock', manifest, '--lock', lock, '--lock-name', 'App/Table');
-    expect(first).toEqual({ code: 0, stdout: `${lock}: recorded GSI2: 2, 4 for 'App/Table'; commit it\n`, stderr: '' });
-    expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual({ 'App/Table': { GSI2: [2, 4] } });
+    expect(first).toEqual({ code: 0, stdout: `${lock}: recorded GSI2: shard counts 2, 4, strategy RANDOM for 'App/Table'; commit it\n`, stderr: '' });
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual({ 'App/Table': { GSI2: { counts: [2, 4], strategies: ['RANDOM'] } } });
     const again = await run('lock', manifest, '--lock', lock);
     expect(again).toEqual({ code: 0, stdout: `${lock}: up to date for 'App/Table'\n`, stderr: '' });
   });

@@ -3,15 +3,42 @@ import { edited } from './manifest-fixture';
 import { compileManifest } from '../../lib/manifest/compile';
 import { TableModel } from '../../lib/manifest/model';
 import { applyShardLock, formatShardLock, lockNames } from '../../lib/manifest/shard-lock';
-import { ShardingDefinition } from '../../lib/manifest/structs';
+import { ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
 
 const model = (sharding?: ShardingDefinition): TableModel =>
   compileManifest(edited((m) => { m.globalIndexes!.GSI2.sharding = sharding; })).model;
 
 const lock = (entry: object) => JSON.stringify({ app: entry });
 
-test('every recorded count declared: no finding, nothing new', () => {
-  expect(applyShardLock(model({ shardCount: 2, previousShardCounts: [5] }), 'app', lock({ GSI2: [2, 5] }))).toEqual({ diagnostics: [], recorded: {} });
+test('every recorded count and strategy declared: no finding, nothing new', () => {
+  expect(applyShardLock(model({ shardCount: 2, previousShardCounts: [5] }), 'app', lock({ GSI2: { counts: [2, 5], strategies: ['RANDOM'] } }))).toEqual({ diagnostics: [], recorded: {} });
+});
+
+test('a bare list of counts (a file from before strategies were recorded) is read, and gains the current strategy', () => {
+  const { diagnostics, recorded, text } = applyShardLock(model({ shardCount: 2, previousShardCounts: [5] }), 'app', lock({ GSI2: [2, 5] }));
+  expect(diagnostics).toEqual([]);
+  expect(recorded).toEqual({ GSI2: { counts: [], strategies: ['RANDOM'] } });
+  expect(JSON.parse(text!)).toEqual({ app: { GSI2: { counts: [2, 5], strategies: ['RANDOM'] } } });
+});
+
+test.each([
+  ['RANDOM -> ATTRIBUTE', ['RANDOM'], { strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'status' }, 'RANDOM', '{ strategy: ShardStrategy.RANDOM }'],
+  ['ATTRIBUTE -> RANDOM', ['ATTRIBUTE:status'], {}, 'ATTRIBUTE:status', "{ strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'status' }"],
+  ['another shard attribute', ['ATTRIBUTE:username'], { strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'status' }, 'ATTRIBUTE:username', "{ strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'username' }"],
+])('a strategy change without previousStrategies is SHARD_LOCK_STRATEGY_MISSING: %s', (_what, locked, sharding, missing, fix) => {
+  const { diagnostics, text } = applyShardLock(model({ shardCount: 3, ...sharding }), 'app', lock({ GSI2: { counts: [3], strategies: locked } }));
+  expect(diagnostics.map((d) => [d.code, d.location])).toEqual([['SHARD_LOCK_STRATEGY_MISSING', 'index GSI2']]);
+  expect(diagnostics[0].message).toContain(`records strategy ${missing}, which strategy and previousStrategies`);
+  expect(diagnostics[0].fix).toBe(`add it to previousStrategies: previousStrategies: [${fix}]`);
+  expect(text).toBeUndefined();
+});
+
+test('with the old strategy in previousStrategies the change passes, and the new strategy is recorded', () => {
+  const sharding = { shardCount: 3, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'status', previousStrategies: [{ strategy: ShardStrategy.RANDOM }] };
+  const { diagnostics, recorded, text } = applyShardLock(model(sharding), 'app', lock({ GSI2: { counts: [3], strategies: ['RANDOM'] } }));
+  expect(diagnostics).toEqual([]);
+  expect(recorded).toEqual({ GSI2: { counts: [], strategies: ['ATTRIBUTE:status'] } });
+  expect(JSON.parse(text!).app.GSI2.strategies).toEqual(['ATTRIBUTE:status', 'RANDOM']);
 });
 
 test('a recorded count not declared any more is an error, even when a larger count is declared', () => {
@@ -23,11 +50,11 @@ test('a recorded count not declared any more is an error, even when a larger cou
 });
 
 test('entries of other lock names are neither checked nor changed', () => {
-  const other = JSON.stringify({ other: { GSI2: [9], GSI7: [3] } });
+  const other = JSON.stringify({ other: { GSI2: { counts: [9], strategies: ['RANDOM'] }, GSI7: { counts: [3], strategies: ['ATTRIBUTE:x'] } } });
   const { diagnostics, recorded, text } = applyShardLock(model({ shardCount: 3 }), 'app', other);
   expect(diagnostics).toEqual([]);
-  expect(recorded).toEqual({ GSI2: [3] });
-  expect(JSON.parse(text!)).toEqual({ app: { GSI2: [3] }, other: { GSI2: [9], GSI7: [3] } });
+  expect(recorded).toEqual({ GSI2: { counts: [3], strategies: ['RANDOM'] } });
+  expect(JSON.parse(text!)).toEqual({ app: { GSI2: { counts: [3], strategies: ['RANDOM'] } }, ...JSON.parse(other) });
 });
 
 test('no file and no sharded index: nothing to write', () => {
@@ -38,7 +65,9 @@ test.each([
   ['not JSON', '{', 'is not valid JSON'],
   ['an array', '[]', 'is not an object of lock names'],
   ['an entry that is a list', '{"app": [3]}', "entry 'app' is not an object"],
-  ['duplicate counts', '{"app": {"GSI2": [3, 3]}}', "index 'GSI2' is not a list of distinct whole numbers from 1 to 100"],
+  ['duplicate counts', '{"app": {"GSI2": [3, 3]}}', "index 'GSI2' is not { counts, strategies } with distinct whole numbers from 1 to 100"],
+  ['an unknown strategy', '{"app": {"GSI2": {"counts": [3], "strategies": ["HASH"]}}}', "index 'GSI2' is not { counts, strategies }"],
+  ['an index that is neither', '{"app": {"GSI2": 3}}', "index 'GSI2' is not { counts, strategies }"],
 ])('SHARD_LOCK_INVALID: %s', (_what, text, message) => {
   const { diagnostics } = applyShardLock(model({ shardCount: 3 }), 'app', text);
   expect(diagnostics).toHaveLength(1);
@@ -46,11 +75,11 @@ test.each([
   expect(diagnostics[0].message).toContain(message);
 });
 
-test('formatting is stable: names, indexes and counts sorted', () => {
-  const text = formatShardLock({ b: { GSI9: [5, 1], GSI1: [2] }, a: {} });
+test('formatting is stable: names, indexes, counts and strategies sorted', () => {
+  const text = formatShardLock({ b: { GSI9: { counts: [5, 1], strategies: ['RANDOM', 'ATTRIBUTE:a'] }, GSI1: { counts: [2], strategies: [] } }, a: {} });
   expect(text).toBe(formatShardLock(JSON.parse(text)));
   expect(Object.keys(JSON.parse(text))).toEqual(['a', 'b']);
-  expect(JSON.parse(text).b).toEqual({ GSI1: [2], GSI9: [1, 5] });
+  expect(JSON.parse(text).b).toEqual({ GSI1: { counts: [2], strategies: [] }, GSI9: { counts: [1, 5], strategies: ['ATTRIBUTE:a', 'RANDOM'] } });
   expect(Object.keys(JSON.parse(text).b)).toEqual(['GSI1', 'GSI9']);
   expect(lockNames(text)).toEqual(['a', 'b']);
   expect(lockNames('[]')).toBeUndefined();

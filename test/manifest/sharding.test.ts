@@ -36,6 +36,15 @@ test('PREVIOUS_SHARD_COUNT_INVALID: an earlier count that is not a shard count',
   expect(d.message).toContain('holds 0');
 });
 
+test.each([
+  ['an unknown strategy', { strategy: 'HASH' as ShardStrategy }],
+  ['ATTRIBUTE without its attribute', { strategy: ShardStrategy.ATTRIBUTE }],
+  ['RANDOM with an attribute', { strategy: ShardStrategy.RANDOM, shardAttribute: 'status' }],
+])('PREVIOUS_SHARD_STRATEGY_INVALID: %s', (_what, previous) => {
+  const d = theFinding(sharded({ shardCount: 4, previousStrategies: [previous] }), 'PREVIOUS_SHARD_STRATEGY_INVALID');
+  expect(d.message).toContain(`previousStrategies holds ${JSON.stringify(previous)}`);
+});
+
 test('SHARD_STRATEGY_INVALID: a strategy that is not a ShardStrategy', () => {
   const d = theFinding(sharded({ shardCount: 4, strategy: 'HASH' as ShardStrategy }), 'SHARD_STRATEGY_INVALID');
   expect(d.message).toContain('"HASH"');

@@ -3,7 +3,7 @@
 import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
 import { TableModel } from '../../manifest/model';
-import { applyShardLock, describeCounts } from '../../manifest/shard-lock';
+import { applyShardLock, describeRecorded } from '../../manifest/shard-lock';
 import { Command, FlagValues } from '../command';
 import { formatFinding } from '../compile';
 import { CliIo, EXIT } from '../io';
@@ -18,8 +18,9 @@ export const checkCommand: Command = {
 Runs every validation of the manifest (names, key templates, key collisions, projections, access
 patterns, sharding) without a CDK app, and prints each error and warning with where it is and how
 to fix it. With --lock, also the shard lock check of the construct: a shard count the lock file
-records that shardCount and previousShardCounts no longer declare, or a recorded index that is no
-longer sharded, is an error; counts not recorded yet are a warning (SHARD_LOCK_OUTDATED).
+records that shardCount and previousShardCounts no longer declare, a strategy that strategy and
+previousStrategies no longer declare, or a recorded index that is no longer sharded, is an error;
+counts or strategies not recorded yet are a warning (SHARD_LOCK_OUTDATED).
 
 Arguments:
   <manifest>         a .json file, or a .js/.ts module exporting the manifest (as \`manifest\`,
@@ -50,7 +51,7 @@ file cannot be loaded, 2 on bad arguments.
   },
 };
 
-/** The construct's lock check, and a warning for counts the file does not record yet. */
+/** The construct's lock check, and a warning for counts or strategies the file does not record yet. */
 function lockFindings(model: TableModel, flags: FlagValues, io: CliIo): ManifestDiagnostic[] {
   const lockFile = flags.lock as string;
   const lock = readLock(lockFile, flags['lock-name'] as string | undefined, io, true);
@@ -60,7 +61,7 @@ function lockFindings(model: TableModel, flags: FlagValues, io: CliIo): Manifest
     level: DiagnosticLevel.WARNING,
     code: 'SHARD_LOCK_OUTDATED',
     location: `shard lock '${lock.name}'`,
-    message: `shard counts ${describeCounts(recorded)} are not recorded in ${lockFile} yet`,
+    message: `${describeRecorded(recorded)} not recorded in ${lockFile} yet`,
     fix: `synthesize the app, or run 'single-table lock <manifest> --lock ${lockFile}', and commit ${lockFile}`,
   }];
 }

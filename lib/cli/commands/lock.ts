@@ -1,7 +1,7 @@
-// `single-table lock <manifest> --lock FILE`: records the manifest's shard counts in the lock file,
+// `single-table lock <manifest> --lock FILE`: records the manifest's shard counts and strategies in the lock file,
 // as a synth with `shardLock` does, after the same check; for apps that synthesize elsewhere.
 import { writeFileSync } from 'node:fs';
-import { applyShardLock, describeCounts } from '../../manifest/shard-lock';
+import { applyShardLock, describeRecorded } from '../../manifest/shard-lock';
 import { Command } from '../command';
 import { formatFinding, modelOf } from '../compile';
 import { CliError, EXIT } from '../io';
@@ -10,13 +10,14 @@ import { LOCK_HELP, LOCK_OPTIONS, readLock } from '../lock';
 
 export const lockCommand: Command = {
   name: 'lock',
-  summary: 'record the shard counts of every sharded GSI in the shard lock file',
+  summary: 'record the shard counts and strategies of every sharded GSI in the shard lock file',
   help: `Usage: single-table lock <manifest> --lock FILE [--lock-name NAME]
 
 Checks the manifest against the shard lock file as the construct does at synth (every shard count
-the file records must still be declared by shardCount or previousShardCounts, and every recorded
-index must still be sharded), then adds the manifest's new counts to the file (creating it). The
-file is changed only when a count is new. Commit it with the manifest.
+the file records must still be declared by shardCount or previousShardCounts, every strategy by
+strategy or previousStrategies, and every recorded index must still be sharded), then adds the
+manifest's new counts and strategies to the file (creating it). The file is changed only when one
+is new. Commit it with the manifest.
 
 Arguments:
   <manifest>         a .json file, or a .js/.ts module exporting the manifest
@@ -44,7 +45,7 @@ is left as it was), 2 on bad arguments.
       io.out(`${flags.lock}: up to date for '${lock.name}'\n`);
     } else {
       writeFileSync(lock.path, result.text);
-      io.out(`${flags.lock}: recorded ${describeCounts(result.recorded)} for '${lock.name}'; commit it\n`);
+      io.out(`${flags.lock}: recorded ${describeRecorded(result.recorded)} for '${lock.name}'; commit it\n`);
     }
     return EXIT.OK;
   },

@@ -33,6 +33,14 @@ export const shardSettingsArePossible: ManifestRule = (model, manifest, sink) =>
         sink.error('PREVIOUS_SHARD_COUNT_INVALID', where, `previousShardCounts holds ${JSON.stringify(previous)}, not a whole number from 1 to ${MAX_SHARDS}`, 'list the shard counts the index was deployed with');
       }
     }
+    for (const previous of s.previousStrategies ?? []) {
+      const valid = Object.values(ShardStrategy).includes(previous?.strategy)
+        && (previous.strategy === ShardStrategy.ATTRIBUTE ? typeof previous.shardAttribute === 'string' && previous.shardAttribute !== '' : previous.shardAttribute === undefined);
+      if (!valid) {
+        sink.error('PREVIOUS_SHARD_STRATEGY_INVALID', where, `previousStrategies holds ${JSON.stringify(previous)}, not a strategy the index can have been deployed with`,
+          "list each earlier strategy as { strategy: ShardStrategy.RANDOM } or { strategy: ShardStrategy.ATTRIBUTE, shardAttribute: '<attribute>' }");
+      }
+    }
     const strategy = s.strategy ?? ShardStrategy.RANDOM;
     if (!Object.values(ShardStrategy).includes(strategy)) {
       sink.error('SHARD_STRATEGY_INVALID', where, `strategy ${JSON.stringify(strategy)} is not a ShardStrategy`, 'use ShardStrategy.RANDOM or ShardStrategy.ATTRIBUTE');

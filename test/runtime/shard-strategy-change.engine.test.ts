@@ -1,0 +1,107 @@
+// A sharded GSI whose strategy changes (RANDOM -> ATTRIBUTE) on dynalite: items keep the shard they
+// were written to, so with the old strategy in previousStrategies a query that knows the shard
+// attribute fans out over every shard and finds them; without it, it reads the value's shard only
+// and misses them (which the shard lock turns into a synth error, SHARD_LOCK_STRATEGY_MISSING).
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { shardForItem, shardForValue } from '../../lib/keys/shard';
+import { resolveModel } from '../../lib/manifest/resolve';
+import { AttributeKind, PreviousShardStrategy, ProjectionKind, ShardingDefinition, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { createClient } from '../../lib/runtime';
+import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+
+type Order = { customerId: string; orderId: string; status: string; createdAt: string };
+type Page = { items: { item: Order }[]; cursor?: string };
+type Pager = { query(pattern: string, input: object, options: { limit: number; cursor?: string }): Promise<Page> };
+
+const SHARDS = 4;
+const BY_CUSTOMER = { strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'customerId' };
+
+/** Orders by status, then customer and date; GSI1 sharded so. */
+function manifestWith(sharding: ShardingDefinition): SingleTableManifest {
+  return {
+    entities: {
+      Order: {
+        attributes: {
+          customerId: { type: AttributeKind.STRING, required: true },
+          orderId: { type: AttributeKind.STRING, required: true },
+          status: { type: AttributeKind.STRING, required: true },
+          createdAt: { type: AttributeKind.DATE, required: true },
+        },
+        pk: 'CUSTOMER#{customerId}',
+        sk: 'ORDER#{orderId}',
+        indexes: { GSI1: { pk: 'STATUS#{status}', sk: 'CUSTOMER#{customerId}#{createdAt}' } },
+      },
+    },
+    globalIndexes: { GSI1: { projection: ProjectionKind.ALL, sharding: { shardCount: SHARDS, ...sharding } } },
+    accessPatterns: { byStatusAndCustomer: { entities: ['Order'], index: 'GSI1', sortKeyCondition: SortKeyCondition.BEGINS_WITH } },
+  };
+}
+
+let engine: Engine;
+let sdk: DynamoDBClient;
+/** Partition key values of the Queries sent since the last reset. */
+const queried = new Set<string>();
+
+beforeAll(async () => {
+  engine = await startEngine(synthesizedTemplate(manifestWith({})));
+  sdk = engine.newClient();
+  sdk.middlewareStack.add((next, context) => async (args) => {
+    if (context.commandName === 'QueryCommand') queried.add((args.input as { ExpressionAttributeValues: Record<string, { S: string }> }).ExpressionAttributeValues[':pk'].S);
+    return next(args);
+  }, { step: 'initialize', name: 'recordQueries' });
+});
+afterAll(async () => {
+  sdk.destroy();
+  await engine.stop();
+});
+
+async function readAll(db: unknown, input: object): Promise<{ ids: string[]; shards: number }> {
+  queried.clear();
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await (db as Pager).query('byStatusAndCustomer', input, { limit: 3, cursor });
+    ids.push(...page.items.map((r) => r.item.orderId));
+    cursor = page.cursor;
+  } while (cursor);
+  return { ids, shards: queried.size };
+}
+
+const order = (i: number): Order => ({ customerId: 'c1', orderId: `o${String(i).padStart(2, '0')}`, status: 'OPEN', createdAt: new Date(Date.UTC(2024, 3, 1, i)).toISOString() });
+
+test.each<[string, PreviousShardStrategy[]]>([
+  ['RANDOM', [{ strategy: ShardStrategy.RANDOM }]],
+  ['ATTRIBUTE on another attribute', [{ strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'orderId' }]],
+])('after switching from %s to ATTRIBUTE, with previousStrategies, a read by customer finds every order, old and new', async (_from, previousStrategies) => {
+  const tableName = await engine.createTable();
+  const before = createClient(manifestWith(previousStrategies[0]), { client: sdk, tableName });
+  const old = Array.from({ length: 12 }, (_, i) => order(i * 2));
+  for (const o of old) await before.put('Order', o);
+  const db = createClient(manifestWith({ ...BY_CUSTOMER, previousStrategies }), { client: sdk, tableName });
+  const added = Array.from({ length: 4 }, (_, i) => order(i * 2 + 1));
+  for (const o of added) await db.put('Order', o);
+
+  const got = await readAll(db, { status: 'OPEN', customerId: 'c1' });
+  expect(got.ids).toEqual([...old, ...added].map((o) => o.orderId).sort());
+  expect(got.shards).toBe(SHARDS);
+
+  // Without the history the read goes to c1's shard alone and misses the orders written elsewhere.
+  const forgetful = createClient(manifestWith(BY_CUSTOMER), { client: sdk, tableName });
+  const partial = await readAll(forgetful, { status: 'OPEN', customerId: 'c1' });
+  expect(partial.shards).toBe(1);
+  const oldShard = (o: Order) => previousStrategies[0].strategy === ShardStrategy.RANDOM
+    ? shardForItem(`CUSTOMER#${o.customerId}`, `ORDER#${o.orderId}`, SHARDS)
+    : shardForValue(o.orderId, SHARDS);
+  const reachable = old.filter((o) => oldShard(o) === shardForValue('c1', SHARDS));
+  expect(reachable.length).toBeLessThan(old.length);
+  expect(partial.ids).toEqual([...reachable, ...added].map((o) => o.orderId).sort());
+});
+
+test('the model says when a known shard attribute value may be read from its shards alone', () => {
+  const pinned = (sharding: ShardingDefinition) => resolveModel(manifestWith(sharding)).indexes.GSI1.shards!.pinnedReads;
+  expect(pinned(BY_CUSTOMER)).toBe(true);
+  expect(pinned({ ...BY_CUSTOMER, previousStrategies: [{ ...BY_CUSTOMER }] })).toBe(true);
+  expect(pinned({ ...BY_CUSTOMER, previousStrategies: [{ strategy: ShardStrategy.RANDOM }] })).toBe(false);
+  expect(pinned({})).toBe(false);
+  expect(resolveModel(manifestWith({ ...BY_CUSTOMER, previousStrategies: [{ strategy: ShardStrategy.RANDOM }] })).indexes.GSI1.shards!.strategies).toEqual(['ATTRIBUTE:customerId', 'RANDOM']);
+});
