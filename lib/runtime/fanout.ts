@@ -85,8 +85,9 @@ export async function fanOutQuery(
   const floor = state && options.sorted !== false ? state.after[state.last]![0] : undefined;
   const shards = options.shards.map((shard, i) => new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey));
   const firstPage = firstPageSize(limit, shards.length);
+  const concurrency = options.concurrency ?? shards.length;
   const fill = (s: ShardCursor, n: number) => s.fill(fetch, n, descending, floor);
-  await forEachBounded(shards, options.concurrency ?? shards.length, (s) => fill(s, firstPage));
+  await forEachBounded(shards, concurrency, (s) => fill(s, firstPage));
 
   // Heads are compared by their sort keys, taken from the item once per head rather than at each
   // of the heap's comparisons; only equal sort keys need the tie-break keys.
@@ -103,8 +104,11 @@ export async function fanOutQuery(
     const s = heads.pop()!;
     items.push(s.take());
     last = s.slot;
-    // Only the shard just taken from can need a refill, and only while the page has room.
-    if (!s.hasHead && s.hasMore && items.length < limit) await fill(s, limit - items.length);
+    // Only the shard just taken from can run dry, and it needs more only while the page has room.
+    if (!s.hasHead && s.hasMore && items.length < limit) {
+      const wave = refillWave(s, shards, items.length, limit, options.sorted !== false ? order : undefined);
+      await forEachBounded(wave, concurrency, ([c, n]) => fill(c, n));
+    }
     if (s.hasHead) heads.push(s);
   }
 
@@ -113,12 +117,52 @@ export async function fanOutQuery(
   return { items, state: { after: shards.map((s) => s.position()), last } };
 }
 
+/**
+ * What to read when `drained` runs dry mid-page with more to come: the merge cannot go on without
+ * its next items, so it is read, and so is every shard whose buffered items would all be merged
+ * before the page fills (counting every shard's buffered items up to that shard's last): it would
+ * run dry next, and reading it now takes one round trip for both instead of one after the other.
+ * With a filter (Limit counts evaluated items) shards run dry together, so this turns a chain of
+ * refills into one. Each shard is asked what it should supply of what the page still needs after its
+ * buffered items, sized like a first page (pageSize) and scaled up by the part of its evaluated items
+ * the filter let through so far. A shard whose order the merge does not share (`order` undefined: no
+ * sort key) cannot be predicted; only the drained one is read.
+ */
+function refillWave(
+  drained: ShardCursor,
+  shards: ShardCursor[],
+  returned: number,
+  limit: number,
+  order: ((a: Item, b: Item) => number) | undefined,
+): [ShardCursor, number][] {
+  const remaining = limit - returned;
+  const active = shards.filter((s) => s.hasHead || s.hasMore).length;
+  // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data).
+  const ask = (s: ShardCursor, needed: number) =>
+    s.evaluatedFor(pageSize(needed, Math.max(1 / active, s.taken / returned)), limit);
+  const wave: [ShardCursor, number][] = [[drained, ask(drained, remaining)]];
+  if (!order) return wave;
+  for (const s of shards) {
+    if (s === drained || !s.hasHead || !s.hasMore) continue;
+    const tail = s.tail;
+    let before = 0;
+    for (const c of shards) before += c.bufferedUpTo(tail, order);
+    if (before < remaining) wave.push([s, ask(s, remaining - before)]);
+  }
+  return wave;
+}
+
 /** One shard's progress through a page. */
 class ShardCursor {
   private buffer: Item[] = [];
   private next = 0;
   private resumeKey?: Item;
   private more = true;
+  /** Items taken from this shard in this page. */
+  taken = 0;
+  /** Items asked for (evaluated, with a filter) and items returned, over this page's reads. */
+  private asked = 0;
+  private got = 0;
   /** The last item taken, or read past as behind the merge position: the next page starts after it. */
   private passed?: Item;
   /** The head's sort key and whether it holds a unit from U+D800 up (compareUtf8Known); set while hasHead. */
@@ -154,8 +198,34 @@ class ShardCursor {
 
   take(): Item {
     this.passed = this.buffer[this.next++];
+    this.taken++;
     this.settle();
     return this.passed;
+  }
+
+  /** The last buffered item (while hasHead). */
+  get tail(): Item {
+    return this.buffer[this.buffer.length - 1];
+  }
+
+  /**
+   * How many buffered items sort at or before `item` in `order`, the shard's own order on an index with
+   * a sort key (ties the engine orders otherwise can only blur the count, which is a prediction).
+   */
+  bufferedUpTo(item: Item, order: (a: Item, b: Item) => number): number {
+    let lo = this.next;
+    let hi = this.buffer.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1; // eslint-disable-line no-bitwise
+      if (order(this.buffer[mid], item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - this.next;
+  }
+
+  /** The Limit that should return `items` at the rate a filter let items through so far; at most `limit`. */
+  evaluatedFor(items: number, limit: number): number {
+    return Math.min(limit, Math.ceil((items * this.asked) / Math.max(this.got, 1)));
   }
 
   /** Reads the new head's sort key. */
@@ -174,7 +244,11 @@ class ShardCursor {
     const floorHigh = floor !== undefined && hasHighUnit(floor);
     do {
       const page = await fetch(this.shard, this.resumeKey, limit);
-      this.buffer = page.items;
+      this.asked += limit;
+      this.got += page.items.length;
+      // A shard read ahead (refillWave) still holds items: the page continues them, since it starts
+      // after the previous page's LastEvaluatedKey.
+      this.buffer = this.hasHead ? this.buffer.slice(this.next).concat(page.items) : page.items;
       this.next = 0;
       this.resumeKey = page.lastEvaluatedKey;
       this.more = page.lastEvaluatedKey !== undefined;
@@ -206,11 +280,16 @@ class ShardCursor {
  * takes about limit / shards from each; asking every shard for `limit` would read shards x limit
  * entries (read units) to return `limit`. The first page is the even share plus three standard
  * deviations of a binomial draw, which covers a shard's part of the page in about 999 shard reads
- * of 1000; a shard that holds more (chance or skewed data) is refilled with what the page still needs.
+ * of 1000; a shard that holds more (chance, skewed data, or a filter) is read again (refillWave).
  */
 export function firstPageSize(limit: number, shards: number): number {
-  const share = limit / Math.max(shards, 1);
-  return Math.min(limit, Math.ceil(share + 3 * Math.sqrt(share)) + 1);
+  return pageSize(limit, 1 / Math.max(shards, 1));
+}
+
+/** Items to ask of a shard expected to hold `part` of the next `items` of the merge: its share plus three standard deviations, plus one. */
+function pageSize(items: number, part: number): number {
+  const share = items * part;
+  return Math.min(items, Math.ceil(share + 3 * Math.sqrt(share)) + 1);
 }
 
 function checkOptions(options: FanOutOptions): void {
