@@ -79,9 +79,7 @@ function tableKeyOf(model: TableModel, entity: EntityModel, pk: string | Compose
 
 /** Every distinct key of an entity composed from one item's values, by composer number. */
 function composeAll(keys: EntityKeys, values: Values): (string | ComposeFailure)[] {
-  const done: (string | ComposeFailure)[] = [];
-  for (const compose of keys.composers) done.push(compose(values));
-  return done;
+  return keys.composers.map((compose) => compose(values));
 }
 
 /** The table key as the AttributeValue map DynamoDB wants. */
