@@ -135,12 +135,9 @@ function parseIsoDate(s: string): number {
   const m = ISO_DATE.exec(s);
   if (!m) return NaN;
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
   const offsetHours = Number(m[10] ?? 0);
   const offsetMinutes = Number(m[11] ?? 0);
-  const inRange = month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 60;
-  if (!inRange || offsetHours > 23 || offsetMinutes > 59) return NaN;
+  if (!inRange(year, month, day, hour, minute, second) || offsetHours > 23 || offsetMinutes > 59) return NaN;
   const millis = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day); // not Date.UTC, which maps years 0-99 to 1900-1999
@@ -149,6 +146,13 @@ function parseIsoDate(s: string): number {
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether the fields name a real instant: month, day (leap years included) and time in range. */
+function inRange(year: number, month: number, day: number, hour: number, minute: number, second: number): boolean {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 60;
+}
 
 /** The number the two decimal digits at `at` spell, or a negative number when either is not a digit. */
 function twoDigits(s: string, at: number): number {
@@ -174,10 +178,7 @@ function normalizedShape(iso: string): boolean | undefined {
   const second = twoDigits(iso, 17);
   // Digits 20-21 and 21-22: the three of the milliseconds.
   if (!separators || Math.min(century, years, month, day, hour, minute, second, twoDigits(iso, 20), twoDigits(iso, 21)) < 0) return undefined;
-  const year = century * 100 + years;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  return month >= 1 && month <= 12 && day >= 1 && day <= days && hour < 24 && minute < 60 && second < 60;
+  return inRange(century * 100 + years, month, day, hour, minute, second);
 }
 
 /** Why a value cannot be encoded, or undefined when it can. */

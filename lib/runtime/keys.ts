@@ -187,7 +187,7 @@ function shardOf(model: TableModel, entity: EntityModel, index: IndexModel, valu
 /** The attributes an index slot's keys are computed from (the shard attribute included). */
 export function indexInputs(entity: EntityModel, index: IndexModel): string[] {
   const keys = entity.keys[index.name];
-  const names = index.type === 'LSI' ? [...(keys.sk?.attributes ?? [])] : [...keys.pk.attributes, ...(keys.sk?.attributes ?? [])];
+  const names = [...(index.type === 'LSI' ? [] : keys.pk.attributes), ...(keys.sk?.attributes ?? [])];
   if (index.shards?.strategy === 'ATTRIBUTE' && index.shards.attribute) names.push(index.shards.attribute);
   return [...new Set(names)];
 }

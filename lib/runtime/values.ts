@@ -19,20 +19,20 @@ export function entityOf(model: TableModel, name: string): EntityModel {
 
 /** The AttributeValue of one attribute's value; throws INVALID_VALUE naming the rule. */
 export function attributeValue(entity: EntityModel, attr: AttributeModel, value: unknown): AttributeValue {
-  let av: AttributeValue | undefined;
+  let av: AttributeValue | false | undefined;
   switch (attr.type) {
-    case 'STRING': av = typeof value === 'string' ? { S: value } : undefined; break;
-    case 'NUMBER': av = storableNumber(value) ? { N: String(value) } : undefined; break;
-    case 'BOOLEAN': av = typeof value === 'boolean' ? { BOOL: value } : undefined; break;
+    case 'STRING': av = typeof value === 'string' && { S: value }; break;
+    case 'NUMBER': av = storableNumber(value) && { N: String(value) }; break;
+    case 'BOOLEAN': av = typeof value === 'boolean' && { BOOL: value }; break;
     case 'DATE': {
       const iso = normalizeDate(value);
-      av = iso === undefined ? undefined : { S: iso };
+      av = iso !== undefined && { S: iso };
       break;
     }
-    case 'LIST': av = Array.isArray(value) ? toAttributeValue(value) : undefined; break;
-    case 'MAP': av = isPlainObject(value) ? toAttributeValue(value) : undefined; break;
-    case 'STRING_SET': av = value instanceof Set ? setValue(value, 'string') : undefined; break;
-    case 'NUMBER_SET': av = value instanceof Set ? setValue(value, 'number') : undefined; break;
+    case 'LIST': av = Array.isArray(value) && toAttributeValue(value); break;
+    case 'MAP': av = isPlainObject(value) && toAttributeValue(value); break;
+    case 'STRING_SET': av = value instanceof Set && setValue(value, 'string'); break;
+    case 'NUMBER_SET': av = value instanceof Set && setValue(value, 'number'); break;
   }
   if (!av) {
     throw new SingleTableError('INVALID_VALUE', `must be ${KIND_RULES[attr.type]}, got ${describe(value)}`, { entity: entity.name, attribute: attr.name });
