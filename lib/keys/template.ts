@@ -1,7 +1,7 @@
 // Key templates: `CUSTOMER#{username}`. A template is a list of segments joined by the delimiter;
 // each segment is either literal text or exactly one `{attribute}`. Segments never mix the two,
 // so every attribute value fills a whole segment and prefixes can end at a segment boundary.
-import { DATE_SEGMENT, encodeSegment, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT } from './encoding';
+import { DATE_SEGMENT, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT } from './encoding';
 import type { KeySegmentModel, KeyTemplateModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
 
@@ -139,10 +139,10 @@ export function composePrefix(
     if (seg.literal !== undefined) {
       text = seg.literal;
     } else {
-      const encoded = encodeSegment(seg.kind!, values[seg.attribute!], escapeChar);
-      if ('error' in encoded) return { error: encoded.error, attribute: seg.attribute! };
-      if ('absent' in encoded) return { prefix, complete: false, used };
-      text = encoded.segment;
+      const encoded = encodeValue(seg.kind!, values[seg.attribute!], escapeChar);
+      if (encoded === undefined) return { prefix, complete: false, used };
+      if (typeof encoded !== 'string') return { error: encoded.error, attribute: seg.attribute! };
+      text = encoded;
       used.push(seg.attribute!);
     }
     prefix += text + (i < segs.length - 1 ? delimiter : '');
