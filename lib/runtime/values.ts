@@ -76,15 +76,13 @@ export function itemAttributes(entity: EntityModel, input: Readonly<Record<strin
   // Walks the declared attributes (a short, fixed list) rather than the input's keys; the input
   // then holds an unknown attribute exactly when it has more defined keys than were converted.
   let converted = 0;
-  const attrs = attributeList(entity);
-  for (let i = 0; i < attrs.length; i++) {
-    const attr = attrs[i];
+  for (const attr of attributeList(entity)) {
     const value = input[attr.name];
     if (value === undefined) {
       if (attr.required) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity: entity.name, attribute: attr.name });
       continue;
     }
-    setAttribute(item, i, attr.name, attributeValue(entity, attr, value));
+    item[attr.name] = attributeValue(entity, attr, value);
     converted++;
   }
   if (Object.keys(input).length !== converted) {
@@ -100,27 +98,4 @@ function attributeList(entity: EntityModel): AttributeModel[] {
   let list = attributeLists.get(entity);
   if (!list) attributeLists.set(entity, list = Object.values(entity.attributes));
   return list;
-}
-
-/**
- * `item[name] = av` for the entity's `n`th attribute, from a statement of its own for each of the
- * first 8. V8 caches a property store per statement for the names it sees there: one statement
- * storing every attribute name soon sees too many and falls back to a generic store, several times
- * slower than one that always sees the same name (on the benchmark's Order, a tenth of a put).
- * A process that puts several entities gives a statement several names again (no slower than
- * one statement). uglify-js and terser merge the identical cases back into one; esbuild, which
- * NodejsFunction bundles with, keeps them.
- */
-function setAttribute(item: Record<string, AttributeValue>, n: number, name: string, av: AttributeValue): void {
-  switch (n) {
-    case 0: item[name] = av; return;
-    case 1: item[name] = av; return;
-    case 2: item[name] = av; return;
-    case 3: item[name] = av; return;
-    case 4: item[name] = av; return;
-    case 5: item[name] = av; return;
-    case 6: item[name] = av; return;
-    case 7: item[name] = av; return;
-    default: item[name] = av;
-  }
 }
