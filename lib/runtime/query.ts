@@ -31,8 +31,10 @@ export interface QueryPlan {
   readonly typeFilter?: string[];
 }
 
+const NO_OPTIONS: QueryOptions = {};
+
 /** Plans a pattern's query; throws on any bad input. */
-export function planQuery(model: TableModel, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions = {}): QueryPlan {
+export function planQuery(model: TableModel, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions = NO_OPTIONS): QueryPlan {
   const pattern = Object.hasOwn(model.patterns, patternName) ? model.patterns[patternName] : undefined;
   if (!pattern) {
     throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
@@ -59,19 +61,21 @@ export function planQuery(model: TableModel, patternName: string, input: Readonl
  * though no stored key could match them; local engines answer with an empty page.
  */
 function checkKeySizes(pattern: PatternModel, index: IndexModel, condition: KeyCondition): void {
-  const check = (attribute: string, value: string | undefined, suffix: number, limit: number) => {
-    if (value === undefined || (value.length * 3 + suffix <= limit)) return;
-    const bytes = utf8Length(value) + suffix;
-    if (bytes > limit) {
-      throw new SingleTableError('KEY_TOO_LARGE', `the query's key ${attribute} is ${bytes} bytes of UTF-8; DynamoDB allows ${limit}`, { pattern: pattern.name, attribute });
-    }
-  };
   // A sharded partition key also carries the delimiter and the largest shard number.
   const shardSuffix = index.shards ? 1 + String(index.shards.readCount - 1).length : 0;
-  check(index.partitionKey, condition.pk, shardSuffix, MAX_PARTITION_KEY_BYTES);
-  if (index.sortKey) {
-    check(index.sortKey, condition.sk?.lo, 0, MAX_SORT_KEY_BYTES);
-    check(index.sortKey, condition.sk?.hi, 0, MAX_SORT_KEY_BYTES);
+  checkKeySize(pattern, index.partitionKey, condition.pk, shardSuffix, MAX_PARTITION_KEY_BYTES);
+  if (index.sortKey && condition.sk) {
+    checkKeySize(pattern, index.sortKey, condition.sk.lo, 0, MAX_SORT_KEY_BYTES);
+    checkKeySize(pattern, index.sortKey, condition.sk.hi, 0, MAX_SORT_KEY_BYTES);
+  }
+}
+
+function checkKeySize(pattern: PatternModel, attribute: string, value: string | undefined, suffix: number, limit: number): void {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: most keys need no count.
+  if (value === undefined || value.length * 3 + suffix <= limit) return;
+  const bytes = utf8Length(value) + suffix;
+  if (bytes > limit) {
+    throw new SingleTableError('KEY_TOO_LARGE', `the query's key ${attribute} is ${bytes} bytes of UTF-8; DynamoDB allows ${limit}`, { pattern: pattern.name, attribute });
   }
 }
 
