@@ -21,12 +21,13 @@ export function escapeCharFor(delimiter: string): string {
   return String.fromCharCode(delimiter.charCodeAt(0) + 1);
 }
 
-/** Escapes a string value for use as a key segment. */
-export function encodeString(value: string, escapeChar: string): string {
+/** Escapes a string value for use as a key segment; undefined when it holds an unpaired surrogate (no UTF-8 encoding). */
+export function encodeString(value: string, escapeChar: string): string | undefined {
   const limit = escapeChar.charCodeAt(0);
   let needs = false;
   for (let i = 0; i < value.length; i++) {
-    if (value.charCodeAt(i) <= limit) {
+    const c = value.charCodeAt(i);
+    if (c <= limit || (c >= 0xd800 && c <= 0xdfff)) {
       needs = true;
       break;
     }
@@ -35,12 +36,19 @@ export function encodeString(value: string, escapeChar: string): string {
   let out = '';
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    out += c <= limit ? escapeChar + String.fromCharCode(ESCAPE_BASE + c) : value[i];
+    if (c <= limit) {
+      out += escapeChar + String.fromCharCode(ESCAPE_BASE + c);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      // A surrogate is only valid as the first half of a pair; a lone one has no UTF-8 encoding.
+      if (c > 0xdbff || !isLowSurrogate(value.charCodeAt(i + 1))) return undefined;
+      out += value[i] + value[++i];
+    } else {
+      out += value[i];
+    }
   }
   return out;
 }
 
-/** Reverses `encodeString`. */
 export function decodeString(segment: string, escapeChar: string): string {
   if (!segment.includes(escapeChar)) return segment;
   let out = '';
@@ -201,7 +209,7 @@ export function encodeValue(kind: AttributeKind | 'SHARD', value: unknown, escap
   if (value === undefined || value === null || value === '') return undefined;
   switch (kind) {
     case AttributeKind.STRING:
-      return typeof value === 'string' ? encodeString(value, escapeChar) : { error: `must be a string, got ${describe(value)}` };
+      return typeof value !== 'string' ? { error: `must be a string, got ${describe(value)}` } : encodeString(value, escapeChar) ?? { error: UNPAIRED_SURROGATE };
     case AttributeKind.NUMBER:
       return typeof value === 'number' && Number.isFinite(value) ? encodeNumber(value) : { error: `must be a finite number, got ${describe(value)}` };
     case AttributeKind.DATE:
@@ -215,6 +223,8 @@ export function encodeValue(kind: AttributeKind | 'SHARD', value: unknown, escap
       return { error: `has type ${kind}, which cannot be part of a key` };
   }
 }
+
+const UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate, which UTF-8 cannot encode: DynamoDB keys are UTF-8, and two such values could become one key';
 
 /** A short description of a value for error messages. */
 export function describe(value: unknown): string {

@@ -41,6 +41,9 @@ test.each([
   ['invalid date', () => loose().put('Order', { ...order, createdAt: 'yesterday' }), { code: 'INVALID_VALUE', attribute: 'createdAt' }, /ISO-8601/],
   ['unknown attribute', () => loose().put('Order', { ...order, colour: 'red' }), { code: 'UNKNOWN_ATTRIBUTE', attribute: 'colour' }, /declared attributes/],
   ['empty table key value', () => loose().put('Order', { ...order, orderId: '' }), { code: 'MISSING_ATTRIBUTE', attribute: 'orderId' }, /non-empty/],
+  // dynalite stores it; in UTF-8 it can only become a replacement character, merging keys that differ.
+  ['key value with an unpaired surrogate', () => loose().put('Order', { ...order, orderId: 'o\ud800' }), { code: 'INVALID_VALUE', entity: 'Order', attribute: 'orderId' }, /unpaired UTF-16 surrogate/],
+  ['query key value with an unpaired surrogate', () => loose().query('ordersForCustomer', { username: '\udc00a' }), { code: 'INVALID_VALUE', attribute: 'username' }, /unpaired UTF-16 surrogate/],
   ['sort key over 1024 UTF-8 bytes (400 characters)', () => loose().put('Order', { ...order, orderId: '€'.repeat(400) }),
     { code: 'KEY_TOO_LARGE', entity: 'Order', attribute: 'SK' }, /1206 bytes of UTF-8; DynamoDB allows 1024/],
   ['partition key over 2048 bytes', () => loose().put('Order', { ...order, username: '😀'.repeat(520) }), { code: 'KEY_TOO_LARGE', attribute: 'PK' }, /DynamoDB allows 2048/],
