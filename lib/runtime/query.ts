@@ -34,7 +34,9 @@ export interface QueryPlan {
 const NO_OPTIONS: QueryOptions = {};
 
 /** Plans a pattern's query; throws on any bad input. */
-export function planQuery(model: TableModel, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions = NO_OPTIONS): QueryPlan {
+export function planQuery(
+  model: TableModel, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions = NO_OPTIONS,
+): QueryPlan {
   const pattern = Object.hasOwn(model.patterns, patternName) ? model.patterns[patternName] : undefined;
   if (!pattern) {
     throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
