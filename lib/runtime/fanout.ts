@@ -83,33 +83,51 @@ export async function fanOutQuery(
   // them out. Only the sort key is compared: the engine's order among equal sort keys inside one
   // shard need not be the table-key order, so an equal sort key can still be an item not yet seen.
   const floor = state && options.sorted !== false ? state.after[state.last]![0] : undefined;
-  const shards = options.shards.map((shard, i) => new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey));
+  const sorted = options.sorted !== false;
+  const shards = options.shards.map((shard, i) =>
+    new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey, sorted));
   const firstPage = firstPageSize(limit, shards.length);
   const concurrency = options.concurrency ?? shards.length;
   const fill = (s: ShardCursor, n: number) => s.fill(fetch, n, descending, floor);
   await forEachBounded(shards, concurrency, (s) => fill(s, firstPage));
 
   // Heads are compared by their sort keys, taken from the item once per head rather than at each
-  // of the heap's comparisons; only equal sort keys need the tie-break keys.
+  // of the heap's comparisons; only equal sort keys need the tie-break keys. A waiting shard (run
+  // dry, its unread items known to sort at or after its LastEvaluatedKey's sort key) comes before
+  // every head with that sort key: an unread item may tie with it and sort first.
   const order = itemOrder(sortKey, options.tieBreakKeys, descending);
   const sign = descending ? -1 : 1;
-  const heads = new MinHeap<ShardCursor>((a, b) => (a.headSort === b.headSort
-    ? order(a.head, b.head)
-    : sign * compareUtf8Known(a.headSort, a.headHigh, b.headSort, b.headHigh)));
-  for (const s of shards) if (s.hasHead) heads.push(s);
+  const heads = new MinHeap<ShardCursor>((a, b) => {
+    if (a.headSort !== b.headSort) return sign * compareUtf8Known(a.headSort, a.headHigh, b.headSort, b.headHigh);
+    if (a.hasHead && b.hasHead) return order(a.head, b.head);
+    return Number(a.hasHead) - Number(b.hasHead);
+  });
+  for (const s of shards) if (s.hasHead || s.waiting) heads.push(s);
 
   const items: Item[] = [];
   let last = -1;
   while (items.length < limit && heads.size > 0) {
     const s = heads.pop()!;
-    items.push(s.take());
-    last = s.slot;
-    // Only the shard just taken from can run dry, and it needs more only while the page has room.
-    if (!s.hasHead && s.hasMore && items.length < limit) {
-      const wave = refillWave(s, shards, items.length, limit, options.sorted !== false ? order : undefined);
-      await forEachBounded(wave, concurrency, ([c, n]) => fill(c, n));
+    // A shard that ran dry is read again once the merge needs its next item: at once, or, where its
+    // LastEvaluatedKey bounds its unread items (a filter left items out of its last page), only when
+    // it reaches the front of the heap, waiting in it until then.
+    let read = true;
+    if (s.hasHead) {
+      items.push(s.take());
+      last = s.slot;
+      read = !s.hasHead && !s.waiting && s.hasMore;
     }
-    if (s.hasHead) heads.push(s);
+    if (read && items.length < limit) {
+      const wave = refillWave(s, shards, items.length, limit, sorted ? order : undefined);
+      // A waiting shard read along gets a later key, or leaves the merge: the heap is rebuilt.
+      const rekeyed = wave.some(([c]) => c !== s && c.waiting);
+      await forEachBounded(wave, concurrency, ([c, n]) => fill(c, n));
+      if (rekeyed) {
+        heads.clear();
+        for (const c of shards) if (c !== s && (c.hasHead || c.waiting)) heads.push(c);
+      }
+    }
+    if (s.hasHead || s.waiting) heads.push(s);
   }
 
   if (!shards.some((s) => s.hasHead || s.hasMore)) return { items };
@@ -139,11 +157,12 @@ function refillWave(
   const active = shards.filter((s) => s.hasHead || s.hasMore).length;
   // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data).
   const ask = (s: ShardCursor, needed: number) =>
-    s.evaluatedFor(pageSize(needed, Math.max(1 / active, s.taken / returned)), limit);
+    s.evaluatedFor(pageSize(needed, Math.max(1 / active, returned ? s.taken / returned : 0)), limit);
   const wave: [ShardCursor, number][] = [[drained, ask(drained, remaining)]];
   if (!order) return wave;
   for (const s of shards) {
-    if (s === drained || !s.hasHead || !s.hasMore) continue;
+    if (s === drained || !s.hasMore || !(s.hasHead || s.waiting)) continue;
+    // Its last buffered item, or for a waiting shard the key its unread items follow.
     const tail = s.tail;
     let before = 0;
     for (const c of shards) before += c.bufferedUpTo(tail, order);
@@ -158,6 +177,11 @@ class ShardCursor {
   private next = 0;
   private resumeKey?: Item;
   private more = true;
+  /**
+   * Whether resumeKey bounds the unread items: on an index with a sort key they follow it in sort-key
+   * order, and it holds every key attribute the merge compares.
+   */
+  private bounded = false;
   /** Items taken from this shard in this page. */
   taken = 0;
   /** Items asked for (evaluated, with a filter) and items returned, over this page's reads. */
@@ -165,7 +189,10 @@ class ShardCursor {
   private got = 0;
   /** The last item taken, or read past as behind the merge position: the next page starts after it. */
   private passed?: Item;
-  /** The head's sort key and whether it holds a unit from U+D800 up (compareUtf8Known); set while hasHead. */
+  /**
+   * The head's sort key, or a waiting shard's LastEvaluatedKey's, and whether it holds a unit from
+   * U+D800 up (compareUtf8Known); set while hasHead or waiting.
+   */
   headSort = '';
   headHigh = false;
 
@@ -176,6 +203,7 @@ class ShardCursor {
     private readonly start: string[] | undefined,
     private readonly keyAttributes: string[],
     partitionKey: FanOutOptions['partitionKey'],
+    private readonly sorted: boolean,
   ) {
     if (start) {
       const key: Item = partitionKey ? { [partitionKey.attribute]: { S: partitionKey.valueOf(shard) } } : {};
@@ -192,6 +220,11 @@ class ShardCursor {
     return this.more;
   }
 
+  /** Run dry with more to come, and every unread item sorts at or after its LastEvaluatedKey. */
+  get waiting(): boolean {
+    return !this.hasHead && this.more && this.bounded;
+  }
+
   get head(): Item {
     return this.buffer[this.next];
   }
@@ -203,9 +236,9 @@ class ShardCursor {
     return this.passed;
   }
 
-  /** The last buffered item (while hasHead). */
+  /** The last buffered item while hasHead; the LastEvaluatedKey while waiting. */
   get tail(): Item {
-    return this.buffer[this.buffer.length - 1];
+    return this.hasHead ? this.buffer[this.buffer.length - 1] : this.resumeKey!;
   }
 
   /**
@@ -228,17 +261,19 @@ class ShardCursor {
     return Math.min(limit, Math.ceil((items * this.asked) / Math.max(this.got, 1)));
   }
 
-  /** Reads the new head's sort key. */
+  /** Reads the new head's sort key (a waiting shard's LastEvaluatedKey's). */
   private settle(): void {
-    if (this.next < this.buffer.length) {
-      this.headSort = keyString(this.buffer[this.next], this.keyAttributes[0]);
-      this.headHigh = hasHighUnit(this.headSort);
-    }
+    if (this.hasHead) this.headSort = keyString(this.buffer[this.next], this.keyAttributes[0]);
+    else if (this.waiting) this.headSort = this.resumeKey![this.keyAttributes[0]].S!;
+    else return;
+    this.headHigh = hasHighUnit(this.headSort);
   }
 
   /**
-   * Reads the shard's next page; an empty page with a LastEvaluatedKey (1 MB scanned) is read past,
-   * and so are items sorting before `floor` (a shard's items come in sort-key order, so they lead).
+   * Reads the shard's next page; items sorting before `floor` are read past (a shard's items come in
+   * sort-key order, so they lead). A page left with no item but a LastEvaluatedKey (a filter, or
+   * 1 MB scanned) leaves the shard waiting where that key bounds its unread items, and is followed
+   * by the next page at once where it does not (no sort key).
    */
   async fill(fetch: ShardPageFetcher, limit: number, descending: boolean, floor: string | undefined): Promise<void> {
     const floorHigh = floor !== undefined && hasHighUnit(floor);
@@ -250,8 +285,10 @@ class ShardCursor {
       // after the previous page's LastEvaluatedKey.
       this.buffer = this.hasHead ? this.buffer.slice(this.next).concat(page.items) : page.items;
       this.next = 0;
-      this.resumeKey = page.lastEvaluatedKey;
-      this.more = page.lastEvaluatedKey !== undefined;
+      const key = page.lastEvaluatedKey;
+      this.resumeKey = key;
+      this.more = key !== undefined;
+      this.bounded = this.sorted && key !== undefined && this.keyAttributes.every((a) => typeof key[a]?.S === 'string');
       this.settle();
       if (floor !== undefined) {
         const sign = descending ? -1 : 1;
@@ -261,7 +298,7 @@ class ShardCursor {
           this.settle();
         }
       }
-    } while (!this.hasHead && this.more);
+    } while (!this.hasHead && this.more && !this.bounded);
   }
 
   /**
