@@ -178,6 +178,10 @@ function shardOf(model: TableModel, entity: EntityModel, index: IndexModel, valu
   if (shards.strategy !== 'ATTRIBUTE') return shardForItem(table.pk, table.sk, shards.writeCount);
   const name = shards.attribute!;
   const encoded = encodeSegment(entity.attributes[name].type, values[name], model.escapeChar);
+  // Given but not encodable (an unpaired surrogate): a bad value, as in a key template.
+  if ('error' in encoded) {
+    throw new SingleTableError('INVALID_VALUE', `${encoded.error} (shard attribute of ${index.name})`, { entity: entity.name, attribute: name });
+  }
   if (!('segment' in encoded)) {
     throw new SingleTableError('MISSING_ATTRIBUTE', `is the shard attribute of ${index.name} and must be given`, { entity: entity.name, attribute: name });
   }
