@@ -36,6 +36,26 @@ test('one character off a normalized string: accepted as is exactly when Date ro
   }), { numRuns: 2000 });
 });
 
+test('any sequence of calls: each result is what the value alone gives, whatever was checked before', () => {
+  // The remembered string is process-wide (values, keys, cost reports): interleave different
+  // normalized strings, near misses, Dates and non-strings, repeated, and compare with a reference.
+  // Few values per field, so strings in one sequence often differ in a single field (or not at all).
+  const field = (...values: string[]) => fc.constantFrom(...values);
+  const shaped = fc.tuple(field('0000', '1900', '2000', '2024', '9999'), field('01', '02', '12', '13'), field('00', '28', '29', '31'),
+    field('00', '23', '24'), field('00', '59', '60'), field('00', '59', '60'), field('000', '001', '999'))
+    .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
+  const value = fc.oneof(shaped, fc.date(), fc.constantFrom<unknown>(undefined, null, 0, 1706745600000, {}, ['2024-01-01T00:00:00.000Z']));
+  const expected = (v: unknown) => {
+    if (typeof v === 'string') return viaDate(v);
+    if (!(v instanceof Date) || Number.isNaN(v.getTime())) return undefined;
+    return v.getUTCFullYear() >= 0 && v.getUTCFullYear() <= 9999 ? v.toISOString() : undefined;
+  };
+  fc.assert(fc.property(fc.array(value, { minLength: 1, maxLength: 8 }), fc.array(fc.nat()), (values, picks) => {
+    const calls = [...values, ...picks.map((p) => values[p % values.length])];
+    for (const v of calls) expect([v, normalizeDate(v)]).toEqual([v, expected(v)]);
+  }), { numRuns: 3000 });
+});
+
 test('impossible dates are refused in every accepted form, not rolled over into the next month', () => {
   // Date parses 2024-02-30 as March 1st; the normalized fast path refuses it, so every form must.
   for (const s of ['2024-02-30', '2023-02-29', '2024-04-31T00:00:00Z', '2024-02-30T10:00:00+02:00', '2024-01-15 23:60:00Z',
