@@ -49,6 +49,7 @@ export function encodeString(value: string, escapeChar: string): string | undefi
   return out;
 }
 
+/** Reverses `encodeString`. */
 export function decodeString(segment: string, escapeChar: string): string {
   if (!segment.includes(escapeChar)) return segment;
   let out = '';

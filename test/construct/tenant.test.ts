@@ -93,6 +93,16 @@ test('a value before the tenant id would need a wildcard that spans tenants: ref
     .toThrow("entity Invoice: tenant isolation needs the tenant attribute 'tenantId' before any other value in INVOICE#{invoiceId}#TENANT#{tenantId}, but {invoiceId} comes first");
 });
 
+test.each([
+  ['empty', '', 'is empty'],
+  ['holding an unpaired surrogate', 'acme\ud800', 'holds an unpaired UTF-16 surrogate'],
+])('a tenant id that cannot be a key value is refused, saying why: %s', (_what, value, why) => {
+  const { stack, table } = tableStack(manifest);
+  const fn = newFunction(stack, 'Fn');
+  expect(() => table.grantAccess(fn, { readItems: true, tenant: { attribute: 'tenantId', value } }))
+    .toThrow(`tenant isolation: the tenant id ${JSON.stringify(value)} ${why}`);
+});
+
 /** IAM StringLike: `*` any run, `?` one character, `${*}` `${?}` `${$}` literal. */
 function stringLike(pattern: string, value: string): boolean {
   let re = '';

@@ -46,6 +46,9 @@ export function tenantKeyPattern(
 function tenantValue(model: TableModel, tenant: TenantIsolation): string {
   if (POLICY_VARIABLE.test(tenant.value)) return tenant.value;
   const encoded = encodeSegment(AttributeKind.STRING, tenant.value, model.escapeChar);
-  if (!('segment' in encoded)) throw new Error(`tenant isolation: the tenant id ${JSON.stringify(tenant.value)} is empty or not a string`);
+  if (!('segment' in encoded)) {
+    const why = 'error' in encoded ? encoded.error : 'is empty';
+    throw new Error(`tenant isolation: the tenant id ${JSON.stringify(tenant.value)} ${why}`);
+  }
   return iamLiteral(encoded.segment);
 }
