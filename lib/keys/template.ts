@@ -48,6 +48,10 @@ export function parseTemplate(
           error: `literal segment '${part}' contains ${JSON.stringify(ch)}; literals may not contain spaces, control characters or characters up to '${escapeChar}'`,
         };
       }
+      // for-of yields a surrogate pair as one two-unit string: a one-unit surrogate is unpaired.
+      if (ch.length === 1 && ch >= '\ud800' && ch <= '\udfff') {
+        return { error: `literal segment ${JSON.stringify(part)} holds an unpaired UTF-16 surrogate, which UTF-8 (and so a DynamoDB key) cannot hold; remove it` };
+      }
     }
     segments.push({ literal: part });
   }

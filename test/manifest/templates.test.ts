@@ -18,6 +18,13 @@ describe('TEMPLATE_INVALID', () => {
     expect(d.message).toContain("segment 'ORDER{orderId}'");
   });
 
+  test('a literal holding an unpaired surrogate (no UTF-8 encoding); a whole emoji is fine', () => {
+    const d = theFinding(edited((m) => { m.entities.Order.sk = 'ORDER\ud83d#{orderId}'; }), 'TEMPLATE_INVALID');
+    expect(d.location).toBe('entity Order, table sk');
+    expect(d.message).toContain('holds an unpaired UTF-16 surrogate');
+    expect(findings(edited((m) => { m.entities.Order.sk = 'ORDER\u{1F600}#{orderId}'; })).filter((f) => f.code === 'TEMPLATE_INVALID')).toEqual([]);
+  });
+
   test('a template using a LIST attribute', () => {
     const d = theFinding(edited((m) => {
       m.entities.Order.attributes.tags = { type: AttributeKind.LIST };
