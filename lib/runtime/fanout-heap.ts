@@ -12,6 +12,11 @@ export class MinHeap<T> {
     return this.entries.length;
   }
 
+  /** Removes every entry. */
+  clear(): void {
+    this.entries.length = 0;
+  }
+
   /** Adds an entry. */
   push(entry: T): void {
     // Moves parents down into the hole instead of swapping, and places the entry once.

@@ -11,10 +11,25 @@ type Item = Record<string, AttributeValue>;
  * U+E000-U+FFFF; ranking the first differing unit fixes that without encoding either string.
  */
 export function compareUtf8(a: string, b: string): number {
+  return compareUtf8Known(a, hasHighUnit(a), b, hasHighUnit(b));
+}
+
+/**
+ * Whether `s` holds a unit from U+D800 up: only where both strings do can the UTF-16 and UTF-8
+ * orders differ. Keys rarely do, and the engine's native comparison is several times faster than
+ * comparing unit by unit.
+ */
+export function hasHighUnit(s: string): boolean {
+  return HIGH_UNIT.test(s);
+}
+
+/**
+ * compareUtf8 with each string's hasHighUnit already known: the merge works it out once per item
+ * rather than scanning both strings again at every heap comparison.
+ */
+export function compareUtf8Known(a: string, aHigh: boolean, b: string, bHigh: boolean): number {
   if (a === b) return 0;
-  // The orders can differ only where both strings hold a unit from U+D800 up; keys rarely do, and
-  // the engine's native comparison is several times faster than the loop below (the merge's hot path).
-  if (!HIGH_UNIT.test(a) || !HIGH_UNIT.test(b)) return a < b ? -1 : 1;
+  if (!aHigh || !bHigh) return a < b ? -1 : 1;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

@@ -4,7 +4,7 @@
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MinHeap } from './fanout-heap';
-import { compareUtf8, itemOrder, keyString } from './fanout-order';
+import { compareUtf8Known, hasHighUnit, itemOrder, keyString } from './fanout-order';
 
 type Item = Record<string, AttributeValue>;
 
@@ -82,33 +82,52 @@ export async function fanOutQuery(
   // returned; like an unsharded query, which resumes after its LastEvaluatedKey, the page leaves
   // them out. Only the sort key is compared: the engine's order among equal sort keys inside one
   // shard need not be the table-key order, so an equal sort key can still be an item not yet seen.
+  const floor = state && options.sorted !== false ? state.after[state.last]![0] : undefined;
   const sorted = options.sorted !== false;
-  const floor = state && sorted ? state.after[state.last]![0] : undefined;
-  const shards = options.shards.map((shard, i) => new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey));
-  const firstPage = pageSize(limit, 1 / shards.length);
+  const shards = options.shards.map((shard, i) =>
+    new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey, sorted));
+  const firstPage = firstPageSize(limit, shards.length);
   const concurrency = options.concurrency ?? shards.length;
   const fill = (s: ShardCursor, n: number) => s.fill(fetch, n, descending, floor);
   await forEachBounded(shards, concurrency, (s) => fill(s, firstPage));
 
   // Heads are compared by their sort keys, taken from the item once per head rather than at each
-  // of the heap's comparisons; only equal sort keys need the tie-break keys.
+  // of the heap's comparisons; only equal sort keys need the tie-break keys. A waiting shard (run
+  // dry, its unread items known to sort at or after its LastEvaluatedKey's sort key) comes before
+  // every head with that sort key: an unread item may tie with it and sort first.
   const order = itemOrder(sortKey, options.tieBreakKeys, descending);
   const sign = descending ? -1 : 1;
-  const heads = new MinHeap<ShardCursor>((a, b) => (a.headSort === b.headSort ? order(a.head, b.head) : sign * compareUtf8(a.headSort, b.headSort)));
-  for (const s of shards) if (s.hasHead) heads.push(s);
+  const heads = new MinHeap<ShardCursor>((a, b) => {
+    if (a.headSort !== b.headSort) return sign * compareUtf8Known(a.headSort, a.headHigh, b.headSort, b.headHigh);
+    if (a.hasHead && b.hasHead) return order(a.head, b.head);
+    return Number(a.hasHead) - Number(b.hasHead);
+  });
+  for (const s of shards) if (s.hasHead || s.waiting) heads.push(s);
 
   const items: Item[] = [];
   let last = -1;
   while (items.length < limit && heads.size > 0) {
     const s = heads.pop()!;
-    items.push(s.take());
-    last = s.slot;
-    // Only the shard just taken from can run dry, and it needs more only while the page has room.
-    if (!s.hasHead && s.hasMore && items.length < limit) {
-      const wave = refillWave(s, shards, items.length, limit, sorted ? order : undefined);
-      await forEachBounded(wave, concurrency, ([c, n]) => fill(c, n));
+    // A shard that ran dry is read again once the merge needs its next item: at once, or, where its
+    // LastEvaluatedKey bounds its unread items (a filter left items out of its last page), only when
+    // it reaches the front of the heap, waiting in it until then.
+    let read = true;
+    if (s.hasHead) {
+      items.push(s.take());
+      last = s.slot;
+      read = !s.hasHead && !s.waiting && s.hasMore;
     }
-    if (s.hasHead) heads.push(s);
+    if (read && items.length < limit) {
+      const wave = refillWave(s, shards, items.length, limit, sorted ? order : undefined);
+      // A waiting shard read along gets a later key, or leaves the merge: the heap is rebuilt.
+      const rekeyed = wave.some(([c]) => c !== s && c.waiting);
+      await forEachBounded(wave, concurrency, ([c, n]) => fill(c, n));
+      if (rekeyed) {
+        heads.clear();
+        for (const c of shards) if (c !== s && (c.hasHead || c.waiting)) heads.push(c);
+      }
+    }
+    if (s.hasHead || s.waiting) heads.push(s);
   }
 
   if (!shards.some((s) => s.hasHead || s.hasMore)) return { items };
@@ -137,13 +156,13 @@ function refillWave(
   const remaining = limit - returned;
   const active = shards.filter((s) => s.hasHead || s.hasMore).length;
   // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data).
-  // Scaled to the Limit that returns that many at the rate a filter let items through so far.
   const ask = (s: ShardCursor, needed: number) =>
-    Math.min(limit, Math.ceil((pageSize(needed, Math.max(1 / active, s.taken / returned)) * s.asked) / Math.max(s.got, 1)));
+    s.evaluatedFor(pageSize(needed, Math.max(1 / active, returned ? s.taken / returned : 0)), limit);
   const wave: [ShardCursor, number][] = [[drained, ask(drained, remaining)]];
   if (!order) return wave;
   for (const s of shards) {
-    if (s === drained || !s.hasHead || !s.hasMore) continue;
+    if (s === drained || !s.hasMore || !(s.hasHead || s.waiting)) continue;
+    // Its last buffered item, or for a waiting shard the key its unread items follow.
     const tail = s.tail;
     let before = 0;
     for (const c of shards) before += c.bufferedUpTo(tail, order);
@@ -158,15 +177,24 @@ class ShardCursor {
   private next = 0;
   private resumeKey?: Item;
   private more = true;
+  /**
+   * Whether resumeKey bounds the unread items: on an index with a sort key they follow it in sort-key
+   * order, and it holds every key attribute the merge compares.
+   */
+  private bounded = false;
   /** Items taken from this shard in this page. */
   taken = 0;
   /** Items asked for (evaluated, with a filter) and items returned, over this page's reads. */
-  asked = 0;
-  got = 0;
+  private asked = 0;
+  private got = 0;
   /** The last item taken, or read past as behind the merge position: the next page starts after it. */
   private passed?: Item;
-  /** The head's sort key, set while hasHead: read once per item, not at every heap comparison. */
+  /**
+   * The head's sort key, or a waiting shard's LastEvaluatedKey's, and whether it holds a unit from
+   * U+D800 up (compareUtf8Known); set while hasHead or waiting.
+   */
   headSort = '';
+  headHigh = false;
 
   constructor(
     /** Index of the shard in the fan-out's shard list (and in the state). */
@@ -175,6 +203,7 @@ class ShardCursor {
     private readonly start: string[] | undefined,
     private readonly keyAttributes: string[],
     partitionKey: FanOutOptions['partitionKey'],
+    private readonly sorted: boolean,
   ) {
     if (start) {
       const key: Item = partitionKey ? { [partitionKey.attribute]: { S: partitionKey.valueOf(shard) } } : {};
@@ -191,6 +220,11 @@ class ShardCursor {
     return this.more;
   }
 
+  /** Run dry with more to come, and every unread item sorts at or after its LastEvaluatedKey. */
+  get waiting(): boolean {
+    return !this.hasHead && this.more && this.bounded;
+  }
+
   get head(): Item {
     return this.buffer[this.next];
   }
@@ -202,9 +236,9 @@ class ShardCursor {
     return this.passed;
   }
 
-  /** The last buffered item (while hasHead). */
+  /** The last buffered item while hasHead; the LastEvaluatedKey while waiting. */
   get tail(): Item {
-    return this.buffer[this.buffer.length - 1];
+    return this.hasHead ? this.buffer[this.buffer.length - 1] : this.resumeKey!;
   }
 
   /**
@@ -222,16 +256,27 @@ class ShardCursor {
     return lo - this.next;
   }
 
-  /** Reads the new head's sort key. */
+  /** The Limit that should return `items` at the rate a filter let items through so far; at most `limit`. */
+  evaluatedFor(items: number, limit: number): number {
+    return Math.min(limit, Math.ceil((items * this.asked) / Math.max(this.got, 1)));
+  }
+
+  /** Reads the new head's sort key (a waiting shard's LastEvaluatedKey's). */
   private settle(): void {
-    if (this.hasHead) this.headSort = keyString(this.head, this.keyAttributes[0]);
+    if (this.hasHead) this.headSort = keyString(this.buffer[this.next], this.keyAttributes[0]);
+    else if (this.waiting) this.headSort = this.resumeKey![this.keyAttributes[0]].S!;
+    else return;
+    this.headHigh = hasHighUnit(this.headSort);
   }
 
   /**
-   * Reads the shard's next page; an empty page with a LastEvaluatedKey (1 MB scanned) is read past,
-   * and so are items sorting before `floor` (a shard's items come in sort-key order, so they lead).
+   * Reads the shard's next page; items sorting before `floor` are read past (a shard's items come in
+   * sort-key order, so they lead). A page left with no item but a LastEvaluatedKey (a filter, or
+   * 1 MB scanned) leaves the shard waiting where that key bounds its unread items, and is followed
+   * by the next page at once where it does not (no sort key).
    */
   async fill(fetch: ShardPageFetcher, limit: number, descending: boolean, floor: string | undefined): Promise<void> {
+    const floorHigh = floor !== undefined && hasHighUnit(floor);
     do {
       const page = await fetch(this.shard, this.resumeKey, limit);
       this.asked += limit;
@@ -240,18 +285,20 @@ class ShardCursor {
       // after the previous page's LastEvaluatedKey.
       this.buffer = this.hasHead ? this.buffer.slice(this.next).concat(page.items) : page.items;
       this.next = 0;
-      this.resumeKey = page.lastEvaluatedKey;
-      this.more = page.lastEvaluatedKey !== undefined;
+      const key = page.lastEvaluatedKey;
+      this.resumeKey = key;
+      this.more = key !== undefined;
+      this.bounded = this.sorted && key !== undefined && this.keyAttributes.every((a) => typeof key[a]?.S === 'string');
       this.settle();
       if (floor !== undefined) {
         const sign = descending ? -1 : 1;
         // Read past for good: the merge position only moves forward, so they are behind every later page too.
-        while (this.hasHead && sign * compareUtf8(this.headSort, floor) < 0) {
+        while (this.hasHead && sign * compareUtf8Known(this.headSort, this.headHigh, floor, floorHigh) < 0) {
           this.passed = this.buffer[this.next++];
           this.settle();
         }
       }
-    } while (!this.hasHead && this.more);
+    } while (!this.hasHead && this.more && !this.bounded);
   }
 
   /**
@@ -266,13 +313,17 @@ class ShardCursor {
 }
 
 /**
- * Items to ask of a shard expected to hold `part` of the next `items` of the merge. First pages:
- * writes spread evenly over shards, so a page of `limit` items takes about limit / shards from each;
- * asking every shard for `limit` would read shards x limit entries (read units) to return `limit`.
- * The page is the share plus three standard deviations of a binomial draw, plus one, which covers a
- * shard's part of the page in about 999 shard reads of 1000; a shard that holds more (chance, skewed
- * data, or a filter) is read again (refillWave).
+ * Items asked of each shard first. Writes spread evenly over shards, so a page of `limit` items
+ * takes about limit / shards from each; asking every shard for `limit` would read shards x limit
+ * entries (read units) to return `limit`. The first page is the even share plus three standard
+ * deviations of a binomial draw, which covers a shard's part of the page in about 999 shard reads
+ * of 1000; a shard that holds more (chance, skewed data, or a filter) is read again (refillWave).
  */
+export function firstPageSize(limit: number, shards: number): number {
+  return pageSize(limit, 1 / Math.max(shards, 1));
+}
+
+/** Items to ask of a shard expected to hold `part` of the next `items` of the merge: its share plus three standard deviations, plus one. */
 function pageSize(items: number, part: number): number {
   const share = items * part;
   return Math.min(items, Math.ceil(share + 3 * Math.sqrt(share)) + 1);

@@ -1,6 +1,7 @@
 // Refills of the fan-out merge: when a shard runs dry mid-page, every shard predicted to run dry
 // before the page fills is read in the same round trip (refillWave), and a shard read ahead keeps
-// the items it still holds. A filter (Limit counts evaluated items) makes shards run dry together,
+// the items it still holds; a shard whose LastEvaluatedKey bounds its unread items waits until the
+// merge reaches that key. A filter (Limit counts evaluated items) makes shards run dry together,
 // which is where this matters. Pages must still equal the reference merge: nothing lost or repeated.
 import fc from 'fast-check';
 import { byteCompare, FakeIndex, FakeItem, idOf, Item, naiveMerge, TieOrder } from './fanout-fake';
@@ -112,6 +113,27 @@ describe('fan-out refills', () => {
       const rest = await readAll(index, { limit: 30, descending });
       expect(rest.flat().map(idOf)).toEqual(expectedOrder(index.shards, descending).map(idOf));
     }
+  });
+
+  test('a shard whose page the filter emptied waits at its LastEvaluatedKey, read again only if the merge gets there', async () => {
+    // Shard 1's first page (3 evaluated) is all filtered out; its LastEvaluatedKey 'o' sorts after
+    // the page's 3 items from shard 0, so the page needs nothing more from it: one round trip.
+    const contents = [
+      ['a', 'b', 'c', 'd', 'e'].map((sk, i) => ({ sk, pk: `p0.${i}` })),
+      ['m', 'n', 'o', 'z'].map((sk, i) => ({ sk, pk: `p1.${i}`, hidden: sk !== 'z' })),
+    ];
+    const index = new FakeIndex(contents, 'tableKey', () => 1000);
+    const { fetch, roundTrips } = counted(index.fetcher(false));
+    const page = await fanOutQuery(fetch, { shards: [0, 1], limit: 3, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKey: PARTITION_KEY });
+    expect(page.items.map((i) => i.GSISK.S)).toEqual(['a', 'b', 'c']);
+    expect(roundTrips()).toBe(1);
+    expect(index.log.calls).toHaveLength(2);
+    // Shard 1 is read from its position (nothing returned from it yet) on the next pages: nothing skipped.
+    const all = await readAll(index, { limit: 3, descending: false });
+    expect(all.flat().map((i) => i.GSISK.S)).toEqual(['a', 'b', 'c', 'd', 'e', 'z']);
+    // Descending, the filtered items come first and the shard is read on until 'z'.
+    const down = await readAll(new FakeIndex(contents, 'tableKey', () => 1000), { limit: 3, descending: true });
+    expect(down.flat().map((i) => i.GSISK.S)).toEqual(['z', 'e', 'd', 'c', 'b', 'a']);
   });
 
   test('unfiltered shards with even data: one round trip, no shard read again', async () => {
