@@ -3,34 +3,19 @@
 // every item, also those written before a count change; without the value it reads every shard.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { shardForValue } from '../../lib/keys/shard';
-import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { ShardStrategy } from '../../lib/manifest/structs';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { recordQueriedPartitions } from '../support/requests';
+import { ShardedOrder, shardedOrders } from '../support/sharded-orders';
 
-type Order = { customerId: string; orderId: string; status: string; createdAt: string };
+type Order = ShardedOrder;
 type Page = { items: { item: Order }[]; cursor?: string };
 type Pager = { query(pattern: string, input: object, options: { limit: number; cursor?: string }): Promise<Page> };
 
 /** Orders by status, then customer and date, sharded by customer. */
-function manifestWith(sharding: { shardCount: number; previousShardCounts?: number[] }): SingleTableManifest {
-  return {
-    entities: {
-      Order: {
-        attributes: {
-          customerId: { type: AttributeKind.STRING, required: true },
-          orderId: { type: AttributeKind.STRING, required: true },
-          status: { type: AttributeKind.STRING, required: true },
-          createdAt: { type: AttributeKind.DATE, required: true },
-        },
-        pk: 'CUSTOMER#{customerId}',
-        sk: 'ORDER#{orderId}',
-        indexes: { GSI1: { pk: 'STATUS#{status}', sk: 'CUSTOMER#{customerId}#{createdAt}' } },
-      },
-    },
-    globalIndexes: { GSI1: { projection: ProjectionKind.ALL, sharding: { ...sharding, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'customerId' } } },
-    accessPatterns: { byStatusAndCustomer: { entities: ['Order'], index: 'GSI1', sortKeyCondition: SortKeyCondition.BEGINS_WITH } },
-  };
-}
+const manifestWith = (sharding: { shardCount: number; previousShardCounts?: number[] }) =>
+  shardedOrders({ ...sharding, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'customerId' });
 
 const HOUR = 3_600_000;
 const order = (customerId: string, i: number): Order => ({
@@ -40,15 +25,12 @@ const order = (customerId: string, i: number): Order => ({
 let engine: Engine;
 let sdk: DynamoDBClient;
 /** Partition key values of every Query sent, in order. */
-const queried: string[] = [];
+let queried: string[];
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifestWith({ shardCount: 4 })));
   sdk = engine.newClient();
-  sdk.middlewareStack.add((next, context) => async (args) => {
-    if (context.commandName === 'QueryCommand') queried.push((args.input as { ExpressionAttributeValues: Record<string, { S: string }> }).ExpressionAttributeValues[':pk'].S);
-    return next(args);
-  }, { step: 'initialize', name: 'recordQueries' });
+  queried = recordQueriedPartitions(sdk);
 });
 afterAll(async () => {
   sdk.destroy();

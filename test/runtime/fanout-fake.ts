@@ -4,6 +4,7 @@
 // be an existing item, and it must hold exactly the index and table key attributes.
 import { createHash } from 'crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { fanOutQuery, FanOutState } from '../../lib/runtime/fanout';
 import type { ShardPage, ShardPageFetcher } from '../../lib/runtime/fanout';
 
 export type Item = Record<string, AttributeValue>;
@@ -107,4 +108,55 @@ export function naiveMerge(lists: Item[][], order: (a: Item, b: Item) => number)
     if (best < 0) return out;
     out.push(heads[best].shift()!);
   }
+}
+
+/** The merge order: index sort key, then table key, as UTF-8 bytes; `dir` -1 for descending. */
+export const tieBreak = (dir: number) => (a: Item, b: Item) =>
+  dir * (byteCompare(a.GSISK.S!, b.GSISK.S!) || byteCompare(a.PK.S!, b.PK.S!) || byteCompare(a.SK.S!, b.SK.S!));
+
+/** The reference merge over whole shard lists, hidden (filtered) items left out. */
+export function expectedOrder(shards: Item[][], descending: boolean): Item[] {
+  const lists = shards.map((s) => (descending ? [...s].reverse() : s).filter((i) => !i.hidden));
+  return naiveMerge(lists, tieBreak(descending ? -1 : 1));
+}
+
+export const PARTITION_KEY = { attribute: 'GSIPK', valueOf: (shard: number) => `BASE#${shard}` };
+export const allShards = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+/** How a test pages through the fake index. */
+export interface PageRun { limit: number; descending: boolean; concurrency?: number }
+
+/**
+ * Reads every page of a fan-out over every shard of the index, passing the state through JSON as a
+ * cursor would. Checks what holds of every page: its position is the last item it returned, and a
+ * page with more to come is full (the merge only stops early when every shard is exhausted).
+ * `between` runs before each next page with what came so far (writes between pages).
+ */
+export async function readAllPages(
+  index: FakeIndex, run: PageRun, options: { fetch?: ShardPageFetcher; between?: (returned: Item[]) => void } = {},
+): Promise<Item[][]> {
+  const fetch = options.fetch ?? index.fetcher(run.descending);
+  const pages: Item[][] = [];
+  let state: FanOutState | undefined;
+  do {
+    const page = await fanOutQuery(fetch, {
+      shards: allShards(index.shards.length),
+      limit: run.limit,
+      descending: run.descending,
+      sortKey: 'GSISK',
+      tieBreakKeys: ['PK', 'SK'],
+      partitionKey: PARTITION_KEY,
+      concurrency: run.concurrency,
+      state,
+    });
+    pages.push(page.items);
+    state = page.state && JSON.parse(JSON.stringify(page.state));
+    if (state) {
+      expect(state.after[state.last]).toEqual(['GSISK', 'PK', 'SK'].map((k) => page.items[page.items.length - 1][k].S));
+      expect(page.items).toHaveLength(run.limit);
+    }
+    if (pages.length > 500) throw new Error('paging does not end');
+    if (state) options.between?.(pages.flat());
+  } while (state);
+  return pages;
 }

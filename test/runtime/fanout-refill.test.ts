@@ -4,19 +4,8 @@
 // merge reaches that key. A filter (Limit counts evaluated items) makes shards run dry together,
 // which is where this matters. Pages must still equal the reference merge: nothing lost or repeated.
 import fc from 'fast-check';
-import { byteCompare, FakeIndex, FakeItem, idOf, Item, naiveMerge, TieOrder } from './fanout-fake';
-import { fanOutQuery, FanOutState, ShardPageFetcher } from '../../lib/runtime/fanout';
-
-const PARTITION_KEY = { attribute: 'GSIPK', valueOf: (shard: number) => `BASE#${shard}` };
-const allShards = (count: number) => Array.from({ length: count }, (_, i) => i);
-
-const tieBreak = (dir: number) => (a: Item, b: Item) =>
-  dir * (byteCompare(a.GSISK.S!, b.GSISK.S!) || byteCompare(a.PK.S!, b.PK.S!) || byteCompare(a.SK.S!, b.SK.S!));
-
-function expectedOrder(shards: Item[][], descending: boolean): Item[] {
-  const lists = shards.map((s) => (descending ? [...s].reverse() : s).filter((i) => !i.hidden));
-  return naiveMerge(lists, tieBreak(descending ? -1 : 1));
-}
+import { allShards, expectedOrder, FakeIndex, FakeItem, idOf, PARTITION_KEY, readAllPages, TieOrder } from './fanout-fake';
+import { fanOutQuery, ShardPageFetcher } from '../../lib/runtime/fanout';
 
 /** Counts round trips: a read that starts while none is in flight begins a new one. */
 function counted(fetch: ShardPageFetcher): { fetch: ShardPageFetcher; roundTrips: () => number } {
@@ -35,29 +24,6 @@ function counted(fetch: ShardPageFetcher): { fetch: ShardPageFetcher; roundTrips
   };
 }
 
-interface Scenario { limit: number; descending: boolean; concurrency?: number }
-
-async function readAll(index: FakeIndex, s: Scenario, fetch: ShardPageFetcher = index.fetcher(s.descending)): Promise<Item[][]> {
-  const pages: Item[][] = [];
-  let state: FanOutState | undefined;
-  do {
-    const page = await fanOutQuery(fetch, {
-      shards: allShards(index.shards.length),
-      limit: s.limit,
-      descending: s.descending,
-      sortKey: 'GSISK',
-      tieBreakKeys: ['PK', 'SK'],
-      partitionKey: PARTITION_KEY,
-      concurrency: s.concurrency,
-      state,
-    });
-    pages.push(page.items);
-    state = page.state && JSON.parse(JSON.stringify(page.state));
-    if (state) expect(page.items).toHaveLength(s.limit);
-    if (pages.length > 500) throw new Error('paging does not end');
-  } while (state);
-  return pages;
-}
 
 describe('fan-out refills', () => {
   test('heavily filtered and skewed shards: pages equal the reference merge, nothing lost or repeated', async () => {
@@ -84,7 +50,7 @@ describe('fan-out refills', () => {
         contents[f.hot ? 0 : f.shard % s.shardCount].push({ sk: f.sk, pk: `p${i}`, hidden: f.hidden < s.hiddenBelow });
       });
       const index = new FakeIndex(contents, s.tieOrder, () => s.pageCap);
-      const pages = await readAll(index, s);
+      const pages = await readAllPages(index, s);
       expect(pages.flat().map(idOf)).toEqual(expectedOrder(index.shards, s.descending).map(idOf));
       for (const call of index.log.calls) expect(call.limit).toBeLessThanOrEqual(s.limit);
       if (s.concurrency !== undefined) expect(index.log.maxInFlight).toBeLessThanOrEqual(s.concurrency);
@@ -110,7 +76,7 @@ describe('fan-out refills', () => {
       expect(page.items.map(idOf)).toEqual(expectedOrder(index.shards, descending).slice(0, 30).map(idOf));
       expect(roundTrips()).toBe(2);
       // The next pages go on from there, and all pages together hold every visible item once.
-      const rest = await readAll(index, { limit: 30, descending });
+      const rest = await readAllPages(index, { limit: 30, descending });
       expect(rest.flat().map(idOf)).toEqual(expectedOrder(index.shards, descending).map(idOf));
     }
   });
@@ -129,10 +95,10 @@ describe('fan-out refills', () => {
     expect(roundTrips()).toBe(1);
     expect(index.log.calls).toHaveLength(2);
     // Shard 1 is read from its position (nothing returned from it yet) on the next pages: nothing skipped.
-    const all = await readAll(index, { limit: 3, descending: false });
+    const all = await readAllPages(index, { limit: 3, descending: false });
     expect(all.flat().map((i) => i.GSISK.S)).toEqual(['a', 'b', 'c', 'd', 'e', 'z']);
     // Descending, the filtered items come first and the shard is read on until 'z'.
-    const down = await readAll(new FakeIndex(contents, 'tableKey', () => 1000), { limit: 3, descending: true });
+    const down = await readAllPages(new FakeIndex(contents, 'tableKey', () => 1000), { limit: 3, descending: true });
     expect(down.flat().map((i) => i.GSISK.S)).toEqual(['z', 'e', 'd', 'c', 'b', 'a']);
   });
 

@@ -1,7 +1,7 @@
 // Property tests of the fan-out merge against an in-memory index with DynamoDB's paging rules:
 // concatenated pages equal an oracle, nothing lost or repeated, also with writes between pages.
 import fc from 'fast-check';
-import { byteCompare, FakeIndex, idOf, Item, naiveMerge, TieOrder } from './fanout-fake';
+import { allShards, byteCompare, expectedOrder, FakeIndex, idOf, PARTITION_KEY, readAllPages, tieBreak, TieOrder } from './fanout-fake';
 import { fanOutQuery, FanOutState, FanOutStateError } from '../../lib/runtime/fanout';
 import { MinHeap } from '../../lib/runtime/fanout-heap';
 import { compareUtf8 } from '../../lib/runtime/fanout-order';
@@ -24,53 +24,12 @@ const scenario = fc.record({
   concurrency: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
 });
 
-const tieBreak = (dir: number) => (a: Item, b: Item) =>
-  dir * (byteCompare(a.GSISK.S!, b.GSISK.S!) || byteCompare(a.PK.S!, b.PK.S!) || byteCompare(a.SK.S!, b.SK.S!));
-
-/** The reference merge over whole shard lists, hidden (filtered) items left out. */
-function expectedOrder(shards: Item[][], descending: boolean): Item[] {
-  const lists = shards.map((s) => (descending ? [...s].reverse() : s).filter((i) => !i.hidden));
-  return naiveMerge(lists, tieBreak(descending ? -1 : 1));
-}
-
-type Scenario = { limit: number; descending: boolean; concurrency?: number };
-
-const allShards = (count: number) => Array.from({ length: count }, (_, i) => i);
-const PARTITION_KEY = { attribute: 'GSIPK', valueOf: (shard: number) => `BASE#${shard}` };
-
-/** Reads every page, passing the state through JSON as a cursor would; calls `between` before each next page with what came so far. */
-async function readAll(index: FakeIndex, s: Scenario, between: (returned: Item[]) => void = () => {}): Promise<Item[][]> {
-  const pages: Item[][] = [];
-  let state: FanOutState | undefined;
-  do {
-    const page = await fanOutQuery(index.fetcher(s.descending), {
-      shards: allShards(index.shards.length),
-      limit: s.limit,
-      descending: s.descending,
-      sortKey: 'GSISK',
-      tieBreakKeys: ['PK', 'SK'],
-      partitionKey: PARTITION_KEY,
-      concurrency: s.concurrency,
-      state,
-    });
-    pages.push(page.items);
-    state = page.state && JSON.parse(JSON.stringify(page.state));
-    // The position is the last item returned: the merge position the next page's floor comes from.
-    if (state) expect(state.after[state.last]).toEqual(['GSISK', 'PK', 'SK'].map((k) => page.items[page.items.length - 1][k].S));
-    // A page with more to come is full: the merge only stops early when every shard is exhausted.
-    if (state) expect(page.items).toHaveLength(s.limit);
-    if (pages.length > 500) throw new Error('paging does not end');
-    if (state) between(pages.flat());
-  } while (state);
-  return pages;
-}
-
 describe('fanOutQuery on an in-memory index', () => {
   test('concatenated pages equal the reference merge: sorted, nothing lost or repeated', async () => {
     await fc.assert(fc.asyncProperty(scenario, async (s) => {
       const index = new FakeIndex(s.contents, s.tieOrder, (shard) => s.pageCaps[shard]);
       const expected = expectedOrder(index.shards, s.descending);
-      const pages = await readAll(index, s);
+      const pages = await readAllPages(index, s);
       expect(pages.flat().map(idOf)).toEqual(expected.map(idOf));
       // With the engine ordering ties by table key, the result is the plain sort of every item.
       if (s.tieOrder === 'tableKey') expect(expected).toEqual([...index.shards.flat().filter((i) => !i.hidden)].sort(tieBreak(s.descending ? -1 : 1)));
@@ -88,7 +47,7 @@ describe('fanOutQuery on an in-memory index', () => {
       const removed = new Set<string>();
       const dir = s.descending ? -1 : 1;
       let next = 0;
-      const pages = await readAll(index, s, (returned) => {
+      const pages = await readAllPages(index, s, { between: (returned) => {
         // The merge position: the sort key of the last item returned so far.
         const position = returned[returned.length - 1]?.GSISK.S;
         // A few writes after each page: inserts anywhere in the order (into exhausted shards too),
@@ -105,7 +64,7 @@ describe('fanOutQuery on an in-memory index', () => {
           }
           next++;
         }
-      });
+      } });
       const all = pages.flat();
       const ids = all.map(idOf);
       expect(new Set(ids).size).toBe(ids.length);
@@ -116,13 +75,13 @@ describe('fanOutQuery on an in-memory index', () => {
 
   test('a shard that had nothing more is read again: an item written into it ahead of the position comes back', async () => {
     const index = new FakeIndex([[{ sk: 'a', pk: '1' }, { sk: 'c', pk: '2' }, { sk: 'e', pk: '3' }], [{ sk: 'b', pk: '4' }]], 'tableKey', () => 10);
-    const pages = await readAll(index, { limit: 2, descending: false }, () => {
+    const pages = await readAllPages(index, { limit: 2, descending: false }, { between: () => {
       // After the first page (a, b) shard 1 has nothing more; write into it ahead of and behind b.
       if (index.shards[1].length === 1) {
         index.insert(1, { sk: 'd', pk: '5' });
         index.insert(1, { sk: 'a', pk: '6' });
       }
-    });
+    } });
     expect(pages.map((p) => p.map((i) => i.GSISK.S).join(''))).toEqual(['ab', 'cd', 'e']);
   });
 
@@ -156,7 +115,7 @@ describe('fanOutQuery on an in-memory index', () => {
     // With ties ordered by a hash inside a shard, the merge must still emit that shard's items in
     // the shard's own order, or positions would skip items on the next page.
     const index = new FakeIndex([[{ sk: 'a', pk: '1' }, { sk: 'a', pk: '2' }, { sk: 'a', pk: '3' }]], 'hash', () => 1);
-    const pages = await readAll(index, { limit: 1, descending: false });
+    const pages = await readAllPages(index, { limit: 1, descending: false });
     expect(pages.flat().map(idOf)).toEqual(index.shards[0].map(idOf));
   });
 });

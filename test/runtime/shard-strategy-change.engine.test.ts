@@ -5,50 +5,31 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { shardForItem, shardForValue } from '../../lib/keys/shard';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { AttributeKind, PreviousShardStrategy, ProjectionKind, ShardingDefinition, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { PreviousShardStrategy, ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { recordQueriedPartitions } from '../support/requests';
+import { ShardedOrder, shardedOrders } from '../support/sharded-orders';
 
-type Order = { customerId: string; orderId: string; status: string; createdAt: string };
+type Order = ShardedOrder;
 type Page = { items: { item: Order }[]; cursor?: string };
 type Pager = { query(pattern: string, input: object, options: { limit: number; cursor?: string }): Promise<Page> };
 
 const SHARDS = 4;
 const BY_CUSTOMER = { strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'customerId' };
 
-/** Orders by status, then customer and date; GSI1 sharded so. */
-function manifestWith(sharding: ShardingDefinition): SingleTableManifest {
-  return {
-    entities: {
-      Order: {
-        attributes: {
-          customerId: { type: AttributeKind.STRING, required: true },
-          orderId: { type: AttributeKind.STRING, required: true },
-          status: { type: AttributeKind.STRING, required: true },
-          createdAt: { type: AttributeKind.DATE, required: true },
-        },
-        pk: 'CUSTOMER#{customerId}',
-        sk: 'ORDER#{orderId}',
-        indexes: { GSI1: { pk: 'STATUS#{status}', sk: 'CUSTOMER#{customerId}#{createdAt}' } },
-      },
-    },
-    globalIndexes: { GSI1: { projection: ProjectionKind.ALL, sharding: { shardCount: SHARDS, ...sharding } } },
-    accessPatterns: { byStatusAndCustomer: { entities: ['Order'], index: 'GSI1', sortKeyCondition: SortKeyCondition.BEGINS_WITH } },
-  };
-}
+/** Orders by status, then customer and date; GSI1 sharded so, over SHARDS shards. */
+const manifestWith = (sharding: ShardingDefinition) => shardedOrders({ shardCount: SHARDS, ...sharding });
 
 let engine: Engine;
 let sdk: DynamoDBClient;
-/** Partition key values of the Queries sent since the last reset. */
-const queried = new Set<string>();
+/** Partition key values of the Queries sent. */
+let queried: string[];
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifestWith({})));
   sdk = engine.newClient();
-  sdk.middlewareStack.add((next, context) => async (args) => {
-    if (context.commandName === 'QueryCommand') queried.add((args.input as { ExpressionAttributeValues: Record<string, { S: string }> }).ExpressionAttributeValues[':pk'].S);
-    return next(args);
-  }, { step: 'initialize', name: 'recordQueries' });
+  queried = recordQueriedPartitions(sdk);
 });
 afterAll(async () => {
   sdk.destroy();
@@ -56,7 +37,7 @@ afterAll(async () => {
 });
 
 async function readAll(db: unknown, input: object): Promise<{ ids: string[]; shards: number }> {
-  queried.clear();
+  queried.length = 0;
   const ids: string[] = [];
   let cursor: string | undefined;
   do {
@@ -64,7 +45,7 @@ async function readAll(db: unknown, input: object): Promise<{ ids: string[]; sha
     ids.push(...page.items.map((r) => r.item.orderId));
     cursor = page.cursor;
   } while (cursor);
-  return { ids, shards: queried.size };
+  return { ids, shards: new Set(queried).size };
 }
 
 const order = (i: number): Order => ({ customerId: 'c1', orderId: `o${String(i).padStart(2, '0')}`, status: 'OPEN', createdAt: new Date(Date.UTC(2024, 3, 1, i)).toISOString() });

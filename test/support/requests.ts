@@ -15,6 +15,16 @@ export function countRequests(client: DynamoDBClient): { total: () => number; of
   };
 }
 
+/** The partition key value (`:pk`) of every Query the client sends, in order, into the array returned. */
+export function recordQueriedPartitions(client: DynamoDBClient): string[] {
+  const queried: string[] = [];
+  client.middlewareStack.add((next, context) => async (args) => {
+    if (context.commandName === 'QueryCommand') queried.push((args.input as { ExpressionAttributeValues: Record<string, { S: string }> }).ExpressionAttributeValues[':pk'].S);
+    return next(args);
+  }, { step: 'initialize', name: `recordQueriedPartitions${++counters}` });
+  return queried;
+}
+
 /** Every page of a query, following cursors. */
 export async function allPages<T>(
   run: (cursor: string | undefined) => Promise<{ items: T[]; cursor?: string }>,
