@@ -47,24 +47,26 @@ describe('fanOutQuery on an in-memory index', () => {
       const removed = new Set<string>();
       const dir = s.descending ? -1 : 1;
       let next = 0;
-      const pages = await readAllPages(index, s, { between: (returned) => {
+      const pages = await readAllPages(index, s, {
+        between: (returned) => {
         // The merge position: the sort key of the last item returned so far.
-        const position = returned[returned.length - 1]?.GSISK.S;
-        // A few writes after each page: inserts anywhere in the order (into exhausted shards too),
-        // and deletes (sometimes of the very item a shard's position points at).
-        for (const c of changes.slice(next, next + 3)) {
-          const shard = c.shard % index.shards.length;
-          if (c.remove && index.shards[shard].length) {
-            removed.add(idOf(index.remove(shard, c.at % index.shards[shard].length)));
-          } else {
-            const item = { ...c.item, pk: `${c.item.pk}#new${next}` };
-            index.insert(shard, item);
-            // Strictly ahead of the position: an unsharded query would return it, so must the fan-out.
-            if (!item.hidden && (position === undefined || dir * byteCompare(item.sk, position) > 0)) ahead.add(`${item.pk}|X`);
+          const position = returned[returned.length - 1]?.GSISK.S;
+          // A few writes after each page: inserts anywhere in the order (into exhausted shards too),
+          // and deletes (sometimes of the very item a shard's position points at).
+          for (const c of changes.slice(next, next + 3)) {
+            const shard = c.shard % index.shards.length;
+            if (c.remove && index.shards[shard].length) {
+              removed.add(idOf(index.remove(shard, c.at % index.shards[shard].length)));
+            } else {
+              const item = { ...c.item, pk: `${c.item.pk}#new${next}` };
+              index.insert(shard, item);
+              // Strictly ahead of the position: an unsharded query would return it, so must the fan-out.
+              if (!item.hidden && (position === undefined || dir * byteCompare(item.sk, position) > 0)) ahead.add(`${item.pk}|X`);
+            }
+            next++;
           }
-          next++;
-        }
-      } });
+        },
+      });
       const all = pages.flat();
       const ids = all.map(idOf);
       expect(new Set(ids).size).toBe(ids.length);
@@ -75,13 +77,15 @@ describe('fanOutQuery on an in-memory index', () => {
 
   test('a shard that had nothing more is read again: an item written into it ahead of the position comes back', async () => {
     const index = new FakeIndex([[{ sk: 'a', pk: '1' }, { sk: 'c', pk: '2' }, { sk: 'e', pk: '3' }], [{ sk: 'b', pk: '4' }]], 'tableKey', () => 10);
-    const pages = await readAllPages(index, { limit: 2, descending: false }, { between: () => {
+    const pages = await readAllPages(index, { limit: 2, descending: false }, {
+      between: () => {
       // After the first page (a, b) shard 1 has nothing more; write into it ahead of and behind b.
-      if (index.shards[1].length === 1) {
-        index.insert(1, { sk: 'd', pk: '5' });
-        index.insert(1, { sk: 'a', pk: '6' });
-      }
-    } });
+        if (index.shards[1].length === 1) {
+          index.insert(1, { sk: 'd', pk: '5' });
+          index.insert(1, { sk: 'a', pk: '6' });
+        }
+      },
+    });
     expect(pages.map((p) => p.map((i) => i.GSISK.S).join(''))).toEqual(['ab', 'cd', 'e']);
   });
 
