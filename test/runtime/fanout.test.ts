@@ -49,7 +49,7 @@ describe('fanOutQuery on an in-memory index', () => {
       let next = 0;
       const pages = await readAllPages(index, s, {
         between: (returned) => {
-        // The merge position: the sort key of the last item returned so far.
+          // The merge position: the sort key of the last item returned so far.
           const position = returned[returned.length - 1]?.GSISK.S;
           // A few writes after each page: inserts anywhere in the order (into exhausted shards too),
           // and deletes (sometimes of the very item a shard's position points at).
@@ -79,7 +79,7 @@ describe('fanOutQuery on an in-memory index', () => {
     const index = new FakeIndex([[{ sk: 'a', pk: '1' }, { sk: 'c', pk: '2' }, { sk: 'e', pk: '3' }], [{ sk: 'b', pk: '4' }]], 'tableKey', () => 10);
     const pages = await readAllPages(index, { limit: 2, descending: false }, {
       between: () => {
-      // After the first page (a, b) shard 1 has nothing more; write into it ahead of and behind b.
+        // After the first page (a, b) shard 1 has nothing more; write into it ahead of and behind b.
         if (index.shards[1].length === 1) {
           index.insert(1, { sk: 'd', pk: '5' });
           index.insert(1, { sk: 'a', pk: '6' });
