@@ -136,7 +136,12 @@ export function indexKeyAttributes(
   out: Record<string, AttributeValue> = {},
 ): Record<string, AttributeValue> | undefined {
   const keys = entityKeys(model, entity);
-  return slotKeyAttributes(model, entity, keys.slots.find((s) => s.index === index)!, composeAll(keys, values), values, table, out);
+  const slot = keys.slots.find((s) => s.index === index)!;
+  // Only this slot's templates: an update asks for each index it changes.
+  const done: (string | ComposeFailure)[] = [];
+  if (slot.pk !== undefined) done[slot.pk] = keys.composers[slot.pk](values);
+  if (slot.sk !== undefined) done[slot.sk] = keys.composers[slot.sk](values);
+  return slotKeyAttributes(model, entity, slot, done, values, table, out);
 }
 
 function slotKeyAttributes(
