@@ -64,6 +64,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@aws-sdk/lib-dynamodb@^3',
     '@aws-sdk/util-dynamodb@^3',
     'dynamodb-onetable@^2',
+    // the visual view's browser test drives the system's Chromium (Debian package); it downloads no browser
+    'playwright-core@^1',
   ],
   gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
   npmignoreEnabled: true,
