@@ -24,12 +24,13 @@ import { shardsToQuery } from './fanout-shards';
 import { checkFingerprint } from './fingerprint-check';
 import { reportItemCollections, withItemCollectionRequest } from './item-collections';
 import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
+import { tableKeyNames } from './keys';
 import { buildQueryInput, planQuery, QueryOptions, QueryPlan, queryBinding, shardQueryInput } from './query';
 import { EntityItem, toEntityItems, toItem } from './results';
 import { RetryPolicy, withThrottlingRetry } from './retry';
 import type { SingleTableClient } from './types';
 import { buildUpdate } from './update';
-import { entityOf } from './values';
+import { entityOf, valuesText } from './values';
 import { shardedKey } from '../keys/shard';
 import type { TypedManifest } from '../manifest/infer';
 import { TABLE_INDEX, TableModel } from '../manifest/model';
@@ -144,7 +145,8 @@ class RuntimeClient {
         : { DeleteRequest: { Key: keyFromInput(this.model, entity, r.key) } };
       const id = this.writeId(request);
       if (seen.has(id)) {
-        throw new SingleTableError('DUPLICATE_BATCH_KEY', `writes the item ${JSON.stringify(id.split('\u0000'))} twice in one batch; DynamoDB rejects that, keep one request per item`, { entity: r.entity });
+        const key = valuesText(r.type === 'put' ? r.item : r.key, tableKeyNames(entity));
+        throw new SingleTableError('DUPLICATE_BATCH_KEY', `writes the item ${key} twice in one batch; DynamoDB rejects that, keep one request per item`, { entity: r.entity });
       }
       seen.add(id);
       entries.push({ id, request, source: r });

@@ -5,6 +5,7 @@
 // A pattern over several entities composes the prefix their sort keys share (resolve.ts), so a
 // parent `X#a` and its children `X#a#CHILD#...` come back from one query.
 import { SingleTableError } from './errors';
+import { valuesText } from './values';
 import { compareUtf8 } from './fanout-order';
 import { describe } from '../keys/encoding';
 import { ComposeFailure, Composer, composerOf, composePrefix } from '../keys/template';
@@ -120,13 +121,7 @@ function groupCondition(pk: string, g: SortKeyGroup): KeyCondition {
 
 /** A sort-key bound as the caller wrote it: `(price: 100)`. */
 function boundText(values: Input, used: readonly string[]): string {
-  if (used.length === 0) return '(open)';
-  return `(${used.map((name) => `${name}: ${valueText(values[name])}`).join(', ')})`;
-}
-
-function valueText(value: unknown): string {
-  if (value instanceof Date) return value.toISOString();
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return used.length === 0 ? '(open)' : valuesText(values, used);
 }
 
 /** A pattern's key templates compiled once per pattern (the model is frozen), and its sort key's literal floor. */

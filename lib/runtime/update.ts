@@ -7,7 +7,7 @@
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { existenceCondition } from './items';
-import { indexInputs, indexKeyAttributes, keyAttributes, tableKey } from './keys';
+import { indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from './keys';
 import { attributeOf, attributeValue, entityOf } from './values';
 import { TABLE_INDEX, TableModel } from '../manifest/model';
 
@@ -20,8 +20,7 @@ export function buildUpdate(
   remove: readonly string[] = [],
 ): UpdateItemCommandInput {
   const entity = entityOf(model, entityName);
-  const keys = entity.keys[TABLE_INDEX];
-  const keyNames = new Set([...keys.pk.attributes, ...keys.sk!.attributes]);
+  const keyNames = new Set(tableKeyNames(entity));
   const names: Record<string, string> = {};
   const values: Record<string, AttributeValue> = {};
   const sets: string[] = [];
