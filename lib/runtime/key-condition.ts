@@ -5,8 +5,8 @@
 // A pattern over several entities composes the prefix their sort keys share (resolve.ts), so a
 // parent `X#a` and its children `X#a#CHILD#...` come back from one query.
 import { SingleTableError } from './errors';
-import { valuesText } from './values';
 import { compareUtf8 } from './fanout-order';
+import { valuesText } from './values';
 import { describe } from '../keys/encoding';
 import { ComposeFailure, Composer, composerOf, composePrefix } from '../keys/template';
 import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../manifest/model';
