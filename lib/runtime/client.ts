@@ -13,6 +13,7 @@ import {
   PutItemCommand,
   QueryCommand,
   UpdateItemCommand,
+  UpdateItemCommandInput,
   WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { batchGetItems, BatchEntry, batchWriteItems, keyId } from './batch';
@@ -29,7 +30,7 @@ import { buildQueryInput, planQuery, QueryOptions, QueryPlan, queryBinding, shar
 import { EntityItem, toEntityItems, toItem } from './results';
 import { RetryPolicy, withThrottlingRetry } from './retry';
 import type { SingleTableClient } from './types';
-import { buildUpdate } from './update';
+import { buildUpdate, UpdateOptions, updateReadingMissing } from './update';
 import { entityOf, valuesText } from './values';
 import { shardedKey } from '../keys/shard';
 import type { TypedManifest } from '../manifest/infer';
@@ -88,9 +89,17 @@ class RuntimeClient {
     return toItem(out.Item, this.strip);
   }
 
-  public async update(entity: string, changes: Values, options: { remove?: readonly string[] } = {}) {
-    const input = withItemCollectionRequest(this.model, buildUpdate(this.model, this.tableName, entity, changes, options.remove));
-    const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new UpdateItemCommand(input)));
+  public async update(entity: string, changes: Values, options: UpdateOptions = {}) {
+    const send = (update: UpdateItemCommandInput) => {
+      const input = withItemCollectionRequest(this.model, update);
+      return this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new UpdateItemCommand(input)));
+    };
+    const out = options.readMissing
+      ? await updateReadingMissing(this.model, this.tableName, entity, changes, options.remove, {
+        get: async (input) => (await this.send(() => this.dynamodb.send(new GetItemCommand(input)))).Item,
+        update: send,
+      })
+      : await send(buildUpdate(this.model, this.tableName, entity, changes, options.remove));
     return toItem(out.Attributes, this.strip);
   }
 

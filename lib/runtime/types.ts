@@ -4,6 +4,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PutMode } from './items';
 import type { QueryOptions } from './query';
+import type { UpdateOptions } from './update';
 import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, TaggedItem } from '../manifest/infer';
 import type { TableModel } from '../manifest/model';
 
@@ -55,11 +56,15 @@ export interface SingleTableClient<M> {
   put<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: { readonly mode?: PutMode }): Promise<void>;
   /** Reads an item by its table key. */
   get<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly consistent?: boolean }): Promise<ItemOf<M, E> | undefined>;
-  /** Sets the given attributes of an existing item, removes `remove`, recomputes affected index keys. */
+  /**
+   * Sets the given attributes of an existing item, removes `remove`, recomputes affected index
+   * keys. An index whose keys move needs all its inputs: pass them, or set `readMissing` to have
+   * the runtime read the missing ones and update on the condition that they are unchanged.
+   */
   update<E extends EntityName<M>>(
     entity: E,
     changes: KeyOf<M, E> & Partial<ItemOf<M, E>>,
-    options?: { readonly remove?: readonly OptionalAttributeOf<M, E>[] },
+    options?: { readonly remove?: readonly OptionalAttributeOf<M, E>[] } & Pick<UpdateOptions, 'readMissing'>,
   ): Promise<ItemOf<M, E>>;
   /** Deletes an item; returns what it held. With `mustExist` a missing item is an error. */
   delete<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean }): Promise<ItemOf<M, E> | undefined>;
