@@ -183,7 +183,9 @@ export function buildUpdate(
 }
 
 /** The consistent GetItem that reads the attributes an update lacks (`readMissing`). */
-export function buildReadMissing(model: TableModel, tableName: string, entityName: string, input: Input, missing: readonly string[]): GetItemCommandInput {
+export function buildReadMissing(
+  model: TableModel, tableName: string, entityName: string, input: Input, missing: readonly string[],
+): GetItemCommandInput {
   const entity = entityOf(model, entityName);
   const names: Record<string, string> = {};
   missing.forEach((name, i) => { names[`#m${i}`] = name; });
@@ -220,12 +222,10 @@ export async function updateReadingMissing<T>(
     try {
       return await send.update(buildUpdate(model, tableName, entityName, input, remove, stored));
     } catch (error) {
-      if ((error as SingleTableError).code !== 'CONDITION_FAILED' || attempt >= READ_MISSING_ATTEMPTS) {
-        if ((error as SingleTableError).code === 'CONDITION_FAILED') {
-          throw new SingleTableError('CONDITION_FAILED',
-            `${missing.join(', ')} changed between each read and update, ${attempt} times; try again later, or pass them`, { entity: entityName, cause: error });
-        }
-        throw error;
+      if ((error as SingleTableError).code !== 'CONDITION_FAILED') throw error;
+      if (attempt >= READ_MISSING_ATTEMPTS) {
+        throw new SingleTableError('CONDITION_FAILED',
+          `${missing.join(', ')} changed between each read and update, ${attempt} times; try again later, or pass them`, { entity: entityName, cause: error });
       }
     }
   }
