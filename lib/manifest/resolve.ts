@@ -13,10 +13,12 @@ import {
   FetchMode,
   IndexModel,
   IndexType,
+  KeySegmentModel,
   KeyTemplateModel,
   LSI_SLOTS,
   PatternModel,
   ShardModel,
+  SortKeyCoverage,
   TABLE_INDEX,
   TableModel,
 } from './model';
@@ -125,7 +127,7 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
 
   const patterns: { [name: string]: PatternModel } = {};
   for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
-    const pattern = resolvePattern(name, def, entities, indexes, typeAttribute);
+    const pattern = resolvePattern(name, def, entities, indexes, typeAttribute, delimiter);
     if (pattern) patterns[name] = pattern;
   }
 
@@ -299,6 +301,7 @@ function resolvePattern(
   entities: { [name: string]: EntityModel },
   indexes: { [name: string]: IndexModel },
   typeAttribute: string,
+  delimiter: string,
 ): PatternModel | undefined {
   const indexName = def?.index ?? TABLE_INDEX;
   const index = indexes[indexName];
@@ -307,6 +310,8 @@ function resolvePattern(
   const keys = first?.keys[indexName];
   if (!index || !keys) return undefined; // reported by the pattern rules
   const attributes = def.attributes ?? unique(entityNames.flatMap((e) => Object.keys(entities[e]?.attributes ?? {})));
+  const sortKeys = entityNames.map((e) => entities[e]?.keys[indexName]?.sk).filter((t): t is KeyTemplateModel => t !== undefined);
+  const sortKey = sharedSortKey(sortKeys, delimiter);
   return {
     name,
     entities: [...entityNames],
@@ -317,9 +322,35 @@ function resolvePattern(
     attributes,
     fetch: fetchModeFor(index, attributes, typeAttribute),
     pk: keys.pk,
-    sk: keys.sk,
+    ...sortKey,
     description: def.description,
     readsPerSecond: def.readsPerSecond,
+  };
+}
+
+/**
+ * The sort key a pattern's condition composes. For several entities: the longest run of leading
+ * segments all their templates share (same literal, or same attribute of the same kind), so one
+ * condition selects a parent and its children alike; undefined when they share none (the pattern
+ * rules reject a condition then). A prefix always ends at a segment boundary.
+ */
+function sharedSortKey(templates: KeyTemplateModel[], delimiter: string): { sk?: KeyTemplateModel; skCoverage?: SortKeyCoverage } {
+  if (templates.length <= 1) return { sk: templates[0] };
+  const [first, ...rest] = templates;
+  let shared = 0;
+  const same = (a: KeySegmentModel, b: KeySegmentModel | undefined) =>
+    b !== undefined && a.literal === b.literal && a.attribute === b.attribute && a.kind === b.kind;
+  while (shared < first.segments.length && rest.every((t) => same(first.segments[shared], t.segments[shared]))) shared++;
+  if (shared === 0) return {};
+  const segments = first.segments.slice(0, shared);
+  const ending = templates.filter((t) => t.segments.length === shared).length;
+  return {
+    sk: {
+      source: segments.map((s) => s.literal ?? `{${s.attribute}}`).join(delimiter),
+      segments,
+      attributes: segments.filter((s) => s.attribute !== undefined).map((s) => s.attribute!),
+    },
+    skCoverage: ending === templates.length ? SortKeyCoverage.KEY : ending > 0 ? SortKeyCoverage.KEY_AND_BELOW : SortKeyCoverage.BELOW,
   };
 }
 

@@ -9,4 +9,5 @@ export type { RuntimeErrorCode } from './errors';
 export type { PutMode } from './items';
 export type { QueryOptions } from './query';
 export type { RetryPolicy } from './retry';
+export type { UpdateOptions } from './update';
 export type * from './types';

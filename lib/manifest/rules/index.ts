@@ -6,7 +6,7 @@ import {
   typeAttributeIsValid,
   typeValuesAreUnique,
 } from './names';
-import { collectionsSharePartitionKey, patternAttributesAreDeclared, patternQueriesArePossible, patternsNameWhatExists } from './patterns';
+import { collectionsSharePartitionKey, collectionsShareSortKeyPrefix, patternAttributesAreDeclared, patternQueriesArePossible, patternsNameWhatExists } from './patterns';
 import { atMostHundredProjectedAttributes, includeListsAreValid } from './projection';
 import type { ManifestRule } from './rule';
 import { shardSettingsArePossible, shardsCoverDeclaredPeak } from './sharding';
@@ -26,6 +26,7 @@ export const ALL_RULES: readonly ManifestRule[] = [
   entityKeysDoNotCollide,
   patternsNameWhatExists,
   collectionsSharePartitionKey,
+  collectionsShareSortKeyPrefix,
   patternQueriesArePossible,
   patternAttributesAreDeclared,
   shardSettingsArePossible,

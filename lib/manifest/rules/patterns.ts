@@ -42,6 +42,25 @@ export const collectionsSharePartitionKey: ManifestRule = (model, _manifest, sin
   }
 };
 
+/**
+ * A collection pattern with a sort-key condition: its entities' sort keys share a leading segment.
+ * The condition is built on that shared prefix (a parent `X#{id}` and its children
+ * `X#{id}#CHILD#{date}` share `X#{id}`); with none, no one condition selects all of them, and
+ * building it from one entity's key would silently leave the others out.
+ */
+export const collectionsShareSortKeyPrefix: ManifestRule = (model, _manifest, sink) => {
+  for (const pattern of Object.values(model.patterns)) {
+    const index = model.indexes[pattern.index];
+    const condition = pattern.sortKeyCondition;
+    if (pattern.entities.length < 2 || pattern.sk || !index?.sortKey || condition === SortKeyCondition.NONE || !Object.values(SortKeyCondition).includes(condition)) continue;
+    const templates = pattern.entities.map((e) => `${e} ${model.entities[e]?.keys[pattern.index]?.sk?.source ?? '(none)'}`).join(', ');
+    sink.error('COLLECTION_SK_NO_SHARED_PREFIX', `pattern ${pattern.name}`,
+      `uses ${pattern.sortKeyCondition} on ${index.sortKey} for ${pattern.entities.join(', ')}, but their sort keys on ${pattern.index} (${templates}) ` +
+      'share no leading segment, so no one condition selects all of them',
+      'use SortKeyCondition.NONE to read the whole partition, start the sort keys with a shared segment (a parent X#{id} and its children X#{id}#CHILD#{date}), or split the pattern');
+  }
+};
+
 /** The sort-key condition, order and consistency are possible on the index. */
 export const patternQueriesArePossible: ManifestRule = (model, manifest, sink) => {
   for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
