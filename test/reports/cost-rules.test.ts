@@ -136,6 +136,29 @@ describe('storage and reads', () => {
     expect(reads.find((r) => r.pattern === 'docsOfOwner')!.unitsForOneItem).toBe(0.5);
   });
 
+  test('a read on a write-sharded GSI is one query per shard, each at least half a unit', () => {
+    const m = docs(5000);
+    const sharded: SingleTableManifest = {
+      ...m,
+      globalIndexes: { ...m.globalIndexes, Everything: { projection: ProjectionKind.ALL, sharding: { shardCount: 4 } } },
+      accessPatterns: {
+        everything: { entities: ['Doc'], index: 'Everything', readsPerSecond: 10 },
+        everythingStrong: { entities: ['Doc'], index: 'ByOwner' },
+      },
+    };
+    const model = compileManifest(sharded).model;
+    const itemBytes = entitySizes(model)[0].itemBytes;
+    const [everything, unsharded] = patternReadCosts(model, entitySizes(model), 10);
+    expect(everything.queriesPerRead).toBe(4);
+    // one shard returns the ~5 KB item (1 unit eventually consistent), three return nothing but cost 0.5 each
+    expect(everything.unitsForOneItem).toBe(1 + 3 * 0.5);
+    // 10 items over 4 shards: two shards return 3, two return 2
+    expect(everything.unitsForManyItems).toBe((2 * Math.ceil((3 * itemBytes) / 4096) + 2 * Math.ceil((2 * itemBytes) / 4096)) / 2);
+    expect(everything.unitsPerSecond).toBe(10 * 2.5);
+    expect(unsharded.queriesPerRead).toBe(1);
+    expect(unsharded.unitsForOneItem).toBe(0.5);
+  });
+
   test('follow-up fetches read whole items: BatchGetItem after a KEYS_ONLY GSI, the LSI fetch', () => {
     const model = compileManifest(example).model;
     const reads = costReport(model).reads;
