@@ -23,7 +23,6 @@ import {
 import { defaultValueBytes, estimateItemBytes, peakEntryWriteUnits, shardsFor } from './sizes';
 import {
   AccessPatternDefinition,
-  AttributeKind,
   EntityDefinition,
   GlobalIndexDefinition,
   ProjectionKind,
@@ -32,6 +31,8 @@ import {
   SortKeyCondition,
   SortOrder,
 } from './structs';
+import { checkShape, MANIFEST_SHAPE } from './shape';
+import { describeValue, dict } from './values';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
 import { parseTemplate } from '../keys/template';
 
@@ -63,24 +64,25 @@ export function resolveModel(manifest: SingleTableManifest): TableModel {
 
 /** Resolves a manifest into a draft model (not frozen), reporting what it cannot resolve; undefined without entities. */
 export function resolveManifest(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel | undefined {
-  if (!manifest || typeof manifest !== 'object' || !manifest.entities || typeof manifest.entities !== 'object') {
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest) || manifest.entities === undefined) {
     sink.error('MANIFEST_SHAPE', 'manifest', 'has no `entities` map', 'pass an object with at least one entity under `entities`');
     return undefined;
   }
+  if (!checkShape(manifest, MANIFEST_SHAPE, { location: 'manifest', path: '' }, sink)) return undefined;
   return resolve(manifest, sink);
 }
 
 function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel {
   let delimiter = manifest.delimiter ?? '#';
-  if (typeof delimiter !== 'string' || delimiter.length !== 1 || !ALLOWED_DELIMITERS.includes(delimiter)) {
-    sink.error('DELIMITER_INVALID', 'manifest', `delimiter ${JSON.stringify(delimiter)} is not allowed`, `use one of ${ALLOWED_DELIMITERS.split('').join(' ')} (default '#')`);
+  if (delimiter.length !== 1 || !ALLOWED_DELIMITERS.includes(delimiter)) {
+    sink.error('DELIMITER_INVALID', 'manifest', `delimiter ${describeValue(delimiter)} is not allowed`, `use one of ${ALLOWED_DELIMITERS.split('').join(' ')} (default '#')`);
     delimiter = '#';
   }
   const escapeChar = escapeCharFor(delimiter);
   const typeAttribute = manifest.typeAttribute ?? 'Type';
   const localIndexesEnabled = manifest.localIndexes?.enabled ?? true;
 
-  const indexes: { [name: string]: IndexModel } = {};
+  const indexes = dict<IndexModel>();
   indexes[TABLE_INDEX] = {
     name: TABLE_INDEX,
     type: IndexType.TABLE,
@@ -107,8 +109,8 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
     });
   }
 
-  const entities: { [name: string]: EntityModel } = {};
-  const entityByType: { [typeValue: string]: string } = {};
+  const entities = dict<EntityModel>();
+  const entityByType = dict<string>();
   for (const [name, def] of Object.entries(manifest.entities)) {
     const entity = resolveEntity(name, def, indexes, delimiter, escapeChar, typeAttribute, sink);
     entities[name] = entity;
@@ -123,7 +125,7 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
     }
   }
 
-  const patterns: { [name: string]: PatternModel } = {};
+  const patterns = dict<PatternModel>();
   for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
     const pattern = resolvePattern(name, def, entities, indexes, typeAttribute);
     if (pattern) patterns[name] = pattern;
@@ -178,12 +180,9 @@ function resolveEntity(
   sink: DiagnosticSink,
 ): EntityModel {
   const where = `entity ${name}`;
-  const attributes: { [name: string]: AttributeModel } = {};
+  const attributes = dict<AttributeModel>();
   for (const [attrName, attr] of Object.entries(def?.attributes ?? {})) {
     const type = attr?.type;
-    if (!Object.values(AttributeKind).includes(type)) {
-      sink.error('ATTRIBUTE_TYPE_INVALID', `${where}, attribute ${attrName}`, `type ${JSON.stringify(type)} is not an AttributeKind`, `use one of ${Object.values(AttributeKind).join(', ')}`);
-    }
     attributes[attrName] = {
       name: attrName,
       type,
@@ -202,7 +201,7 @@ function resolveEntity(
     return parsed.template;
   };
 
-  const keys: { [indexName: string]: EntityIndexKeysModel } = {};
+  const keys = dict<EntityIndexKeysModel>();
   if (!def?.pk || !def?.sk) {
     sink.error('TABLE_KEY_MISSING', where, `has no table ${!def?.pk ? 'pk' : 'sk'} template`, "set both `pk` and `sk`, e.g. pk: 'CUSTOMER#{username}', sk: 'ORDER#{orderId}'");
   }

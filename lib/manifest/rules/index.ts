@@ -7,10 +7,10 @@ import {
   typeValuesAreUnique,
 } from './names';
 import { collectionsSharePartitionKey, patternAttributesAreDeclared, patternQueriesArePossible, patternsNameWhatExists } from './patterns';
-import { atMostHundredProjectedAttributes, includeListsAreValid } from './projection';
+import { atMostHundredProjectedAttributes, atMostTwentyProjectedPerIndex, includeListsAreValid } from './projection';
 import type { ManifestRule } from './rule';
 import { shardSettingsArePossible, shardsCoverDeclaredPeak } from './sharding';
-import { entityKeysDoNotCollide, tableKeysAreAlwaysComposable } from './templates';
+import { entityKeysDoNotCollide, literalKeyTextFits, tableKeysAreAlwaysComposable } from './templates';
 
 /** Every manifest rule, in the order their findings are reported. */
 export const ALL_RULES: readonly ManifestRule[] = [
@@ -21,8 +21,10 @@ export const ALL_RULES: readonly ManifestRule[] = [
   dataAttributesDoNotClash,
   typeValuesAreUnique,
   includeListsAreValid,
+  atMostTwentyProjectedPerIndex,
   atMostHundredProjectedAttributes,
   tableKeysAreAlwaysComposable,
+  literalKeyTextFits,
   entityKeysDoNotCollide,
   patternsNameWhatExists,
   collectionsSharePartitionKey,
