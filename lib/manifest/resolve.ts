@@ -188,6 +188,7 @@ function resolveEntity(
       type,
       required: attr?.required ?? false,
       typicalSizeBytes: attr?.typicalSizeBytes ?? defaultValueBytes(type),
+      distinctValues: attr?.distinctValues,
     };
   }
   const kindOf = (attr: string) => attributes[attr]?.type;
@@ -254,6 +255,8 @@ function resolveEntity(
     attributes,
     keys,
     typicalItemSizeBytes: def?.typicalItemSizeBytes ?? estimateItemBytes(draft, indexes, typeAttribute),
+    writesPerSecond: def?.writesPerSecond,
+    maxItemsPerPartition: def?.maxItemsPerPartition,
     description: def?.description,
   };
 }

@@ -27,6 +27,19 @@ test('SHARDS_BELOW_PEAK becomes a warning annotation on the construct, and the t
   ));
 });
 
+test('a low-cardinality GSI partition key and an unbounded LSI collection become warning annotations', () => {
+  const manifest = edited((m) => {
+    m.entities.Order.attributes.status.distinctValues = 5;
+    delete m.entities.Order.maxItemsPerPartition;
+  });
+  const { stack } = synth({}, manifest);
+  const annotations = Annotations.fromStack(stack);
+  annotations.hasWarning('/Test/Table', Match.stringLikeRegexp(
+    '^\\[HOT_PARTITION_KEY\\] index GSI2, entity Order: partition key "ORDER#\\{status\\}" has at most 5 value\\(s\\).*Fix: shard the index: globalIndexes.GSI2.sharding = .*\\[ack: cdk-single-table:HOT_PARTITION_KEY\\]$',
+  ));
+  annotations.hasWarning('/Test/Table', Match.stringLikeRegexp('^\\[LSI_COLLECTION_UNBOUNDED\\] entity Order: .*caps an item collection at 10 GB.*Fix: declare maxItemsPerPartition on Order'));
+});
+
 test('a manifest without findings adds no annotations', () => {
   const { stack } = synth();
   Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());

@@ -1,3 +1,4 @@
+import { lowCardinalityKeysAreSharded, lsiCollectionsAreBounded } from './hot-partitions';
 import {
   atMostTwentyGlobalIndexes,
   dataAttributesDoNotClash,
@@ -32,4 +33,6 @@ export const ALL_RULES: readonly ManifestRule[] = [
   patternAttributesAreDeclared,
   shardSettingsArePossible,
   shardsCoverDeclaredPeak,
+  lowCardinalityKeysAreSharded,
+  lsiCollectionsAreBounded,
 ];
