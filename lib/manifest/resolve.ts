@@ -20,6 +20,7 @@ import {
   TABLE_INDEX,
   TableModel,
 } from './model';
+import { checkShape, MANIFEST_SHAPE } from './shape';
 import { defaultValueBytes, estimateItemBytes, peakEntryWriteUnits, shardsFor } from './sizes';
 import {
   AccessPatternDefinition,
@@ -31,7 +32,6 @@ import {
   SortKeyCondition,
   SortOrder,
 } from './structs';
-import { checkShape, MANIFEST_SHAPE } from './shape';
 import { describeValue, dict } from './values';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
 import { parseTemplate } from '../keys/template';

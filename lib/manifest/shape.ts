@@ -234,7 +234,7 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
         const v = value[field];
         if (v === undefined) {
           if (def.required) {
-            sink.error(def.missingCode ?? missingCode(def.shape), place.location, `${subject(at(place, field))} is missing`, def.example ? `set ${field}, e.g. ${def.example}` : `set ${field}`);
+            sink.error(def.missingCode ?? codeWhenMissing(def.shape), place.location, `${subject(at(place, field))} is missing`, def.example ? `set ${field}, e.g. ${def.example}` : `set ${field}`);
             ok = false;
           }
           continue;
@@ -252,6 +252,6 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
   }
 }
 
-function missingCode(shape: Shape): string {
+function codeWhenMissing(shape: Shape): string {
   return shape.kind === 'map' || shape.kind === 'struct' || shape.kind === 'boolean' ? 'PROPERTY_MISSING' : shape.code;
 }

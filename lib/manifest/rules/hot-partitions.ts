@@ -85,7 +85,8 @@ export const lsiCollectionsAreBounded: ManifestRule = (model, _manifest, sink) =
   for (const onLsi of Object.values(model.entities)) {
     const slots = lsis.filter((i) => onLsi.keys[i.name]);
     if (slots.length === 0 || !onLsi.keys[TABLE_INDEX]) continue;
-    const collection = Object.values(model.entities).filter((e) => e.keys[TABLE_INDEX] && segmentsOverlap(e.keys[TABLE_INDEX].pk.segments, onLsi.keys[TABLE_INDEX].pk.segments));
+    const pk = onLsi.keys[TABLE_INDEX].pk.segments;
+    const collection = Object.values(model.entities).filter((e) => e.keys[TABLE_INDEX] && segmentsOverlap(e.keys[TABLE_INDEX].pk.segments, pk));
     const where = `${onLsi.name} on ${slots.map((i) => i.name).join(', ')}`;
     let bytes = 0;
     for (const member of collection) {
@@ -114,5 +115,6 @@ export const lsiCollectionsAreBounded: ManifestRule = (model, _manifest, sink) =
 /** Bytes one item adds to its item collection: the item and its LSI entries. */
 function collectionBytes(model: TableModel, entity: EntityModel, lsis: IndexModel[]): number {
   const table = model.indexes[TABLE_INDEX];
-  return lsis.reduce((sum, lsi) => sum + (entity.keys[lsi.name] ? indexEntryBytes(entity, lsi, table, model.typeAttribute) : 0), entity.typicalItemSizeBytes);
+  const entries = lsis.filter((lsi) => entity.keys[lsi.name]).map((lsi) => indexEntryBytes(entity, lsi, table, model.typeAttribute));
+  return entries.reduce((sum, bytes) => sum + bytes, entity.typicalItemSizeBytes);
 }

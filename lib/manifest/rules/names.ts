@@ -1,5 +1,5 @@
 // Naming rules: what CloudFormation and DynamoDB reject about index and attribute names.
-import { IndexType, LSI_SLOTS, TABLE_INDEX } from '../model';
+import { IndexModel, IndexType, LSI_SLOTS, TABLE_INDEX } from '../model';
 import type { ManifestRule } from './rule';
 import type { SingleTableManifest } from '../structs';
 import { describeValue, own } from '../values';
@@ -79,7 +79,9 @@ export const typeAttributeIsValid: ManifestRule = (model, manifest, sink) => {
   if (typeof t !== 'string' || !/^[A-Za-z0-9_.-]{1,255}$/.test(t)) {
     sink.error('TYPE_ATTRIBUTE_INVALID', 'manifest', `typeAttribute ${describeValue(t)} is not 1-255 characters of a-z, A-Z, 0-9, '_', '-', '.'`, "use e.g. 'Type'");
   } else {
-    const index = Object.values(model.indexes).find((i) => (i.partitionKey === t || i.sortKey === t) && !(i.type === IndexType.GSI && namedExplicitly(manifest, i.name, t)));
+    const blamesType = (i: IndexModel) =>
+      (i.partitionKey === t || i.sortKey === t) && !(i.type === IndexType.GSI && namedExplicitly(manifest, i.name, t));
+    const index = Object.values(model.indexes).find(blamesType);
     if (index) {
       sink.error('TYPE_ATTRIBUTE_CLASH', 'manifest', `typeAttribute '${t}' is also a key attribute (of ${index.type === IndexType.TABLE ? 'the table' : `${index.type} ${index.name}`})`, "choose another typeAttribute, e.g. 'Type'");
     }

@@ -1,7 +1,7 @@
 // Sharding rules (seed 004): settings that can work, and enough shards for the declared peak.
 import { IndexType } from '../model';
-import { peakEntryWriteUnits, SAFE_WRITES_PER_PARTITION, shardsFor } from '../sizes';
 import { MAX_SHARDS } from '../shape';
+import { peakEntryWriteUnits, SAFE_WRITES_PER_PARTITION, shardsFor } from '../sizes';
 import { AttributeKind, ShardStrategy } from '../structs';
 import { own } from '../values';
 import { entitiesOn, ManifestRule } from './rule';

@@ -205,4 +205,6 @@ const ttl: InvalidCase[] = [
 ];
 
 /** Every invalid case. */
-export const INVALID_CASES: InvalidCase[] = [...projection, ...keyAttributes, ...numbers, ...builtInNames, ...names, ...enums, ...jsonTypes, ...templates, ...ttl];
+export const INVALID_CASES: InvalidCase[] = [
+  ...projection, ...keyAttributes, ...numbers, ...builtInNames, ...names, ...enums, ...jsonTypes, ...templates, ...ttl,
+];
