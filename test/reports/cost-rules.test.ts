@@ -3,6 +3,7 @@ import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
 import { costReport } from '../../lib/reports/cost';
+import { costMarkdown } from '../../lib/reports/cost-markdown';
 import { patternReadCosts } from '../../lib/reports/cost-reads';
 import { entitySizes } from '../../lib/reports/cost-sizes';
 import { storageCosts } from '../../lib/reports/cost-storage';
@@ -211,4 +212,23 @@ describe('the writes the report lists', () => {
     ]);
     expect(writes('Membership')).toEqual(['PUT', 'UPDATE joinedAt', 'DELETE']);
   });
+});
+
+test('names that are built-in object properties: an index named constructor, an entity named toString', () => {
+  const m = docs();
+  const manifest: SingleTableManifest = {
+    ...m,
+    entities: {
+      ...m.entities,
+      toString: { attributes: { valueOf: { type: S, required: true } }, pk: 'T#{valueOf}', sk: 'T#{valueOf}', indexes: { constructor: { pk: 'C#{valueOf}', sk: 'C#{valueOf}' } } },
+    },
+    globalIndexes: { ...m.globalIndexes, constructor: { projection: ProjectionKind.KEYS_ONLY } },
+  };
+  const model = compileManifest(manifest).model;
+  // Doc is not on `constructor`, and no sample is given for `toString`: neither may find Object.prototype's.
+  const report = costReport(model, { sampleItems: { Doc: { id: 'd', owner: 'o', body: 'b' } } });
+  expect(report.sizes.map((s) => [s.entity, s.source, s.entryBytes.constructor === undefined])).toEqual([['Doc', 'sample', true], ['toString', 'typical', false]]);
+  const docRow = costMarkdown(model, report).split('\n').find((line) => line.startsWith('| Doc | sample |'))!;
+  expect(docRow).not.toContain('function');
+  expect(docRow.split(' | ')).toContain('-');
 });
