@@ -160,8 +160,14 @@ interface Place {
 const at = (place: Place, property: string): Place => ({ location: place.location, path: place.path ? `${place.path}.${property}` : property });
 const subject = (place: Place) => (place.path ? `\`${place.path}\`` : 'the definition');
 const isPlainObject = (v: unknown): v is { [k: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** An object literal's prototype, or none: anything else (a Map, a class, a `__proto__` key in a literal) would hide entries. */
-const hasPlainPrototype = (v: object) => [Object.prototype, null].includes(Object.getPrototypeOf(v));
+/**
+ * An object literal's prototype (of any realm: its own prototype is null), or none. Anything else
+ * (a Map, a class instance, a literal with a `__proto__` key) holds entries Object.entries never sees.
+ */
+function hasPlainPrototype(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
 
 /**
  * Checks a value against a shape, reporting one error per wrong property. Returns whether the
@@ -181,7 +187,7 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
       return false;
     case 'enum':
       if (typeof value === 'string' && shape.values.includes(value)) return true;
-      sink.error(shape.code, place.location, `${subject(place)} is ${describeType(value)}, not a ${shape.enumName}`, `use one of ${shape.values.join(', ')}`);
+      sink.error(shape.code, place.location, `${subject(place)} is ${describeType(value)}, not ${/^[AEIOU]/.test(shape.enumName) ? 'an' : 'a'} ${shape.enumName}`, `use one of ${shape.values.join(', ')}`);
       return false;
     case 'number': {
       const ok = typeof value === 'number' && Number.isFinite(value) && value >= shape.min && value <= shape.max && (!shape.integer || Number.isInteger(value));

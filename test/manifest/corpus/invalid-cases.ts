@@ -105,6 +105,7 @@ const builtInNames: InvalidCase[] = [
     shows: 'has a prototype other than Object',
     skip: ['cli'],
   },
+  { title: 'entities given as a Map', manifest: (m) => { m.entities = new Map(Object.entries(m.entities)); }, code: 'MANIFEST_SHAPE', where: 'manifest', shows: 'has a prototype other than Object', skip: ['cli'] },
   { title: 'an attribute named __proto__', manifest: (m) => { setOwn(m.entities.Order.attributes, '__proto__', { type: 'STRING' }); }, code: 'ATTRIBUTE_NAME_INVALID', where: 'entity Order, attribute __proto__', shows: "'__proto__' cannot be a name" },
   { title: 'a pattern named __proto__', manifest: (m) => { setOwn(m.accessPatterns, '__proto__', { entities: ['Order'] }); }, code: 'PATTERN_NAME_INVALID', where: 'pattern __proto__', shows: "'__proto__'" },
   { title: 'a GSI named __proto__', manifest: (m) => { setOwn(m.globalIndexes, '__proto__', {}); }, code: 'INDEX_NAME_INVALID', where: 'index __proto__', shows: "'__proto__' cannot be a name" },
@@ -134,7 +135,7 @@ const names: InvalidCase[] = [
 ];
 
 const enums: InvalidCase[] = [
-  { title: 'attribute type in lower case', manifest: attr('amount', { type: 'number' }), code: 'ATTRIBUTE_TYPE_INVALID', where: 'entity Order, attribute amount', shows: '`type` is the string "number", not a AttributeKind' },
+  { title: 'attribute type in lower case', manifest: attr('amount', { type: 'number' }), code: 'ATTRIBUTE_TYPE_INVALID', where: 'entity Order, attribute amount', shows: '`type` is the string "number", not an AttributeKind' },
   { title: 'attribute type missing', manifest: (m) => { m.entities.Order.attributes.amount = {}; }, code: 'ATTRIBUTE_TYPE_INVALID', where: 'entity Order, attribute amount', shows: '`type` is missing' },
   { title: 'sortKeyCondition in lower case', manifest: pattern({ sortKeyCondition: 'begins_with' }), code: 'PATTERN_CONDITION_INVALID', where: 'pattern ordersForCustomer', shows: '"begins_with"' },
   { title: 'sortKeyCondition not a SortKeyCondition', manifest: pattern({ sortKeyCondition: 'STARTS_WITH' }), code: 'PATTERN_CONDITION_INVALID', where: 'pattern ordersForCustomer', shows: '"STARTS_WITH"' },
