@@ -23,6 +23,7 @@ import {
 import { defaultValueBytes, estimateItemBytes, peakEntryWriteUnits, shardsFor } from './sizes';
 import {
   AccessPatternDefinition,
+  AttributeKind,
   EntityDefinition,
   GlobalIndexDefinition,
   ProjectionKind,
@@ -79,7 +80,7 @@ export function resolveManifest(manifest: SingleTableManifest, sink: DiagnosticS
 
 function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel {
   let delimiter = manifest.delimiter ?? '#';
-  if (delimiter.length !== 1 || !ALLOWED_DELIMITERS.includes(delimiter)) {
+  if (typeof delimiter !== 'string' || delimiter.length !== 1 || !ALLOWED_DELIMITERS.includes(delimiter)) {
     sink.error('DELIMITER_INVALID', 'manifest', `delimiter ${describeValue(delimiter)} is not allowed`, `use one of ${ALLOWED_DELIMITERS.split('').join(' ')} (default '#')`);
     delimiter = '#';
   }
@@ -126,7 +127,13 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
   for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
     const index = indexes[name];
     if (index?.type === IndexType.GSI && def?.sharding) {
-      (index as { shards?: ShardModel }).shards = resolveShards(def, index, entities, indexes, typeAttribute);
+      const shards = resolveShards(def, index, entities, indexes, typeAttribute);
+      // Compile rejects such counts with their property; the Lambda, which resolves without that
+      // check, must still never compose a `#NaN` shard.
+      if (!shards.counts.every((n) => Number.isInteger(n) && n >= 1)) {
+        sink.error('SHARD_COUNT_INVALID', `index ${name}`, `shard counts ${describeValue(shards.counts)} cannot be resolved to whole numbers`, 'run `single-table check` on the manifest for the exact finding');
+      }
+      (index as { shards?: ShardModel }).shards = shards;
     }
   }
 
@@ -188,6 +195,9 @@ function resolveEntity(
   const attributes = dict<AttributeModel>();
   for (const [attrName, attr] of Object.entries(def?.attributes ?? {})) {
     const type = attr?.type;
+    if (!Object.values(AttributeKind).includes(type)) {
+      sink.error('ATTRIBUTE_TYPE_INVALID', `${where}, attribute ${attrName}`, `type ${describeValue(type)} is not an AttributeKind`, `use one of ${Object.values(AttributeKind).join(', ')}`);
+    }
     attributes[attrName] = {
       name: attrName,
       type,
