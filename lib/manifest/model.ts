@@ -104,6 +104,8 @@ export interface AttributeModel {
   readonly required: boolean;
   /** Typical value size in bytes (declared or estimated). */
   readonly typicalSizeBytes: number;
+  /** How many different values it takes. @default - unbounded */
+  readonly distinctValues?: number;
 }
 
 /** An entity's key templates on one index slot. */
@@ -128,6 +130,10 @@ export interface EntityModel {
   readonly keys: { [indexName: string]: EntityIndexKeysModel };
   /** Typical item size in bytes (declared or estimated). */
   readonly typicalItemSizeBytes: number;
+  /** Declared peak writes per second. @default - unknown */
+  readonly writesPerSecond?: number;
+  /** Declared most items under one table partition key value. @default - unbounded */
+  readonly maxItemsPerPartition?: number;
   /** Description. @default - none */
   readonly description?: string;
 }

@@ -34,6 +34,7 @@ import {
   SortKeyCondition,
   SortOrder,
 } from './structs';
+import { describeValue, dict } from './values';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
 import { parseTemplate } from '../keys/template';
 
@@ -47,7 +48,14 @@ export const TABLE_SORT_KEY = 'SK';
  */
 export function resolveModel(manifest: SingleTableManifest): TableModel {
   const sink = new DiagnosticSink();
-  const draft = resolveManifest(manifest, sink);
+  let draft: TableModel | undefined;
+  try {
+    draft = resolveManifest(manifest, sink);
+  } catch (e) {
+    // The shape check (compile.ts) stays out of the Lambda bundle; a manifest of another shape than
+    // the synth validates fails here as a ManifestError, never as a TypeError from deep inside.
+    sink.error('MANIFEST_SHAPE', 'manifest', `cannot be resolved (${(e as Error).message})`, 'run `single-table check` (or `cdk synth`) on the manifest for every finding');
+  }
   if (draft && !sink.hasErrors) {
     // A pattern that names an unknown entity or index resolves to nothing; the pattern rules say
     // exactly what is wrong, so this only makes sure such a manifest is not used quietly. (After
@@ -65,7 +73,7 @@ export function resolveModel(manifest: SingleTableManifest): TableModel {
 
 /** Resolves a manifest into a draft model (not frozen), reporting what it cannot resolve; undefined without entities. */
 export function resolveManifest(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel | undefined {
-  if (!manifest || typeof manifest !== 'object' || !manifest.entities || typeof manifest.entities !== 'object') {
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest) || manifest.entities === undefined) {
     sink.error('MANIFEST_SHAPE', 'manifest', 'has no `entities` map', 'pass an object with at least one entity under `entities`');
     return undefined;
   }
@@ -75,14 +83,14 @@ export function resolveManifest(manifest: SingleTableManifest, sink: DiagnosticS
 function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel {
   let delimiter = manifest.delimiter ?? '#';
   if (typeof delimiter !== 'string' || delimiter.length !== 1 || !ALLOWED_DELIMITERS.includes(delimiter)) {
-    sink.error('DELIMITER_INVALID', 'manifest', `delimiter ${JSON.stringify(delimiter)} is not allowed`, `use one of ${ALLOWED_DELIMITERS.split('').join(' ')} (default '#')`);
+    sink.error('DELIMITER_INVALID', 'manifest', `delimiter ${describeValue(delimiter)} is not allowed`, `use one of ${ALLOWED_DELIMITERS.split('').join(' ')} (default '#')`);
     delimiter = '#';
   }
   const escapeChar = escapeCharFor(delimiter);
   const typeAttribute = manifest.typeAttribute ?? 'Type';
   const localIndexesEnabled = manifest.localIndexes?.enabled ?? true;
 
-  const indexes: { [name: string]: IndexModel } = {};
+  const indexes = dict<IndexModel>();
   indexes[TABLE_INDEX] = {
     name: TABLE_INDEX,
     type: IndexType.TABLE,
@@ -109,8 +117,8 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
     });
   }
 
-  const entities: { [name: string]: EntityModel } = {};
-  const entityByType: { [typeValue: string]: string } = {};
+  const entities = dict<EntityModel>();
+  const entityByType = dict<string>();
   for (const [name, def] of Object.entries(manifest.entities)) {
     const entity = resolveEntity(name, def, indexes, delimiter, escapeChar, typeAttribute, sink);
     entities[name] = entity;
@@ -121,11 +129,17 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
   for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
     const index = indexes[name];
     if (index?.type === IndexType.GSI && def?.sharding) {
-      (index as { shards?: ShardModel }).shards = resolveShards(def, index, entities, indexes, typeAttribute);
+      const shards = resolveShards(def, index, entities, indexes, typeAttribute);
+      // Compile rejects such counts with their property; the Lambda, which resolves without that
+      // check, must still never compose a `#NaN` shard.
+      if (!shards.counts.every((n) => Number.isInteger(n) && n >= 1)) {
+        sink.error('SHARD_COUNT_INVALID', `index ${name}`, `shard counts ${describeValue(shards.counts)} cannot be resolved to whole numbers`, 'run `single-table check` on the manifest for the exact finding');
+      }
+      (index as { shards?: ShardModel }).shards = shards;
     }
   }
 
-  const patterns: { [name: string]: PatternModel } = {};
+  const patterns = dict<PatternModel>();
   for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
     const pattern = resolvePattern(name, def, entities, indexes, typeAttribute, delimiter);
     if (pattern) patterns[name] = pattern;
@@ -180,17 +194,18 @@ function resolveEntity(
   sink: DiagnosticSink,
 ): EntityModel {
   const where = `entity ${name}`;
-  const attributes: { [name: string]: AttributeModel } = {};
+  const attributes = dict<AttributeModel>();
   for (const [attrName, attr] of Object.entries(def?.attributes ?? {})) {
     const type = attr?.type;
     if (!Object.values(AttributeKind).includes(type)) {
-      sink.error('ATTRIBUTE_TYPE_INVALID', `${where}, attribute ${attrName}`, `type ${JSON.stringify(type)} is not an AttributeKind`, `use one of ${Object.values(AttributeKind).join(', ')}`);
+      sink.error('ATTRIBUTE_TYPE_INVALID', `${where}, attribute ${attrName}`, `type ${describeValue(type)} is not an AttributeKind`, `use one of ${Object.values(AttributeKind).join(', ')}`);
     }
     attributes[attrName] = {
       name: attrName,
       type,
       required: attr?.required ?? false,
       typicalSizeBytes: attr?.typicalSizeBytes ?? defaultValueBytes(type),
+      distinctValues: attr?.distinctValues,
     };
   }
   const kindOf = (attr: string) => attributes[attr]?.type;
@@ -204,7 +219,7 @@ function resolveEntity(
     return parsed.template;
   };
 
-  const keys: { [indexName: string]: EntityIndexKeysModel } = {};
+  const keys = dict<EntityIndexKeysModel>();
   if (!def?.pk || !def?.sk) {
     sink.error('TABLE_KEY_MISSING', where, `has no table ${!def?.pk ? 'pk' : 'sk'} template`, "set both `pk` and `sk`, e.g. pk: 'CUSTOMER#{username}', sk: 'ORDER#{orderId}'");
   }
@@ -257,6 +272,8 @@ function resolveEntity(
     attributes,
     keys,
     typicalItemSizeBytes: def?.typicalItemSizeBytes ?? estimateItemBytes(draft, indexes, typeAttribute),
+    writesPerSecond: def?.writesPerSecond,
+    maxItemsPerPartition: def?.maxItemsPerPartition,
     description: def?.description,
   };
 }

@@ -1,3 +1,4 @@
+import { lowCardinalityKeysAreSharded, lsiCollectionsAreBounded } from './hot-partitions';
 import {
   atMostTwentyGlobalIndexes,
   dataAttributesDoNotClash,
@@ -7,10 +8,10 @@ import {
   typeValuesAreUnique,
 } from './names';
 import { collectionsSharePartitionKey, collectionsShareSortKeyPrefix, patternAttributesAreDeclared, patternQueriesArePossible, patternsNameWhatExists } from './patterns';
-import { atMostHundredProjectedAttributes, includeListsAreValid } from './projection';
+import { atMostHundredProjectedAttributes, atMostTwentyProjectedPerIndex, includeListsAreValid } from './projection';
 import type { ManifestRule } from './rule';
 import { shardSettingsArePossible, shardsCoverDeclaredPeak } from './sharding';
-import { entityKeysDoNotCollide, tableKeysAreAlwaysComposable } from './templates';
+import { entityKeysDoNotCollide, literalKeyTextFits, tableKeysAreAlwaysComposable } from './templates';
 
 /** Every manifest rule, in the order their findings are reported. */
 export const ALL_RULES: readonly ManifestRule[] = [
@@ -21,8 +22,10 @@ export const ALL_RULES: readonly ManifestRule[] = [
   dataAttributesDoNotClash,
   typeValuesAreUnique,
   includeListsAreValid,
+  atMostTwentyProjectedPerIndex,
   atMostHundredProjectedAttributes,
   tableKeysAreAlwaysComposable,
+  literalKeyTextFits,
   entityKeysDoNotCollide,
   patternsNameWhatExists,
   collectionsSharePartitionKey,
@@ -31,4 +34,6 @@ export const ALL_RULES: readonly ManifestRule[] = [
   patternAttributesAreDeclared,
   shardSettingsArePossible,
   shardsCoverDeclaredPeak,
+  lowCardinalityKeysAreSharded,
+  lsiCollectionsAreBounded,
 ];

@@ -1,6 +1,6 @@
 // Access pattern rules: every pattern can be served by the index it names, as declared.
 import { IndexType, TABLE_INDEX } from '../model';
-import { SortKeyCondition, SortOrder } from '../structs';
+import { SortKeyCondition } from '../structs';
 import type { ManifestRule } from './rule';
 
 /** A pattern names known entities, a known index, and an index each of its entities populates. */
@@ -67,13 +67,8 @@ export const patternQueriesArePossible: ManifestRule = (model, manifest, sink) =
     const where = `pattern ${name}`;
     const index = model.indexes[def?.index ?? TABLE_INDEX];
     const condition = def?.sortKeyCondition ?? SortKeyCondition.NONE;
-    if (!Object.values(SortKeyCondition).includes(condition)) {
-      sink.error('PATTERN_CONDITION_INVALID', where, `sortKeyCondition ${JSON.stringify(condition)} is not a SortKeyCondition`, `use one of ${Object.values(SortKeyCondition).join(', ')}`);
-    } else if (index && !index.sortKey && condition !== SortKeyCondition.NONE) {
+    if (index && !index.sortKey && condition !== SortKeyCondition.NONE) {
       sink.error('PATTERN_CONDITION_WITHOUT_SORT_KEY', where, `uses ${condition} on ${index.name}, which has no sort key`, 'use SortKeyCondition.NONE, or give the index a sort key');
-    }
-    if (def?.order !== undefined && !Object.values(SortOrder).includes(def.order)) {
-      sink.error('PATTERN_ORDER_INVALID', where, `order ${JSON.stringify(def.order)} is not a SortOrder`, 'use SortOrder.ASCENDING or SortOrder.DESCENDING');
     }
     if (def?.consistentRead && index?.type === IndexType.GSI) {
       sink.error('PATTERN_CONSISTENT_READ_ON_GSI', where, `requires strongly consistent reads from GSI ${index.name}; GSIs are only eventually consistent`, 'read from the table or an LSI, or accept eventual consistency');
