@@ -58,8 +58,9 @@ describe('KEY_COLLISION', () => {
         attributes: { username: { type: AttributeKind.STRING, required: true }, number: { type: AttributeKind.NUMBER, required: true } },
         pk: 'CUSTOMER#{username}',
         sk: 'INVOICE#{number}',
+        maxItemsPerPartition: 1_000,
       };
-      m.entities.Note = { attributes: { username: { type: AttributeKind.STRING, required: true } }, pk: 'CUSTOMER#{username}', sk: 'INVOICE#draft' };
+      m.entities.Note = { attributes: { username: { type: AttributeKind.STRING, required: true } }, pk: 'CUSTOMER#{username}', sk: 'INVOICE#draft', maxItemsPerPartition: 1 };
     }))).toEqual([]);
   });
 
