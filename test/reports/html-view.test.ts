@@ -66,7 +66,8 @@ describe('access pattern examples agree with a real engine', () => {
       for (const item of items) await db.put(entity as never, item as never);
     }
     for (const example of view.examples) {
-      const page = await db.query(example.pattern.name as never, localData.queries[example.pattern.name as keyof typeof localData.queries] as never, { limit: 100 });
+      const input = localData.queries[example.pattern.name as keyof typeof localData.queries];
+      const page = await db.query(example.pattern.name as never, input as never, { limit: 100 });
       const fromEngine = page.items.map(({ entity, item }) => [entity, tableKey(model, model.entities[entity], item as never)]);
       const fromView = example.results.map((r) => [r.entity, { pk: r.item.attributes.PK.S, sk: r.item.attributes.SK.S }]);
       expect({ pattern: example.pattern.name, items: fromView }).toEqual({ pattern: example.pattern.name, items: fromEngine });
@@ -79,7 +80,8 @@ describe('made-up samples', () => {
     const made = htmlView(model);
     expect(made.generated).toEqual([...Object.keys(model.entities), ...Object.keys(model.patterns)]);
     for (const e of made.examples) {
-      expect({ pattern: e.pattern.name, error: e.error, found: e.results.length > 0 }).toEqual({ pattern: e.pattern.name, error: undefined, found: true });
+      const outcome = { pattern: e.pattern.name, error: e.error, found: e.results.length > 0 };
+      expect(outcome).toEqual({ pattern: e.pattern.name, error: undefined, found: true });
     }
   });
 
