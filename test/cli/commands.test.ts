@@ -10,7 +10,7 @@ import { designMarkdown } from '../../lib/reports/design-doc';
 
 const EXAMPLE = 'examples/manifest.ts';
 const BROKEN = 'test/cli/fixtures/broken.json';
-const SEED_004 = 'test/reports/fixtures/seed-004.json';
+const ORDER_TICKET = 'test/reports/fixtures/order-ticket.json';
 
 describe('check', () => {
   test('the example manifest is valid: exit 0', async () => {
@@ -111,8 +111,8 @@ describe('docs', () => {
 });
 
 describe('cost', () => {
-  test('prints seed 004 figures: the 9-unit put and the 7-unit update', async () => {
-    const r = await run('cost', SEED_004);
+  test('prints the worked figures: the 9-unit put and the 7-unit update', async () => {
+    const r = await run('cost', ORDER_TICKET);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('| Order | put (new item) | 3 | 1 (new) | 2 (new) | 3 (new) | - | 9 | 12 |');
     expect(r.stdout).toContain('| Ticket | update openedAt | 1 | 2 (key) | 2 (key) | 2 (key) | - | 7 | 8 |');
