@@ -10,9 +10,12 @@ import { bundle, BundleResult, LAMBDA_BUNDLE_OPTIONS, packagedRuntime, ROOT } fr
 // README "Runtime" for the measured breakdown. The budget sits just above that, so a regression
 // (the rules creeping back in, about 12 KB; a heavy import) fails here. Raised from 50 KB for the
 // fan-out's refill waves and waiting shards (about 1.7 KB), which save whole round trips on
-// filtered sharded queries.
+// filtered sharded queries; and from 54 KB for update's readMissing (about 1.5 KB), the shared
+// sort-key prefix of collection patterns (about 0.9 KB), exact number round trips and errors that
+// show the values given (about 0.5 KB). While one client class holds every operation a handler
+// carries all of them; one module per operation lets a handler that never updates drop readMissing.
 const TARGET_BYTES = 12 * 1024;
-const BUDGET_BYTES = 54 * 1024;
+const BUDGET_BYTES = 55 * 1024;
 
 let fromSources: BundleResult;
 let asPackage: BundleResult;
