@@ -1,7 +1,7 @@
 // The SingleTable construct: a TableV2 built from the compiled manifest model, with defaults that
 // lose nothing (point-in-time recovery, deletion protection, RETAIN, encryption at rest).
 import { Annotations, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ITableV2, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -10,6 +10,9 @@ import { grantNeeds } from './access/grant';
 import type { SingleTableGrantOptions } from './access/options';
 import { accessNeeds } from './access/plan';
 import { checkBilling, tableBilling } from './billing';
+import { checkTableFeatures } from './features/check';
+import type { SingleTableFeatureProps } from './features/options';
+import { applyGlobalIndexInsights, tableFeatures } from './features/render';
 import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
 import { SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
@@ -22,7 +25,7 @@ import type { SingleTableManifest } from '../manifest/structs';
 import { FINGERPRINT_ENV, TABLE_NAME_ENV } from '../runtime/environment';
 
 /** Properties of a `SingleTable`. */
-export interface SingleTableProps {
+export interface SingleTableProps extends SingleTableFeatureProps {
   /** The access-pattern manifest: entities, key templates, indexes and access patterns. */
   readonly manifest: SingleTableManifest;
 
@@ -185,13 +188,14 @@ export class SingleTable extends Construct {
       globalSecondaryIndexes: globalSecondaryIndexes(this.model, props),
       localSecondaryIndexes: localSecondaryIndexes(this.model),
       billing: tableBilling(props),
-      encryption: props.encryptionKey ? TableEncryptionV2.customerManagedKey(props.encryptionKey) : TableEncryptionV2.awsManagedKey(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery ?? true },
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
       timeToLiveAttribute: props.timeToLiveAttribute,
       dynamoStream: props.stream,
+      ...tableFeatures(this.model, props),
     });
+    applyGlobalIndexInsights(table, this.model, props);
     this.table = table;
     this.tableName = table.tableName;
     this.tableArn = table.tableArn;
@@ -262,6 +266,7 @@ export class SingleTable extends Construct {
     if (model) {
       checkBilling(model, props, sink);
       checkTableOptions(model, props, Stack.of(this).region, sink);
+      checkTableFeatures(model, props, Stack.of(this).region, sink);
     }
     // The lock file is only written when everything else holds, so a failed synth changes nothing.
     if (model && !sink.hasErrors && props.shardLock !== undefined) {
