@@ -4,6 +4,8 @@ export { DiagnosticLevel, ManifestDiagnostic } from './manifest/diagnostics';
 export { compileManifest, checkManifest } from './manifest/compile';
 export * from './manifest/manifest-compiler';
 export * from './construct/single-table';
+export * from './construct/single-table-base';
+export { SingleTableAttributes } from './construct/imported-table';
 export * from './construct/features/options';
 export * from './reports';
 export * from './construct/access/options';

@@ -7,7 +7,8 @@ import type { DiagnosticSink } from '../manifest/diagnostics';
 import type { TableModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
 
-const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
+/** A table name DynamoDB accepts. */
+export const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
 
 type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryptionKey'>;
 
