@@ -135,17 +135,20 @@ export class SingleTable extends SingleTableBase {
   /** The environment variable `connect` sets to the manifest's fingerprint; the runtime checks it at cold start. */
   public static readonly FINGERPRINT_ENV = FINGERPRINT_ENV;
 
-  /** An existing SingleTable, by name, for grants and `connect` in another stack or app; give the manifest it was created with. */
+  /**
+   * An existing SingleTable, by name, for grants and `connect` in another stack or app.
+   * Give the manifest the table was created with.
+   */
   public static fromTableName(scope: Construct, id: string, tableName: string, manifest: SingleTableManifest): ISingleTable {
     return new ImportedSingleTable(scope, id, { tableName, manifest });
   }
 
-  /** An existing SingleTable, by ARN; see `fromTableName`. */
+  /** An existing SingleTable, by ARN, for grants and `connect`. See `fromTableName`. */
   public static fromTableArn(scope: Construct, id: string, tableArn: string, manifest: SingleTableManifest): ISingleTable {
     return new ImportedSingleTable(scope, id, { tableArn, manifest });
   }
 
-  /** An existing SingleTable, by name or ARN and, when it has one, its customer-managed key; see `fromTableName`. */
+  /** An existing SingleTable, by name or ARN and with its customer-managed key if it has one. See `fromTableName`. */
   public static fromTableAttributes(scope: Construct, id: string, attrs: SingleTableAttributes): ISingleTable {
     return new ImportedSingleTable(scope, id, attrs);
   }
