@@ -10,6 +10,7 @@ import { grantNeeds } from './access/grant';
 import type { SingleTableGrantOptions } from './access/options';
 import { accessNeeds } from './access/plan';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { own } from '../manifest/values';
 import { FINGERPRINT_ENV, TABLE_NAME_ENV } from '../runtime/environment';
 
 /** The physical key attribute names of one index. */
@@ -93,7 +94,7 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
    * For an LSI the partition key is the table's.
    */
   public indexKeys(indexName: string): IndexKeyNames {
-    const index = Object.hasOwn(this.model.indexes, indexName) ? this.model.indexes[indexName] : undefined;
+    const index = own(this.model.indexes, indexName);
     if (!index || index.type === IndexType.TABLE) {
       const known = [...this.globalIndexNames, ...this.localIndexNames];
       throw new Error(`SingleTable ${this.node.path}: no index '${indexName}'; the table has ${known.length ? known.join(', ') : 'no secondary indexes'}`);

@@ -13,6 +13,7 @@ import {
   PutItemCommand,
   QueryCommand,
   UpdateItemCommand,
+  UpdateItemCommandInput,
   WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { batchGetItems, BatchEntry, batchWriteItems, keyId } from './batch';
@@ -24,12 +25,13 @@ import { shardsToQuery } from './fanout-shards';
 import { checkFingerprint } from './fingerprint-check';
 import { ItemCollectionListener, itemCollectionListener, ItemCollectionReporting, withItemCollectionRequest } from './item-collections';
 import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
+import { tableKeyNames } from './keys';
 import { buildQueryInput, planQuery, QueryOptions, QueryPlan, queryBinding, shardQueryInput } from './query';
 import { EntityItem, toEntityItems, toItem } from './results';
 import { RetryPolicy, withThrottlingRetry } from './retry';
 import type { SingleTableClient } from './types';
-import { buildUpdate } from './update';
-import { entityOf } from './values';
+import { buildUpdate, UpdateOptions, updateReadingMissing } from './update';
+import { entityOf, valuesText } from './values';
 import { shardedKey } from '../keys/shard';
 import type { TypedManifest } from '../manifest/infer';
 import { TABLE_INDEX, TableModel } from '../manifest/model';
@@ -91,9 +93,17 @@ class RuntimeClient {
     return toItem(out.Item, this.strip);
   }
 
-  public async update(entity: string, changes: Values, options: { remove?: readonly string[] } = {}) {
-    const input = withItemCollectionRequest(this.collections, buildUpdate(this.model, this.tableName, entity, changes, options.remove));
-    const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new UpdateItemCommand(input)));
+  public async update(entity: string, changes: Values, options: UpdateOptions = {}) {
+    const send = (update: UpdateItemCommandInput) => {
+      const input = withItemCollectionRequest(this.collections, update);
+      return this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new UpdateItemCommand(input)));
+    };
+    const out = options.readMissing
+      ? await updateReadingMissing(this.model, this.tableName, entity, changes, options.remove, {
+        get: async (input) => (await this.send(() => this.dynamodb.send(new GetItemCommand(input)))).Item,
+        update: send,
+      })
+      : await send(buildUpdate(this.model, this.tableName, entity, changes, options.remove));
     return toItem(out.Attributes, this.strip);
   }
 
@@ -148,7 +158,8 @@ class RuntimeClient {
         : { DeleteRequest: { Key: keyFromInput(this.model, entity, r.key) } };
       const id = this.writeId(request);
       if (seen.has(id)) {
-        throw new SingleTableError('DUPLICATE_BATCH_KEY', `writes the item ${JSON.stringify(id.split('\u0000'))} twice in one batch; DynamoDB rejects that, keep one request per item`, { entity: r.entity });
+        const key = valuesText(r.type === 'put' ? r.item : r.key, tableKeyNames(entity));
+        throw new SingleTableError('DUPLICATE_BATCH_KEY', `writes the item ${key} twice in one batch; DynamoDB rejects that, keep one request per item`, { entity: r.entity });
       }
       seen.add(id);
       entries.push({ id, request, source: r });

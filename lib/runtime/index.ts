@@ -10,4 +10,5 @@ export type { ItemCollectionEstimate, ItemCollectionReporting } from './item-col
 export type { PutMode } from './items';
 export type { QueryOptions } from './query';
 export type { RetryPolicy } from './retry';
+export type { UpdateOptions } from './update';
 export type * from './types';

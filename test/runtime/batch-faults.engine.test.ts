@@ -1,4 +1,4 @@
-// Batches and faults on dynalite. Faults are injected through SDK middleware only: a throttling
+// Batches and faults on the embedded engine. Faults are injected through SDK middleware only: a throttling
 // error thrown instead of sending, or requests withheld from DynamoDB and handed back as
 // UnprocessedItems/UnprocessedKeys, exactly as an overloaded table answers.
 import { BatchGetItemCommandInput, BatchWriteItemCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -155,7 +155,7 @@ test('duplicate keys in one batchWrite are refused before sending', async () => 
   await expect(db.batchWrite([
     { type: 'put', entity: 'Product', item: product(1) },
     { type: 'delete', entity: 'Product', key: { productId: product(1).productId } },
-  ])).rejects.toMatchObject({ code: 'DUPLICATE_BATCH_KEY' });
+  ])).rejects.toMatchObject({ code: 'DUPLICATE_BATCH_KEY', message: expect.stringContaining('writes the item (productId: "p001") twice') });
   expect(requests.total()).toBe(0);
 });
 

@@ -6,7 +6,8 @@ import { BillingMode, ContributorInsightsMode, StreamViewType, TableClass } from
 import type { SingleTableFeatureProps, SingleTableReplica } from './options';
 import type { DiagnosticSink } from '../../manifest/diagnostics';
 import { IndexType, TableModel } from '../../manifest/model';
-import { ownEntry } from '../own-entry';
+import { describeType, describeValue, own } from '../../manifest/values';
+
 import type { SingleTableProps } from '../single-table';
 
 const WHERE = 'SingleTable props';
@@ -19,12 +20,6 @@ const MAX_TAGS = 50;
 const TAG_TEXT = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$/u;
 
 type FeatureCheckProps = SingleTableFeatureProps & Pick<SingleTableProps, 'billingMode' | 'stream' | 'encryptionKey'>;
-
-/** A value as the user wrote it: NaN and Infinity as such, strings quoted. */
-export function showValue(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'bigint' || value === undefined) return String(value);
-  return JSON.stringify(value) ?? String(value);
-}
 
 /** Reports every feature prop that cannot work, in the stack's region `region`. */
 export function checkTableFeatures(model: TableModel, props: FeatureCheckProps, region: string, sink: DiagnosticSink): void {
@@ -53,7 +48,7 @@ function checkReplicas(model: TableModel, props: FeatureCheckProps, region: stri
   const replicas = props.replicas;
   if (replicas === undefined) return;
   if (!Array.isArray(replicas)) {
-    sink.error('REPLICAS_INVALID', WHERE, `replicas ${showValue(replicas)} is not a list`, "give a list of replicas, e.g. [{ region: 'us-east-1' }]");
+    sink.error('REPLICAS_INVALID', WHERE, `replicas is ${describeType(replicas)}, not a list`, "give a list of replicas, e.g. [{ region: 'us-east-1' }]");
     return;
   }
   if (replicas.length === 0) return;
@@ -61,7 +56,7 @@ function checkReplicas(model: TableModel, props: FeatureCheckProps, region: stri
     sink.error('REPLICAS_NEED_STACK_REGION', WHERE, 'replicas are set but the stack has no region, so the replicas cannot be told apart from the table', "give the stack an explicit region: new Stack(app, 'Id', { env: { region: 'eu-west-1' } })");
   }
   if (props.stream !== undefined && props.stream !== StreamViewType.NEW_AND_OLD_IMAGES) {
-    sink.error('REPLICA_STREAM_VIEW_INVALID', WHERE, `stream is ${showValue(props.stream)} but a table with replicas replicates through a stream of new and old images`, 'set stream to StreamViewType.NEW_AND_OLD_IMAGES, or leave it out');
+    sink.error('REPLICA_STREAM_VIEW_INVALID', WHERE, `stream is ${describeValue(props.stream)} but a table with replicas replicates through a stream of new and old images`, 'set stream to StreamViewType.NEW_AND_OLD_IMAGES, or leave it out');
   }
   const seen = new Set<string>([region]);
   replicas.forEach((replica, i) => {
@@ -87,7 +82,7 @@ function checkReplicas(model: TableModel, props: FeatureCheckProps, region: stri
 /** True when the region is a new, valid replica region. */
 function checkRegion(sink: DiagnosticSink, path: string, value: unknown, stackRegion: string, seen: Set<string>): value is string {
   if (typeof value !== 'string' || (!Token.isUnresolved(value) && !REGION.test(value))) {
-    sink.error('REPLICA_REGION_INVALID', WHERE, `${path}.region ${showValue(value)} is not an AWS region name`, "name the replica's region, e.g. 'us-east-1'");
+    sink.error('REPLICA_REGION_INVALID', WHERE, `${path}.region ${describeValue(value)} is not an AWS region name`, "name the replica's region, e.g. 'us-east-1'");
     return false;
   }
   if (Token.isUnresolved(value)) {
@@ -109,7 +104,7 @@ function checkReplicaKey(sink: DiagnosticSink, path: string, replica: SingleTabl
   } else if (!tableKey && arn !== undefined) {
     sink.error('REPLICA_KEY_WITHOUT_TABLE_KEY', WHERE, `${path}.encryptionKeyArn is set but the table has no encryptionKey`, `set encryptionKey on the table as well, or remove ${path}.encryptionKeyArn`);
   } else if (arn !== undefined && (typeof arn !== 'string' || (!Token.isUnresolved(arn) && !/^arn:aws[\w-]*:kms:/.test(arn)))) {
-    sink.error('REPLICA_KEY_MISSING', WHERE, `${path}.encryptionKeyArn ${showValue(arn)} is not a KMS key ARN`, `give the key's ARN, arn:aws:kms:${replica.region}:<account>:key/<id>`);
+    sink.error('REPLICA_KEY_MISSING', WHERE, `${path}.encryptionKeyArn ${describeValue(arn)} is not a KMS key ARN`, `give the key's ARN, arn:aws:kms:${replica.region}:<account>:key/<id>`);
   }
 }
 
@@ -117,19 +112,19 @@ function checkReplicaKey(sink: DiagnosticSink, path: string, replica: SingleTabl
 function indexEntries<T>(model: TableModel, sink: DiagnosticSink, path: string, map: { readonly [name: string]: T } | undefined): [string, T][] {
   if (map === undefined) return [];
   if (map === null || typeof map !== 'object' || Array.isArray(map)) {
-    sink.error('GLOBAL_INDEX_OPTIONS_INVALID', WHERE, `${path} ${showValue(map)} is not a map from GSI name to options`, `write ${path} as { GSI1: { ... } }`);
+    sink.error('GLOBAL_INDEX_OPTIONS_INVALID', WHERE, `${path} is ${describeType(map)}, not a map from GSI name to options`, `write ${path} as { GSI1: { ... } }`);
     return [];
   }
   const gsis = Object.values(model.indexes).filter((i) => i.type === IndexType.GSI).map((i) => i.name);
   const out: [string, T][] = [];
   for (const name of Object.keys(map)) {
-    const index = ownEntry(model.indexes, name);
+    const index = own(model.indexes, name);
     if (index?.type === IndexType.GSI) {
       out.push([name, map[name] ?? {} as T]);
       continue;
     }
     const why = index?.type === IndexType.LSI ? `'${name}' is a local index, which shares the table's throughput and settings` : `the manifest declares no GSI '${name}'`;
-    sink.error('GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', WHERE, `${path} names ${showValue(name)}, but ${why}`, gsis.length ? `use one of the GSIs: ${gsis.join(', ')}` : `remove ${path}: the manifest declares no GSIs`);
+    sink.error('GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', WHERE, `${path} names ${describeValue(name)}, but ${why}`, gsis.length ? `use one of the GSIs: ${gsis.join(', ')}` : `remove ${path}: the manifest declares no GSIs`);
   }
   return out;
 }
@@ -137,7 +132,7 @@ function indexEntries<T>(model: TableModel, sink: DiagnosticSink, path: string, 
 function checkTableClass(sink: DiagnosticSink, path: string, value: unknown): void {
   const allowed = Object.values(TableClass) as unknown[];
   if (value !== undefined && !allowed.includes(value)) {
-    sink.error('TABLE_CLASS_INVALID', WHERE, `${path} ${showValue(value)} is not a table class`, `use one of ${allowed.join(', ')}`);
+    sink.error('TABLE_CLASS_INVALID', WHERE, `${path} ${describeValue(value)} is not a table class`, `use one of ${allowed.join(', ')}`);
   }
 }
 
@@ -145,10 +140,13 @@ function checkInsights(sink: DiagnosticSink, path: string, value: unknown): void
   if (value === undefined) return;
   const modes = Object.values(ContributorInsightsMode) as unknown[];
   const spec = value as { enabled?: unknown; mode?: unknown };
-  if (value === null || typeof value !== 'object' || typeof spec.enabled !== 'boolean') {
-    sink.error('CONTRIBUTOR_INSIGHTS_INVALID', WHERE, `${path} ${showValue(value)} is not { enabled: true | false, mode? }`, `write ${path} as { enabled: true } or { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS }`);
+  const fix = `write ${path} as { enabled: true } or { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS }`;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    sink.error('CONTRIBUTOR_INSIGHTS_INVALID', WHERE, `${path} is ${describeType(value)}, not { enabled: true | false, mode? }`, fix);
+  } else if (typeof spec.enabled !== 'boolean') {
+    sink.error('CONTRIBUTOR_INSIGHTS_INVALID', WHERE, `${path}.enabled is ${describeType(spec.enabled)}, not true or false`, fix);
   } else if (spec.mode !== undefined && !modes.includes(spec.mode)) {
-    sink.error('CONTRIBUTOR_INSIGHTS_INVALID', WHERE, `${path}.mode ${showValue(spec.mode)} is not a Contributor Insights mode`, `use one of ${modes.join(', ')}, or leave mode out for ${ContributorInsightsMode.ACCESSED_AND_THROTTLED_KEYS}`);
+    sink.error('CONTRIBUTOR_INSIGHTS_INVALID', WHERE, `${path}.mode ${describeValue(spec.mode)} is not a Contributor Insights mode`, `use one of ${modes.join(', ')}, or leave mode out for ${ContributorInsightsMode.ACCESSED_AND_THROTTLED_KEYS}`);
   }
 }
 
@@ -158,9 +156,9 @@ const isUnits = (n: unknown): boolean => typeof n === 'number' && Number.isSafeI
 function checkRequestUnits(sink: DiagnosticSink, onDemand: boolean, path: string, value: unknown): void {
   if (value === undefined) return;
   if (!onDemand) {
-    sink.error('THROUGHPUT_LIMIT_WITHOUT_ON_DEMAND', WHERE, `sets ${path} ${showValue(value)} but billing is provisioned, where capacity already caps throughput`, `remove ${path}, or use on-demand billing`);
+    sink.error('THROUGHPUT_LIMIT_WITHOUT_ON_DEMAND', WHERE, `sets ${path} ${describeValue(value)} but billing is provisioned, where capacity already caps throughput`, `remove ${path}, or use on-demand billing`);
   } else if (!isUnits(value)) {
-    sink.error('THROUGHPUT_LIMIT_INVALID', WHERE, `${path} ${showValue(value)} is not a whole number of request units of at least 1`, `set ${path} to a whole number of at least 1, or leave it out for no maximum`);
+    sink.error('THROUGHPUT_LIMIT_INVALID', WHERE, `${path} ${describeValue(value)} is not a whole number of request units of at least 1`, `set ${path} to a whole number of at least 1, or leave it out for no maximum`);
   }
 }
 
@@ -168,37 +166,42 @@ function checkRequestUnits(sink: DiagnosticSink, onDemand: boolean, path: string
 function checkReadCapacity(sink: DiagnosticSink, onDemand: boolean, path: string, value: unknown): void {
   if (value === undefined) return;
   if (onDemand) {
-    sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', WHERE, `sets ${path} ${showValue(value)} but billing is on-demand`, `set billingMode: BillingMode.PROVISIONED, or remove ${path} (maxReadRequestUnits caps on-demand reads)`);
+    sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', WHERE, `sets ${path} ${describeValue(value)} but billing is on-demand`, `set billingMode: BillingMode.PROVISIONED, or remove ${path} (maxReadRequestUnits caps on-demand reads)`);
   } else if (!isUnits(value)) {
-    sink.error('CAPACITY_INVALID', WHERE, `${path} ${showValue(value)} is not a whole number of capacity units of at least 1`, `set ${path} to a whole number of at least 1`);
+    sink.error('CAPACITY_INVALID', WHERE, `${path} ${describeValue(value)} is not a whole number of capacity units of at least 1`, `set ${path} to a whole number of at least 1`);
   }
 }
 
 function checkWarmThroughput(sink: DiagnosticSink, path: string, value: unknown): void {
   if (value === undefined) return;
   const warm = value as { readUnitsPerSecond?: unknown; writeUnitsPerSecond?: unknown };
-  if (value === null || typeof value !== 'object' || (warm.readUnitsPerSecond === undefined && warm.writeUnitsPerSecond === undefined)) {
-    sink.error('WARM_THROUGHPUT_INVALID', WHERE, `${path} ${showValue(value)} sets neither readUnitsPerSecond nor writeUnitsPerSecond`, `write ${path} as { readUnitsPerSecond: 15000, writeUnitsPerSecond: 5000 }, or leave it out`);
+  const fix = `write ${path} as { readUnitsPerSecond: 15000, writeUnitsPerSecond: 5000 }, or leave it out`;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    sink.error('WARM_THROUGHPUT_INVALID', WHERE, `${path} is ${describeType(value)}, not { readUnitsPerSecond?, writeUnitsPerSecond? }`, fix);
+    return;
+  }
+  if (warm.readUnitsPerSecond === undefined && warm.writeUnitsPerSecond === undefined) {
+    sink.error('WARM_THROUGHPUT_INVALID', WHERE, `${path} sets neither readUnitsPerSecond nor writeUnitsPerSecond`, fix);
     return;
   }
   for (const unit of ['readUnitsPerSecond', 'writeUnitsPerSecond'] as const) {
     const n = warm[unit];
     if (n !== undefined && !isUnits(n)) {
-      sink.error('WARM_THROUGHPUT_INVALID', WHERE, `${path}.${unit} ${showValue(n)} is not a whole number of units per second of at least 1`, `set ${path}.${unit} to a whole number, or leave it out`);
+      sink.error('WARM_THROUGHPUT_INVALID', WHERE, `${path}.${unit} ${describeValue(n)} is not a whole number of units per second of at least 1`, `set ${path}.${unit} to a whole number, or leave it out`);
     }
   }
 }
 
 function checkBoolean(sink: DiagnosticSink, path: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'boolean') {
-    sink.error('OPTION_NOT_BOOLEAN', WHERE, `${path} ${showValue(value)} is not true or false`, `set ${path} to true or false (a boolean, not a string)`);
+    sink.error('OPTION_NOT_BOOLEAN', WHERE, `${path} ${describeValue(value)} is not true or false`, `set ${path} to true or false (a boolean, not a string)`);
   }
 }
 
 function checkTags(sink: DiagnosticSink, path: string, tags: unknown): void {
   if (tags === undefined) return;
   if (!Array.isArray(tags)) {
-    sink.error('TAG_INVALID', WHERE, `${path} ${showValue(tags)} is not a list of { key, value }`, `write ${path} as [{ key: 'team', value: 'orders' }]`);
+    sink.error('TAG_INVALID', WHERE, `${path} is ${describeType(tags)}, not a list of { key, value }`, `write ${path} as [{ key: 'team', value: 'orders' }]`);
     return;
   }
   if (tags.length > MAX_TAGS) {
@@ -210,18 +213,18 @@ function checkTags(sink: DiagnosticSink, path: string, tags: unknown): void {
     const value = tag?.value;
     const at = `${path}[${i}]`;
     if (typeof key !== 'string' || typeof value !== 'string') {
-      sink.error('TAG_INVALID', WHERE, `${at} ${showValue(tag)} is not { key: string, value: string }`, `write ${at} as { key: 'team', value: 'orders' }`);
+      sink.error('TAG_INVALID', WHERE, `${at} has key ${describeType(key)} and value ${describeType(value)}; both must be strings`, `write ${at} as { key: 'team', value: 'orders' }`);
       return;
     }
     if (Token.isUnresolved(key) || Token.isUnresolved(value)) return;
     if (key.length < 1 || key.length > 128 || !TAG_TEXT.test(key) || key.toLowerCase().startsWith('aws:')) {
-      sink.error('TAG_INVALID', WHERE, `${at}.key ${showValue(key)} is not 1-128 letters, digits, spaces or _ . : / = + - @, or starts with the reserved 'aws:'`, 'rename the tag key, e.g. \'team\'');
+      sink.error('TAG_INVALID', WHERE, `${at}.key ${describeValue(key)} is not 1-128 letters, digits, spaces or _ . : / = + - @, or starts with the reserved 'aws:'`, 'rename the tag key, e.g. \'team\'');
     } else if (keys.has(key)) {
       sink.error('TAG_INVALID', WHERE, `${at}.key '${key}' is given twice`, 'keep one value per tag key');
     }
     keys.add(key);
     if (value.length > 256 || !TAG_TEXT.test(value)) {
-      sink.error('TAG_INVALID', WHERE, `${at}.value ${showValue(value)} is not 0-256 letters, digits, spaces or _ . : / = + - @`, 'shorten the value or drop the other characters');
+      sink.error('TAG_INVALID', WHERE, `${at}.value ${describeValue(value)} is not 0-256 letters, digits, spaces or _ . : / = + - @`, 'shorten the value or drop the other characters');
     }
   });
 }

@@ -4,8 +4,8 @@ import { CfnGlobalTable, GlobalSecondaryIndexPropsV2, ReplicaGlobalSecondaryInde
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { SingleTableFeatureProps, SingleTableReplica } from './options';
 import { IndexModel, IndexType, TableModel } from '../../manifest/model';
+import { own } from '../../manifest/values';
 import { readCapacityFrom } from '../billing';
-import { ownEntry } from '../own-entry';
 import type { SingleTableProps } from '../single-table';
 
 type FeatureTableProps = Pick<TablePropsV2,
@@ -28,7 +28,7 @@ export function tableFeatures(model: TableModel, props: SingleTableProps): Featu
 
 /** A GSI's features: its on-demand maximum and warm throughput, which TableV2 applies in every region. */
 export function globalIndexFeatures(props: SingleTableFeatureProps, indexName: string): Pick<GlobalSecondaryIndexPropsV2, 'maxReadRequestUnits' | 'maxWriteRequestUnits' | 'warmThroughput'> {
-  const options = ownEntry(props.globalIndexOptions, indexName);
+  const options = own(props.globalIndexOptions, indexName);
   return {
     maxReadRequestUnits: options?.maxReadRequestUnits,
     maxWriteRequestUnits: options?.maxWriteRequestUnits,
@@ -43,11 +43,11 @@ export function globalIndexFeatures(props: SingleTableFeatureProps, indexName: s
  */
 export function applyGlobalIndexInsights(table: TableV2, model: TableModel, props: SingleTableFeatureProps): void {
   const resource = table.node.defaultChild as CfnGlobalTable;
-  const own = props.replicas?.length ?? 0;
+  const stackRegionEntry = props.replicas?.length ?? 0;
   globalIndexes(model).forEach((index, position) => {
-    const insights = ownEntry(props.globalIndexOptions, index.name)?.contributorInsights;
+    const insights = own(props.globalIndexOptions, index.name)?.contributorInsights;
     if (insights === undefined) return;
-    const path = `Replicas.${own}.GlobalSecondaryIndexes.${position}.ContributorInsightsSpecification`;
+    const path = `Replicas.${stackRegionEntry}.GlobalSecondaryIndexes.${position}.ContributorInsightsSpecification`;
     resource.addPropertyOverride(`${path}.Enabled`, insights.enabled);
     // Overrides merge into the rendered entry: without a mode of its own, the table's must go.
     if (insights.mode === undefined) resource.addPropertyDeletionOverride(`${path}.Mode`);
@@ -91,14 +91,14 @@ type ReplicaIndexes = { [indexName: string]: ReplicaGlobalSecondaryIndexOptions 
 function replicaIndexes(model: TableModel, props: SingleTableProps, replica: SingleTableReplica): ReplicaIndexes {
   const out: ReplicaIndexes = {};
   for (const index of globalIndexes(model)) {
-    const own = ownEntry(props.globalIndexOptions, index.name);
-    const here = ownEntry(replica.globalIndexOptions, index.name);
+    const everywhere = own(props.globalIndexOptions, index.name);
+    const here = own(replica.globalIndexOptions, index.name);
     const reads = here?.readCapacity ?? index.readCapacity;
     out[index.name] = {
-      contributorInsightsSpecification: here?.contributorInsights ?? own?.contributorInsights
+      contributorInsightsSpecification: here?.contributorInsights ?? everywhere?.contributorInsights
         ?? replica.contributorInsights ?? props.contributorInsights,
       readCapacity: reads === undefined ? undefined : readCapacityFrom(reads, props),
-      maxReadRequestUnits: here?.maxReadRequestUnits ?? own?.maxReadRequestUnits,
+      maxReadRequestUnits: here?.maxReadRequestUnits ?? everywhere?.maxReadRequestUnits,
     };
   }
   return out;
