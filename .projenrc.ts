@@ -70,7 +70,19 @@ const project = new awscdk.AwsCdkConstructLibrary({
   gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
   npmignoreEnabled: true,
   bin: { 'single-table': `${LIBDIR}/cli/index.js` },
+  // aws-cdk-lib, jsii and the SDK all require Node.js 20 or later
+  minNodeVersion: '20.0.0',
+  // jsii language packages (docs/packaging.md); test/package/pacmak.test.ts generates each
+  publishToPypi: { distName: 'cdk-single-table', module: 'cdk_single_table' },
+  publishToMaven: { javaPackage: 'dev.cdksingletable', mavenGroupId: 'dev.cdk-single-table', mavenArtifactId: 'cdk-single-table' },
+  publishToNuget: { dotNetNamespace: 'CdkSingleTable', packageId: 'CdkSingleTable' },
+  publishToGo: { moduleName: 'github.com/cdk-single-table/cdk-single-table-go' },
 });
+
+// The npm package holds the compiled library, its .jsii assembly, README, API.md and LICENSE only:
+// not the CI scripts, benchmarks, the example app (and its cdk.json and cdk.out) or the docs
+// folder, which the repository serves (test/package/pack.test.ts checks the list).
+project.npmignore?.exclude('/.ci/', '/bench/', '/cdk.json', '/cdk.out/', '/examples/', '/docs/', '/test-reports/', '/out/**/*.tsbuildinfo');
 
 // The Lambda runtime provides @aws-sdk/client-dynamodb; jsii refuses it as a dependency or peer,
 // so it is declared optional: installed for users who run the runtime outside Lambda, never required.

@@ -13,11 +13,12 @@ export const DEFAULT_CAPACITY = 5;
 /** Autoscaling keeps consumed capacity near this share of the provisioned capacity (CDK's default). */
 export const DEFAULT_TARGET_UTILIZATION = 70;
 
-type BillingProps = Pick<SingleTableProps, 'billingMode' | 'readCapacity' | 'writeCapacity' | 'maxWriteCapacity' | 'maxReadCapacity' | 'targetUtilizationPercent'>;
+type BillingProps = Pick<SingleTableProps,
+'billingMode' | 'readCapacity' | 'writeCapacity' | 'maxWriteCapacity' | 'maxReadCapacity' | 'targetUtilizationPercent' | 'maxReadRequestUnits' | 'maxWriteRequestUnits'>;
 
 const isUnits = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= 1;
 
-function isProvisioned(props: BillingProps): boolean {
+export function isProvisioned(props: BillingProps): boolean {
   return props.billingMode === BillingMode.PROVISIONED;
 }
 
@@ -109,7 +110,9 @@ function checkShardPeak(model: TableModel, index: IndexModel, ceiling: number, s
 
 /** The table's billing. */
 export function tableBilling(props: BillingProps): Billing {
-  if (!isProvisioned(props)) return Billing.onDemand();
+  if (!isProvisioned(props)) {
+    return Billing.onDemand({ maxReadRequestUnits: props.maxReadRequestUnits, maxWriteRequestUnits: props.maxWriteRequestUnits });
+  }
   const reads = tableReads(props);
   return Billing.provisioned({
     readCapacity: props.maxReadCapacity === undefined ? Capacity.fixed(reads.min) : autoscaled(reads, props),
@@ -126,12 +129,18 @@ export function globalIndexCapacity(index: IndexModel, props: BillingProps): { r
   if (!isProvisioned(props)) return {};
   const reads = index.readCapacity;
   const writes = index.writeCapacity;
-  const readCapacity = reads === undefined ? undefined
-    : props.maxReadCapacity === undefined ? Capacity.fixed(reads) : autoscaled(indexRange(reads, tableReads(props)), props);
   return {
-    readCapacity,
+    readCapacity: reads === undefined ? undefined : readCapacityFrom(reads, props),
     writeCapacity: writes === undefined ? undefined : autoscaled(indexRange(writes, tableWrites(props)), props),
   };
+}
+
+/**
+ * Reads of a GSI or a replica with its own floor: fixed when the table's reads are, else scaling
+ * from the floor up to the table's ceiling (or the floor, if higher).
+ */
+export function readCapacityFrom(own: number, props: BillingProps): Capacity {
+  return props.maxReadCapacity === undefined ? Capacity.fixed(own) : autoscaled(indexRange(own, tableReads(props)), props);
 }
 
 function globalIndexes(model: TableModel): IndexModel[] {

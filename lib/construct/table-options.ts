@@ -38,7 +38,8 @@ export function checkPropsShape(props: unknown, sink: DiagnosticSink): boolean {
   return checkShape(props, PROPS_SHAPE, { location: 'SingleTable props', path: '' }, sink);
 }
 
-const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
+/** A table name DynamoDB accepts. */
+export const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
 
 type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryptionKey'>;
 

@@ -23,7 +23,7 @@ import { SingleTableError } from './errors';
 import { fanOutQuery, FanOutState, FanOutStateError } from './fanout';
 import { shardsToQuery } from './fanout-shards';
 import { checkFingerprint } from './fingerprint-check';
-import { reportItemCollections, withItemCollectionRequest } from './item-collections';
+import { ItemCollectionListener, itemCollectionListener, ItemCollectionReporting, withItemCollectionRequest } from './item-collections';
 import { buildDelete, buildGet, buildPut, itemToWrite, keyFromInput, PutMode } from './items';
 import { tableKeyNames } from './keys';
 import { buildQueryInput, planQuery, QueryOptions, QueryPlan, queryBinding, shardQueryInput } from './query';
@@ -48,6 +48,8 @@ export interface ClientOptions {
   readonly retry?: RetryPolicy;
   /** Most shard queries in flight at once on a sharded index. @default - all shards */
   readonly shardConcurrency?: number;
+  /** Item collection size estimates of writes on a table with LSIs: `'emf'` log lines, `'off'`, or a function. @default 'emf' */
+  readonly itemCollections?: ItemCollectionReporting;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -69,6 +71,7 @@ class RuntimeClient {
   private readonly strip: ReadonlySet<string>;
   private readonly pk: string;
   private readonly sk: string;
+  private readonly collections?: ItemCollectionListener;
 
   constructor(public readonly model: TableModel, public readonly tableName: string, private readonly options: ClientOptions) {
     this.dynamodb = options.client ?? new DynamoDBClient({});
@@ -76,10 +79,11 @@ class RuntimeClient {
     this.strip = new Set([...model.keyAttributes, model.typeAttribute]);
     this.pk = model.indexes[TABLE_INDEX].partitionKey;
     this.sk = model.indexes[TABLE_INDEX].sortKey!;
+    this.collections = itemCollectionListener(model, tableName, options.itemCollections);
   }
 
   public async put(entity: string, item: Values, options: { mode?: PutMode } = {}): Promise<void> {
-    const input = withItemCollectionRequest(this.model, buildPut(this.model, this.tableName, entity, item, options.mode));
+    const input = withItemCollectionRequest(this.collections, buildPut(this.model, this.tableName, entity, item, options.mode));
     await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new PutItemCommand(input)));
   }
 
@@ -91,7 +95,7 @@ class RuntimeClient {
 
   public async update(entity: string, changes: Values, options: UpdateOptions = {}) {
     const send = (update: UpdateItemCommandInput) => {
-      const input = withItemCollectionRequest(this.model, update);
+      const input = withItemCollectionRequest(this.collections, update);
       return this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new UpdateItemCommand(input)));
     };
     const out = options.readMissing
@@ -104,7 +108,7 @@ class RuntimeClient {
   }
 
   public async delete(entity: string, key: Values, options: { mustExist?: boolean } = {}) {
-    const input = withItemCollectionRequest(this.model, buildDelete(this.model, this.tableName, entity, key, options.mustExist));
+    const input = withItemCollectionRequest(this.collections, buildDelete(this.model, this.tableName, entity, key, options.mustExist));
     const out = await this.write(entity, input.ConditionExpression, () => this.dynamodb.send(new DeleteItemCommand(input)));
     return toItem(out.Attributes, this.strip);
   }
@@ -160,8 +164,7 @@ class RuntimeClient {
       seen.add(id);
       entries.push({ id, request, source: r });
     }
-    const collections = this.model.localIndexesEnabled ? (m: ItemCollectionMetrics[]) => reportItemCollections(this.tableName, m) : undefined;
-    await batchWriteItems(this.dynamodb, this.tableName, entries, (w) => this.writeId(w), this.retry, collections);
+    await batchWriteItems(this.dynamodb, this.tableName, entries, (w) => this.writeId(w), this.retry, this.collections);
   }
 
   private async queryOne(plan: QueryPlan, start: Item | undefined): Promise<{ items: Item[]; next?: unknown }> {
@@ -226,7 +229,7 @@ class RuntimeClient {
   private async write(entity: string, condition: string | undefined, run: () => Promise<WriteOutput>): Promise<WriteOutput> {
     try {
       const out = await this.send(run);
-      if (out.ItemCollectionMetrics) reportItemCollections(this.tableName, [out.ItemCollectionMetrics]);
+      if (out.ItemCollectionMetrics) this.collections?.([out.ItemCollectionMetrics]);
       return out;
     } catch (error) {
       if ((error as Error).name === 'ConditionalCheckFailedException') {

@@ -6,6 +6,7 @@ export { createClient } from './client';
 export type { ClientOptions } from './client';
 export { SingleTableError, UnprocessedError } from './errors';
 export type { RuntimeErrorCode } from './errors';
+export type { ItemCollectionEstimate, ItemCollectionReporting } from './item-collections';
 export type { PutMode } from './items';
 export type { QueryOptions } from './query';
 export type { RetryPolicy } from './retry';
