@@ -34,6 +34,7 @@ import {
 } from './structs';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
 import { parseTemplate } from '../keys/template';
+import { deepFreeze } from '../model/freeze';
 
 /** Physical names of the table's key attributes. */
 export const TABLE_PARTITION_KEY = 'PK';
@@ -332,12 +333,4 @@ function fetchModeFor(index: IndexModel, attributes: string[], typeAttribute: st
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
-  }
-  return value;
 }
