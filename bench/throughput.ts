@@ -23,7 +23,7 @@ export interface ThroughputOptions {
 }
 
 const ORDERS = sampleOrders(1000);
-const BATCH = 50;
+export const BATCH = 50;
 // Holds every built input, so no engine can skip building one.
 let sink: unknown;
 
@@ -37,7 +37,7 @@ const inputsOf = (op: Operation): readonly unknown[] => (op === 'put' ? ORDERS :
  * the hand-written Query input, a single object literal). Its own copy of the loop gives each
  * builder a monomorphic call site, so a ratio compares the builders, not the loop.
  */
-function compileLoop(build: (input: any) => unknown, inputs: readonly unknown[]): (from: number) => unknown {
+export function compileLoop(build: (input: any) => unknown, inputs: readonly unknown[]): (from: number) => unknown {
   const loop = new Function('build', 'inputs', `return function batch(from) {
     let last;
     for (let i = 0; i < ${BATCH}; i++) last = build(inputs[(from + i) % inputs.length]);
@@ -62,6 +62,7 @@ async function slice(peer: Peer, op: Operation, loop: (from: number) => unknown,
     }
     ops += BATCH;
   } while (msSince(start) < ms);
+  if (sink === undefined) throw new Error(`${peer.name} built no ${op} input`);
   return (ops * 1000) / msSince(start);
 }
 
