@@ -18,8 +18,12 @@ const quick = process.argv.includes('--quick');
 const CONFIG = quick
   ? { requireRounds: 10, throughputRounds: 5, sliceMs: 50, synthRounds: 5, sharded: { rounds: 5, roundTripsMs: [0, 5] }, fanOut: { rounds: 5 } }
   : {
-    requireRounds: 40, throughputRounds: 20, sliceMs: 100, synthRounds: 15,
-    sharded: { rounds: 25, roundTripsMs: [0, 2, 5, 10] }, fanOut: { rounds: 15 },
+    requireRounds: 40,
+    throughputRounds: 20,
+    sliceMs: 100,
+    synthRounds: 15,
+    sharded: { rounds: 25, roundTripsMs: [0, 2, 5, 10] },
+    fanOut: { rounds: 15 },
   };
 
 // The runtime's targets (bytes minified, through the package; ms over the hand-written handler).
