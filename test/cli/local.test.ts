@@ -1,14 +1,17 @@
-// `single-table local` end to end: the example app synthesized in a child process, dynalite in
-// this one, the sample items put and every access pattern run through the runtime client.
+// `single-table local` end to end: the example app synthesized in a child process, an embedded
+// engine (AWS's DynamoDB Local by default, dynalite when asked), the sample items put and every
+// access pattern run through the runtime client, with the capacity the engine reports beside the
+// units the cost model expects.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, run, Run } from './run';
+import { ROOT, run, Run, runIn } from './run';
 import { localData } from '../../examples/local-data';
 
 let text: Run;
 let json: Run;
+let dynalite: Run;
 let assembly: string;
 
 beforeAll(async () => {
@@ -19,15 +22,57 @@ beforeAll(async () => {
   const synth = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'examples/app.ts'], { cwd: ROOT, env: { ...process.env, CDK_OUTDIR: assembly } });
   expect(synth.status).toBe(0);
   json = await run('local', assembly, '--json');
-}, 120_000);
+  dynalite = await run('local', assembly, '--engine', 'dynalite', '--json');
+}, 600_000);
 
 test('every pattern runs and returns what the sample items hold: exit 0', () => {
   expect(text.stderr).toBe('');
   expect(text.code).toBe(0);
-  expect(text.stdout).toMatch(/^Engine: dynalite in memory \(http:\/\/127\.0\.0\.1:\d+\)\n/);
+  expect(text.stdout).toMatch(/^Engine: DynamoDB Local 3\.\d+\.\d+ \(AWS's engine, in memory, http:\/\/127\.0\.0\.1:\d+\)\n/);
   expect(text.stdout).toContain('Table:  single-table-local, created from SingleTableExample.template.json');
   const patterns = Object.keys(localData.queries).length;
   expect(text.stdout).toContain(`Ran ${patterns} of ${patterns} access patterns`);
+  expect(text.stdout).toMatch(new RegExp(`\nSummary: ${Object.values(localData.items).flat().length} items put \\(39 WU expected, 39 measured\\), ${patterns} patterns ran \\(8\\.5 RU expected, 8\\.5 measured\\), 0 cost difference\\(s\\), 0 failure\\(s\\)\\.\n$`));
+});
+
+test('AWS\'s engine charges exactly what the cost model expects, per write and per pattern, table and index by index', () => {
+  const out = JSON.parse(json.stdout);
+  for (const w of out.writes) expect(w.measured.total).toBe(w.expectedWriteUnits);
+  for (const q of out.queries) expect(q.measured.total).toBeCloseTo(q.expectedReadUnits, 5);
+  const order = out.writes.find((w: { entity: string }) => w.entity === 'Order');
+  expect(order.measured).toEqual({ total: 5, table: 1, indexes: { GSI1: 1, GSI2: 1, LSI1: 1, LSI2: 1 } });
+  expect(text.stdout).toContain('Order          5 WU expected, measured 5 (table 1, GSI1 1, GSI2 1, LSI1 1, LSI2 1)\n');
+  // KEYS_ONLY sparse index: the query on GSI3 and the follow-up read of the whole item on the table.
+  expect(out.queries.find((q: { pattern: string }) => q.pattern === 'runningTasks').measured).toEqual({ total: 1, table: 0.5, indexes: { GSI3: 0.5 } });
+});
+
+test('the stored keys of every item, read back from the table, as aligned columns', () => {
+  const out = JSON.parse(json.stdout);
+  expect(out.keys).toHaveLength(Object.values(localData.items).flat().length);
+  expect(out.keys).toContainEqual({ Type: 'Task', PK: 'TASK#t-1', SK: 'TASK#t-1', GSI3PK: 'RUNNING#true', GSI3SK: '2024-01-15T10:30:00.000Z' });
+  expect(out.keys).toContainEqual({ Type: 'Task', PK: 'TASK#t-2', SK: 'TASK#t-2' }); // not running: absent from GSI3
+  const table = text.stdout.split('Stored keys:\n')[1].split('\n\n')[0].split('\n');
+  expect(table[0].trim().split(/\s+/)).toEqual(expect.arrayContaining(['Type', 'PK', 'SK', 'GSI1PK', 'GSI3PK']));
+  expect(table[1]).toMatch(/^ {2}-+( {2}-+)+$/);
+  expect(table).toHaveLength(2 + out.keys.length);
+});
+
+test('--engine dynalite: dynalite reports the table write only, and the differences are flagged', () => {
+  expect(dynalite.code).toBe(0);
+  const out = JSON.parse(dynalite.stdout);
+  expect(out.engine).toMatch(/^dynalite \(pure Node, in memory, http:\/\/127\.0\.0\.1:\d+; asked for\)$/);
+  const order = out.writes.find((w: { entity: string }) => w.entity === 'Order');
+  expect(order).toMatchObject({ expectedWriteUnits: 5, measured: { total: 1, table: 1, indexes: {} } });
+});
+
+test('a bad --engine is a usage error; without --manifest or cdk.json context, the message says what to pass', async () => {
+  const bad = await run('local', assembly, '--engine', 'dynamo');
+  expect(bad).toMatchObject({ code: 2, stdout: '' });
+  expect(bad.stderr).toContain('local: --engine dynamo: use dynamodb-local or dynalite');
+  const elsewhere = mkdtempSync(join(tmpdir(), 'single-table-project-'));
+  const r = await runIn(elsewhere, 'local', assembly);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('local: pass --manifest FILE, or set "cdk-single-table:manifest" in the context of ./cdk.json');
 });
 
 test('results per pattern, in the pattern\'s order, with the units the cost model expects', () => {
@@ -66,7 +111,7 @@ test('--db-path keeps the data: a second run reuses the table; a template file w
   const template = join(assembly, 'SingleTableExample.template.json');
   const first = await run('local', template, '--db-path', dbPath);
   expect(first.code).toBe(0);
-  expect(first.stdout).toContain(`Engine: dynalite with data in ${dbPath}`);
+  expect(first.stdout).toContain(`Engine: dynalite (pure Node, data in ${dbPath}, http://127.0.0.1:`);
   expect(first.stdout).toContain('single-table-local, created from SingleTableExample.template.json');
   const second = await run('local', template, '--db-path', dbPath);
   expect(second.code).toBe(0);

@@ -12,8 +12,13 @@ export interface Run {
 }
 
 export async function run(...argv: string[]): Promise<Run> {
+  return runIn(ROOT, ...argv);
+}
+
+/** The same, with another working directory (a user's project). */
+export async function runIn(cwd: string, ...argv: string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { out: (t) => (stdout += t), err: (t) => (stderr += t), cwd: ROOT, progress: false });
+  const code = await main(argv, { out: (t) => (stdout += t), err: (t) => (stderr += t), cwd, progress: false });
   return { code, stdout, stderr };
 }

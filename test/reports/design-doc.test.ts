@@ -59,6 +59,18 @@ describe('design document of the example app', () => {
     expect(row('customerWithOrders')[1]).toBe('Customer, Order');
   });
 
+  test('with LSIs, says every item collection is capped at 10 GB even though unused slots cost no storage', () => {
+    const markdown = designMarkdown(model);
+    expect(markdown).toContain('They hold no entries, so they cost no storage and no writes');
+    expect(markdown).toContain('every item collection (the items of one partition key value with their LSI entries) is capped at 10 GB');
+    expect(markdown).not.toContain('cost nothing');
+    const note: SingleTableManifest = {
+      entities: { Note: { attributes: { id: { type: AttributeKind.STRING, required: true } }, pk: 'NOTE#{id}', sk: 'NOTE' } },
+    };
+    expect(designMarkdown(compileManifest(note).model)).toContain('capped at 10 GB');
+    expect(designMarkdown(compileManifest({ ...note, localIndexes: { enabled: false } }).model)).not.toContain('10 GB');
+  });
+
   test('cells cannot break a table: pipes and newlines in descriptions are escaped', () => {
     const m: SingleTableManifest = {
       entities: {

@@ -1,4 +1,4 @@
-// Batches and faults on dynalite. Faults are injected through SDK middleware only: a throttling
+// Batches and faults on the embedded engine. Faults are injected through SDK middleware only: a throttling
 // error thrown instead of sending, or requests withheld from DynamoDB and handed back as
 // UnprocessedItems/UnprocessedKeys, exactly as an overloaded table answers.
 import { BatchGetItemCommandInput, BatchWriteItemCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';

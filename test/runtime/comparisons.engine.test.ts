@@ -1,4 +1,4 @@
-// Sort-key comparisons on dynalite, in a partition shared with entities whose keys sort below
+// Sort-key comparisons on the embedded engine, in a partition shared with entities whose keys sort below
 // and above: every comparison stays inside its entity's keys (bounded by the template's leading
 // literals), strict and inclusive bounds are exact, and prefixes of multi-segment keys compare as
 // whole groups.

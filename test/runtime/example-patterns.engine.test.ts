@@ -1,4 +1,4 @@
-// Every access pattern of the example manifest, end to end on dynalite, on the table created
+// Every access pattern of the example manifest, end to end on the embedded engine, on the table created
 // from the construct's synthesized template. Expected results come from an in-memory oracle
 // over the same data, so infrastructure, keys and queries are proven to agree.
 import { manifest } from '../../examples/manifest';

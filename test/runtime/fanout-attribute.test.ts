@@ -1,4 +1,4 @@
-// ShardStrategy.ATTRIBUTE through the public client on dynalite: a query whose key condition pins
+// ShardStrategy.ATTRIBUTE through the public client on the embedded engine: a query whose key condition pins
 // the shard attribute reads only that value's shard under every count ever declared, and finds
 // every item, also those written before a count change; without the value it reads every shard.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';

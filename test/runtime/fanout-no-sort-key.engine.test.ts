@@ -1,5 +1,5 @@
-// A sharded GSI without a sort key, on dynalite, through the client: a partition's items come in
-// an order of the engine's own (dynalite: a hash of the table key), not by any key the merge can
+// A sharded GSI without a sort key, on the embedded engine, through the client: a partition's items
+// come in an order of the engine's own (a hash of the table key), not by any key the merge can
 // compare, so paging must resume every shard from its own position and never read items past as
 // "behind the merge position". Every item comes back exactly once at any page size.
 import fc from 'fast-check';

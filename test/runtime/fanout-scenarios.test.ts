@@ -1,4 +1,4 @@
-// The seeds' sharded-index scenarios end to end through the public runtime API, on dynalite with
+// The seeds' sharded-index scenarios end to end through the public runtime API, on the embedded engine with
 // the table the construct synthesizes: orders by status newest first (seed 000, the example's
 // GSI2 with 3 shards), open orders by date on a sharded sparse index (seed 004), where writes put
 // items, that updates never move them, and that readers cover the largest shard count ever declared.

@@ -1,6 +1,6 @@
 // The example Lambda as Lambda runs it: the handler bundled exactly as NodejsFunction bundles it,
 // with the runtime as the published package delivers it (its ES module build), loaded from that code with the environment the example stack gives the function (table name and
-// manifest fingerprint, read from the synthesized template), against dynalite.
+// manifest fingerprint, read from the synthesized template), against the embedded engine.
 import Module from 'module';
 import * as path from 'path';
 import { bundle, ROOT } from '../support/bundle';

@@ -1,4 +1,4 @@
-// Single-item operations on dynalite: keys exactly as the templates say (checked on the raw
+// Single-item operations on the embedded engine: keys exactly as the templates say (checked on the raw
 // stored item), put modes, consistent gets, updates that move or drop index keys, deletes.
 import { AttributeValue, GetItemCommand, GetItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { manifest } from '../../examples/manifest';

@@ -1,4 +1,4 @@
-// Property tests of the key rules (fast-check), on dynalite where the engine's comparison is what
+// Property tests of the key rules (fast-check), on the embedded engine, where the engine's comparison is what
 // counts: distinct items never share a key on any index; a begins_with prefix never crosses a
 // delimiter boundary; numbers, dates and strings come back in value order.
 import fc from 'fast-check';

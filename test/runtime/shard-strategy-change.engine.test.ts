@@ -1,4 +1,4 @@
-// A sharded GSI whose strategy changes (RANDOM -> ATTRIBUTE) on dynalite: items keep the shard they
+// A sharded GSI whose strategy changes (RANDOM -> ATTRIBUTE) on the embedded engine: items keep the shard they
 // were written to, so with the old strategy in previousStrategies a query that knows the shard
 // attribute fans out over every shard and finds them; without it, it reads the value's shard only
 // and misses them (which the shard lock turns into a synth error, SHARD_LOCK_STRATEGY_MISSING).

@@ -1,21 +1,23 @@
-// The one way runtime tests get a table: dynalite in-process, with the table created from the
-// synthesized template of the example stack (or of a SingleTable for a test manifest) (createTableInputFromTemplate), so every engine test also
-// proves that the infrastructure and the runtime agree on keys, indexes and projections.
-import type { AddressInfo } from 'net';
-import { CreateTableCommand, DynamoDBClient, DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+// The one way runtime tests get a table: an embedded engine (AWS's DynamoDB Local by default,
+// started once for the whole run by test/support/global-setup.ts; dynalite when asked for), with
+// the table created from the synthesized template of the example stack (or of a SingleTable for a
+// test manifest), so every engine test also proves that the infrastructure and the runtime agree
+// on keys, indexes and projections.
+import { DynamoDBClient, DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { SHARED_ENGINE_ENV } from './shared-engine';
 import { ExampleStack } from '../../examples/stack';
 import { SingleTable } from '../../lib/construct/single-table';
-import { createTableInputFromTemplate } from '../../lib/local/create-table';
+import { EngineKind, startEmbeddedEngine } from '../../lib/engine/engine';
 import type { SingleTableManifest } from '../../lib/manifest/structs';
+import { connectLocalEngine } from '../../lib/testing';
 
-// dynalite ships no types.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const dynalite = require('dynalite');
 
 /** A running engine: an SDK client pointed at it, and a way to create more tables. */
 export interface Engine {
+  /** Which engine answers. */
+  readonly kind: EngineKind;
   /** The engine's HTTP endpoint. */
   readonly endpoint: string;
   /** An SDK client for the engine (SDK retries off unless asked: tests count attempts). */
@@ -24,7 +26,7 @@ export interface Engine {
   createTable(): Promise<string>;
   /** Another client for the same engine, e.g. with fault-injecting middleware. */
   newClient(config?: DynamoDBClientConfig): DynamoDBClient;
-  /** Stops the engine. */
+  /** Stops the engine (a shared one keeps running for the other test files). */
   stop(): Promise<void>;
 }
 
@@ -44,33 +46,30 @@ export function synthesizedTemplate(manifest?: SingleTableManifest): object {
   return template;
 }
 
-let tableCount = 0;
-
-/** Starts dynalite and returns an engine whose tables come from `template`. */
-export async function startEngine(template: object = synthesizedTemplate()): Promise<Engine> {
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const newClient = (config: DynamoDBClientConfig = {}) => new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-    ...config,
-  });
-  const client = newClient();
+/**
+ * An engine whose tables come from `template`: the run's shared DynamoDB Local unless `kind` asks
+ * for another engine (then one started for the caller).
+ */
+export async function startEngine(template: object = synthesizedTemplate(), kind?: EngineKind): Promise<Engine> {
+  const shared = sharedEngine();
+  const own = !shared || (kind !== undefined && kind !== shared.kind);
+  const engine = own
+    ? await startEmbeddedEngine({ engine: kind ?? 'auto' })
+    : { ...shared, description: shared.kind, stop: async () => undefined };
+  const local = connectLocalEngine(engine);
   return {
-    endpoint,
-    client,
-    newClient,
-    async createTable() {
-      const name = `table-${process.pid}-${++tableCount}`;
-      await client.send(new CreateTableCommand(createTableInputFromTemplate(template as never, name)));
-      return name;
-    },
-    async stop() {
-      client.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    kind: engine.kind,
+    endpoint: engine.endpoint,
+    client: local.dynamodb,
+    newClient: local.newClient,
+    createTable: () => local.createTable(template),
+    stop: () => local.stop(),
   };
+}
+
+function sharedEngine(): { kind: EngineKind; endpoint: string } | undefined {
+  const value = process.env[SHARED_ENGINE_ENV];
+  if (!value) return undefined;
+  const [kind, endpoint] = value.split(' ');
+  return { kind: kind as EngineKind, endpoint };
 }

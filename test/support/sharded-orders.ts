@@ -1,4 +1,4 @@
-// The sharded model of the runtime's sharding tests on dynalite: orders by status, then customer and
+// The sharded model of the runtime's sharding tests on the embedded engine: orders by status, then customer and
 // date, on a write-sharded GSI1 (STATUS#{status} / CUSTOMER#{customerId}#{createdAt}).
 import { AttributeKind, ProjectionKind, ShardingDefinition, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
 

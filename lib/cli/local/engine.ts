@@ -1,9 +1,9 @@
-// The DynamoDB engine of `single-table local`: dynalite in this process (in memory, or kept in a
-// folder), or any endpoint the user names (DynamoDB Local, or a real DynamoDB with the
-// environment's region and credentials).
-import type { AddressInfo } from 'node:net';
+// The DynamoDB engine of `single-table local`: an embedded one (AWS's DynamoDB Local when java is
+// found, dynalite otherwise, or the one asked for), or any endpoint the user names (a DynamoDB Local
+// they run, or a real DynamoDB with the environment's region and credentials).
 import { resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EngineKind, LOCAL_CLIENT_CONFIG, startEmbeddedEngine } from '../../engine/engine';
 import { CliError, CliIo, progress } from '../io';
 import { resolveFromProject } from '../project';
 
@@ -21,43 +21,56 @@ export interface LocalEngine {
   stop(): Promise<void>;
 }
 
-/** Starts dynalite in-process, or connects to `endpoint`. */
-export async function startEngine(options: { endpoint?: string; dbPath?: string }, io: CliIo): Promise<LocalEngine> {
+/** What `local` was asked for. */
+export interface EngineChoice {
+  readonly engine?: EngineKind;
+  readonly endpoint?: string;
+  readonly dbPath?: string;
+}
+
+/** Starts the embedded engine, or connects to `endpoint`. */
+export async function startEngine(options: EngineChoice, io: CliIo): Promise<LocalEngine> {
   const sdk = requireFromProject<Sdk>('@aws-sdk/client-dynamodb', io, 'npm install --save-dev @aws-sdk/client-dynamodb');
   if (options.endpoint) {
+    if (options.engine || options.dbPath) throw new CliError('local: --endpoint names a running engine; it does not go with --engine or --db-path');
     // A real DynamoDB uses the environment's region and credentials; local engines accept any.
     const local = /^https?:\/\/(localhost|127\.|\[::1\])/.test(options.endpoint);
-    const client = new sdk.DynamoDBClient(local ? { endpoint: options.endpoint, ...LOCAL_CREDENTIALS } : { endpoint: options.endpoint });
+    const client = new sdk.DynamoDBClient(local ? { endpoint: options.endpoint, ...LOCAL_CLIENT_CONFIG } : { endpoint: options.endpoint });
     return { endpoint: options.endpoint, description: `the engine at ${options.endpoint}`, client, sdk, stop: async () => client.destroy() };
   }
-  const dynalite = requireFromProject<(o: object) => Server>('dynalite', io, 'npm install --save-dev dynalite, or point at another engine with --endpoint URL');
-  progress(io, 'Starting dynalite...');
-  const dbPath = options.dbPath ? resolve(io.cwd, options.dbPath) : undefined;
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(dbPath ? { path: dbPath } : {}) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new sdk.DynamoDBClient({ endpoint, ...LOCAL_CREDENTIALS });
+  if (options.dbPath && options.engine === 'dynamodb-local') throw new CliError('local: --db-path keeps dynalite\'s data; DynamoDB Local runs in memory here');
+  const started = Date.now();
+  progress(io, `Starting ${options.engine ?? (options.dbPath ? 'dynalite' : 'the embedded engine')}...`);
+  let engine;
+  try {
+    engine = await startEmbeddedEngine({
+      engine: options.engine ?? (options.dbPath ? 'dynalite' : 'auto'),
+      searchFrom: [io.cwd, __dirname],
+      dynalitePath: options.dbPath ? resolve(io.cwd, options.dbPath) : undefined,
+    });
+  } catch (e) {
+    throw new CliError(`local: ${(e as Error).message}`);
+  }
+  progress(io, `  ${engine.description} ready in ${seconds(Date.now() - started)}`);
+  const client = new sdk.DynamoDBClient({ endpoint: engine.endpoint, ...LOCAL_CLIENT_CONFIG });
   return {
-    endpoint,
-    description: `dynalite ${dbPath ? `with data in ${options.dbPath}` : 'in memory'} (${endpoint})`,
+    endpoint: engine.endpoint,
+    description: engine.description,
     client,
     sdk,
     stop: async () => {
       client.destroy();
-      await new Promise<void>((done) => server.close(() => done()));
+      await engine.stop();
     },
   };
 }
 
-type Sdk = typeof import('@aws-sdk/client-dynamodb');
-
-const LOCAL_CREDENTIALS = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
-
-interface Server {
-  listen(port: number, host: string, done: () => void): void;
-  address(): AddressInfo | string | null;
-  close(done: () => void): void;
+/** A duration for people: `850 ms`, `4.2 s`. */
+export function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
+
+type Sdk = typeof import('@aws-sdk/client-dynamodb');
 
 function requireFromProject<T>(name: string, io: CliIo, install: string): T {
   const path = resolveFromProject(name, io);

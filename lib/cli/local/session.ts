@@ -1,14 +1,15 @@
 // What `single-table local` does once the engine runs: create the table from the template, put
 // the sample items and run every access pattern through the runtime client, next to the units the
 // cost model expects for each write and each query.
-import { createTableInputFromTemplate } from '../../local/create-table';
-import { FetchMode, IndexType, TableModel } from '../../manifest/model';
+import { createTableInputFromTemplate } from '../../engine/create-table';
+import { FetchMode, IndexType, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { readUnits } from '../../manifest/sizes';
 import { SingleTableManifest } from '../../manifest/structs';
 import { entitySizes, EntitySizes } from '../../reports/cost-sizes';
 import { writeCost, WriteKind } from '../../reports/cost-writes';
 import type { createClient as CreateClient } from '../../runtime/client';
 import { CliError, CliIo, progress } from '../io';
+import { MeasuredUnits, recordCapacity } from './capacity';
 import { LocalEngine } from './engine';
 import { FoundTemplate } from './template';
 
@@ -23,6 +24,8 @@ export interface LocalWrite {
   readonly entity: string;
   readonly item: Record<string, unknown>;
   readonly expectedWriteUnits: number;
+  /** What the engine reported consuming (undefined when it reports no capacity). */
+  readonly measured?: MeasuredUnits;
 }
 
 /** One pattern's results and what the cost model expects its reads to cost. */
@@ -32,6 +35,8 @@ export interface LocalQuery {
   readonly input?: Record<string, unknown>;
   readonly items: { entity: string; item: Record<string, unknown> }[];
   readonly expectedReadUnits: number;
+  /** What the engine reported consuming over every page and follow-up fetch. */
+  readonly measured?: MeasuredUnits;
   /** Why the pattern did not run (no input in the data file). */
   readonly skipped?: string;
   /** The runtime's error, when the query failed. */
@@ -46,6 +51,8 @@ export interface LocalRun {
   readonly tableCreated: boolean;
   readonly writes: LocalWrite[];
   readonly queries: LocalQuery[];
+  /** The key attributes of every stored item (table and index keys, type), as the table holds them. */
+  readonly keys: Record<string, string>[];
 }
 
 /** Creates the table, loads the items, runs the patterns. */
@@ -63,6 +70,7 @@ export async function runLocal(
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createClient } = require('../../runtime/client') as { createClient: typeof CreateClient };
   const client = createClient(manifest, { client: engine.client, tableName });
+  const capacity = recordCapacity(engine.client);
 
   const writes: LocalWrite[] = [];
   const total = Object.values(data.items).reduce((n, items) => n + items.length, 0);
@@ -70,7 +78,8 @@ export async function runLocal(
   for (const [entity, items] of Object.entries(data.items)) {
     for (const item of items) {
       await client.put(entity as never, item as never);
-      writes.push({ entity, item, expectedWriteUnits: writeCost(model, sizesOf(model, entity, item), WriteKind.PUT).totalUnits });
+      const expectedWriteUnits = writeCost(model, sizesOf(model, entity, item), WriteKind.PUT).totalUnits;
+      writes.push({ entity, item, expectedWriteUnits, measured: capacity.take() });
     }
   }
 
@@ -84,6 +93,7 @@ export async function runLocal(
     progress(io, `Running ${pattern.name}...`);
     const items: { entity: string; item: Record<string, unknown> }[] = [];
     let cursor: string | undefined;
+    capacity.take();
     try {
       do {
         const page = await client.query(pattern.name as never, input as never, { cursor });
@@ -95,9 +105,33 @@ export async function runLocal(
       queries.push({ pattern: pattern.name, index: pattern.index, input, items: [], expectedReadUnits: 0, error: (e as Error).message });
       continue;
     }
-    queries.push({ pattern: pattern.name, index: pattern.index, input, items, expectedReadUnits: expectedReads(model, pattern.name, items) });
+    const expectedReadUnits = expectedReads(model, pattern.name, items);
+    queries.push({ pattern: pattern.name, index: pattern.index, input, items, expectedReadUnits, measured: capacity.take() });
   }
-  return { engine: engine.description, table: tableName, template: found.name, tableCreated, writes, queries };
+  const keys = await storedKeys(engine, tableName, model);
+  return { engine: engine.description, table: tableName, template: found.name, tableCreated, writes, queries, keys };
+}
+
+/** Every stored item's key attributes, read back with a Scan: what the table really holds. */
+async function storedKeys(engine: LocalEngine, tableName: string, model: TableModel): Promise<Record<string, string>[]> {
+  const names = [model.typeAttribute, ...model.keyAttributes];
+  const rows: Record<string, string>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await engine.client.send(new engine.sdk.ScanCommand({ TableName: tableName, ExclusiveStartKey: start as never }));
+    for (const item of page.Items ?? []) {
+      const row: Record<string, string> = {};
+      for (const name of names) {
+        const value = item[name];
+        if (value) row[name] = value.S ?? value.N ?? (value.B ? `<${value.B.length} bytes>` : JSON.stringify(value));
+      }
+      rows.push(row);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const pk = model.indexes[TABLE_INDEX].partitionKey;
+  const sk = model.indexes[TABLE_INDEX].sortKey ?? '';
+  return rows.sort((a, b) => (a[pk] ?? '').localeCompare(b[pk] ?? '') || (a[sk] ?? '').localeCompare(b[sk] ?? ''));
 }
 
 /** Refuses data that does not fit the manifest, before anything is synthesized or started. */

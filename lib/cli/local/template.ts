@@ -2,20 +2,16 @@
 // one the stack deploys. The app is synthesized in a child process (the CLI itself never loads
 // aws-cdk-lib), the way the CDK CLI does it: run it with CDK_OUTDIR set and read the assembly.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, extname, join, resolve } from 'node:path';
-import { TABLE_RESOURCE_TYPES } from '../../local/create-table';
+import { extname, join, resolve } from 'node:path';
+import { NamedTemplate, readTemplateFile, templateFromAssembly } from '../../engine/templates';
 import { CliError, CliIo, progress } from '../io';
+import { seconds } from './engine';
 import { resolveFromProject } from '../project';
 
 /** A template with its file name. */
-export interface FoundTemplate {
-  /** Where it came from, e.g. `SingleTableExample.template.json`. */
-  readonly name: string;
-  /** The CloudFormation template. */
-  readonly template: { Resources?: Record<string, { Type: string; Properties?: Record<string, any> }> };
-}
+export type FoundTemplate = NamedTemplate;
 
 /**
  * The template holding the table: `app` is a template file (.json), a cloud assembly folder
@@ -30,6 +26,7 @@ export function findTemplate(app: string | undefined, io: CliIo): FoundTemplate 
 function synthesize(app: string | undefined, io: CliIo): string {
   const outdir = mkdtempSync(join(tmpdir(), 'single-table-synth-'));
   const env = { ...process.env, CDK_OUTDIR: outdir, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: '1' };
+  const started = Date.now();
   let result;
   if (app) {
     const path = resolve(io.cwd, app);
@@ -47,6 +44,7 @@ function synthesize(app: string | undefined, io: CliIo): string {
     progress(io, `Synthesizing the cdk.json app (${command})...`);
     result = spawnSync(command, { cwd: io.cwd, env, encoding: 'utf8', shell: true });
   }
+  if (result.status === 0) progress(io, `  synthesized in ${seconds(Date.now() - started)}`);
   if (result.status !== 0) {
     // Node prints the thrown error first and its stack after: the first lines say what went wrong.
     const output = `${result.stderr ?? ''}${result.error?.message ?? ''}`.split('\n').filter((l) => l.trim()).slice(0, 10).join('\n');
@@ -63,22 +61,17 @@ function cdkJsonApp(io: CliIo): string {
 }
 
 function fromAssembly(dir: string, label: string): FoundTemplate {
-  const withTable = readdirSync(dir)
-    .filter((f) => f.endsWith('.template.json'))
-    .sort()
-    .map((f) => readTemplate(join(dir, f)))
-    .filter((t) => Object.values(t.template.Resources ?? {}).some((r) => TABLE_RESOURCE_TYPES.includes(r.Type)));
-  if (withTable.length !== 1) {
-    throw new CliError(`local: ${label}: expected one stack template with a DynamoDB table, found ${withTable.map((t) => t.name).join(', ') || 'none'}; pass that template (.json)`);
-  }
-  return withTable[0];
+  return cliError(() => templateFromAssembly(dir, label));
 }
 
 function readTemplate(path: string): FoundTemplate {
-  if (!existsSync(path)) throw new CliError(`local: ${path}: no such template`);
+  return cliError(() => readTemplateFile(path));
+}
+
+function cliError<T>(read: () => T): T {
   try {
-    return { name: basename(path), template: JSON.parse(readFileSync(path, 'utf8')) };
+    return read();
   } catch (e) {
-    throw new CliError(`local: ${path}: not valid JSON: ${(e as Error).message}`);
+    throw new CliError(`local: ${(e as Error).message}`);
   }
 }

@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
-import { createTableInputFromTemplate } from '../../lib/local/create-table';
+import { createTableInputFromTemplate } from '../../lib/engine/create-table';
 import { compileManifest } from '../../lib/manifest/compile';
 import { synthesizedTemplate } from '../support/engine';
 

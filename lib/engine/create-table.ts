@@ -16,7 +16,7 @@ export const TABLE_RESOURCE_TYPES = ['AWS::DynamoDB::GlobalTable', 'AWS::DynamoD
 
 type Props = Record<string, any>;
 
-interface TemplateJson {
+export interface TemplateJson {
   readonly Resources?: Record<string, { readonly Type: string; readonly Properties?: Props }>;
 }
 

@@ -1,4 +1,4 @@
-// Property tests of the fan-out query against a real engine: dynalite in-process, a table with a
+// Property tests of the fan-out query against a real engine (the run's embedded engine, AWS's DynamoDB Local by default), a table with a
 // sharded GSI, items placed on shards by the library's own shard choice, random shard counts,
 // page sizes, orders and sort-key conditions. Concatenated pages must equal the oracle.
 import {
@@ -34,7 +34,7 @@ async function writeAll(table: string, items: Item[]): Promise<void> {
     const out = await client.send(new BatchWriteItemCommand({
       RequestItems: { [table]: items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })) },
     }));
-    if (Object.keys(out.UnprocessedItems ?? {}).length) throw new Error('dynalite left items unprocessed');
+    if (Object.keys(out.UnprocessedItems ?? {}).length) throw new Error('the engine left items unprocessed');
   }
 }
 
@@ -104,7 +104,7 @@ const scenario = fc.record({
   condition,
 });
 
-describe('fanOutQuery on dynalite', () => {
+describe('fanOutQuery on the embedded engine', () => {
   test('concatenated pages equal the oracle for random shards, page sizes, orders and conditions', async () => {
     await fc.assert(fc.asyncProperty(scenario, async (s) => {
       const table = await engine.createTable();
@@ -144,7 +144,7 @@ describe('fanOutQuery on dynalite', () => {
       expect(got.map(idOf).sort()).toEqual(oracle.map(idOf).sort());
       expect(got.map((i) => i.GSI2SK.S)).toEqual(oracle.map((i) => i.GSI2SK.S));
       // The exact order: the oracle's, except that equal sort keys inside one shard keep the
-      // engine's order (dynalite orders them by a hash of the table key), so compare with the
+      // engine's own order (DynamoDB orders them by the table key's hash), so compare with the
       // reference merge of each shard's whole, unpaged result.
       const whole = await Promise.all(Array.from({ length: s.shardCount }, async (_, shard) => (await fetch(shard, undefined, 1000)).items));
       expect(got.map(idOf)).toEqual(naiveMerge(whole, order).map(idOf));

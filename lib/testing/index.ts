@@ -1,0 +1,138 @@
+// `cdk-single-table/testing`: what users' tests import to run their code against the table their
+// stack declares, on an embedded engine (AWS's DynamoDB Local when java is there, else dynalite),
+// with no AWS account. The table is created from the synthesized template, so a test also proves
+// that the stack and the runtime agree.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+// Users' tests install the SDK (it is an optional dependency of this package).
+// eslint-disable-next-line import/no-extraneous-dependencies
+import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, DynamoDBClientConfig, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { createTableInputFromTemplate, TemplateJson } from '../engine/create-table';
+import { EmbeddedEngine, EngineKind, LOCAL_CLIENT_CONFIG, startEmbeddedEngine } from '../engine/engine';
+import { readTemplateFile, templateFromAssembly } from '../engine/templates';
+import type { TypedManifest } from '../manifest/infer';
+import type { SingleTableManifest } from '../manifest/structs';
+import { ClientOptions, createClient } from '../runtime/client';
+import type { SingleTableClient } from '../runtime/types';
+
+export type { EngineKind, EmbeddedEngine } from '../engine/engine';
+export { createTableInputFromTemplate } from '../engine/create-table';
+
+/**
+ * Where the table's definition comes from: a construct inside a stack (the `SingleTable`, or a
+ * stack holding exactly one), a synthesized template object (`Template.fromStack(stack).toJSON()`),
+ * a template file (`.json`), or a cloud assembly folder (`cdk.out`).
+ */
+export type TableSource = object | string;
+
+/** Options of `startLocalEngine`. */
+export interface LocalEngineOptions {
+  /** Which engine: `auto` prefers DynamoDB Local and falls back to dynalite. @default 'auto' */
+  readonly engine?: EngineKind | 'auto';
+}
+
+/** A running engine with an SDK client for it. */
+export interface LocalEngine extends EmbeddedEngine {
+  /** An SDK client pointed at the engine (no retries: tests see every failure). */
+  readonly dynamodb: DynamoDBClient;
+  /** Another SDK client for the engine, e.g. with middleware that injects faults. */
+  newClient(config?: DynamoDBClientConfig): DynamoDBClient;
+  /**
+   * Creates the table `from` declares, under `tableName` (default: a fresh unique name), and
+   * waits until it is active. Returns the name.
+   */
+  createTable(from: TableSource, tableName?: string): Promise<string>;
+  /** Deletes a table (to free memory between tests; stopping the engine drops everything). */
+  deleteTable(tableName: string): Promise<void>;
+}
+
+/** Starts an embedded engine in memory on a free loopback port. Stop it in `afterAll`. */
+export async function startLocalEngine(options: LocalEngineOptions = {}): Promise<LocalEngine> {
+  const engine = await startEmbeddedEngine({ engine: options.engine });
+  return connectLocalEngine(engine);
+}
+
+/** An SDK client and table helpers for an engine that already runs (for example one per test run). */
+export function connectLocalEngine(engine: EmbeddedEngine): LocalEngine {
+  const newClient = (config: DynamoDBClientConfig = {}) =>
+    new DynamoDBClient({ endpoint: engine.endpoint, ...LOCAL_CLIENT_CONFIG, maxAttempts: 1, ...config });
+  const dynamodb = newClient();
+  let tables = 0;
+  return {
+    kind: engine.kind,
+    endpoint: engine.endpoint,
+    description: engine.description,
+    dynamodb,
+    newClient,
+    async createTable(from, tableName = `table-${process.pid}-${Date.now().toString(36)}-${++tables}`) {
+      await dynamodb.send(new CreateTableCommand(createTableInputFromTemplate(templateOf(from), tableName)));
+      await waitUntilTableExists({ client: dynamodb, maxWaitTime: 60, minDelay: 0.05, maxDelay: 0.5 } as never, { TableName: tableName });
+      return tableName;
+    },
+    async deleteTable(tableName) {
+      await dynamodb.send(new DeleteTableCommand({ TableName: tableName }));
+    },
+    async stop() {
+      dynamodb.destroy();
+      await engine.stop();
+    },
+  };
+}
+
+/** Options of `startLocalTable`. */
+export interface LocalTableOptions<M> extends LocalEngineOptions {
+  /** The table's definition (see `TableSource`). */
+  readonly from: TableSource;
+  /** The manifest the stack was built from: the returned runtime client is typed from it. */
+  readonly manifest: TypedManifest<M> | SingleTableManifest;
+  /** Table name. @default - a fresh unique name */
+  readonly tableName?: string;
+  /** Options of the runtime client (retries, shard concurrency). */
+  readonly clientOptions?: Omit<ClientOptions, 'client' | 'tableName'>;
+}
+
+/** An engine with the table created and a runtime client for it. */
+export interface LocalTable<M> {
+  readonly engine: LocalEngine;
+  readonly tableName: string;
+  /** The runtime client (`cdk-single-table/runtime`) for the table. */
+  readonly client: SingleTableClient<M>;
+  /** Stops the engine. */
+  stop(): Promise<void>;
+}
+
+/** Starts an engine, creates the table from the stack's definition and returns a ready runtime client. */
+export async function startLocalTable<M>(options: LocalTableOptions<M>): Promise<LocalTable<M>> {
+  const template = templateOf(options.from);
+  const engine = await startLocalEngine(options);
+  try {
+    const tableName = await engine.createTable(template, options.tableName);
+    const client = createClient(options.manifest, { ...options.clientOptions, client: engine.dynamodb, tableName });
+    return { engine, tableName, client, stop: () => engine.stop() };
+  } catch (e) {
+    await engine.stop();
+    throw e;
+  }
+}
+
+/** The synthesized template of a table source. */
+export function templateOf(from: TableSource): TemplateJson {
+  if (typeof from === 'string') {
+    const path = resolve(from);
+    return existsSync(path) && statSync(path).isDirectory() ? templateFromAssembly(path).template : readTemplateFile(path).template;
+  }
+  if (isConstruct(from)) {
+    // Only a construct needs the CDK; a template or a cdk.out folder does not load it.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { Stack } = require('aws-cdk-lib') as typeof import('aws-cdk-lib');
+    const { Template } = require('aws-cdk-lib/assertions') as typeof import('aws-cdk-lib/assertions');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    return Template.fromStack(Stack.of(from as never)).toJSON() as TemplateJson;
+  }
+  if (from && typeof from === 'object' && 'Resources' in from) return from as TemplateJson;
+  throw new Error('expected a SingleTable or its Stack, a synthesized template object, a template file or a cdk.out folder');
+}
+
+function isConstruct(x: object): boolean {
+  return typeof (x as { node?: { addr?: unknown } }).node?.addr === 'string';
+}

