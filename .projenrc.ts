@@ -93,6 +93,8 @@ project.package.addField('exports', {
     default: `./${LIBDIR}/runtime/index.js`,
   },
   './testing': { types: `./${LIBDIR}/testing/index.d.ts`, default: `./${LIBDIR}/testing/index.js` },
+  // The JSON Schema of the compiled model file (`single-table generate`), for tools that read it.
+  './model/schema.json': `./${LIBDIR}/model/schema.json`,
   './package.json': './package.json',
   './.jsii': './.jsii',
 });
@@ -110,6 +112,9 @@ project.compileTask.exec(
   `esbuild lib/runtime/index.ts --bundle --format=esm --platform=node --target=node18 '--external:@aws-sdk/*' --outfile=${LIBDIR}/runtime/index.mjs --log-level=warning`,
 );
 project.npmignore?.include(`/${LIBDIR}/**/*.mjs`);
+// jsii compiles only TypeScript: the compiled model's JSON Schema is copied next to its module.
+project.compileTask.exec(`cp lib/model/schema.json ${LIBDIR}/model/schema.json`);
+project.npmignore?.include(`/${LIBDIR}/model/schema.json`);
 
 // `npm start`, the README's main job: synthesize the example app, create its table on an embedded
 // dynalite, load the sample items and run every access pattern (`single-table local`).
