@@ -117,10 +117,11 @@ project.compileTask.exec(`cp lib/model/schema.json ${LIBDIR}/model/schema.json`)
 project.npmignore?.include(`/${LIBDIR}/model/schema.json`);
 
 // `npm start`, the README's main job: synthesize the example app, create its table on an embedded
-// dynalite, load the sample items and run every access pattern (`single-table local`).
+// engine (DynamoDB Local, else dynalite), load the sample items, run every access pattern with the
+// measured capacity beside the cost model, and write the visual view of the table (`single-table local`).
 project.addTask('start', {
   description: 'Synthesize the example app and run every access pattern on an embedded DynamoDB engine',
-  exec: 'ts-node --transpile-only lib/cli/index.ts local examples/app.ts',
+  exec: 'ts-node --transpile-only lib/cli/index.ts local examples/app.ts --html cdk.out/single-table.html',
   receiveArgs: true,
 });
 

@@ -31,6 +31,8 @@ export const manifest = defineManifest({
       },
       pk: 'CUSTOMER#{username}',
       sk: 'ORDER#{orderId}',
+      // Bounds each customer's item collection, which LSI1 and LSI2 cap at 10 GB.
+      maxItemsPerPartition: 10_000,
       indexes: {
         GSI1: { pk: 'ORDER#{orderId}', sk: 'ORDER#{orderId}' },
         GSI2: { pk: 'ORDER#{status}', sk: '{createdAt}' },
@@ -69,6 +71,8 @@ export const manifest = defineManifest({
       },
       pk: 'CUSTOMER#{username}',
       sk: 'GROUP#{groupId}',
+      // Memberships share the customer's item collection with the orders on the LSIs.
+      maxItemsPerPartition: 1_000,
       indexes: { GSI1: { pk: 'GROUP#{groupId}', sk: 'CUSTOMER#{username}' } },
     },
     Task: {
@@ -81,6 +85,8 @@ export const manifest = defineManifest({
       },
       pk: 'TASK#{taskId}',
       sk: 'TASK#{taskId}',
+      // Every running task is in one GSI3 partition (RUNNING#true), which takes about 1,000 writes/s.
+      writesPerSecond: 50,
       indexes: { GSI3: { pk: 'RUNNING#{running}', sk: '{startedAt}' } },
     },
   },

@@ -45,17 +45,16 @@ function autoscaled(range: Range, props: BillingProps): Capacity {
   return Capacity.autoscaled({ minCapacity: range.min, maxCapacity: range.max, targetUtilizationPercent });
 }
 
-/** Reports capacities that cannot work: set without provisioned billing, not whole units, or below the table's writes. */
+/**
+ * Reports capacities that cannot work together: set without provisioned billing, a maximum below
+ * its minimum, a GSI below the table's writes. Each value's own range is checked with the props' shape.
+ */
 export function checkBilling(model: TableModel, props: BillingProps, sink: DiagnosticSink): void {
   const provisioned = isProvisioned(props);
   const check = (location: string, name: string, value: number | undefined): boolean => {
     if (value === undefined) return false;
     if (!provisioned) {
       sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', location, `sets ${name} ${value} but billing is on-demand`, `set billingMode: BillingMode.PROVISIONED, or remove ${name}`);
-      return false;
-    }
-    if (!isUnits(value)) {
-      sink.error('CAPACITY_INVALID', location, `${name} ${JSON.stringify(value)} is not a whole number of capacity units of at least 1`, `set ${name} to a whole number of at least 1`);
       return false;
     }
     return true;
@@ -73,8 +72,6 @@ export function checkBilling(model: TableModel, props: BillingProps, sink: Diagn
   const target = props.targetUtilizationPercent;
   if (target !== undefined && !provisioned) {
     sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', 'SingleTable props', `sets targetUtilizationPercent ${target} but billing is on-demand`, 'set billingMode: BillingMode.PROVISIONED, or remove targetUtilizationPercent');
-  } else if (target !== undefined && !(Number.isInteger(target) && target >= 20 && target <= 90)) {
-    sink.error('CAPACITY_INVALID', 'SingleTable props', `targetUtilizationPercent ${JSON.stringify(target)} is not a whole number from 20 to 90`, 'set targetUtilizationPercent from 20 to 90');
   }
   for (const index of globalIndexes(model)) {
     const where = `index ${index.name}`;

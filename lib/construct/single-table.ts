@@ -14,7 +14,7 @@ import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
 import { SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
 import { syncShardLock } from './shard-lock';
-import { checkTableOptions } from './table-options';
+import { checkPropsShape, checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
@@ -257,9 +257,10 @@ export class SingleTable extends Construct {
 
   /** Compiles the manifest, checks the table options and the shard lock; throws listing every error, annotates warnings. */
   private compile(props: SingleTableProps): TableModel {
-    const { model, diagnostics } = checkManifest(props.manifest);
     const sink = new DiagnosticSink();
-    if (model) {
+    const propsValid = checkPropsShape(props, sink);
+    const { model, diagnostics } = checkManifest(props?.manifest);
+    if (model && propsValid) {
       checkBilling(model, props, sink);
       checkTableOptions(model, props, Stack.of(this).region, sink);
     }

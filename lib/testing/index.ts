@@ -16,6 +16,8 @@ import { ClientOptions, createClient } from '../runtime/client';
 import type { SingleTableClient } from '../runtime/types';
 
 export type { EngineKind, EmbeddedEngine } from '../engine/engine';
+/** The sample items and pattern inputs of `single-table local --data`. */
+export type { LocalData } from '../cli/local/session';
 export { createTableInputFromTemplate } from '../engine/create-table';
 
 /**

@@ -3,7 +3,7 @@
 // access pattern run through the runtime client, with the capacity the engine reports beside the
 // units the cost model expects.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, run, Run, runIn } from './run';
@@ -13,6 +13,7 @@ let text: Run;
 let json: Run;
 let dynalite: Run;
 let assembly: string;
+let html: string;
 
 beforeAll(async () => {
   // The same run twice: for people (synthesizing the app file), and as JSON from a cloud assembly
@@ -21,7 +22,8 @@ beforeAll(async () => {
   assembly = mkdtempSync(join(tmpdir(), 'single-table-assembly-'));
   const synth = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'examples/app.ts'], { cwd: ROOT, env: { ...process.env, CDK_OUTDIR: assembly } });
   expect(synth.status).toBe(0);
-  json = await run('local', assembly, '--json');
+  html = join(mkdtempSync(join(tmpdir(), 'single-table-view-')), 'view', 'table.html');
+  json = await run('local', assembly, '--json', '--html', html);
   dynalite = await run('local', assembly, '--engine', 'dynalite', '--json');
 }, 600_000);
 
@@ -44,6 +46,14 @@ test('AWS\'s engine charges exactly what the cost model expects, per write and p
   expect(text.stdout).toContain('Order          5 WU expected, measured 5 (table 1, GSI1 1, GSI2 1, LSI1 1, LSI2 1)\n');
   // KEYS_ONLY sparse index: the query on GSI3 and the follow-up read of the whole item on the table.
   expect(out.queries.find((q: { pattern: string }) => q.pattern === 'runningTasks').measured).toEqual({ total: 1, table: 0.5, indexes: { GSI3: 0.5 } });
+});
+
+test('--html writes the visual view of the table with the run\'s sample items', () => {
+  expect(JSON.parse(json.stdout).html).toBe(html);
+  const page = readFileSync(html, 'utf8');
+  expect(page).toMatch(/^<!DOCTYPE html>/i);
+  for (const pattern of Object.keys(localData.queries)) expect(page).toContain(pattern);
+  expect(page).toContain('reindex the catalogue'); // a sample item's attribute, not a made-up one
 });
 
 test('the stored keys of every item, read back from the table, as aligned columns', () => {

@@ -1,8 +1,8 @@
 // dynalite stays the engine for machines without java, so the runtime must behave the same on it:
 // the example's sample items are written through the runtime on both engines, and every access
 // pattern, paged two items at a time with its cursor, returns the same items in the same order.
-import { manifest } from '../../examples/manifest';
 import { localData } from '../../examples/local-data';
+import { manifest } from '../../examples/manifest';
 import { EngineKind } from '../../lib/engine/engine';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine } from '../support/engine';

@@ -92,7 +92,8 @@ describe('table keys', () => {
   test('TABLE_KEY_MISSING: an entity without a table sort key', () => {
     const d = theFinding(edited((m) => { delete (m.entities.Customer as { sk?: string }).sk; }), 'TABLE_KEY_MISSING');
     expect(d.location).toBe('entity Customer');
-    expect(d.message).toContain('no table sk template');
+    expect(d.message).toBe('`sk` is missing');
+    expect(d.fix).toContain("sk: 'ORDER#{orderId}'");
   });
 });
 

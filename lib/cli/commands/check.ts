@@ -17,9 +17,10 @@ export const checkCommand: Command = {
   summary: 'validate a manifest: errors and warnings with their location',
   help: `Usage: single-table check <manifest> [--json] [--lock FILE [--lock-name NAME]] [--model FILE]
 
-Runs every validation of the manifest (names, key templates, key collisions, projections, access
-patterns, sharding) without a CDK app, and prints each error and warning with where it is and how
-to fix it. With --lock, also the shard lock check of the construct: a shard count the lock file
+Runs every validation of the manifest (shape and types, names, key templates, key collisions,
+projections, access patterns, sharding, hot partitions and LSI item collections) without a CDK app,
+and prints each error and warning with where it is and how to fix it (docs/validation.md lists
+every code). With --lock, also the shard lock check of the construct: a shard count the lock file
 records that shardCount and previousShardCounts no longer declare, a strategy that strategy and
 previousStrategies no longer declare, or a recorded index that is no longer sharded, is an error;
 counts or strategies not recorded yet are a warning (SHARD_LOCK_OUTDATED). When the compiled model

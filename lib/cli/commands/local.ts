@@ -1,7 +1,8 @@
 // `single-table local [app]`: the app's table on an embedded DynamoDB, no AWS account needed.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { EngineKind } from '../../engine/engine';
+import { renderHtmlView } from '../../reports/html';
 import { Command } from '../command';
 import { modelOf } from '../compile';
 import { CliError, CliIo, EXIT } from '../io';
@@ -44,6 +45,8 @@ Options:
                      (http://localhost:8000) or a real DynamoDB endpoint (region and credentials
                      from the environment)
   --db-path DIR      keep dynalite's data in DIR instead of memory (an existing table is reused)
+  --html FILE        also write the visual view of the table (every index with the sample items,
+                     every pattern; the page of \`single-table docs --format html\`) to FILE
   --json             print the run as JSON
   -h, --help         show this help
 
@@ -57,6 +60,7 @@ project.
     'table': { type: 'string' },
     'endpoint': { type: 'string' },
     'db-path': { type: 'string' },
+    'html': { type: 'string' },
     'json': { type: 'boolean' },
   },
   positionals: { min: 0, max: 1 },
@@ -86,7 +90,13 @@ project.
     process.once('SIGTERM', interrupted);
     try {
       const run = await runLocal(manifest, model, data, found, engine, (flags.table as string | undefined) ?? 'single-table-local', io);
-      io.out(flags.json ? JSON.stringify(run, null, 2) + '\n' : render(run));
+      const html = flags.html as string | undefined;
+      if (html) {
+        const path = resolve(io.cwd, html);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, renderHtmlView(model, data));
+      }
+      io.out(flags.json ? JSON.stringify(html ? { ...run, html } : run, null, 2) + '\n' : render(run) + (html ? `\nVisual view of the table: ${html}\n` : ''));
       return run.queries.some((q) => q.error) ? EXIT.FAILED : EXIT.OK;
     } finally {
       process.removeListener('SIGINT', interrupted);

@@ -6,8 +6,9 @@ import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
 import { reportItemCollections } from '../item-collections';
 import { itemToWrite, keyFromInput } from '../items';
+import { tableKeyNames } from '../keys';
 import type { BatchWriteRequest } from '../types';
-import { entityOf } from '../values';
+import { entityOf, valuesText } from '../values';
 
 /** Writes many puts and deletes; a request DynamoDB never processes fails the call with UnprocessedError naming it. */
 export async function batchWrite<M>(table: TableContext<M>, requests: readonly BatchWriteRequest<M>[]): Promise<void> {
@@ -26,7 +27,8 @@ export async function batchWrite<M>(table: TableContext<M>, requests: readonly B
       : { DeleteRequest: { Key: keyFromInput(model, entity, r.key) } };
     const id = writeId(request);
     if (seen.has(id)) {
-      throw new SingleTableError('DUPLICATE_BATCH_KEY', `writes the item ${JSON.stringify(id.split('\u0000'))} twice in one batch; DynamoDB rejects that, keep one request per item`, { entity: r.entity });
+      const key = valuesText(r.type === 'put' ? r.item : r.key, tableKeyNames(entity));
+      throw new SingleTableError('DUPLICATE_BATCH_KEY', `writes the item ${key} twice in one batch; DynamoDB rejects that, keep one request per item`, { entity: r.entity });
     }
     seen.add(id);
     entries.push({ id, request, source: r });

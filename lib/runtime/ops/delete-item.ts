@@ -2,7 +2,7 @@
 // The Lambda runtime provides the SDK (an optional dependency of the package).
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
-import type { EntityName, ItemOf } from '../../manifest/infer';
+import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { withItemCollectionRequest } from '../item-collections';
 import { buildDelete } from '../items';
@@ -19,8 +19,8 @@ export interface DeleteOptions {
 /** Deletes an item; returns what it held, undefined when there was none. */
 export async function deleteItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions = {},
-): Promise<ItemOf<M, E> | undefined> {
+): Promise<ResultItemOf<M, E> | undefined> {
   const input = withItemCollectionRequest(table.model, buildDelete(table.model, table.tableName, entity, key, options.mustExist));
   const out = await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new DeleteItemCommand(input)));
-  return toItem(out.Attributes, table.strip) as ItemOf<M, E> | undefined;
+  return toItem(out.Attributes, table.strip) as ResultItemOf<M, E> | undefined;
 }

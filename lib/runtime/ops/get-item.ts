@@ -2,7 +2,7 @@
 // The Lambda runtime provides the SDK (an optional dependency of the package).
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import type { EntityName, ItemOf } from '../../manifest/infer';
+import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { buildGet } from '../items';
 import { toItem } from '../results';
@@ -18,8 +18,8 @@ export interface GetOptions {
 /** Reads an item by its table key; undefined when there is none. */
 export async function getItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: GetOptions = {},
-): Promise<ItemOf<M, E> | undefined> {
+): Promise<ResultItemOf<M, E> | undefined> {
   const input = buildGet(table.model, table.tableName, entity, key, options.consistent);
   const out = await send(table, () => table.dynamodb.send(new GetItemCommand(input)));
-  return toItem(out.Item, table.strip) as ItemOf<M, E> | undefined;
+  return toItem(out.Item, table.strip) as ResultItemOf<M, E> | undefined;
 }
