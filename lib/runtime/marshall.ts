@@ -21,43 +21,16 @@ function storableInteger(n: bigint): boolean {
 
 /**
  * A stored number as the JavaScript value it was written from. DynamoDB keeps no type and
- * normalizes the text (`1e+23` comes back as `100000000000000000000000`), so the digits decide:
- * when they are the value some JavaScript number prints as (its shortest round-trip form), that
- * number was written and is returned; an integer no number prints as can only have come from a
- * bigint, which keeps every digit. A fraction with more digits than a double holds (written by
- * another client) reads as the nearest number.
+ * normalizes the text (`1e+23` comes back as `100000000000000000000000`), so the digits decide.
+ * A fraction is the shortest form of the number written (or, from another client, has more digits
+ * than a double holds and reads as the nearest one). An integer past the safe range is the number
+ * whose shortest digits it is, if it is those digits; else it came from a bigint, which keeps them all.
  */
 export function numberValue(text: string): number | bigint {
   const n = Number(text);
-  if (String(n) === text) return n;
-  const stored = decimalOf(text);
-  if (!stored || sameDecimal(stored, decimalOf(String(n))!) || stored.exponent < stored.digits.length - 1) return n;
-  return BigInt(stored.sign + stored.digits + '0'.repeat(stored.exponent - stored.digits.length + 1));
-}
-
-/** A decimal as sign, significant digits (no leading or trailing zeros) and the exponent of the first digit. */
-interface Decimal {
-  readonly sign: '' | '-';
-  readonly digits: string;
-  readonly exponent: number;
-}
-
-const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
-
-/** Parses plain (`-0.0012`) and exponent (`1.2e-3`) notation; undefined for anything else. */
-function decimalOf(text: string): Decimal | undefined {
-  const m = DECIMAL.exec(text);
-  if (!m || (m[2] === '' && !m[3])) return undefined;
-  const whole = m[2];
-  const all = whole + (m[3] ?? '');
-  const lead = all.length - all.replace(/^0+/, '').length;
-  const digits = all.slice(lead).replace(/0+$/, '');
-  if (digits === '') return { sign: '', digits: '0', exponent: 0 };
-  return { sign: m[1] as '' | '-', digits, exponent: whole.length - lead - 1 + Number(m[4] ?? 0) };
-}
-
-function sameDecimal(a: Decimal, b: Decimal): boolean {
-  return a.sign === b.sign && a.digits === b.digits && a.exponent === b.exponent;
+  if (Number.isSafeInteger(n) || !/^-?\d+$/.test(text)) return n;
+  const [digits, exponent] = Math.abs(n).toExponential().replace('.', '').split('e');
+  return text.replace('-', '') === digits.padEnd(Number(exponent) + 1, '0') ? n : BigInt(text);
 }
 
 /** Converts a nested JavaScript value to an AttributeValue; undefined when it cannot be stored. */

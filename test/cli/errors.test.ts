@@ -35,7 +35,7 @@ test('an unknown command: exit 2, naming the commands', async () => {
 test('an unknown flag: exit 2, listing the flags', async () => {
   const r = await run('docs', 'examples/manifest.ts', '--outdir', 'x');
   expect(r.code).toBe(2);
-  expect(r.stderr).toBe("single-table: docs: Unknown option '--outdir'; options: --out VALUE, --json, --samples VALUE, --help\nRun 'single-table docs --help' for usage.\n");
+  expect(r.stderr).toBe("single-table: docs: Unknown option '--outdir'; options: --format VALUE, --out VALUE, --json, --data VALUE, --samples VALUE, --help\nRun 'single-table docs --help' for usage.\n");
 });
 
 test('a flag without its value, and a missing or extra argument: exit 2', async () => {

@@ -100,6 +100,7 @@ function withLines(m: ManifestDraft): void {
     },
     pk: 'CUSTOMER#{username}',
     sk: 'ORDER#{orderId}#LINE#{lineNo}',
+    maxItemsPerPartition: 10_000,
   };
 }
 

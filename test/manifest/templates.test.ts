@@ -58,6 +58,7 @@ describe('KEY_COLLISION', () => {
         attributes: { username: { type: AttributeKind.STRING, required: true }, number: { type: AttributeKind.NUMBER, required: true } },
         pk: 'CUSTOMER#{username}',
         sk: 'INVOICE#{number}',
+        maxItemsPerPartition: 100,
       };
       m.entities.Note = { attributes: { username: { type: AttributeKind.STRING, required: true } }, pk: 'CUSTOMER#{username}', sk: 'INVOICE#draft' };
     }))).toEqual([]);

@@ -51,7 +51,7 @@ const smallSizes = entitySizes(small)[0];
 const cost = (kind: WriteKind, attrs: string[] = []) => writeCost(small, smallSizes, kind, attrs);
 const effects = (kind: WriteKind, attrs: string[] = []) => Object.fromEntries(cost(kind, attrs).indexes.map((i) => [i.index, [i.effect, i.writes]]));
 
-describe('index writes per operation (seed 004 table)', () => {
+describe('index writes per operation (a table with GSIs of each projection)', () => {
   test('new item: +1 in every index it appears in', () => {
     expect(effects(WriteKind.PUT)).toEqual({ ByOwner: [IndexEffect.INSERT, 1], ByTag: [IndexEffect.INSERT, 1], Everything: [IndexEffect.INSERT, 1] });
     expect(cost(WriteKind.PUT).totalUnits).toBe(4);
