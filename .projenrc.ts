@@ -105,6 +105,8 @@ project.package.addField('exports', {
     default: `./${LIBDIR}/runtime/index.js`,
   },
   './testing': { types: `./${LIBDIR}/testing/index.d.ts`, default: `./${LIBDIR}/testing/index.js` },
+  // The JSON Schema of the compiled model file (`single-table generate`), for tools that read it.
+  './model/schema.json': `./${LIBDIR}/model/schema.json`,
   './package.json': './package.json',
   './.jsii': './.jsii',
 });
@@ -122,6 +124,9 @@ project.compileTask.exec(
   `esbuild lib/runtime/index.ts --bundle --format=esm --platform=node --target=node18 '--external:@aws-sdk/*' --outfile=${LIBDIR}/runtime/index.mjs --log-level=warning`,
 );
 project.npmignore?.include(`/${LIBDIR}/**/*.mjs`);
+// jsii compiles only TypeScript: the compiled model's JSON Schema is copied next to its module.
+project.compileTask.exec(`cp lib/model/schema.json ${LIBDIR}/model/schema.json`);
+project.npmignore?.include(`/${LIBDIR}/model/schema.json`);
 
 // `npm start`, the README's main job: synthesize the example app, create its table on an embedded
 // engine (DynamoDB Local, else dynalite), load the sample items, run every access pattern with the

@@ -3,10 +3,11 @@
 // and the reports compile; the Lambda runtime only resolves (see resolve.ts).
 import { DiagnosticSink, ManifestDiagnostic, ManifestError } from './diagnostics';
 import type { TableModel } from './model';
-import { deepFreeze, resolveManifest } from './resolve';
+import { resolveManifest } from './resolve';
 import { ALL_RULES } from './rules';
 import { checkShape, MANIFEST_SHAPE } from './shape';
 import type { SingleTableManifest } from './structs';
+import { deepFreeze } from '../model/freeze';
 
 export { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from './resolve';
 

@@ -37,6 +37,7 @@ import {
 import { describeValue, dict } from './values';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
 import { parseTemplate } from '../keys/template';
+import { deepFreeze } from '../model/freeze';
 
 /** Physical names of the table's key attributes. */
 export const TABLE_PARTITION_KEY = 'PK';
@@ -380,12 +381,4 @@ function fetchModeFor(index: IndexModel, attributes: string[], typeAttribute: st
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
-  }
-  return value;
 }

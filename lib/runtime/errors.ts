@@ -6,6 +6,7 @@
 export type RuntimeErrorCode =
   | 'TABLE_NAME_MISSING'
   | 'MANIFEST_MISMATCH'
+  | 'INVALID_MODEL'
   | 'UNKNOWN_ENTITY'
   | 'UNKNOWN_PATTERN'
   | 'UNKNOWN_ATTRIBUTE'
@@ -16,6 +17,7 @@ export type RuntimeErrorCode =
   | 'INVALID_QUERY_INPUT'
   | 'CONSISTENT_READ_ON_GSI'
   | 'INVALID_CURSOR'
+  | 'SHARDED_PATTERN'
   | 'DUPLICATE_BATCH_KEY'
   /**
    * A put's, update's or delete's condition on the item's existence failed. A create-only put whose
