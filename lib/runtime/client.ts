@@ -196,7 +196,7 @@ class RuntimeClient {
     return { items: result.items, next: result.state };
   }
 
-  /** Full items for index entries that lack attributes (seed 003), in the query's order. */
+  /** Full items for index entries that lack attributes, in the query's order. */
   private async hydrate(entries: Item[]): Promise<Item[]> {
     if (entries.length === 0) return entries;
     const unique = new Map<string, BatchEntry<Item, Item>>();

@@ -1,4 +1,4 @@
-// LSI item collections (seed 004): all items sharing a partition key value, with their LSI
+// LSI item collections: all items sharing a partition key value, with their LSI
 // entries, must fit in 10 GB, and CloudWatch has no metric for their size. With LSIs on the table,
 // writes ask DynamoDB for the collection's size estimate (ReturnItemCollectionMetrics: SIZE); this
 // module publishes the estimate's upper bound as a CloudWatch Embedded Metric Format log line

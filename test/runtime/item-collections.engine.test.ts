@@ -1,4 +1,4 @@
-// Item collection metrics (seed 004, LSIs): with LSIs, every write asks DynamoDB for the
+// Item collection metrics (tables with LSIs): with LSIs, every write asks DynamoDB for the
 // collection's size (checked on the requests dynalite accepts), and each estimate DynamoDB returns
 // becomes one Embedded Metric Format line on the log, on the metric the construct alarms on.
 // dynalite accepts ReturnItemCollectionMetrics but never returns estimates, so the responses get
