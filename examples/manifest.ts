@@ -1,6 +1,5 @@
-// The example app's access-pattern manifest. It models the seeds: e-commerce orders (seed 000),
-// an overloaded GSI and an adjacency list (seed 001), a sparse boolean index (seed 002) and
-// overloaded LSI slots (ADR-123, seed 003), with a write-sharded status index (seed 004).
+// The example app's access-pattern manifest: e-commerce orders, an overloaded GSI and an
+// adjacency list, a sparse boolean index and overloaded LSI slots, with a write-sharded status index.
 // The stack (examples/stack.ts) and the Lambda handler (examples/handler.ts) both import it.
 import { AttributeKind, defineManifest, ProjectionKind, SortKeyCondition, SortOrder } from '../lib/runtime';
 

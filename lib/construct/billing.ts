@@ -1,6 +1,6 @@
 // Billing: on-demand by default. Provisioned billing is checked so that no GSI can take fewer
 // writes than the table: every table write may also write each GSI, and a throttled GSI throttles
-// the table's writes too (seed 004, back-pressure).
+// the table's writes too (back-pressure).
 import { Billing, BillingMode, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';

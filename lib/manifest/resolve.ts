@@ -111,7 +111,7 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
         type: IndexType.LSI,
         partitionKey: TABLE_PARTITION_KEY,
         sortKey: `${slot}SK`,
-        // ADR-123: odd slots ALL, even slots KEYS_ONLY.
+        // The slot layout: odd slots ALL, even slots KEYS_ONLY.
         projection: i % 2 === 0 ? ProjectionKind.ALL : ProjectionKind.KEYS_ONLY,
         nonKeyAttributes: [],
       };

@@ -94,7 +94,7 @@ export function shardedQueryReadUnits(entryBytes: number, entries: number, shard
   return fuller * readUnits((each + 1) * entryBytes, consistent) + (shards - fuller) * readUnits(each * entryBytes, consistent);
 }
 
-/** Writes per second one partition takes safely (seed 004's margin under ~1,000 WCU/s). */
+/** Writes per second one partition takes safely (a margin under the ~1,000 WCU/s a partition takes). */
 export const SAFE_WRITES_PER_PARTITION = 800;
 
 /** Shards needed for a peak of index write units per second. */

@@ -5,7 +5,7 @@
 
 /** The type of an entity attribute. Decides validation, key encoding and the stored value. */
 export enum AttributeKind {
-  /** A string. In keys, characters up to the escape character are escaped (see README, Keys). */
+  /** A string. In keys, characters up to the escape character are escaped (see docs/keys.md). */
   STRING = 'STRING',
   /** A finite number. In keys it uses an order-preserving encoding, so sort keys sort numerically. */
   NUMBER = 'NUMBER',
@@ -144,7 +144,7 @@ export enum ShardStrategy {
   ATTRIBUTE = 'ATTRIBUTE',
 }
 
-/** Write sharding of a GSI partition key (seed 004): the key gets a shard suffix. */
+/** Write sharding of a GSI partition key: the key gets a shard suffix. */
 export interface ShardingDefinition {
   /**
    * Number of shards writes are spread over.
@@ -257,7 +257,7 @@ export interface GlobalIndexDefinition {
   readonly description?: string;
 }
 
-/** The five LSI slots of ADR-123 (seed 003). */
+/** The five LSI slots, created with the table (an LSI cannot be added later). */
 export interface LocalIndexesDefinition {
   /**
    * Create the five LSIs `LSI1`..`LSI5` with the table. LSIs can only be created with the table,

@@ -1,5 +1,5 @@
 // Billing: on-demand by default; provisioned billing where no GSI takes fewer writes than the
-// table, because a throttled GSI throttles the table's writes too (seed 004).
+// table, because a throttled GSI throttles the table's writes too.
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { BillingMode } from 'aws-cdk-lib/aws-dynamodb';
 import { synth, synthError } from './synth';

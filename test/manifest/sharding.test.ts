@@ -1,4 +1,4 @@
-// Sharding rules (seed 004): settings that can work, and a warning when the declared peak needs
+// Sharding rules: settings that can work, and a warning when the declared peak needs
 // more shards than the index has (about 800 write units per second per partition).
 import { edited, theFinding, validManifest } from './manifest-fixture';
 import { compileManifest } from '../../lib/manifest/compile';

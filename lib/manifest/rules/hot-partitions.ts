@@ -1,4 +1,4 @@
-// Partitions that can run hot or full (seeds 003, 004). A partition takes about 1,000 write units
+// Partitions that can run hot or full. A partition takes about 1,000 write units
 // per second; a GSI partition key with few values funnels every write of an entity into one of a
 // few partitions. Every LSI caps each item collection (the items under one table partition key
 // value, with their LSI entries) at 10 GB, after which writes to that collection fail.

@@ -32,7 +32,7 @@ export const atMostTwentyGlobalIndexes: ManifestRule = (model, _manifest, sink) 
 };
 
 /**
- * Every index has its own physical key attributes (seed 000: never reuse GSI key attributes), its
+ * Every index has its own physical key attributes (a GSI's key attributes are never reused by another index), its
  * partition and sort key are two attributes, and none is the type attribute. The table's and the
  * LSIs' names are fixed, so a clash is always blamed on the GSI that chose its names.
  */

@@ -1,4 +1,4 @@
-// Sharding rules (seed 004): settings that can work, and enough shards for the declared peak.
+// Sharding rules: settings that can work, and enough shards for the declared peak.
 import { IndexType } from '../model';
 import { MAX_SHARDS } from '../shape';
 import { peakEntryWriteUnits, SAFE_WRITES_PER_PARTITION, shardsFor } from '../sizes';
