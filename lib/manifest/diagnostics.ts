@@ -5,7 +5,7 @@
 export enum DiagnosticLevel {
   /** DynamoDB or CloudFormation would reject it, or it breaks the library's guarantees. */
   ERROR = 'ERROR',
-  /** Works, but a seed warns about it. */
+  /** Works, but risks throttling, cost or a limit DynamoDB enforces later. */
   WARNING = 'WARNING',
 }
 

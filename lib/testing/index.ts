@@ -17,7 +17,7 @@ import type { SingleTableClient } from '../runtime/types';
 
 export type { EngineKind, EmbeddedEngine } from '../engine/engine';
 /** The sample items and pattern inputs of `single-table local --data`. */
-export type { LocalData } from '../cli/local/session';
+export type { LocalData } from '../cli/local/local-run';
 export { createTableInputFromTemplate } from '../engine/create-table';
 
 /**

@@ -9,7 +9,7 @@ import { CliError, CliIo, EXIT } from '../io';
 import { loadManifest, loadValue } from '../load';
 import { formatMeasured, MeasuredUnits, round } from '../local/capacity';
 import { startEngine } from '../local/engine';
-import { checkData, LocalData, LocalRun, runLocal } from '../local/session';
+import { checkData, LocalData, LocalRun, runLocal } from '../local/local-run';
 import { findTemplate } from '../local/template';
 
 /** Keys of cdk.json's `context` that name the manifest and the sample data for `local`. */
