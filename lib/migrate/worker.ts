@@ -137,7 +137,11 @@ export async function runSegment(options: SegmentOptions): Promise<SegmentResult
     for (const item of page.Items ?? []) {
       counts.scanned++;
       const fix = itemFix(plan, item);
-      if (fix.kind === 'SKIPPED') {counts.skipped++;} else if (fix.kind === 'FAILED') {fail(item, fix.entity, fix.reason);} else if (fix.kind === 'STALE') {
+      if (fix.kind === 'SKIPPED') {
+        counts.skipped++;
+      } else if (fix.kind === 'FAILED') {
+        fail(item, fix.entity, fix.reason);
+      } else if (fix.kind === 'STALE') {
         counts.stale++;
         if (options.dryRun) counts.writeUnits += fixWriteUnits(plan.next, item, fix);
         else await rewrite(item, fix);
