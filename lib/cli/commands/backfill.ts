@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TableModel } from '../../manifest/model';
 import type { SingleTableManifest } from '../../manifest/structs';
-import type { BackfillPlan } from '../../migrate/plan';
+import { BackfillPlan, BackfillPlanError, planBackfill } from '../../migrate/plan';
 import type { BackfillCheckpoint, BackfillResult } from '../../migrate/run';
 import { Command } from '../command';
 import { modelOf } from '../compile';
@@ -77,8 +77,8 @@ errors, 2 on bad arguments.
     const from = flags.from as string | undefined;
     const previous = from ? previousModel(from, io) : undefined;
     // The worker needs the SDK, which this package does not depend on: loaded only here.
-    const { planBackfill, BackfillPlanError } = await import('../../migrate/plan');
-    const { runBackfill } = await import('../../migrate/run');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { runBackfill } = require('../../migrate/run') as typeof import('../../migrate/run');
     let plan: BackfillPlan;
     try {
       plan = planBackfill(next, previous);
@@ -161,16 +161,16 @@ function readCheckpoint(file: string, path: string): BackfillCheckpoint {
 
 async function connect(endpoint: string | undefined, io: CliIo): Promise<{ client: DynamoDBClient; stop: () => Promise<void> }> {
   if (endpoint) return startEngine({ endpoint }, io);
-  // eslint-disable-next-line import/no-extraneous-dependencies
-  const { DynamoDBClient: Client } = await import('@aws-sdk/client-dynamodb');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports, import/no-extraneous-dependencies
+  const { DynamoDBClient: Client } = require('@aws-sdk/client-dynamodb') as typeof import('@aws-sdk/client-dynamodb');
   const client = new Client({});
   return { client, stop: async () => client.destroy() };
 }
 
 /** The table's approximate item count (DynamoDB refreshes it about every six hours), for the ETA. */
 async function itemCount(client: DynamoDBClient, tableName: string): Promise<number | undefined> {
-  // eslint-disable-next-line import/no-extraneous-dependencies
-  const { DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports, import/no-extraneous-dependencies
+  const { DescribeTableCommand } = require('@aws-sdk/client-dynamodb') as typeof import('@aws-sdk/client-dynamodb');
   const out = await client.send(new DescribeTableCommand({ TableName: tableName }));
   return out.Table?.ItemCount;
 }
