@@ -158,16 +158,18 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
       await b.update('Product', item);
       truth.set(keyOf('Product', item), { entity: 'Product', item });
     } else if (row.entity === 'Customer') {
-      const item = { ...row.item, name: `Renamed ${Math.floor(rand() * 1000)}` };
-      await b.update('Customer', { customerId: item.customerId, name: item.name });
+      const name = `Renamed ${Math.floor(rand() * 1000)}`;
+      const item = { ...row.item, name };
+      await b.update('Customer', { customerId: row.item.customerId, name });
       truth.set(keyOf('Customer', item), { entity: 'Customer', item });
     } else if (pick < 0.4) {
       const item = { ...row.item, status: STATUSES[Math.floor(rand() * STATUSES.length)], amount: Math.floor(rand() * 900) };
       await b.update('Order', item);
       truth.set(keyOf('Order', item), { entity: 'Order', item });
     } else if (pick < 0.6) {
-      const item = { ...row.item, note: `changed ${Math.floor(rand() * 1000)}` };
-      await b.update('Order', { customerId: item.customerId, orderId: item.orderId, note: item.note });
+      const note = `changed ${Math.floor(rand() * 1000)}`;
+      const item = { ...row.item, note };
+      await b.update('Order', { customerId: row.item.customerId, orderId: row.item.orderId, note });
       truth.set(keyOf('Order', item), { entity: 'Order', item });
     } else if (pick < 0.8 && !target) {
       const item = { ...row.item, orderId: `o${next++}`, createdAt: new Date(Date.UTC(2026, 0, 1) + next * 1000).toISOString() };
@@ -248,4 +250,4 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
   await expectPatternsMatch('C', tableName, [...afterC.values()]);
   await expectPatternsMatch('D', tableName, [...afterC.values()]);
   expect((await runBackfill({ client: engine.client, tableName, plan: planBackfill(models.C) })).counts).toMatchObject({ stale: 0, rewritten: 0 });
-});
+}, 300_000);
