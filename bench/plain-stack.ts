@@ -30,7 +30,7 @@ export class PlainTableStack extends Stack {
         },
         { indexName: 'GSI3', partitionKey: key('GSI3PK'), sortKey: key('GSI3SK'), projectionType: ProjectionType.KEYS_ONLY },
       ],
-      // Five LSI slots, odd ones projecting everything, even ones keys only (README, Local secondary indexes).
+      // Five LSI slots, odd ones projecting everything, even ones keys only (docs/manifest.md, Local secondary indexes).
       localSecondaryIndexes: [1, 2, 3, 4, 5].map((n) => ({
         indexName: `LSI${n}`,
         sortKey: key(`LSI${n}SK`),

@@ -6,18 +6,18 @@
 //  2. Minified size of the example handler bundled as NodejsFunction does (@aws-sdk/* external),
 //     with the bytes each module contributes.
 //  3. Cold require of the runtime vs of the SDK alone: pairs of fresh node processes in
-//     alternating order, the median of the paired differences. Plus the one-time manifest
-//     resolution that createClient does at cold start, for the example manifest.
+//     alternating order, the median of the paired differences. Plus the one-time load of the
+//     example's compiled model file that openTable does at cold start.
 import { execFileSync } from 'child_process';
-import { mkdirSync, writeFileSync } from 'fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { build } from 'esbuild';
-import { manifest as exampleManifest } from '../examples/manifest';
 import { sampleOrders } from './model/order';
 import * as handWritten from './peers/hand-written';
 import * as ours from './peers/ours';
-import { resolveModel } from '../lib/manifest/resolve';
+import { BATCH, compileLoop } from './throughput';
+import { loadModel } from '../lib/runtime/load-model';
 import { bundle } from '../test/support/bundle';
 
 const quick = process.argv.includes('--quick');
@@ -34,9 +34,15 @@ const median = (xs: number[]) => {
 /** Keeps results alive so the optimizer cannot drop the work. */
 let sink = 0;
 
+// Each builder runs in a loop of its own (see compileLoop): one loop calling both would time the
+// dispatch between them too.
+const loops = new Map<(x: any) => object, (from: number) => unknown>();
+
 function timeOps<T>(inputs: T[], build1: (x: T) => object): number {
+  let loop = loops.get(build1);
+  if (!loop) loops.set(build1, loop = compileLoop(build1, inputs));
   const start = process.hrtime.bigint();
-  for (let i = 0; i < OPS_PER_ROUND; i++) sink += Object.keys(build1(inputs[i % inputs.length])).length;
+  for (let i = 0; i < OPS_PER_ROUND; i += BATCH) sink += loop(i) === undefined ? 1 : 0;
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
@@ -61,10 +67,10 @@ async function requireTimes() {
   mkdirSync(RESULTS, { recursive: true });
   const runtimeFile = path.join(RESULTS, 'runtime-bundle.tmp');
   // The runtime as Lambda loads it: one minified file, the SDK required from node_modules, and
-  // only what a handler reaches from createClient, from the package's ES module build (as a
+  // only what a put + query handler reaches (openTable, putItem, query), from the package's ES module build (as a
   // user's `import ... from 'cdk-single-table/runtime'` resolves; it needs a compile first).
   await build({
-    stdin: { contents: "export { createClient } from 'cdk-single-table/runtime';", resolveDir: path.join(__dirname, '..'), loader: 'ts' },
+    stdin: { contents: "export { openTable, putItem, query } from 'cdk-single-table/runtime';", resolveDir: path.join(__dirname, '..'), loader: 'ts' },
     bundle: true,
     minify: true,
     platform: 'node',
@@ -85,19 +91,22 @@ async function requireTimes() {
     runtime.push(pair[1]);
     diffs.push(pair[1] - pair[0]);
   }
-  const resolves: number[] = [];
+  // What openTable does at cold start besides the require: parse the model file (as a bundled JSON
+  // module is, once) and load it (format check, deep freeze).
+  const text = readFileSync(path.join(__dirname, '..', 'examples', 'manifest.model.json'), 'utf8');
+  const loads: number[] = [];
   for (let i = 0; i < (quick ? 20 : 100); i++) {
     const start = process.hrtime.bigint();
-    sink += resolveModel(exampleManifest).fingerprint.length;
-    resolves.push(Number(process.hrtime.bigint() - start) / 1e6);
+    sink += loadModel(JSON.parse(text)).fingerprint.length;
+    loads.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   return {
     pairs: REQUIRE_PAIRS,
     sdkMs: median(sdk),
     runtimeIncludingSdkMs: median(runtime),
     addedMsMedianOfPairedDifferences: median(diffs),
-    exampleManifestResolveMsMedian: median(resolves),
-    exampleManifestFirstResolveMs: resolves[0],
+    exampleModelLoadMsMedian: median(loads),
+    exampleModelFirstLoadMs: loads[0],
   };
 }
 
@@ -114,12 +123,12 @@ async function main() {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavg: os.loadavg() },
     config: { rounds: ROUNDS, opsPerRound: OPS_PER_ROUND },
-    putItemInput: { ...put, target: '>= 1/5 of hand-written speed', met: put.ratio >= 0.2 },
-    queryInput: { ...query, target: '>= 1/5 of hand-written speed', met: query.ratio >= 0.2 },
+    putItemInput: { ...put, target: '>= 1/3 of hand-written speed', met: put.ratio >= 1 / 3 },
+    queryInput: { ...query, target: '>= 1/3 of hand-written speed', met: query.ratio >= 1 / 3 },
     exampleHandlerBundle: {
       bytes: handler.bytes,
-      target: '<= 12 KB (12288 bytes) minified',
-      met: handler.bytes <= 12 * 1024,
+      target: '<= 24 KB (24576 bytes) minified',
+      met: handler.bytes <= 24 * 1024,
       groups: {
         runtime: group('lib/runtime/'),
         keys: group('lib/keys/'),
@@ -128,7 +137,7 @@ async function main() {
       },
       byModule: Object.fromEntries(byModule),
     },
-    requireTime: { ...requires, target: '<= +1 ms over requiring the SDK', met: requires.addedMsMedianOfPairedDifferences <= 1 },
+    requireTime: { ...requires, target: '<= +1.5 ms over requiring the SDK', met: requires.addedMsMedianOfPairedDifferences <= 1.5 },
     sink,
   };
   writeFileSync(path.join(RESULTS, 'runtime.json'), JSON.stringify(results, null, 2) + '\n');

@@ -1,4 +1,4 @@
-// Benchmark (issue 4): a 10-shard fan-out query returning n items against an unsharded query
+// Benchmark: a 10-shard fan-out query returning n items against an unsharded query
 // returning the same n items, and against a sequential fan-out (concurrency 1).
 //
 //   npx ts-node bench/sharded-query.ts            writes bench/results/sharded-query.json
@@ -109,7 +109,7 @@ function query(client: DynamoDBClient, index: string, pk: string, limit: number,
     ...(filtered ? { FilterExpression: '#amount < :half' } : {}),
     ExpressionAttributeNames: { '#pk': `${index}PK`, ...(filtered ? { '#amount': 'amount' } : {}) },
     ExpressionAttributeValues: { ':pk': { S: pk }, ...(filtered ? { ':half': { N: '498.5' } } : {}) },
-    ScanIndexForward: false, // newest first, as seed 000's orders by status
+    ScanIndexForward: false, // newest first, as orders by status are read
     Limit: limit,
     ExclusiveStartKey: start,
   }));

@@ -1,6 +1,5 @@
-// The example app's access-pattern manifest. It models the seeds: e-commerce orders (seed 000),
-// an overloaded GSI and an adjacency list (seed 001), a sparse boolean index (seed 002) and
-// overloaded LSI slots (ADR-123, seed 003), with a write-sharded status index (seed 004).
+// The example app's access-pattern manifest: e-commerce orders, an overloaded GSI and an
+// adjacency list, a sparse boolean index and overloaded LSI slots, with a write-sharded status index.
 // The stack (examples/stack.ts) and the Lambda handler (examples/handler.ts) both import it.
 import { AttributeKind, defineManifest, ProjectionKind, SortKeyCondition, SortOrder } from '../lib/runtime';
 
@@ -31,6 +30,8 @@ export const manifest = defineManifest({
       },
       pk: 'CUSTOMER#{username}',
       sk: 'ORDER#{orderId}',
+      // Bounds each customer's item collection, which LSI1 and LSI2 cap at 10 GB.
+      maxItemsPerPartition: 10_000,
       indexes: {
         GSI1: { pk: 'ORDER#{orderId}', sk: 'ORDER#{orderId}' },
         GSI2: { pk: 'ORDER#{status}', sk: '{createdAt}' },
@@ -69,6 +70,8 @@ export const manifest = defineManifest({
       },
       pk: 'CUSTOMER#{username}',
       sk: 'GROUP#{groupId}',
+      // Memberships share the customer's item collection with the orders on the LSIs.
+      maxItemsPerPartition: 1_000,
       indexes: { GSI1: { pk: 'GROUP#{groupId}', sk: 'CUSTOMER#{username}' } },
     },
     Task: {
@@ -81,6 +84,8 @@ export const manifest = defineManifest({
       },
       pk: 'TASK#{taskId}',
       sk: 'TASK#{taskId}',
+      // Every running task is in one GSI3 partition (RUNNING#true), which takes about 1,000 writes/s.
+      writesPerSecond: 50,
       indexes: { GSI3: { pk: 'RUNNING#{running}', sk: '{startedAt}' } },
     },
   },

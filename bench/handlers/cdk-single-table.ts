@@ -1,12 +1,14 @@
 // Minimal Lambda for the bundle-size and cold-require benchmarks: writes an order and reads the
-// orders of a status through the runtime client (TABLE_NAME from the environment), as users do.
-import { createClient } from '../../lib/runtime';
-import { manifest } from '../model/manifest';
+// orders of a status (TABLE_NAME from the environment), as users do: the compiled model file
+// (`single-table generate`), the manifest imported for its type only, and the two operations.
+import { openTable, putItem, query } from '../../lib/runtime';
+import type { manifest } from '../model/manifest';
+import model from '../model/manifest.model.json';
 import type { Order } from '../model/order';
 
-const db = createClient(manifest);
+const table = openTable<typeof manifest>(model);
 
 export async function handler(event: { order: Order }) {
-  await db.put('Order', event.order);
-  return (await db.query('ordersByStatus', { status: event.order.status })).items;
+  await putItem(table, 'Order', event.order);
+  return (await query(table, 'ordersByStatus', { status: event.order.status })).items;
 }

@@ -16,7 +16,7 @@ export const STATUSES = ['PLACED', 'SHIPPED', 'DELIVERED', 'CANCELLED'] as const
 
 /**
  * Distinct orders to cycle through, so no library is measured on one cached input. Values avoid
- * characters up to `$`, which our keys escape (README, Keys): every library then stores the same keys.
+ * characters up to `$`, which our keys escape (docs/keys.md): every library then stores the same keys.
  */
 export function sampleOrders(count: number): Order[] {
   return Array.from({ length: count }, (_, i) => ({

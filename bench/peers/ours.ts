@@ -1,14 +1,14 @@
-// cdk-single-table: the pure builders the runtime client runs before it sends (lib/runtime/items.ts
-// and query.ts), on the model `createClient` compiles once at cold start. This is exactly the work
-// of `client.put` / `client.query` up to `dynamodb.send`, validation included.
+// cdk-single-table: the pure builders the operations run before they send (lib/runtime/items.ts
+// and query.ts), on the compiled model file as `openTable` loads it at cold start. This is exactly
+// the work of `putItem` / `query` up to `dynamodb.send`, validation included.
 import type { PutItemCommandInput, QueryCommandInput } from '@aws-sdk/client-dynamodb';
-import { compileManifest } from '../../lib/manifest/compile';
 import { buildPut as buildPutInput } from '../../lib/runtime/items';
+import { loadModel } from '../../lib/runtime/load-model';
 import { buildQueryInput, planQuery } from '../../lib/runtime/query';
-import { manifest } from '../model/manifest';
+import document from '../model/manifest.model.json';
 import { Order, TABLE_NAME } from '../model/order';
 
-const model = compileManifest(manifest).model;
+const model = loadModel(document);
 
 export function buildPut(order: Order): PutItemCommandInput {
   return buildPutInput(model, TABLE_NAME, 'Order', order as unknown as Record<string, unknown>);

@@ -7,12 +7,13 @@ import { backfillCommand } from './commands/backfill';
 import { checkCommand } from './commands/check';
 import { costCommand } from './commands/cost';
 import { docsCommand } from './commands/docs';
+import { generateCommand } from './commands/generate';
 import { localCommand } from './commands/local';
 import { lockCommand } from './commands/lock';
 import { CliError, CliIo, EXIT } from './io';
 
 /** Every command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand, lockCommand, localCommand, backfillCommand];
+export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand, lockCommand, generateCommand, localCommand, backfillCommand];
 
 const HELP = `Usage: single-table <command> <manifest> [options]
 

@@ -45,9 +45,22 @@ export function loadValue(file: string, io: CliIo, exportName: string, what: str
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     mod = require(path);
   } catch (e) {
-    throw new CliError(`${file}: loading failed: ${(e as Error).message.split('\n')[0]}`);
+    throw new CliError(`${file}: loading failed: ${loadFailure(e as Error)}`);
   }
   return pickExport(file, mod, exportName, what);
+}
+
+/**
+ * Why a module did not load. A TypeScript compiler error (ts-node's TSError, ts-jest's) lists one
+ * diagnostic per line after a heading that alone says nothing, so all of them are kept; any other
+ * error's first line says what went wrong.
+ */
+function loadFailure(e: Error): string {
+  // eslint-disable-next-line no-control-regex
+  const message = String(e?.message ?? e).replace(/\u001b\[[0-9;]*m/g, '');
+  if (!/\berror TS\d+/.test(message)) return message.split('\n')[0];
+  const diagnostics = message.split('\n').filter((line) => line.trim() !== '' && !/Unable to compile TypeScript/.test(line));
+  return `TypeScript cannot compile it:\n${diagnostics.map((line) => `  ${line.trim()}`).join('\n')}`;
 }
 
 function readJson(file: string, path: string): unknown {

@@ -1,6 +1,6 @@
 // Billing: on-demand by default. Provisioned billing is checked so that no GSI can take fewer
 // writes than the table: every table write may also write each GSI, and a throttled GSI throttles
-// the table's writes too (seed 004, back-pressure).
+// the table's writes too (back-pressure).
 import { Billing, BillingMode, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';
@@ -13,11 +13,12 @@ export const DEFAULT_CAPACITY = 5;
 /** Autoscaling keeps consumed capacity near this share of the provisioned capacity (CDK's default). */
 export const DEFAULT_TARGET_UTILIZATION = 70;
 
-type BillingProps = Pick<SingleTableProps, 'billingMode' | 'readCapacity' | 'writeCapacity' | 'maxWriteCapacity' | 'maxReadCapacity' | 'targetUtilizationPercent'>;
+type BillingProps = Pick<SingleTableProps,
+'billingMode' | 'readCapacity' | 'writeCapacity' | 'maxWriteCapacity' | 'maxReadCapacity' | 'targetUtilizationPercent' | 'maxReadRequestUnits' | 'maxWriteRequestUnits'>;
 
 const isUnits = (n: unknown): boolean => typeof n === 'number' && Number.isInteger(n) && n >= 1;
 
-function isProvisioned(props: BillingProps): boolean {
+export function isProvisioned(props: BillingProps): boolean {
   return props.billingMode === BillingMode.PROVISIONED;
 }
 
@@ -45,17 +46,16 @@ function autoscaled(range: Range, props: BillingProps): Capacity {
   return Capacity.autoscaled({ minCapacity: range.min, maxCapacity: range.max, targetUtilizationPercent });
 }
 
-/** Reports capacities that cannot work: set without provisioned billing, not whole units, or below the table's writes. */
+/**
+ * Reports capacities that cannot work together: set without provisioned billing, a maximum below
+ * its minimum, a GSI below the table's writes. Each value's own range is checked with the props' shape.
+ */
 export function checkBilling(model: TableModel, props: BillingProps, sink: DiagnosticSink): void {
   const provisioned = isProvisioned(props);
   const check = (location: string, name: string, value: number | undefined): boolean => {
     if (value === undefined) return false;
     if (!provisioned) {
       sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', location, `sets ${name} ${value} but billing is on-demand`, `set billingMode: BillingMode.PROVISIONED, or remove ${name}`);
-      return false;
-    }
-    if (!isUnits(value)) {
-      sink.error('CAPACITY_INVALID', location, `${name} ${JSON.stringify(value)} is not a whole number of capacity units of at least 1`, `set ${name} to a whole number of at least 1`);
       return false;
     }
     return true;
@@ -73,8 +73,6 @@ export function checkBilling(model: TableModel, props: BillingProps, sink: Diagn
   const target = props.targetUtilizationPercent;
   if (target !== undefined && !provisioned) {
     sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', 'SingleTable props', `sets targetUtilizationPercent ${target} but billing is on-demand`, 'set billingMode: BillingMode.PROVISIONED, or remove targetUtilizationPercent');
-  } else if (target !== undefined && !(Number.isInteger(target) && target >= 20 && target <= 90)) {
-    sink.error('CAPACITY_INVALID', 'SingleTable props', `targetUtilizationPercent ${JSON.stringify(target)} is not a whole number from 20 to 90`, 'set targetUtilizationPercent from 20 to 90');
   }
   for (const index of globalIndexes(model)) {
     const where = `index ${index.name}`;
@@ -112,7 +110,9 @@ function checkShardPeak(model: TableModel, index: IndexModel, ceiling: number, s
 
 /** The table's billing. */
 export function tableBilling(props: BillingProps): Billing {
-  if (!isProvisioned(props)) return Billing.onDemand();
+  if (!isProvisioned(props)) {
+    return Billing.onDemand({ maxReadRequestUnits: props.maxReadRequestUnits, maxWriteRequestUnits: props.maxWriteRequestUnits });
+  }
   const reads = tableReads(props);
   return Billing.provisioned({
     readCapacity: props.maxReadCapacity === undefined ? Capacity.fixed(reads.min) : autoscaled(reads, props),
@@ -129,12 +129,18 @@ export function globalIndexCapacity(index: IndexModel, props: BillingProps): { r
   if (!isProvisioned(props)) return {};
   const reads = index.readCapacity;
   const writes = index.writeCapacity;
-  const readCapacity = reads === undefined ? undefined
-    : props.maxReadCapacity === undefined ? Capacity.fixed(reads) : autoscaled(indexRange(reads, tableReads(props)), props);
   return {
-    readCapacity,
+    readCapacity: reads === undefined ? undefined : readCapacityFrom(reads, props),
     writeCapacity: writes === undefined ? undefined : autoscaled(indexRange(writes, tableWrites(props)), props),
   };
+}
+
+/**
+ * Reads of a GSI or a replica with its own floor: fixed when the table's reads are, else scaling
+ * from the floor up to the table's ceiling (or the floor, if higher).
+ */
+export function readCapacityFrom(own: number, props: BillingProps): Capacity {
+  return props.maxReadCapacity === undefined ? Capacity.fixed(own) : autoscaled(indexRange(own, tableReads(props)), props);
 }
 
 function globalIndexes(model: TableModel): IndexModel[] {

@@ -3,6 +3,7 @@
 // the attribute definitions from these key schemas, so only key attributes in use are defined.
 import { AttributeType, GlobalSecondaryIndexPropsV2, LocalSecondaryIndexProps, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
 import { globalIndexCapacity } from './billing';
+import { globalIndexFeatures } from './features/render';
 import type { SingleTableProps } from './single-table';
 import { IndexModel, IndexType, TableModel } from '../manifest/model';
 import { ProjectionKind } from '../manifest/structs';
@@ -30,6 +31,7 @@ export function globalSecondaryIndexes(model: TableModel, props: SingleTableProp
     sortKey: index.sortKey === undefined ? undefined : stringKey(index.sortKey),
     ...projection(index),
     ...globalIndexCapacity(index, props),
+    ...globalIndexFeatures(props, index.name),
   }));
 }
 

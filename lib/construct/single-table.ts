@@ -1,28 +1,28 @@
 // The SingleTable construct: a TableV2 built from the compiled manifest model, with defaults that
 // lose nothing (point-in-time recovery, deletion protection, RETAIN, encryption at rest).
 import { Annotations, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ITableV2, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
+import { AttributeType, BillingMode, ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { Construct } from 'constructs';
-import { grantNeeds } from './access/grant';
-import type { SingleTableGrantOptions } from './access/options';
-import { accessNeeds } from './access/plan';
+import type { Construct } from 'constructs';
 import { checkBilling, tableBilling } from './billing';
+import { checkTableFeatures } from './features/check';
+import type { SingleTableFeatureProps } from './features/options';
+import { applyGlobalIndexInsights, tableFeatures } from './features/render';
+import { ImportedSingleTable, SingleTableAttributes } from './imported-table';
 import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
 import { SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
 import { syncShardLock } from './shard-lock';
-import { checkTableOptions } from './table-options';
+import { ISingleTable, SingleTableBase } from './single-table-base';
+import { checkPropsShape, checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
-import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
 import { FINGERPRINT_ENV, TABLE_NAME_ENV } from '../runtime/environment';
 
 /** Properties of a `SingleTable`. */
-export interface SingleTableProps {
+export interface SingleTableProps extends SingleTableFeatureProps {
   /** The access-pattern manifest: entities, key templates, indexes and access patterns. */
   readonly manifest: SingleTableManifest;
 
@@ -124,27 +124,34 @@ export interface SingleTableProps {
   readonly shardLockName?: string;
 }
 
-/** The physical key attribute names of one index. */
-export interface IndexKeyNames {
-  /** The partition key attribute. */
-  readonly partitionKey: string;
-  /**
-   * The sort key attribute.
-   * @default - the index has no sort key
-   */
-  readonly sortKey?: string;
-}
-
 /**
  * A DynamoDB table for single-table design, built from a validated access-pattern manifest: string
  * `PK`/`SK`, the five LSI slots (unless turned off) and exactly the declared GSIs. Manifest errors
  * fail the synth, listing every one; warnings become CDK annotations.
  */
-export class SingleTable extends Construct {
+export class SingleTable extends SingleTableBase {
   /** The environment variable `connect` sets to the table's name; the runtime's `createClient` reads it. */
   public static readonly TABLE_NAME_ENV = TABLE_NAME_ENV;
   /** The environment variable `connect` sets to the manifest's fingerprint; the runtime checks it at cold start. */
   public static readonly FINGERPRINT_ENV = FINGERPRINT_ENV;
+
+  /**
+   * An existing SingleTable, by name, for grants and `connect` in another stack or app.
+   * Give the manifest the table was created with.
+   */
+  public static fromTableName(scope: Construct, id: string, tableName: string, manifest: SingleTableManifest): ISingleTable {
+    return new ImportedSingleTable(scope, id, { tableName, manifest });
+  }
+
+  /** An existing SingleTable, by ARN, for grants and `connect`. See `fromTableName`. */
+  public static fromTableArn(scope: Construct, id: string, tableArn: string, manifest: SingleTableManifest): ISingleTable {
+    return new ImportedSingleTable(scope, id, { tableArn, manifest });
+  }
+
+  /** An existing SingleTable, by name or ARN and with its customer-managed key if it has one. See `fromTableName`. */
+  public static fromTableAttributes(scope: Construct, id: string, attrs: SingleTableAttributes): ISingleTable {
+    return new ImportedSingleTable(scope, id, attrs);
+  }
 
   /** The table. */
   public readonly table: ITableV2;
@@ -154,28 +161,12 @@ export class SingleTable extends Construct {
   public readonly tableName: string;
   /** The table's ARN. */
   public readonly tableArn: string;
-  /** The table's partition key attribute. */
-  public readonly partitionKeyName: string;
-  /** The table's sort key attribute. */
-  public readonly sortKeyName: string;
-  /** The attribute holding every item's entity type. */
-  public readonly typeAttributeName: string;
-  /** The GSI names, in manifest order. */
-  public readonly globalIndexNames: string[];
-  /** The LSI names (empty when local indexes are turned off). */
-  public readonly localIndexNames: string[];
   /** How reads and writes are billed. */
   public readonly billingMode: BillingMode;
 
   constructor(scope: Construct, id: string, props: SingleTableProps) {
     super(scope, id);
     this.model = this.compile(props);
-    const keys = this.model.indexes[TABLE_INDEX];
-    this.partitionKeyName = keys.partitionKey;
-    this.sortKeyName = keys.sortKey!;
-    this.typeAttributeName = this.model.typeAttribute;
-    this.globalIndexNames = this.indexNames(IndexType.GSI);
-    this.localIndexNames = this.indexNames(IndexType.LSI);
     this.billingMode = props.billingMode ?? BillingMode.PAY_PER_REQUEST;
 
     const table = new TableV2(this, 'Resource', {
@@ -185,66 +176,17 @@ export class SingleTable extends Construct {
       globalSecondaryIndexes: globalSecondaryIndexes(this.model, props),
       localSecondaryIndexes: localSecondaryIndexes(this.model),
       billing: tableBilling(props),
-      encryption: props.encryptionKey ? TableEncryptionV2.customerManagedKey(props.encryptionKey) : TableEncryptionV2.awsManagedKey(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery ?? true },
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
       timeToLiveAttribute: props.timeToLiveAttribute,
       dynamoStream: props.stream,
+      ...tableFeatures(this.model, props),
     });
+    applyGlobalIndexInsights(table, this.model, props);
     this.table = table;
     this.tableName = table.tableName;
     this.tableArn = table.tableArn;
-  }
-
-  /**
-   * The physical key attribute names of an index: a GSI name or an LSI slot (`LSI1`..`LSI5`).
-   * For an LSI the partition key is the table's.
-   */
-  public indexKeys(indexName: string): IndexKeyNames {
-    const index = this.model.indexes[indexName];
-    if (!index || index.type === IndexType.TABLE) {
-      const known = [...this.globalIndexNames, ...this.localIndexNames];
-      throw new Error(`SingleTable ${this.node.path}: no index '${indexName}'; the table has ${known.length ? known.join(', ') : 'no secondary indexes'}`);
-    }
-    return { partitionKey: index.partitionKey, sortKey: index.sortKey };
-  }
-
-  /**
-   * Grants exactly what the options name: Query on the indexes of the access patterns (and
-   * BatchGetItem on the table for those whose index lacks attributes they need), item reads and
-   * each kind of write on the table, optionally only on one tenant's partition keys. With a
-   * customer-managed key, the key actions those need. Throws on unknown pattern names.
-   */
-  public grantAccess(grantee: IGrantable, options: SingleTableGrantOptions): Grant {
-    let needs;
-    try {
-      needs = accessNeeds(this.model, options);
-    } catch (e) {
-      throw new Error(`SingleTable ${this.node.path}: ${(e as Error).message}`);
-    }
-    return grantNeeds({ scope: this, tableArn: this.tableArn, encryptionKey: this.table.encryptionKey }, grantee, needs);
-  }
-
-  /** Grants the queries of these access patterns only; see `grantAccess`. */
-  public grantPatterns(grantee: IGrantable, ...patterns: string[]): Grant {
-    return this.grantAccess(grantee, { patterns });
-  }
-
-  /**
-   * The environment a function using the runtime needs: the table name (`TABLE_NAME`) and the
-   * manifest's fingerprint (`SINGLE_TABLE_FINGERPRINT`), which the runtime compares with the
-   * manifest it was bundled with.
-   */
-  public functionEnvironment(): { [name: string]: string } {
-    return { [TABLE_NAME_ENV]: this.tableName, [FINGERPRINT_ENV]: this.model.fingerprint };
-  }
-
-  /** Sets a function's environment (`functionEnvironment`) and grants it what the options name. */
-  public connect(fn: LambdaFunction, options: SingleTableGrantOptions): Grant {
-    const grant = this.grantAccess(fn, options);
-    for (const [name, value] of Object.entries(this.functionEnvironment())) fn.addEnvironment(name, value);
-    return grant;
   }
 
   /**
@@ -257,11 +199,13 @@ export class SingleTable extends Construct {
 
   /** Compiles the manifest, checks the table options and the shard lock; throws listing every error, annotates warnings. */
   private compile(props: SingleTableProps): TableModel {
-    const { model, diagnostics } = checkManifest(props.manifest);
     const sink = new DiagnosticSink();
-    if (model) {
+    const propsValid = checkPropsShape(props, sink);
+    const { model, diagnostics } = checkManifest(props?.manifest);
+    if (model && propsValid) {
       checkBilling(model, props, sink);
       checkTableOptions(model, props, Stack.of(this).region, sink);
+      checkTableFeatures(model, props, Stack.of(this).region, sink);
     }
     // The lock file is only written when everything else holds, so a failed synth changes nothing.
     if (model && !sink.hasErrors && props.shardLock !== undefined) {
@@ -273,9 +217,5 @@ export class SingleTable extends Construct {
       Annotations.of(this).addWarningV2(`cdk-single-table:${warning.code}`, formatDiagnostic(warning));
     }
     return model;
-  }
-
-  private indexNames(type: IndexType): string[] {
-    return Object.values(this.model.indexes).filter((i) => i.type === type).map((i) => i.name);
   }
 }

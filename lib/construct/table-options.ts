@@ -1,13 +1,45 @@
 // Checks of the construct's own table options that CloudFormation, DynamoDB or TableV2 would reject
 // late or obscurely, or that would silently never work (a TTL attribute that is not a number never
-// expires anything).
-import { Token } from 'aws-cdk-lib';
+// expires anything). Python, Java and .NET users and JSON-driven apps can pass any value, so each
+// option's type, enum value and range is checked first, like the manifest's.
+import { RemovalPolicy, Token } from 'aws-cdk-lib';
+import { BillingMode, StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import type { TableModel } from '../manifest/model';
+import { bool, CAPACITY, checkShape, enumOf, name as userName, opt, Shape, text, whole } from '../manifest/shape';
 import { AttributeKind } from '../manifest/structs';
+import { describeValue, own } from '../manifest/values';
 
-const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
+/** The options this file and billing.ts read; other props are checked where they are used. */
+const PROPS_SHAPE: Shape = {
+  kind: 'struct',
+  open: true,
+  fields: {
+    tableName: opt(text('TABLE_NAME_INVALID')),
+    billingMode: opt(enumOf('BILLING_MODE_INVALID', 'BillingMode', BillingMode)),
+    readCapacity: opt(CAPACITY),
+    writeCapacity: opt(CAPACITY),
+    maxReadCapacity: opt(CAPACITY),
+    maxWriteCapacity: opt(CAPACITY),
+    targetUtilizationPercent: opt(whole('CAPACITY_INVALID', 20, 90, 'a whole number from 20 to 90')),
+    pointInTimeRecovery: opt(bool),
+    deletionProtection: opt(bool),
+    removalPolicy: opt(enumOf('REMOVAL_POLICY_INVALID', 'RemovalPolicy', RemovalPolicy)),
+    timeToLiveAttribute: opt(userName('TTL_ATTRIBUTE_INVALID')),
+    stream: opt(enumOf('STREAM_VIEW_TYPE_INVALID', 'StreamViewType', StreamViewType)),
+    shardLock: opt(text()),
+    shardLockName: opt(text()),
+  },
+};
+
+/** Whether every option has its type, enum value and range; reports each one that has not. */
+export function checkPropsShape(props: unknown, sink: DiagnosticSink): boolean {
+  return checkShape(props, PROPS_SHAPE, { location: 'SingleTable props', path: '' }, sink);
+}
+
+/** A table name DynamoDB accepts. */
+export const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
 
 type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryptionKey'>;
 
@@ -15,22 +47,28 @@ type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 
 export function checkTableOptions(model: TableModel, props: OptionProps, region: string, sink: DiagnosticSink): void {
   const name = props.tableName;
   if (name !== undefined && !Token.isUnresolved(name) && !TABLE_NAME.test(name)) {
-    sink.error('TABLE_NAME_INVALID', 'SingleTable props', `tableName ${JSON.stringify(name)} is not 3-255 characters of a-z, A-Z, 0-9, '_', '-', '.'`, "rename the table, e.g. 'app-table', or leave tableName out to let CloudFormation name it");
+    sink.error('TABLE_NAME_INVALID', 'SingleTable props', `tableName ${describeValue(name)} is not 3-255 characters of a-z, A-Z, 0-9, '_', '-', '.'`, "rename the table, e.g. 'app-table', or leave tableName out to let CloudFormation name it");
   }
   if (props.encryptionKey && Token.isUnresolved(region)) {
     // TableV2 names the key per replica region, so the region must be known at synth
     sink.error('ENCRYPTION_KEY_NEEDS_REGION', 'SingleTable props', 'encryptionKey is set but the stack has no region', "give the stack an explicit region: new Stack(app, 'Id', { env: { region: 'eu-west-1' } })");
   }
   const ttl = props.timeToLiveAttribute;
-  if (ttl === undefined) return;
+  if (ttl === undefined || Token.isUnresolved(ttl)) return;
   if (ttl === model.typeAttribute || model.keyAttributes.includes(ttl)) {
     sink.error('TTL_ATTRIBUTE_CLASH', 'SingleTable props', `timeToLiveAttribute '${ttl}' is ${ttl === model.typeAttribute ? 'the type attribute' : 'a key attribute'}, which holds strings`, "use a data attribute of type NUMBER, e.g. 'expiresAt'");
     return;
   }
+  let declared = false;
   for (const entity of Object.values(model.entities)) {
-    const attr = entity.attributes[ttl];
+    const attr = own(entity.attributes, ttl);
+    declared ||= attr !== undefined;
     if (attr && attr.type !== AttributeKind.NUMBER) {
       sink.error('TTL_ATTRIBUTE_NOT_NUMBER', `entity ${entity.name}, attribute ${ttl}`, `is the TTL attribute but has type ${attr.type}; DynamoDB only expires items whose TTL attribute is a number (epoch seconds)`, `declare '${ttl}' as AttributeKind.NUMBER holding epoch seconds`);
     }
+  }
+  if (!declared) {
+    sink.error('TTL_ATTRIBUTE_UNDECLARED', 'SingleTable props', `timeToLiveAttribute '${ttl}' is not an attribute of any entity, so no item would ever expire`,
+      `declare '${ttl}' as a NUMBER attribute (epoch seconds) on the entities that expire, or correct the name (declared: ${[...new Set(Object.values(model.entities).flatMap((e) => Object.keys(e.attributes)))].join(', ')})`);
   }
 }

@@ -1,5 +1,5 @@
 /* eslint-disable no-bitwise */
-// Shard choice for write-sharded GSI partition keys (seed 004). The shard is a suffix segment:
+// Shard choice for write-sharded GSI partition keys. The shard is a suffix segment:
 // `ORDER#OPEN` becomes `ORDER#OPEN#2`.
 //
 // RANDOM is "random" over items but stable per item: the shard is a hash of the item's table key,

@@ -3,9 +3,11 @@
 // and the reports compile; the Lambda runtime only resolves (see resolve.ts).
 import { DiagnosticSink, ManifestDiagnostic, ManifestError } from './diagnostics';
 import type { TableModel } from './model';
-import { deepFreeze, resolveManifest } from './resolve';
+import { resolveManifest } from './resolve';
 import { ALL_RULES } from './rules';
+import { checkShape, MANIFEST_SHAPE } from './shape';
 import type { SingleTableManifest } from './structs';
+import { deepFreeze } from '../model/freeze';
 
 export { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from './resolve';
 
@@ -27,7 +29,11 @@ export function compileManifest(manifest: SingleTableManifest): CompiledManifest
 /** Compiles without throwing: every finding, and the model when there is no error. */
 export function checkManifest(manifest: SingleTableManifest): { model?: TableModel; diagnostics: ManifestDiagnostic[] } {
   const sink = new DiagnosticSink();
-  const draft = resolveManifest(manifest, sink);
+  // Nothing reads a manifest of the wrong shape: each wrong property is one finding, and resolution
+  // (which the Lambda runs without this check) can rely on the types.
+  const shaped = typeof manifest !== 'object' || manifest === null || Array.isArray(manifest) || manifest.entities === undefined
+    || checkShape(manifest, MANIFEST_SHAPE, { location: 'manifest', path: '' }, sink);
+  const draft = shaped ? resolveManifest(manifest, sink) : undefined;
   if (!draft) return { diagnostics: sink.all };
   for (const rule of ALL_RULES) rule(draft, manifest, sink);
   if (sink.hasErrors) return { diagnostics: sink.all };

@@ -55,17 +55,29 @@ type AttributesOf<M, E extends EntityName<M>> = EntitiesOf<M>[E] extends { reado
 type RequiredNames<A> = { [K in keyof A]: A[K] extends { readonly required: true } ? K : never }[keyof A];
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-/** The item type of an entity: required attributes required, the others optional. */
-export type ItemOf<M, E extends EntityName<M>> = Simplify<
-  { [K in Extract<RequiredNames<AttributesOf<M, E>>, string>]: ValueOf<AttributesOf<M, E>[K] extends { readonly type: infer T } ? T : never> } & {
-    [K in Exclude<Extract<keyof AttributesOf<M, E>, string>, RequiredNames<AttributesOf<M, E>>>]?: ValueOf<
-      AttributesOf<M, E>[K] extends { readonly type: infer T } ? T : never
-    >;
+/**
+ * The type of a value of an attribute kind as the runtime returns it: as `ValueOf`, but a DATE
+ * comes back as the ISO-8601 UTC string it is stored as, never a Date.
+ */
+export type ResultValueOf<K> = K extends `${AttributeKind.DATE}` ? string : ValueOf<K>;
+
+type KindOf<A> = A extends { readonly type: infer T } ? T : never;
+/** One attribute's type: as written (`ValueOf`) or as returned (`ResultValueOf`). */
+type AttributeValueOf<A, Returned extends boolean> = Returned extends true ? ResultValueOf<KindOf<A>> : ValueOf<KindOf<A>>;
+type ItemShape<M, E extends EntityName<M>, Returned extends boolean> = Simplify<
+  { [K in Extract<RequiredNames<AttributesOf<M, E>>, string>]: AttributeValueOf<AttributesOf<M, E>[K], Returned> } & {
+    [K in Exclude<Extract<keyof AttributesOf<M, E>, string>, RequiredNames<AttributesOf<M, E>>>]?: AttributeValueOf<AttributesOf<M, E>[K], Returned>;
   }
 >;
 
-/** The union of the item types of several entities, each tagged with its entity name. */
-export type TaggedItem<M, E extends EntityName<M>> = E extends EntityName<M> ? { readonly entity: E; readonly item: ItemOf<M, E> } : never;
+/** The item type of an entity as written: required attributes required, the others optional; a DATE may be a Date or a string. */
+export type ItemOf<M, E extends EntityName<M>> = ItemShape<M, E, false>;
+
+/** The item type of an entity as the runtime returns it (get, update, delete, query): DATE attributes are ISO-8601 strings. */
+export type ResultItemOf<M, E extends EntityName<M>> = ItemShape<M, E, true>;
+
+/** The union of the result item types of several entities, each tagged with its entity name. */
+export type TaggedItem<M, E extends EntityName<M>> = E extends EntityName<M> ? { readonly entity: E; readonly item: ResultItemOf<M, E> } : never;
 
 /** Attribute names inside `{...}` placeholders of a template literal type. */
 export type Placeholders<T> = T extends `${string}{${infer N}}${infer Rest}` ? N | Placeholders<Rest> : never;
@@ -101,9 +113,26 @@ export type PatternKeyInput<M, P extends PatternName<M>> = Values<
   Placeholders<PkTemplate<M, FirstEntity<M, P>, PatternIndex<M, P>>>
 >;
 
-/** The sort key attributes of a pattern's index template (all optional: leading ones make a prefix). */
+type Delimiter<M> = LiteralOf<M> extends { readonly delimiter: infer D extends string } ? D : '#';
+/** A template's segments: `ORDER#{orderId}` -> ['ORDER', '{orderId}']. */
+type Segments<S, D extends string> = S extends `${infer H}${D}${infer T}` ? [H, ...Segments<T, D>] : [S];
+type CommonSegments<A, B> = A extends [infer X, ...infer RA]
+  ? B extends [infer Y, ...infer RB] ? ([X] extends [Y] ? ([Y] extends [X] ? [X, ...CommonSegments<RA, RB>] : []) : []) : []
+  : [];
+/** The leading segments the sort keys of all these entities share on an index (the runtime composes those). */
+type SharedSegments<M, Es, I extends string> = Es extends readonly [infer F extends EntityName<M>, ...infer R]
+  ? R extends readonly []
+    ? Segments<SkTemplate<M, F, I>, Delimiter<M>>
+    : CommonSegments<Segments<SkTemplate<M, F, I>, Delimiter<M>>, SharedSegments<M, R, I>>
+  : Segments<SkTemplate<M, Es extends readonly (infer E extends EntityName<M>)[] ? E : never, I>, Delimiter<M>>;
+type PatternEntityList<M, P extends PatternName<M>> = PatternDef<M, P> extends { readonly entities: infer Es } ? Es : never;
+
+/**
+ * The sort key attributes of a pattern's condition (all optional: leading ones make a prefix):
+ * those of the sort-key prefix all its entities share on its index.
+ */
 export type PatternSortInput<M, P extends PatternName<M>> = Partial<
-  Values<M, FirstEntity<M, P>, Placeholders<SkTemplate<M, FirstEntity<M, P>, PatternIndex<M, P>>>>
+  Values<M, FirstEntity<M, P>, Placeholders<SharedSegments<M, PatternEntityList<M, P>, PatternIndex<M, P>>[number]>>
 >;
 
 /** The input of a pattern's query: its partition key attributes, then its sort-key condition. */

@@ -104,6 +104,8 @@ export interface AttributeModel {
   readonly required: boolean;
   /** Typical value size in bytes (declared or estimated). */
   readonly typicalSizeBytes: number;
+  /** How many different values it takes. @default - unbounded */
+  readonly distinctValues?: number;
 }
 
 /** An entity's key templates on one index slot. */
@@ -128,6 +130,10 @@ export interface EntityModel {
   readonly keys: { [indexName: string]: EntityIndexKeysModel };
   /** Typical item size in bytes (declared or estimated). */
   readonly typicalItemSizeBytes: number;
+  /** Declared peak writes per second. @default - unknown */
+  readonly writesPerSecond?: number;
+  /** Declared most items under one table partition key value. @default - unbounded */
+  readonly maxItemsPerPartition?: number;
   /** Description. @default - none */
   readonly description?: string;
 }
@@ -140,6 +146,21 @@ export enum FetchMode {
   BATCH_GET = 'BATCH_GET',
   /** LSI: DynamoDB fetches them from the table (extra read units, done in the same Query). */
   LSI_FETCH = 'LSI_FETCH',
+}
+
+/**
+ * Which stored sort keys a pattern's complete sort-key prefix stands for. A pattern over several
+ * entities of one item collection queries by the longest run of leading segments their sort keys
+ * share; one entity's key may end there (a parent `X#{id}`) while others continue (its children
+ * `X#{id}#CHILD#{date}`).
+ */
+export enum SortKeyCoverage {
+  /** The key itself: every entity's sort key is the template. */
+  KEY = 'KEY',
+  /** The key and every key under it (key + delimiter + more): some entity's sort key ends there, another's continues. */
+  KEY_AND_BELOW = 'KEY_AND_BELOW',
+  /** Only the keys under it: every entity's sort key continues past the template. */
+  BELOW = 'BELOW',
 }
 
 /** One access pattern, resolved. */
@@ -162,8 +183,14 @@ export interface PatternModel {
   readonly fetch: FetchMode;
   /** Partition key template the query composes (the first entity's on the index). */
   readonly pk: KeyTemplateModel;
-  /** Sort key template the condition composes (the first entity's). @default - no sort key */
+  /**
+   * Sort key template the condition composes: the entity's, or for several entities the longest
+   * run of leading segments all their sort keys on the index share.
+   * @default - no sort key, or no segment the entities share
+   */
   readonly sk?: KeyTemplateModel;
+  /** Which keys a complete `sk` stands for. @default SortKeyCoverage.KEY */
+  readonly skCoverage?: SortKeyCoverage;
   /** Description. @default - none */
   readonly description?: string;
   /** Expected reads per second. @default - none */

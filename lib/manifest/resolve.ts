@@ -13,10 +13,12 @@ import {
   FetchMode,
   IndexModel,
   IndexType,
+  KeySegmentModel,
   KeyTemplateModel,
   LSI_SLOTS,
   PatternModel,
   ShardModel,
+  SortKeyCoverage,
   TABLE_INDEX,
   TableModel,
 } from './model';
@@ -32,8 +34,10 @@ import {
   SortKeyCondition,
   SortOrder,
 } from './structs';
+import { describeValue, dict } from './values';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
 import { parseTemplate } from '../keys/template';
+import { deepFreeze } from '../model/freeze';
 
 /** Physical names of the table's key attributes. */
 export const TABLE_PARTITION_KEY = 'PK';
@@ -45,7 +49,14 @@ export const TABLE_SORT_KEY = 'SK';
  */
 export function resolveModel(manifest: SingleTableManifest): TableModel {
   const sink = new DiagnosticSink();
-  const draft = resolveManifest(manifest, sink);
+  let draft: TableModel | undefined;
+  try {
+    draft = resolveManifest(manifest, sink);
+  } catch (e) {
+    // The shape check (compile.ts) stays out of the Lambda bundle; a manifest of another shape than
+    // the synth validates fails here as a ManifestError, never as a TypeError from deep inside.
+    sink.error('MANIFEST_SHAPE', 'manifest', `cannot be resolved (${(e as Error).message})`, 'run `single-table check` (or `cdk synth`) on the manifest for every finding');
+  }
   if (draft && !sink.hasErrors) {
     // A pattern that names an unknown entity or index resolves to nothing; the pattern rules say
     // exactly what is wrong, so this only makes sure such a manifest is not used quietly. (After
@@ -63,7 +74,7 @@ export function resolveModel(manifest: SingleTableManifest): TableModel {
 
 /** Resolves a manifest into a draft model (not frozen), reporting what it cannot resolve; undefined without entities. */
 export function resolveManifest(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel | undefined {
-  if (!manifest || typeof manifest !== 'object' || !manifest.entities || typeof manifest.entities !== 'object') {
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest) || manifest.entities === undefined) {
     sink.error('MANIFEST_SHAPE', 'manifest', 'has no `entities` map', 'pass an object with at least one entity under `entities`');
     return undefined;
   }
@@ -73,14 +84,14 @@ export function resolveManifest(manifest: SingleTableManifest, sink: DiagnosticS
 function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableModel {
   let delimiter = manifest.delimiter ?? '#';
   if (typeof delimiter !== 'string' || delimiter.length !== 1 || !ALLOWED_DELIMITERS.includes(delimiter)) {
-    sink.error('DELIMITER_INVALID', 'manifest', `delimiter ${JSON.stringify(delimiter)} is not allowed`, `use one of ${ALLOWED_DELIMITERS.split('').join(' ')} (default '#')`);
+    sink.error('DELIMITER_INVALID', 'manifest', `delimiter ${describeValue(delimiter)} is not allowed`, `use one of ${ALLOWED_DELIMITERS.split('').join(' ')} (default '#')`);
     delimiter = '#';
   }
   const escapeChar = escapeCharFor(delimiter);
   const typeAttribute = manifest.typeAttribute ?? 'Type';
   const localIndexesEnabled = manifest.localIndexes?.enabled ?? true;
 
-  const indexes: { [name: string]: IndexModel } = {};
+  const indexes = dict<IndexModel>();
   indexes[TABLE_INDEX] = {
     name: TABLE_INDEX,
     type: IndexType.TABLE,
@@ -100,15 +111,15 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
         type: IndexType.LSI,
         partitionKey: TABLE_PARTITION_KEY,
         sortKey: `${slot}SK`,
-        // ADR-123: odd slots ALL, even slots KEYS_ONLY.
+        // The slot layout: odd slots ALL, even slots KEYS_ONLY.
         projection: i % 2 === 0 ? ProjectionKind.ALL : ProjectionKind.KEYS_ONLY,
         nonKeyAttributes: [],
       };
     });
   }
 
-  const entities: { [name: string]: EntityModel } = {};
-  const entityByType: { [typeValue: string]: string } = {};
+  const entities = dict<EntityModel>();
+  const entityByType = dict<string>();
   for (const [name, def] of Object.entries(manifest.entities)) {
     const entity = resolveEntity(name, def, indexes, delimiter, escapeChar, typeAttribute, sink);
     entities[name] = entity;
@@ -119,13 +130,19 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
   for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
     const index = indexes[name];
     if (index?.type === IndexType.GSI && def?.sharding) {
-      (index as { shards?: ShardModel }).shards = resolveShards(def, index, entities, indexes, typeAttribute);
+      const shards = resolveShards(def, index, entities, indexes, typeAttribute);
+      // Compile rejects such counts with their property; the Lambda, which resolves without that
+      // check, must still never compose a `#NaN` shard.
+      if (!shards.counts.every((n) => Number.isInteger(n) && n >= 1)) {
+        sink.error('SHARD_COUNT_INVALID', `index ${name}`, `shard counts ${describeValue(shards.counts)} cannot be resolved to whole numbers`, 'run `single-table check` on the manifest for the exact finding');
+      }
+      (index as { shards?: ShardModel }).shards = shards;
     }
   }
 
-  const patterns: { [name: string]: PatternModel } = {};
+  const patterns = dict<PatternModel>();
   for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
-    const pattern = resolvePattern(name, def, entities, indexes, typeAttribute);
+    const pattern = resolvePattern(name, def, entities, indexes, typeAttribute, delimiter);
     if (pattern) patterns[name] = pattern;
   }
 
@@ -178,17 +195,18 @@ function resolveEntity(
   sink: DiagnosticSink,
 ): EntityModel {
   const where = `entity ${name}`;
-  const attributes: { [name: string]: AttributeModel } = {};
+  const attributes = dict<AttributeModel>();
   for (const [attrName, attr] of Object.entries(def?.attributes ?? {})) {
     const type = attr?.type;
     if (!Object.values(AttributeKind).includes(type)) {
-      sink.error('ATTRIBUTE_TYPE_INVALID', `${where}, attribute ${attrName}`, `type ${JSON.stringify(type)} is not an AttributeKind`, `use one of ${Object.values(AttributeKind).join(', ')}`);
+      sink.error('ATTRIBUTE_TYPE_INVALID', `${where}, attribute ${attrName}`, `type ${describeValue(type)} is not an AttributeKind`, `use one of ${Object.values(AttributeKind).join(', ')}`);
     }
     attributes[attrName] = {
       name: attrName,
       type,
       required: attr?.required ?? false,
       typicalSizeBytes: attr?.typicalSizeBytes ?? defaultValueBytes(type),
+      distinctValues: attr?.distinctValues,
     };
   }
   const kindOf = (attr: string) => attributes[attr]?.type;
@@ -202,7 +220,7 @@ function resolveEntity(
     return parsed.template;
   };
 
-  const keys: { [indexName: string]: EntityIndexKeysModel } = {};
+  const keys = dict<EntityIndexKeysModel>();
   if (!def?.pk || !def?.sk) {
     sink.error('TABLE_KEY_MISSING', where, `has no table ${!def?.pk ? 'pk' : 'sk'} template`, "set both `pk` and `sk`, e.g. pk: 'CUSTOMER#{username}', sk: 'ORDER#{orderId}'");
   }
@@ -255,6 +273,8 @@ function resolveEntity(
     attributes,
     keys,
     typicalItemSizeBytes: def?.typicalItemSizeBytes ?? estimateItemBytes(draft, indexes, typeAttribute),
+    writesPerSecond: def?.writesPerSecond,
+    maxItemsPerPartition: def?.maxItemsPerPartition,
     description: def?.description,
   };
 }
@@ -299,6 +319,7 @@ function resolvePattern(
   entities: { [name: string]: EntityModel },
   indexes: { [name: string]: IndexModel },
   typeAttribute: string,
+  delimiter: string,
 ): PatternModel | undefined {
   const indexName = def?.index ?? TABLE_INDEX;
   const index = indexes[indexName];
@@ -307,6 +328,8 @@ function resolvePattern(
   const keys = first?.keys[indexName];
   if (!index || !keys) return undefined; // reported by the pattern rules
   const attributes = def.attributes ?? unique(entityNames.flatMap((e) => Object.keys(entities[e]?.attributes ?? {})));
+  const sortKeys = entityNames.map((e) => entities[e]?.keys[indexName]?.sk).filter((t): t is KeyTemplateModel => t !== undefined);
+  const sortKey = sharedSortKey(sortKeys, delimiter);
   return {
     name,
     entities: [...entityNames],
@@ -317,9 +340,35 @@ function resolvePattern(
     attributes,
     fetch: fetchModeFor(index, attributes, typeAttribute),
     pk: keys.pk,
-    sk: keys.sk,
+    ...sortKey,
     description: def.description,
     readsPerSecond: def.readsPerSecond,
+  };
+}
+
+/**
+ * The sort key a pattern's condition composes. For several entities: the longest run of leading
+ * segments all their templates share (same literal, or same attribute of the same kind), so one
+ * condition selects a parent and its children alike; undefined when they share none (the pattern
+ * rules reject a condition then). A prefix always ends at a segment boundary.
+ */
+function sharedSortKey(templates: KeyTemplateModel[], delimiter: string): { sk?: KeyTemplateModel; skCoverage?: SortKeyCoverage } {
+  if (templates.length <= 1) return { sk: templates[0] };
+  const [first, ...rest] = templates;
+  let shared = 0;
+  const same = (a: KeySegmentModel, b: KeySegmentModel | undefined) =>
+    b !== undefined && a.literal === b.literal && a.attribute === b.attribute && a.kind === b.kind;
+  while (shared < first.segments.length && rest.every((t) => same(first.segments[shared], t.segments[shared]))) shared++;
+  if (shared === 0) return {};
+  const segments = first.segments.slice(0, shared);
+  const ending = templates.filter((t) => t.segments.length === shared).length;
+  return {
+    sk: {
+      source: segments.map((s) => s.literal ?? `{${s.attribute}}`).join(delimiter),
+      segments,
+      attributes: segments.filter((s) => s.attribute !== undefined).map((s) => s.attribute!),
+    },
+    skCoverage: ending === templates.length ? SortKeyCoverage.KEY : ending > 0 ? SortKeyCoverage.KEY_AND_BELOW : SortKeyCoverage.BELOW,
   };
 }
 
@@ -332,12 +381,4 @@ function fetchModeFor(index: IndexModel, attributes: string[], typeAttribute: st
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
-  }
-  return value;
 }

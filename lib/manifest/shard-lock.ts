@@ -6,7 +6,7 @@
 import { DiagnosticLevel, ManifestDiagnostic } from './diagnostics';
 import { IndexType, ShardModel, TableModel } from './model';
 import { strategyLabel } from './resolve';
-import { MAX_SHARDS } from './rules/sharding';
+import { MAX_SHARDS } from './shape';
 
 /** What the lock holds of one sharded GSI: counts ascending, strategies (`RANDOM`, `ATTRIBUTE:<attribute>`) sorted. */
 export interface IndexLock {

@@ -82,7 +82,19 @@ export function readUnits(bytes: number, consistent: boolean): number {
   return consistent ? units : units / 2;
 }
 
-/** Writes per second one partition takes safely (seed 004's margin under ~1,000 WCU/s). */
+/**
+ * Read units of one read returning `entries` entries of `entryBytes` each from an index whose
+ * partition key is spread over `shards` shards: one Query per shard, each rounded up on its own
+ * and billed at least one read unit (half when eventually consistent) even when it returns
+ * nothing. The entries are spread as evenly as whole entries can be.
+ */
+export function shardedQueryReadUnits(entryBytes: number, entries: number, shards: number, consistent: boolean): number {
+  const each = Math.floor(entries / shards);
+  const fuller = entries % shards;
+  return fuller * readUnits((each + 1) * entryBytes, consistent) + (shards - fuller) * readUnits(each * entryBytes, consistent);
+}
+
+/** Writes per second one partition takes safely (a margin under the ~1,000 WCU/s a partition takes). */
 export const SAFE_WRITES_PER_PARTITION = 800;
 
 /** Shards needed for a peak of index write units per second. */

@@ -5,7 +5,7 @@
 
 /** The type of an entity attribute. Decides validation, key encoding and the stored value. */
 export enum AttributeKind {
-  /** A string. In keys, characters up to the escape character are escaped (see README, Keys). */
+  /** A string. In keys, characters up to the escape character are escaped (see docs/keys.md). */
   STRING = 'STRING',
   /** A finite number. In keys it uses an order-preserving encoding, so sort keys sort numerically. */
   NUMBER = 'NUMBER',
@@ -43,6 +43,15 @@ export interface AttributeDefinition {
    * @default - estimated from the type (strings 20 bytes, numbers 8, dates 24, booleans 1, others 100)
    */
   readonly typicalSizeBytes?: number;
+
+  /**
+   * How many different values the attribute takes, e.g. 5 for an order status. A GSI partition
+   * key template made only of such attributes and booleans has at most the product of their
+   * counts partitions, and one value can take every write: the synth warns (HOT_PARTITION_KEY)
+   * when the index is not sharded and the writes can exceed one partition's 1,000 write units/s.
+   * @default - unbounded (a high-cardinality attribute, such as an id)
+   */
+  readonly distinctValues?: number;
 }
 
 /** The key templates an entity uses on one index slot. */
@@ -92,6 +101,22 @@ export interface EntityDefinition {
   readonly typicalItemSizeBytes?: number;
 
   /**
+   * Expected peak writes per second of this entity (puts, updates and deletes together). With a
+   * low-cardinality GSI partition key, at most this many writes can go to one partition.
+   * @default - unknown: assumed able to exceed one partition's 1,000 write units per second
+   */
+  readonly writesPerSecond?: number;
+
+  /**
+   * The most items of this entity that share one table partition key value (e.g. the orders of
+   * one customer). Bounds the item collection, which every LSI caps at 10 GB: the synth warns
+   * (LSI_COLLECTION_UNBOUNDED) when an entity in a collection with an LSI entry has no bound, and
+   * (LSI_COLLECTION_TOO_LARGE) when the bounds allow more than 10 GB.
+   * @default - unbounded, unless the sort key template uses only partition key attributes (one item)
+   */
+  readonly maxItemsPerPartition?: number;
+
+  /**
    * A description shown in the reports.
    * @default - none
    */
@@ -119,7 +144,7 @@ export enum ShardStrategy {
   ATTRIBUTE = 'ATTRIBUTE',
 }
 
-/** Write sharding of a GSI partition key (seed 004): the key gets a shard suffix. */
+/** Write sharding of a GSI partition key: the key gets a shard suffix. */
 export interface ShardingDefinition {
   /**
    * Number of shards writes are spread over.
@@ -232,7 +257,7 @@ export interface GlobalIndexDefinition {
   readonly description?: string;
 }
 
-/** The five LSI slots of ADR-123 (seed 003). */
+/** The five LSI slots, created with the table (an LSI cannot be added later). */
 export interface LocalIndexesDefinition {
   /**
    * Create the five LSIs `LSI1`..`LSI5` with the table. LSIs can only be created with the table,

@@ -10,6 +10,7 @@ const RULES = [
   'Write units: 1 per KB of the item on the table, and 1 per KB of the projected entry on each index, rounded up per write.',
   'Per index: new entry +1 write, key changed +2 (delete and insert), key removed +1, projected non-key attribute changed +1, untouched 0, delete +1.',
   'Read units: 1 per 4 KB of everything a query returns, rounded up; eventually consistent reads cost half. A follow-up fetch reads each item on its own.',
+  'A read on a write-sharded index is one query per shard, each at least 1 read unit (0.5 eventually consistent), the entries spread evenly.',
   'Transactions cost twice on the table (TransactWriteItems, TransactGetItems); the index writes a committed transaction causes cost as usual.',
   `Storage: every table item and index entry carries ${ENTRY_OVERHEAD_BYTES} bytes of overhead.`,
   'Shards: ceil(peak index write units per second / 800), 800 being the safe margin under a partition\'s ~1,000.',
@@ -95,13 +96,14 @@ function readsTable(report: CostReport): ReportTable {
   const many = report.reads[0]?.itemsPerQuery ?? 10;
   return {
     heading: 'Access pattern reads',
-    intro: 'Read units per query; the fetch is per returned item; the rate column uses the declared reads per second.',
-    headers: ['Pattern', 'Index', 'Consistency', 'Entry bytes', '1 item', `${many} items`, 'Fetch per item', 'Units/s at declared rate'],
+    intro: 'Read units per read (every shard\'s query counted); the fetch is per returned item; the rate column uses the declared reads per second.',
+    headers: ['Pattern', 'Index', 'Consistency', 'Entry bytes', 'Queries', '1 item', `${many} items`, 'Fetch per item', 'Units/s at declared rate'],
     rows: report.reads.map((r) => [
       r.pattern,
       r.index,
       r.consistentRead ? 'strong' : 'eventual',
       String(r.entryBytes),
+      String(r.queriesPerRead),
       String(r.unitsForOneItem),
       String(r.unitsForManyItems),
       String(r.fetchUnitsPerItem),

@@ -1,10 +1,11 @@
 // Read units per access pattern. A Query sums the sizes of the entries it returns and rounds up to
 // 4 KB (eventually consistent reads cost half); a follow-up fetch reads whole items, each rounded
 // up on its own: BatchGetItem after a GSI query, or DynamoDB's own fetch from the table for an LSI
-// slot that does not project what the pattern needs (seed 004).
+// slot that does not project what the pattern needs. A query on a write-sharded GSI is one Query
+// per shard, each billed at least one read unit (half when eventually consistent).
 import { EntitySizes } from './cost-sizes';
 import { FetchMode, IndexType, PatternModel, TableModel } from '../manifest/model';
-import { readUnits } from '../manifest/sizes';
+import { readUnits, shardedQueryReadUnits } from '../manifest/sizes';
 
 /** The read cost of one access pattern. */
 export interface PatternReadCost {
@@ -16,7 +17,9 @@ export interface PatternReadCost {
   readonly consistentRead: boolean;
   /** Bytes of the largest entry it can return (the item, on the table or an ALL index). */
   readonly entryBytes: number;
-  /** Read units of a query returning one entry. */
+  /** Queries one read sends: the shards it fans out over on a write-sharded GSI, else 1. */
+  readonly queriesPerRead: number;
+  /** Read units of a query returning one entry (every shard's query counted). */
   readonly unitsForOneItem: number;
   /** Read units of a query returning `itemsPerQuery` entries. */
   readonly unitsForManyItems: number;
@@ -43,14 +46,16 @@ function patternReadCost(model: TableModel, p: PatternModel, sizes: Map<string, 
   const itemBytes = Math.max(...p.entities.map((e) => sizes.get(e)!.itemBytes));
   // BatchGetItem reads eventually consistent unless asked otherwise; an LSI fetch reads as the query does.
   const fetchUnitsPerItem = p.fetch === FetchMode.NONE ? 0 : readUnits(itemBytes, p.fetch === FetchMode.LSI_FETCH && p.consistentRead);
-  const unitsForOneItem = readUnits(entryBytes, p.consistentRead);
+  const queriesPerRead = model.indexes[p.index].shards?.readCount ?? 1;
+  const unitsForOneItem = shardedQueryReadUnits(entryBytes, 1, queriesPerRead, p.consistentRead);
   const cost: PatternReadCost = {
     pattern: p.name,
     index: p.index,
     consistentRead: p.consistentRead,
     entryBytes,
+    queriesPerRead,
     unitsForOneItem,
-    unitsForManyItems: readUnits(entryBytes * itemsPerQuery, p.consistentRead),
+    unitsForManyItems: shardedQueryReadUnits(entryBytes, itemsPerQuery, queriesPerRead, p.consistentRead),
     itemsPerQuery,
     fetchUnitsPerItem,
   };

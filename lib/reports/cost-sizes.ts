@@ -7,6 +7,7 @@ import { composeKey } from '../keys/template';
 import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { indexEntryBytes, indexKeyBytes } from '../manifest/sizes';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
+import { dict, own } from '../manifest/values';
 
 /** Sample items by entity name: one plain item per entity, as the runtime would be given it. */
 export type SampleItems = { readonly [entityName: string]: { [attribute: string]: any } };
@@ -30,11 +31,14 @@ export function entitySizes(model: TableModel, samples: SampleItems = {}): Entit
   for (const name of Object.keys(samples)) {
     if (!model.entities[name]) throw new Error(`sample item for '${name}': no such entity; use one of ${Object.keys(model.entities).join(', ')}`);
   }
-  return Object.values(model.entities).map((e) => (samples[e.name] ? sampleSizes(model, e, samples[e.name]) : typicalSizes(model, e)));
+  return Object.values(model.entities).map((e) => {
+    const sample = own(samples, e.name);
+    return sample ? sampleSizes(model, e, sample) : typicalSizes(model, e);
+  });
 }
 
 function typicalSizes(model: TableModel, entity: EntityModel): EntitySizes {
-  const entryBytes: { [indexName: string]: number } = {};
+  const entryBytes = dict<number>();
   for (const index of populated(model, entity)) {
     entryBytes[index.name] = indexEntryBytes(entity, index, model.indexes[TABLE_INDEX], model.typeAttribute);
   }
@@ -48,7 +52,9 @@ function typicalSizes(model: TableModel, entity: EntityModel): EntitySizes {
  */
 function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribute: string]: any }): EntitySizes {
   let dataBytes = attributeBytes(model.typeAttribute, entity.typeValue)!;
-  const projectable: { [name: string]: number } = { [model.typeAttribute]: dataBytes };
+  // Keyed by attribute names, which may be `constructor` or `toString`.
+  const projectable = dict<number>();
+  projectable[model.typeAttribute] = dataBytes;
   for (const [name, value] of Object.entries(sample)) {
     if (value === undefined) continue;
     if (!entity.attributes[name]) throw new Error(`sample item for '${entity.name}': attribute '${name}' is not declared`);
@@ -59,7 +65,7 @@ function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribut
     projectable[name] = bytes;
     dataBytes += bytes;
   }
-  const keyBytes: { [indexName: string]: number } = {};
+  const keyBytes = dict<number>();
   const missingIndexes: string[] = [];
   let itemBytes = dataBytes;
   for (const index of [model.indexes[TABLE_INDEX], ...populated(model, entity)]) {
@@ -68,7 +74,7 @@ function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribut
     keyBytes[index.name] = bytes ?? indexKeyBytes(entity, index);
     if (bytes !== undefined) itemBytes += bytes;
   }
-  const entryBytes: { [indexName: string]: number } = {};
+  const entryBytes = dict<number>();
   for (const index of populated(model, entity)) {
     if (index.projection === ProjectionKind.ALL) {
       entryBytes[index.name] = itemBytes;

@@ -2,6 +2,7 @@
 // bytes of indexing overhead: the table item and each copy a secondary index keeps (GSI.html,
 // "storage considerations"), which is why a sparse or KEYS_ONLY index stores so much less.
 import { EntitySizes } from './cost-sizes';
+import { dict } from '../manifest/values';
 
 /** Overhead DynamoDB adds to every stored entry, in the table and in each index. */
 export const ENTRY_OVERHEAD_BYTES = 100;
@@ -21,7 +22,7 @@ export interface StorageCost {
 /** Storage costs of every entity, in model order. */
 export function storageCosts(sizes: EntitySizes[]): StorageCost[] {
   return sizes.map((s) => {
-    const indexBytes: { [indexName: string]: number } = {};
+    const indexBytes = dict<number>();
     for (const [index, bytes] of Object.entries(s.entryBytes)) indexBytes[index] = bytes + ENTRY_OVERHEAD_BYTES;
     const tableBytes = s.itemBytes + ENTRY_OVERHEAD_BYTES;
     const totalBytes = tableBytes + Object.values(indexBytes).reduce((a, b) => a + b, 0);

@@ -1,5 +1,5 @@
-// Write amplification (seed 004): what one write costs on the table and on every index slot the
-// entity populates. Per index the write count follows the seed's table (new entry +1, key changed
+// Write amplification: what one write costs on the table and on every index slot the
+// entity populates. Per index the write count follows DynamoDB's rules (new entry +1, key changed
 // +2 as delete plus insert, key removed +1, projected non-key attribute changed +1, untouched 0,
 // delete +1), and each index write costs 1 unit per KB of the projected entry, rounded up: a
 // KEYS_ONLY entry is cheap, an ALL entry costs what the table write costs.

@@ -1,5 +1,5 @@
 // The design document: the main-table chart, one chart per populated index, the empty slots and
-// the access-pattern table, in the form of seed 000 step 4. A pure function of the model, with a
+// the access-pattern table, in the form a single-table design document takes. A pure function of the model, with a
 // stable order, so a project can commit the output and review changes as diffs.
 import { projectionText } from './describe';
 import { entityChart } from './entity-chart';

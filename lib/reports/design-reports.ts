@@ -3,7 +3,10 @@
 // throws the compiler's ManifestError, listing every error, when it is invalid.
 import { costReport, CostOptions } from './cost';
 import { costMarkdown } from './cost-markdown';
-import { designDocument, designMarkdown } from './design-doc';
+import { designMarkdown } from './design-doc';
+import { renderHtmlView } from './html';
+import { designJson } from './json';
+import { mermaidDiagram } from './mermaid';
 import { compileManifest } from '../manifest/compile';
 import { SingleTableManifest } from '../manifest/structs';
 
@@ -14,9 +17,22 @@ export class DesignReports {
     return designMarkdown(compileManifest(manifest).model);
   }
 
-  /** The design document's charts as JSON. */
+  /** The design as JSON shaped like the compiled model (entities, indexes, access patterns), as `single-table docs --json` prints it. */
   public static designJson(manifest: SingleTableManifest): string {
-    return JSON.stringify(designDocument(compileManifest(manifest).model), null, 2);
+    return JSON.stringify(designJson(compileManifest(manifest).model), null, 2);
+  }
+
+  /**
+   * The design as one self-contained HTML page: every index as a table of sample items made up from
+   * the manifest, every access pattern with an example query and its cost, the entity charts.
+   */
+  public static html(manifest: SingleTableManifest): string {
+    return renderHtmlView(compileManifest(manifest).model);
+  }
+
+  /** The entities, indexes and access patterns as a Mermaid flowchart. */
+  public static mermaid(manifest: SingleTableManifest): string {
+    return mermaidDiagram(compileManifest(manifest).model);
   }
 
   /** The cost report (write amplification, reads, storage, shards) as markdown. */

@@ -1,4 +1,4 @@
-// The main-table entity chart of seed 000, step 4: one row per entity with its table keys, its
+// The main-table entity chart of a single-table design: one row per entity with its table keys, its
 // keys on every GSI and LSI slot it populates, and notes (description, sparse-index conditions).
 import { keyPairText, secondaryIndexes, sparseCondition } from './describe';
 import { ReportTable } from './report-table';

@@ -1,4 +1,4 @@
-// One entity chart per secondary index (seed 000, step 4): which entities an index holds, under
+// One entity chart per secondary index: which entities an index holds, under
 // which keys, and the access patterns that read them there. Overloaded indexes show several rows.
 import { partitionKeyText, projectionText, secondaryIndexes } from './describe';
 import { ReportTable } from './report-table';
@@ -11,7 +11,7 @@ export function indexCharts(model: TableModel): ReportTable[] {
     .map((index) => indexChart(model, index));
 }
 
-/** Secondary index slots no entity populates (e.g. LSI slots reserved for later, seed 003). */
+/** Secondary index slots no entity populates (e.g. LSI slots reserved for later). */
 export function emptyIndexes(model: TableModel): IndexModel[] {
   return secondaryIndexes(model).filter((index) => populating(model, index).length === 0);
 }

@@ -2,7 +2,7 @@
 // sends, its order and consistency, what the index projects and whether a follow-up fetch is needed.
 import { fetchText, partitionKeyText, projectionText } from './describe';
 import { ReportTable } from './report-table';
-import { IndexModel, PatternModel, TableModel } from '../manifest/model';
+import { IndexModel, PatternModel, SortKeyCoverage, TableModel } from '../manifest/model';
 import { ShardStrategy, SortKeyCondition, SortOrder } from '../manifest/structs';
 
 const COMPARISON: { [condition: string]: string } = {
@@ -41,12 +41,24 @@ export function keyCondition(model: TableModel, p: PatternModel, index: IndexMod
   const sk = p.sk?.source;
   const name = index.sortKey;
   if (sk && name) {
+    // On a collection a complete prefix stands for the keys under it (and the key itself where an
+    // entity's key ends there), as the runtime sends it: up to prefix + escape character, which
+    // sorts right after every prefix + delimiter + ... key.
+    const coverage = p.skCoverage ?? SortKeyCoverage.KEY;
+    const lo = coverage === SortKeyCoverage.BELOW ? sk + model.delimiter : sk;
+    const hi = coverage === SortKeyCoverage.KEY ? sk : sk + model.escapeChar;
     switch (p.sortKeyCondition) {
       case SortKeyCondition.NONE: break;
-      case SortKeyCondition.EQUALS: text += ` AND ${name} = ${sk}`; break;
-      case SortKeyCondition.BEGINS_WITH: text += ` AND begins_with(${name}, ${sk})`; break;
-      case SortKeyCondition.BETWEEN: text += ` AND ${name} BETWEEN ${sk} AND ${sk}`; break;
-      default: text += ` AND ${name} ${COMPARISON[p.sortKeyCondition]} ${sk}`;
+      case SortKeyCondition.EQUALS:
+      case SortKeyCondition.BEGINS_WITH:
+        if (coverage === SortKeyCoverage.KEY_AND_BELOW) text += ` AND ${name} BETWEEN ${lo} AND ${hi}`;
+        else if (coverage === SortKeyCoverage.BELOW || p.sortKeyCondition === SortKeyCondition.BEGINS_WITH) text += ` AND begins_with(${name}, ${lo})`;
+        else text += ` AND ${name} = ${sk}`;
+        break;
+      case SortKeyCondition.BETWEEN: text += ` AND ${name} BETWEEN ${lo} AND ${hi}`; break;
+      case SortKeyCondition.GREATER_THAN:
+      case SortKeyCondition.LESS_THAN_OR_EQUAL: text += ` AND ${name} ${COMPARISON[p.sortKeyCondition]} ${hi}`; break;
+      default: text += ` AND ${name} ${COMPARISON[p.sortKeyCondition]} ${lo}`;
     }
   }
   const shards = index.shards;

@@ -1,7 +1,8 @@
 // Batches: split at DynamoDB's limits (100 keys per BatchGetItem, 25 writes per
 // BatchWriteItem), resend what DynamoDB leaves unprocessed or throttles with backoff, and when
-// the bound is reached fail with exactly the requests that were never processed: the ones still
-// pending and the chunks not yet sent. Nothing is dropped silently.
+// the bound is reached fail with every request not known to be processed: the ones still pending
+// (which, after a lost answer, may have been applied) and the chunks not yet sent. Nothing is
+// dropped silently.
 // The Lambda runtime provides the SDK (an optional dependency of the package).
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { AttributeValue, BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient, ItemCollectionMetrics, WriteRequest } from '@aws-sdk/client-dynamodb';

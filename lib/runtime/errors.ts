@@ -6,6 +6,7 @@
 export type RuntimeErrorCode =
   | 'TABLE_NAME_MISSING'
   | 'MANIFEST_MISMATCH'
+  | 'INVALID_MODEL'
   | 'UNKNOWN_ENTITY'
   | 'UNKNOWN_PATTERN'
   | 'UNKNOWN_ATTRIBUTE'
@@ -16,8 +17,15 @@ export type RuntimeErrorCode =
   | 'INVALID_QUERY_INPUT'
   | 'CONSISTENT_READ_ON_GSI'
   | 'INVALID_CURSOR'
+  | 'SHARDED_PATTERN'
   | 'DUPLICATE_BATCH_KEY'
+  /**
+   * A put's, update's or delete's condition on the item's existence failed. A create-only put whose
+   * first answer was lost and that the SDK retried fails so on its own write: read the item back
+   * (consistently) and compare, or store a request id in the item to recognise it.
+   */
   | 'CONDITION_FAILED'
+  /** A batch left requests not known to be processed: see UnprocessedError. */
   | 'UNPROCESSED';
 
 /** Where an error applies: the entity or pattern, and the attribute. */
@@ -50,9 +58,22 @@ export class SingleTableError extends Error {
   }
 }
 
-/** A batch that still had unprocessed requests after every retry; lists exactly those. */
+/**
+ * A batch that still had requests not known to be processed after every retry.
+ *
+ * `unprocessed` lists, as the caller passed them, every request the runtime cannot show to be
+ * done: the ones DynamoDB handed back as unprocessed, the chunks never sent, and every request of
+ * a call that failed without an answer. That last group may have been applied: when a connection
+ * resets or a 500 arrives after DynamoDB wrote the batch, the runtime cannot tell, so it lists
+ * them. A request is left out only when DynamoDB answered that it was processed; nothing is
+ * dropped silently.
+ *
+ * Resending the list is safe for BatchWriteItem: its puts and deletes carry no condition, so a
+ * request applied twice leaves the item as applying it once does (unless another writer changed
+ * the item in between; a put then overwrites that change). Keys of a BatchGetItem can be read again.
+ */
 export class UnprocessedError<T> extends SingleTableError {
-  /** The requests DynamoDB never processed, as the caller passed them. */
+  /** Every request not known to be processed, as the caller passed them; may include requests that were applied but whose answer was lost. */
   public readonly unprocessed: T[];
 
   constructor(operation: string, unprocessed: T[], attempts: number, cause?: unknown) {

@@ -1,4 +1,4 @@
-// Fan-out query over the shards of a write-sharded GSI partition key (seed 004, issue 4): one
+// Fan-out query over the shards of a write-sharded GSI partition key: one
 // query per shard, in parallel, merged in index order with a k-way merge; the limit applies to
 // the merged result and the returned state resumes every shard exactly after the last item it
 // contributed, so pages never lose or repeat an item.

@@ -1,9 +1,11 @@
-// LSI item collections (seed 004): all items sharing a partition key value, with their LSI
-// entries, must fit in 10 GB, and CloudWatch has no metric for their size. With LSIs on the table,
-// writes ask DynamoDB for the collection's size estimate (ReturnItemCollectionMetrics: SIZE); this
+// LSI item collections: all items sharing a partition key value, with their LSI entries, must fit
+// in 10 GB, and CloudWatch has no metric for their size. With LSIs on the table, writes ask
+// DynamoDB for the collection's size estimate (ReturnItemCollectionMetrics: SIZE). By default this
 // module publishes the estimate's upper bound as a CloudWatch Embedded Metric Format log line
-// (Lambda's log stream turns it into a metric; no SDK call, no dependency) and warns near the limit.
+// (Lambda's log stream turns it into a metric; no SDK call, no dependency) and warns near the limit;
+// the client's `itemCollections` option turns that off or hands each estimate to the application.
 import type { ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
+import { SingleTableError } from './errors';
 import type { TableModel } from '../manifest/model';
 
 /** The metric's namespace, name and dimension; the construct alarms on the same metric. */
@@ -21,12 +23,72 @@ export interface MetricLog {
   warn(line: string): void;
 }
 
+/** One item collection's size estimate, as a write on a table with LSIs returned it. */
+export interface ItemCollectionEstimate {
+  /** The table written to. */
+  readonly tableName: string;
+  /** The collection's partition key value (as stored, e.g. `CUSTOMER#ann`). */
+  readonly partitionKey?: string;
+  /** The estimate's lower bound, in GB. */
+  readonly lowerBoundGB: number;
+  /** The estimate's upper bound, in GB; DynamoDB rejects writes that take a collection past 10 GB. */
+  readonly upperBoundGB: number;
+}
+
 /**
- * Asks a write for item collection metrics (only tables with LSIs have them); sets the parameter
- * on the built input rather than copying it into a new one on every write.
+ * What the runtime does with the size estimates writes return on a table with LSIs:
+ * - `'emf'`: one CloudWatch Embedded Metric Format line per estimate on stdout (the metric the
+ *   construct's item collection alarm watches), and a warning from 8 GB;
+ * - `'off'`: writes do not ask for estimates, and nothing is logged;
+ * - a function: called with each estimate (the write has succeeded; an error it throws is logged,
+ *   never thrown to the writer).
  */
-export function withItemCollectionRequest<T extends { ReturnItemCollectionMetrics?: string }>(model: TableModel, input: T): T {
-  if (model.localIndexesEnabled) input.ReturnItemCollectionMetrics = 'SIZE';
+export type ItemCollectionReporting = 'emf' | 'off' | ((estimate: ItemCollectionEstimate) => void);
+
+/** The default: the construct's alarm needs the metric lines. */
+export const DEFAULT_ITEM_COLLECTION_REPORTING: ItemCollectionReporting = 'emf';
+
+/** Receives the estimates of one write. */
+export type ItemCollectionListener = (metrics: readonly ItemCollectionMetrics[]) => void;
+
+/**
+ * The listener of a client's writes; undefined when nothing listens (reporting off, or a table
+ * without LSIs, which has no item collection limit), and then writes do not ask.
+ */
+export function itemCollectionListener(
+  model: TableModel,
+  tableName: string,
+  reporting: ItemCollectionReporting = DEFAULT_ITEM_COLLECTION_REPORTING,
+): ItemCollectionListener | undefined {
+  if (reporting !== 'emf' && reporting !== 'off' && typeof reporting !== 'function') {
+    throw new SingleTableError('INVALID_VALUE', `createClient's itemCollections ${JSON.stringify(reporting) ?? String(reporting)} is not 'emf', 'off' or a function; `
+      + "use 'emf' (the default) for metric log lines, 'off', or a function that receives each estimate");
+  }
+  if (!model.localIndexesEnabled || reporting === 'off') return undefined;
+  if (reporting === 'emf') return (metrics) => reportItemCollections(tableName, metrics);
+  return (metrics) => {
+    for (const m of metrics) {
+      const range = m.SizeEstimateRangeGB;
+      if (range?.length !== 2) continue;
+      try {
+        reporting({ tableName, partitionKey: partitionKeyOf(m), lowerBoundGB: range[0], upperBoundGB: range[1] });
+      } catch (error) {
+        // The write it reports on has succeeded: a throw here would make the caller retry it.
+        console.error(`[ITEM_COLLECTION_CALLBACK_FAILED] table ${tableName}: the itemCollections function threw after a successful write: ${String(error)}`);
+      }
+    }
+  };
+}
+
+/**
+ * Asks a write for item collection metrics when something listens; sets the parameter on the
+ * built input rather than copying it into a new one on every write.
+ */
+export function withItemCollectionRequest<T extends { ReturnItemCollectionMetrics?: string }>(
+  listener: ItemCollectionListener | undefined,
+  input: T,
+): T {
+  if (listener) input.ReturnItemCollectionMetrics = 'SIZE';
   return input;
 }
 

@@ -2,11 +2,14 @@
 // template prefixes: an incomplete prefix ends at a delimiter, so it never matches a longer value
 // (`TENANT#a#` is not a prefix of `TENANT#ab#...`), and range conditions are closed by the
 // template's leading literal segments, so `AMOUNT#` >= ... never reaches another entity's keys.
+// A pattern over several entities composes the prefix their sort keys share (resolve.ts), so a
+// parent `X#a` and its children `X#a#CHILD#...` come back from one query.
 import { SingleTableError } from './errors';
 import { compareUtf8 } from './fanout-order';
+import { valuesText } from './values';
 import { describe } from '../keys/encoding';
 import { ComposeFailure, Composer, composerOf, composePrefix } from '../keys/template';
-import type { KeyTemplateModel, PatternModel, TableModel } from '../manifest/model';
+import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../manifest/model';
 
 
 /** The partition key value and the sort-key condition of one query. */
@@ -41,15 +44,15 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
 
   const sk = pattern.sk;
   const floor = keys.floor;
+  const group = (p: { prefix: string; complete: boolean }) => groupOf(p, pattern.skCoverage, model.delimiter);
   if (condition === 'EQUALS') {
     const full = keys.sk!(input);
     if (typeof full !== 'string') throw composeError(pattern, full, `is needed for the sort key ${sk.source}`);
-    return { pk, sk: { expression: '#sk = :lo', lo: full } };
+    return groupCondition(pk, group({ prefix: full, complete: true }));
   }
   if (condition === 'BEGINS_WITH') {
     const p = prefixOf(model, pattern, sk, input, input);
-    if (p.complete) return { pk, sk: { expression: '#sk = :lo', lo: p.prefix } };
-    return p.prefix ? { pk, sk: { expression: 'begins_with(#sk, :lo)', lo: p.prefix } } : { pk };
+    return p.prefix ? groupCondition(pk, group(p)) : { pk };
   }
   if (condition === 'BETWEEN') {
     const between = input.between;
@@ -58,27 +61,67 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
     }
     const low = prefixOf(model, pattern, sk, between[0] ?? {});
     const high = prefixOf(model, pattern, sk, between[1] ?? {});
-    const lo = low.prefix || floor;
-    const hi = high.prefix ? (high.complete ? high.prefix : above(high.prefix)) : floor && above(floor);
-    // DynamoDB answers an inverted BETWEEN with a ValidationException; say so before sending.
+    const lo = low.prefix ? group(low).lo : floor;
+    const hi = high.prefix ? group(high).hi : floor && above(floor);
+    // DynamoDB answers an inverted BETWEEN with a ValidationException; say so before sending,
+    // with the values as given (their key encoding means nothing to the caller).
     if (lo && hi && compareUtf8(lo, hi) > 0) {
-      throw new SingleTableError('INVALID_QUERY_INPUT', `the low bound ${JSON.stringify(lo)} sorts after the high bound ${JSON.stringify(hi)} in ${sk.source}; swap the bounds`, { pattern: pattern.name });
+      throw new SingleTableError('INVALID_QUERY_INPUT',
+        `the low bound ${boundText(between[0], low.used)} is above the high bound ${boundText(between[1], high.used)} in ${sk.source}; swap the bounds`,
+        { pattern: pattern.name });
     }
     return range(pk, lo, hi);
   }
   const p = prefixOf(model, pattern, sk, input, input);
   // No sort-key attribute: the comparison is open, every key of the entity (as without a floor);
-  // a template of literals only has one key, the complete prefix.
-  if (p.used.length === 0) return p.complete ? range(pk, p.prefix, p.prefix) : range(pk, floor, floor && above(floor));
+  // a template of literals only has one key (and, on a collection, the keys under it).
+  if (p.used.length === 0) {
+    if (!p.complete) return range(pk, floor, floor && above(floor));
+    const g = group(p);
+    return range(pk, g.lo, g.hi);
+  }
   // An incomplete prefix stands for the whole group of keys that start with it. No key equals
   // above(prefix) or a complete prefix + U+0000 (both would need an unescaped character in a value).
+  const g = group(p);
   switch (condition) {
-    case 'GREATER_THAN_OR_EQUAL': return range(pk, p.prefix, floor && above(floor));
-    case 'GREATER_THAN': return range(pk, p.complete ? p.prefix + '\u0000' : above(p.prefix), floor && above(floor));
-    case 'LESS_THAN_OR_EQUAL': return range(pk, floor, p.complete ? p.prefix : above(p.prefix));
+    case 'GREATER_THAN_OR_EQUAL': return range(pk, g.lo, floor && above(floor));
+    case 'GREATER_THAN': return range(pk, g.exact ? g.lo + '\u0000' : g.hi, floor && above(floor));
+    case 'LESS_THAN_OR_EQUAL': return range(pk, floor, g.hi);
     default: // LESS_THAN
-      return floor ? { ...range(pk, floor, p.prefix), excludeEqual: p.prefix } : { pk, sk: { expression: '#sk < :hi', hi: p.prefix } };
+      return floor ? { ...range(pk, floor, g.lo), excludeEqual: g.lo } : { pk, sk: { expression: '#sk < :hi', hi: g.lo } };
   }
+}
+
+/**
+ * The stored sort keys a composed prefix stands for, as inclusive bounds: one key (`exact`), or a
+ * group. An incomplete prefix (ending at a delimiter) stands for every key that starts with it. On
+ * a collection (several entities sharing the prefix) a complete prefix stands for the keys under
+ * it (prefix + delimiter + ...) and, where some entity's key ends there, for the key itself: a
+ * parent and its children.
+ */
+interface SortKeyGroup {
+  readonly lo: string;
+  readonly hi: string;
+  readonly exact: boolean;
+}
+
+function groupOf(p: { prefix: string; complete: boolean }, coverage: SortKeyCoverage | undefined, delimiter: string): SortKeyGroup {
+  if (!p.complete) return { lo: p.prefix, hi: above(p.prefix), exact: false };
+  if (coverage === undefined || coverage === SortKeyCoverage.KEY) return { lo: p.prefix, hi: p.prefix, exact: true };
+  const below = p.prefix + delimiter;
+  return { lo: coverage === SortKeyCoverage.BELOW ? below : p.prefix, hi: above(below), exact: false };
+}
+
+/** The condition that selects exactly a group: `=` for one key, begins_with for the keys under a prefix, else a range. */
+function groupCondition(pk: string, g: SortKeyGroup): KeyCondition {
+  if (g.exact) return { pk, sk: { expression: '#sk = :lo', lo: g.lo } };
+  if (g.hi === above(g.lo)) return { pk, sk: { expression: 'begins_with(#sk, :lo)', lo: g.lo } };
+  return range(pk, g.lo, g.hi);
+}
+
+/** A sort-key bound as the caller wrote it: `(price: 100)`. */
+function boundText(values: Input, used: readonly string[]): string {
+  return used.length === 0 ? '(open)' : valuesText(values, used);
 }
 
 /** A pattern's key templates compiled once per pattern (the model is frozen), and its sort key's literal floor. */

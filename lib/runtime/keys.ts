@@ -62,6 +62,12 @@ function entityKeys(model: TableModel, entity: EntityModel): EntityKeys {
   return keys;
 }
 
+/** The attributes an entity's table key is composed from, in template order. */
+export function tableKeyNames(entity: EntityModel): string[] {
+  const keys = entity.keys[TABLE_INDEX];
+  return [...new Set([...keys.pk.attributes, ...keys.sk!.attributes])];
+}
+
 /** The table key of an item: both parts must be composable. */
 export function tableKey(model: TableModel, entity: EntityModel, values: Values): { pk: string; sk: string } {
   const composers = entityKeys(model, entity).composers;

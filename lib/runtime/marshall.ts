@@ -20,14 +20,17 @@ function storableInteger(n: bigint): boolean {
 }
 
 /**
- * A stored number: a JavaScript number, or a bigint for an integer no number holds or prints as
- * (written from a bigint), so reading it back loses no digits.
+ * A stored number as the JavaScript value it was written from. DynamoDB keeps no type and
+ * normalizes the text (`1e+23` comes back as `100000000000000000000000`), so the digits decide.
+ * A fraction is the shortest form of the number written (or, from another client, has more digits
+ * than a double holds and reads as the nearest one). An integer past the safe range is the number
+ * whose shortest digits it is, if it is those digits; else it came from a bigint, which keeps them all.
  */
-function numberValue(text: string): number | bigint {
+export function numberValue(text: string): number | bigint {
   const n = Number(text);
-  if (Number.isSafeInteger(n) || !/^-?\d+$/.test(text) || String(n) === text) return n;
-  const exact = BigInt(text);
-  return BigInt(n) === exact ? n : exact;
+  if (Number.isSafeInteger(n) || !/^-?\d+$/.test(text)) return n;
+  const [digits, exponent] = Math.abs(n).toExponential().replace('.', '').split('e');
+  return text.replace('-', '') === digits.padEnd(Number(exponent) + 1, '0') ? n : BigInt(text);
 }
 
 /** Converts a nested JavaScript value to an AttributeValue; undefined when it cannot be stored. */

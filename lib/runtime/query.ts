@@ -132,7 +132,7 @@ export function buildQueryInput(
   if (plan.consistent) input.ConsistentRead = true;
   if (limit !== undefined) input.Limit = limit;
   if (exclusiveStartKey) input.ExclusiveStartKey = exclusiveStartKey;
-  // LSI: ask for every attribute and DynamoDB fetches the unprojected ones from the table (seed 004).
+  // LSI: ask for every attribute and DynamoDB fetches the unprojected ones from the table.
   if (plan.pattern.fetch === 'LSI_FETCH') input.Select = 'ALL_ATTRIBUTES';
   if (plan.typeFilter) {
     names['#type'] = model.typeAttribute;

@@ -4,7 +4,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PutMode } from './items';
 import type { QueryOptions } from './query';
-import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, TaggedItem } from '../manifest/infer';
+import type { UpdateOptions } from './update';
+import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../manifest/infer';
 import type { TableModel } from '../manifest/model';
 
 type EntityDef<M, E extends EntityName<M>> = LiteralOf<M> extends { readonly entities: infer X } ? X[E & keyof X] : never;
@@ -54,15 +55,19 @@ export interface SingleTableClient<M> {
   /** Writes a whole item: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
   put<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: { readonly mode?: PutMode }): Promise<void>;
   /** Reads an item by its table key. */
-  get<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly consistent?: boolean }): Promise<ItemOf<M, E> | undefined>;
-  /** Sets the given attributes of an existing item, removes `remove`, recomputes affected index keys. */
+  get<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly consistent?: boolean }): Promise<ResultItemOf<M, E> | undefined>;
+  /**
+   * Sets the given attributes of an existing item, removes `remove`, recomputes affected index
+   * keys. An index whose keys move needs all its inputs: pass them, or set `readMissing` to have
+   * the runtime read the missing ones and update on the condition that they are unchanged.
+   */
   update<E extends EntityName<M>>(
     entity: E,
     changes: KeyOf<M, E> & Partial<ItemOf<M, E>>,
-    options?: { readonly remove?: readonly OptionalAttributeOf<M, E>[] },
-  ): Promise<ItemOf<M, E>>;
+    options?: { readonly remove?: readonly OptionalAttributeOf<M, E>[] } & Pick<UpdateOptions, 'readMissing'>,
+  ): Promise<ResultItemOf<M, E>>;
   /** Deletes an item; returns what it held. With `mustExist` a missing item is an error. */
-  delete<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean }): Promise<ItemOf<M, E> | undefined>;
+  delete<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean }): Promise<ResultItemOf<M, E> | undefined>;
   /** Runs an access pattern: one page of typed results. */
   query<P extends PatternName<M>>(
     pattern: P,

@@ -1,32 +1,126 @@
 // UpdateItem builder. The rule that keeps indexes honest: an index slot's keys are recomputed
 // whenever one of its inputs changes, and that needs every input of the slot. Removing an input
 // (or setting it to '' or false) takes the item out of the index, which needs nothing else
-// (seed 002: a task that stops running leaves the running-tasks index). Changing only some of a
-// slot's inputs would leave stale keys, so it fails naming the missing ones; pass them too, or
-// write the whole item with `put(..., { mode: 'replace' })`.
-import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
+// (a task that stops running leaves the running-tasks index). Changing only some of a
+// slot's inputs would leave stale keys, so it fails naming every missing one (of every index it
+// moves); pass them too, let the update read them (`readMissing`), or write the whole item with
+// `put(..., { mode: 'replace' })`.
+import type { AttributeValue, GetItemCommandInput, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { existenceCondition } from './items';
-import { indexInputs, indexKeyAttributes, keyAttributes, tableKey } from './keys';
+import { indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from './keys';
+import { fromAttributeValue } from './marshall';
 import { attributeOf, attributeValue, entityOf } from './values';
-import { TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
-/** UpdateItem input: `input` holds the table key attributes and the attributes to set. */
+/** Options of an update. */
+export interface UpdateOptions {
+  /** Optional attributes to remove. @default - none */
+  readonly remove?: readonly string[];
+  /**
+   * When the update changes some inputs of an index's keys but not all, read the others from the
+   * stored item (a consistent GetItem of just those attributes) and update on the condition that
+   * they still hold the values read; when another writer changed them in between, read and try
+   * again, up to READ_MISSING_ATTEMPTS times. Without it such an update fails with
+   * PARTIAL_INDEX_UPDATE naming every missing attribute.
+   * @default false
+   */
+  readonly readMissing?: boolean;
+}
+
+/** Reads and conditional updates an update with `readMissing` makes before giving up on a conflict. */
+export const READ_MISSING_ATTEMPTS = 3;
+
+type Input = Readonly<Record<string, unknown>>;
+type Item = Record<string, AttributeValue>;
+
+/** What an update changes, checked: the sets, the removals, and the table key. */
+interface Changes {
+  readonly entity: EntityModel;
+  readonly keyNames: ReadonlySet<string>;
+  readonly set: [string, AttributeValue][];
+  readonly removed: ReadonlySet<string>;
+  readonly changed: ReadonlySet<string>;
+  /** Per index slot the update moves but lacks inputs of: the inputs missing. */
+  readonly missing: ReadonlyMap<string, string[]>;
+}
+
+function changesOf(model: TableModel, entityName: string, input: Input, remove: readonly string[]): Changes {
+  const entity = entityOf(model, entityName);
+  const keyNames = new Set(tableKeyNames(entity));
+  const set: [string, AttributeValue][] = [];
+  const changed = new Set<string>();
+  for (const name in input) {
+    const value = input[name];
+    if (value === undefined) continue;
+    const av = attributeValue(entity, attributeOf(entity, name), value);
+    if (keyNames.has(name)) continue; // identifies the item; a different value is a different item
+    set.push([name, av]);
+    changed.add(name);
+  }
+  const removed = new Set<string>();
+  for (const name of remove) {
+    const attr = attributeOf(entity, name);
+    if (keyNames.has(name) || attr.required) {
+      throw new SingleTableError('INVALID_VALUE', `cannot be removed: it is ${keyNames.has(name) ? 'part of the table key' : 'required'}`, { entity: entity.name, attribute: name });
+    }
+    if (changed.has(name)) throw new SingleTableError('INVALID_VALUE', 'is both set and removed', { entity: entity.name, attribute: name });
+    removed.add(name);
+    changed.add(name);
+  }
+  for (const name of keyNames) {
+    if (input[name] === undefined) throw new SingleTableError('MISSING_ATTRIBUTE', 'is part of the table key and identifies the item to update', { entity: entity.name, attribute: name });
+  }
+  const missing = new Map<string, string[]>();
+  for (const slot in entity.keys) {
+    if (slot === TABLE_INDEX) continue;
+    const inputs = indexInputs(entity, model.indexes[slot]);
+    if (!inputs.some((n) => changed.has(n))) continue;
+    // Removing an input (or setting it to '' or false) takes the item out of the index: nothing else is needed.
+    if (inputs.some((n) => removed.has(n) || input[n] === '' || input[n] === false)) continue;
+    const lacking = inputs.filter((n) => input[n] === undefined && !keyNames.has(n));
+    if (lacking.length > 0) missing.set(slot, lacking);
+  }
+  return { entity, keyNames, set, removed, changed, missing };
+}
+
+/** The attributes an update lacks to recompute the index keys it moves, every index at once; empty when it lacks none. */
+export function missingIndexInputs(model: TableModel, entityName: string, input: Input, remove: readonly string[] = []): string[] {
+  return unionOf(changesOf(model, entityName, input, remove).missing);
+}
+
+function unionOf(missing: ReadonlyMap<string, string[]>): string[] {
+  return [...new Set([...missing.values()].flat())];
+}
+
+/**
+ * UpdateItem input: `input` holds the table key attributes and the attributes to set. `stored`
+ * is the stored item as read for `readMissing` (or undefined): index inputs the update lacks are
+ * taken from it, on the condition that they still hold those values.
+ */
 export function buildUpdate(
   model: TableModel,
   tableName: string,
   entityName: string,
-  input: Readonly<Record<string, unknown>>,
+  input: Input,
   remove: readonly string[] = [],
+  stored?: Item,
 ): UpdateItemCommandInput {
-  const entity = entityOf(model, entityName);
-  const keys = entity.keys[TABLE_INDEX];
-  const keyNames = new Set([...keys.pk.attributes, ...keys.sk!.attributes]);
+  const { entity, set, removed, changed, missing } = changesOf(model, entityName, input, remove);
+  const lacking = unionOf(missing);
+  if (lacking.length > 0 && !stored) {
+    const given = [...changed].filter((n) => [...missing.keys()].some((slot) => indexInputs(entity, model.indexes[slot]).includes(n)));
+    const per = [...missing].map(([slot, names]) => `${slot}: ${names.join(', ')}`).join('; ');
+    throw new SingleTableError('PARTIAL_INDEX_UPDATE',
+      `changes ${given.join(', ')} but not ${lacking.join(', ')}, which the index keys it moves are also composed from (${per}); ` +
+      `pass ${lacking.join(', ')} too (their current values are fine), let the update read them with { readMissing: true }, ` +
+      "or write the whole item with put(..., { mode: 'replace' })",
+      { entity: entity.name, attribute: lacking[0] });
+  }
   const names: Record<string, string> = {};
   const values: Record<string, AttributeValue> = {};
   const sets: string[] = [];
   const removes: string[] = [];
-  const changed = new Set<string>();
   const nameRef = (name: string) => {
     const ref = `#a${Object.keys(names).length}`;
     names[ref] = name;
@@ -37,46 +131,31 @@ export function buildUpdate(
     values[ref] = av;
     sets.push(`${nameRef(name)} = ${ref}`);
   };
+  for (const [name, av] of set) setAttr(name, av);
+  for (const name of removed) removes.push(nameRef(name));
 
-  for (const name in input) {
-    const value = input[name];
-    if (value === undefined) continue;
-    const av = attributeValue(entity, attributeOf(entity, name), value);
-    if (keyNames.has(name)) continue; // identifies the item; a different value is a different item
-    setAttr(name, av);
-    changed.add(name);
-  }
-  const removed = new Set<string>();
-  for (const name of remove) {
-    const attr = attributeOf(entity, name);
-    if (keyNames.has(name) || attr.required) {
-      throw new SingleTableError('INVALID_VALUE', `cannot be removed: it is ${keyNames.has(name) ? 'part of the table key' : 'required'}`, { entity: entity.name, attribute: name });
+  // The inputs read stand in for the ones not given, and must still hold when the update runs.
+  const known: Record<string, unknown> = { ...input };
+  const unchanged: string[] = [];
+  for (const name of lacking) {
+    const av = stored![name];
+    if (av === undefined) {
+      unchanged.push(`attribute_not_exists(${nameRef(name)})`);
+      continue;
     }
-    if (changed.has(name)) throw new SingleTableError('INVALID_VALUE', 'is both set and removed', { entity: entity.name, attribute: name });
-    removes.push(nameRef(name));
-    removed.add(name);
-    changed.add(name);
-  }
-  for (const name of keyNames) {
-    if (input[name] === undefined) throw new SingleTableError('MISSING_ATTRIBUTE', 'is part of the table key and identifies the item to update', { entity: entity.name, attribute: name });
+    known[name] = fromAttributeValue(av);
+    const ref = `:r${unchanged.length}`;
+    values[ref] = av;
+    unchanged.push(`${nameRef(name)} = ${ref}`);
   }
   const table = tableKey(model, entity, input);
 
   for (const slot in entity.keys) {
     if (slot === TABLE_INDEX) continue;
     const index = model.indexes[slot];
-    const inputs = indexInputs(entity, index);
-    if (!inputs.some((n) => changed.has(n))) continue;
-    const leaves = inputs.some((n) => removed.has(n) || input[n] === '' || input[n] === false);
-    const missing = inputs.filter((n) => input[n] === undefined && !keyNames.has(n));
-    if (!leaves && missing.length > 0) {
-      const given = inputs.filter((n) => changed.has(n));
-      throw new SingleTableError('PARTIAL_INDEX_UPDATE',
-        `changes ${given.join(', ')} but not ${missing.join(', ')}, which index ${slot} also composes its keys from; ` +
-        `pass ${missing.join(', ')} too (their current values are fine), or write the whole item with put(..., { mode: 'replace' })`,
-        { entity: entity.name, attribute: missing[0] });
-    }
-    const indexKeys = leaves ? undefined : indexKeyAttributes(model, entity, index, input, table);
+    if (!indexInputs(entity, index).some((n) => changed.has(n))) continue;
+    // Absent when an input is removed, empty, false, or (read) not stored: the item leaves the index.
+    const indexKeys = indexKeyAttributes(model, entity, index, known, table);
     if (indexKeys) {
       for (const attr in indexKeys) setAttr(attr, indexKeys[attr]);
     } else {
@@ -95,10 +174,59 @@ export function buildUpdate(
     TableName: tableName,
     Key: keyAttributes(model, table),
     UpdateExpression: expression.trim(),
-    ConditionExpression: condition.ConditionExpression,
+    ConditionExpression: [condition.ConditionExpression, ...unchanged].join(' AND '),
     ExpressionAttributeNames: names,
     ReturnValues: 'ALL_NEW',
   };
-  if (sets.length) out.ExpressionAttributeValues = values;
+  if (Object.keys(values).length) out.ExpressionAttributeValues = values;
   return out;
+}
+
+/** The consistent GetItem that reads the attributes an update lacks (`readMissing`). */
+export function buildReadMissing(
+  model: TableModel, tableName: string, entityName: string, input: Input, missing: readonly string[],
+): GetItemCommandInput {
+  const entity = entityOf(model, entityName);
+  const names: Record<string, string> = {};
+  missing.forEach((name, i) => { names[`#m${i}`] = name; });
+  return {
+    TableName: tableName,
+    Key: keyAttributes(model, tableKey(model, entity, input)),
+    ConsistentRead: true,
+    ProjectionExpression: Object.keys(names).join(', '),
+    ExpressionAttributeNames: names,
+  };
+}
+
+/** How an update with `readMissing` reads and writes: the client's sending steps. */
+export interface ReadMissingSend<T> {
+  /** Sends a GetItem; the item, or undefined when there is none. */
+  get(input: GetItemCommandInput): Promise<Item | undefined>;
+  /** Sends the conditional UpdateItem; a failed condition rejects with CONDITION_FAILED. */
+  update(input: UpdateItemCommandInput): Promise<T>;
+}
+
+/**
+ * An update that reads the index inputs it lacks: read, update on the condition that they are
+ * unchanged, and on a conflict read again, at most READ_MISSING_ATTEMPTS times. An update that
+ * lacks nothing is sent as it is, without a read.
+ */
+export async function updateReadingMissing<T>(
+  model: TableModel, tableName: string, entityName: string, input: Input, remove: readonly string[] = [], send: ReadMissingSend<T>,
+): Promise<T> {
+  const missing = missingIndexInputs(model, entityName, input, remove);
+  if (missing.length === 0) return send.update(buildUpdate(model, tableName, entityName, input, remove));
+  for (let attempt = 1; ; attempt++) {
+    const stored = await send.get(buildReadMissing(model, tableName, entityName, input, missing));
+    if (!stored) throw new SingleTableError('CONDITION_FAILED', 'there is no item with this key', { entity: entityName });
+    try {
+      return await send.update(buildUpdate(model, tableName, entityName, input, remove, stored));
+    } catch (error) {
+      if ((error as SingleTableError).code !== 'CONDITION_FAILED') throw error;
+      if (attempt >= READ_MISSING_ATTEMPTS) {
+        throw new SingleTableError('CONDITION_FAILED',
+          `${missing.join(', ')} changed between each read and update, ${attempt} times; try again later, or pass them`, { entity: entityName, cause: error });
+      }
+    }
+  }
 }

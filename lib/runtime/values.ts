@@ -55,6 +55,20 @@ function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Set) && !(value instanceof Date);
 }
 
+/**
+ * Named values as the caller wrote them, for messages: `(price: 100, sku: "a")`. Their key
+ * encodings (`PRICE#P5021`) mean nothing to the caller.
+ */
+export function valuesText(values: Readonly<Record<string, unknown>>, names: readonly string[]): string {
+  return `(${names.map((name) => `${name}: ${valueText(values[name])}`).join(', ')})`;
+}
+
+function valueText(value: unknown): string {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+  if (typeof value === 'bigint') return `${value}n`;
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
 /** Declared attribute of an entity, or UNKNOWN_ATTRIBUTE. */
 export function attributeOf(entity: EntityModel, name: string): AttributeModel {
   const attr = Object.hasOwn(entity.attributes, name) ? entity.attributes[name] : undefined;

@@ -1,5 +1,5 @@
 // The commands on the example manifest and on broken input: output, files and exit codes.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './run';
@@ -10,7 +10,7 @@ import { designMarkdown } from '../../lib/reports/design-doc';
 
 const EXAMPLE = 'examples/manifest.ts';
 const BROKEN = 'test/cli/fixtures/broken.json';
-const SEED_004 = 'test/reports/fixtures/seed-004.json';
+const ORDER_TICKET = 'test/reports/fixtures/order-ticket.json';
 
 describe('check', () => {
   test('the example manifest is valid: exit 0', async () => {
@@ -55,9 +55,50 @@ describe('docs', () => {
     expect(readFileSync(join(dir, 'cost.md'), 'utf8')).toContain('| GSI2 | 2000 | 1 | 2000 | 3 | 3 | 3 | ok |');
   });
 
-  test('--json prints the charts as data', async () => {
+  test('--json prints the design as model-shaped data: entities with their keys per index, indexes, patterns', async () => {
     const r = await run('docs', EXAMPLE, '--json');
-    expect(JSON.parse(r.stdout).mainTable.rows).toHaveLength(Object.keys(manifest.entities).length);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.entities.map((e: { name: string }) => e.name)).toEqual(Object.keys(manifest.entities));
+    const order = out.entities.find((e: { name: string }) => e.name === 'Order');
+    expect(order.keys.find((k: { index: string }) => k.index === 'GSI2')).toEqual({ index: 'GSI2', pk: 'ORDER#{status}', storedPk: 'ORDER#{status}#[0-2]', sk: '{createdAt}' });
+    expect(out.indexes.find((i: { name: string }) => i.name === 'GSI2')).toMatchObject({ partitionKey: 'GSI2PK', projection: 'INCLUDE', shards: { writeCount: 3, readCount: 3, strategy: 'RANDOM' } });
+    expect(out.accessPatterns.find((p: { name: string }) => p.name === 'runningTasks')).toMatchObject({ index: 'GSI3', fetch: 'BATCH_GET' });
+    expect(r.stdout).toBe((await run('docs', EXAMPLE, '--format', 'json')).stdout);
+  });
+
+  test('--format html prints one self-contained page; with --out and --data it writes DIR/design.html from the sample data', async () => {
+    const printed = await run('docs', EXAMPLE, '--format', 'html');
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toMatch(/^<!DOCTYPE html>/);
+    expect(printed.stdout).toContain('Made up from the manifest');
+    const dir = mkdtempSync(join(tmpdir(), 'single-table-html-'));
+    const r = await run('docs', EXAMPLE, '--format', 'html', '--data', 'examples/local-data.ts', '--out', dir);
+    expect(r).toEqual({ code: 0, stdout: `wrote ${join(dir, 'design.html')}\n`, stderr: '' });
+    const page = readFileSync(join(dir, 'design.html'), 'utf8');
+    expect(page).toContain('Items and query inputs from the sample data.');
+    expect(page).toContain('ann@example.com');
+  });
+
+  test('--format mermaid prints the flowchart', async () => {
+    const r = await run('docs', EXAMPLE, '--format', 'mermaid');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^flowchart LR\n/);
+  });
+
+  test('a bad --format, or --json with another format, is a usage error (exit 2)', async () => {
+    expect(await run('docs', EXAMPLE, '--format', 'pdf')).toMatchObject({ code: 2, stderr: expect.stringContaining("--format must be one of markdown, json, html, mermaid, got 'pdf'") });
+    expect(await run('docs', EXAMPLE, '--json', '--format', 'html')).toMatchObject({ code: 2, stderr: expect.stringContaining('--json and --format html contradict each other') });
+  });
+
+  test('--data with an item the runtime refuses: exit 1, naming the item', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'single-table-data-'));
+    const data = join(dir, 'data.json');
+    writeFileSync(data, JSON.stringify({ items: { Order: [{ username: 'ann', orderId: 'o-1', status: 'OPEN', createdAt: 'yesterday' }] } }));
+    const r = await run('docs', EXAMPLE, '--format', 'html', '--data', data);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("sample item 1 of 'Order':");
+    expect(r.stderr).toContain('createdAt');
   });
 
   test('a manifest with errors: exit 1 with the errors on stderr', async () => {
@@ -70,8 +111,8 @@ describe('docs', () => {
 });
 
 describe('cost', () => {
-  test('prints seed 004 figures: the 9-unit put and the 7-unit update', async () => {
-    const r = await run('cost', SEED_004);
+  test('prints the worked figures: the 9-unit put and the 7-unit update', async () => {
+    const r = await run('cost', ORDER_TICKET);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('| Order | put (new item) | 3 | 1 (new) | 2 (new) | 3 (new) | - | 9 | 12 |');
     expect(r.stdout).toContain('| Ticket | update openedAt | 1 | 2 (key) | 2 (key) | 2 (key) | - | 7 | 8 |');

@@ -1,5 +1,9 @@
 // Bad command lines and bad manifests: a clear message and the documented exit code.
-import { run } from './run';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, run } from './run';
 import { COMMANDS } from '../../lib/cli';
 
 test('no command: the usage on stderr, exit 2', async () => {
@@ -24,14 +28,14 @@ test('an unknown command: exit 2, naming the commands', async () => {
   expect(await run('deploy', 'x.json')).toEqual({
     code: 2,
     stdout: '',
-    stderr: "single-table: unknown command 'deploy'; commands: docs, cost, check, lock, local, backfill\nRun 'single-table --help' for usage.\n",
+    stderr: "single-table: unknown command 'deploy'; commands: docs, cost, check, lock, generate, local, backfill\nRun 'single-table --help' for usage.\n",
   });
 });
 
 test('an unknown flag: exit 2, listing the flags', async () => {
   const r = await run('docs', 'examples/manifest.ts', '--outdir', 'x');
   expect(r.code).toBe(2);
-  expect(r.stderr).toBe("single-table: docs: Unknown option '--outdir'; options: --out VALUE, --json, --samples VALUE, --help\nRun 'single-table docs --help' for usage.\n");
+  expect(r.stderr).toBe("single-table: docs: Unknown option '--outdir'; options: --format VALUE, --out VALUE, --json, --data VALUE, --samples VALUE, --help\nRun 'single-table docs --help' for usage.\n");
 });
 
 test('a flag without its value, and a missing or extra argument: exit 2', async () => {
@@ -62,3 +66,16 @@ test('a file type it cannot load, and a JSON value that is not a manifest: exit 
   expect(await run('check', 'README.md')).toMatchObject({ code: 1, stderr: expect.stringContaining('expected a .json, .js or .ts file') });
   expect(await run('check', 'test/cli/fixtures/samples.json')).toMatchObject({ code: 1, stdout: expect.stringContaining('error [MANIFEST_SHAPE] manifest: has no `entities` map') });
 });
+
+test('a .ts manifest that does not compile: exit 1 with every TypeScript diagnostic, file and line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'single-table-ts-'));
+  const file = join(dir, 'manifest.ts');
+  writeFileSync(file, "export const manifest = {\n  entities: {\n    A: { attributes: {}, pk: 'A', sk: 'A'\n  },\n};\nconst size: number = ;\n");
+  // The CLI as a process under ts-node, the way `npx single-table` loads a .ts manifest.
+  const r = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'lib/cli/index.ts', 'check', file], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain(`${file}: loading failed: TypeScript cannot compile it:`);
+  const diagnostics = r.stderr.split('\n').filter((line) => /manifest\.ts\(\d+,\d+\): error TS\d+/.test(line));
+  expect(diagnostics.length).toBeGreaterThanOrEqual(2);
+  expect(r.stderr).toMatch(/manifest\.ts\(6,\d+\): error TS1109: Expression expected/);
+}, 120_000);

@@ -75,10 +75,38 @@ describe('lock', () => {
     const manifest = manifestFile({ shardCount: 4, previousShardCounts: [2] });
     const lock = lockFile();
     const first = await run('lock', manifest, '--lock', lock, '--lock-name', 'App/Table');
-    expect(first).toEqual({ code: 0, stdout: `${lock}: recorded GSI2: shard counts 2, 4, strategy RANDOM for 'App/Table'; commit it\n`, stderr: '' });
+    expect(first).toEqual({ code: 0, stdout: `${lock}: created, recording GSI2: shard counts 2, 4, strategy RANDOM for 'App/Table'; commit it\n`, stderr: '' });
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toEqual({ 'App/Table': { GSI2: { counts: [2, 4], strategies: ['RANDOM'] } } });
     const again = await run('lock', manifest, '--lock', lock);
-    expect(again).toEqual({ code: 0, stdout: `${lock}: up to date for 'App/Table'\n`, stderr: '' });
+    expect(again).toEqual({ code: 0, stdout: `${lock}: already records GSI2: shard counts 2, 4, strategy RANDOM for 'App/Table'; not changed\n`, stderr: '' });
+  });
+
+  test('a manifest without a sharded GSI: says there is nothing to record and creates no file', async () => {
+    const manifest = manifestFile(undefined as unknown as ShardingDefinition);
+    const lock = lockFile();
+    const r = await run('lock', manifest, '--lock', lock, '--lock-name', 'App/Table');
+    expect(r).toEqual({ code: 0, stdout: `${lock}: no GSI of the manifest is sharded, so there is nothing to record for 'App/Table'; the file was not written\n`, stderr: '' });
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  test('--json: what was done, what was recorded and what the manifest declares', async () => {
+    const lock = lockFile({ 'App/Table': { GSI2: { counts: [2], strategies: ['RANDOM'] } } });
+    const manifest = manifestFile({ shardCount: 4, previousShardCounts: [2] });
+    const r = await run('lock', manifest, '--lock', lock, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      file: lock,
+      entry: 'App/Table',
+      action: 'updated',
+      written: true,
+      recorded: { GSI2: { counts: [4], strategies: [] } },
+      sharded: { GSI2: { counts: [2, 4], strategies: ['RANDOM'] } },
+      errors: [],
+    });
+    expect(JSON.parse((await run('lock', manifest, '--lock', lock, '--json')).stdout)).toMatchObject({ action: 'unchanged', written: false, recorded: {} });
+    const refused = await run('lock', manifestFile({ shardCount: 3 }), '--lock', lock, '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ action: 'refused', written: false, errors: [{ code: 'SHARD_LOCK_COUNT_MISSING' }] });
   });
 
   test('a violation: exit 1 and the file is left as it was', async () => {

@@ -1,5 +1,5 @@
 // Billing: on-demand by default; provisioned billing where no GSI takes fewer writes than the
-// table, because a throttled GSI throttles the table's writes too (seed 004).
+// table, because a throttled GSI throttles the table's writes too.
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { BillingMode } from 'aws-cdk-lib/aws-dynamodb';
 import { synth, synthError } from './synth';
@@ -55,8 +55,8 @@ test('CAPACITY_WITHOUT_PROVISIONED_BILLING: capacities with on-demand billing', 
 });
 
 test.each([
-  ['readCapacity', { readCapacity: 0 }, 'readCapacity 0 is not a whole number'],
-  ['writeCapacity', { writeCapacity: 2.5 }, 'writeCapacity 2.5 is not a whole number'],
+  ['readCapacity', { readCapacity: 0 }, '`readCapacity` is the number 0, not a whole number'],
+  ['writeCapacity', { writeCapacity: 2.5 }, '`writeCapacity` is the number 2.5, not a whole number'],
   ['maxWriteCapacity below writeCapacity', { writeCapacity: 10, maxWriteCapacity: 5 }, 'maxWriteCapacity 5 is below writeCapacity 10'],
 ])('CAPACITY_INVALID: %s', (_what, props, expected) => {
   const message = synthError({ ...provisioned, ...props });
@@ -80,7 +80,7 @@ test('maxReadCapacity: the table\'s reads autoscale, and a GSI with its own read
 
 test.each([
   ['maxReadCapacity below readCapacity', { readCapacity: 10, maxReadCapacity: 5 }, '[CAPACITY_INVALID] SingleTable props: maxReadCapacity 5 is below readCapacity 10'],
-  ['targetUtilizationPercent out of range', { targetUtilizationPercent: 95 }, '[CAPACITY_INVALID] SingleTable props: targetUtilizationPercent 95 is not a whole number'],
+  ['targetUtilizationPercent out of range', { targetUtilizationPercent: 95 }, '[CAPACITY_INVALID] SingleTable props: `targetUtilizationPercent` is the number 95, not a whole number'],
 ])('CAPACITY_INVALID: %s', (_what, props, expected) => {
   expect(synthError({ ...provisioned, ...props })).toContain(expected);
 });

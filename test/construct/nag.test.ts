@@ -7,6 +7,9 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { TableClass } from 'aws-cdk-lib/aws-dynamodb';
+import { Stream, StreamEncryption } from 'aws-cdk-lib/aws-kinesis';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { manifest } from '../../examples/manifest';
@@ -66,4 +69,23 @@ test('the GlobalTable cdk-nag does not inspect: point-in-time recovery, encrypti
   expect(replica.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
   expect(replica.DeletionProtectionEnabled).toBe(true);
   expect(template.findResources('AWS::DynamoDB::Table')).toEqual({});
+});
+
+test('a table with replicas, Contributor Insights, tags, maxima, warm throughput and a Kinesis stream leaves AwsSolutions nothing to flag', () => {
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'Features', { env: { region: 'eu-west-1' } });
+  const key = new Key(stack, 'Key', { enableKeyRotation: true });
+  new SingleTable(stack, 'Table', {
+    manifest,
+    encryptionKey: key,
+    tableClass: TableClass.STANDARD_INFREQUENT_ACCESS,
+    contributorInsights: { enabled: true },
+    maxReadRequestUnits: 1000,
+    warmThroughput: { readUnitsPerSecond: 13000 },
+    tags: [{ key: 'team', value: 'orders' }],
+    kinesisStream: new Stream(stack, 'Changes', { encryption: StreamEncryption.MANAGED }),
+    replicas: [{ region: 'us-east-1', encryptionKeyArn: 'arn:aws:kms:us-east-1:111111111111:key/abc' }],
+  });
+  const report = new AwsSolutionsChecks(app).validateScope(app);
+  expect(report.violations.map((v) => `${v.severity} ${v.ruleName}`)).toEqual([]);
 });

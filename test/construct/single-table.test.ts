@@ -4,6 +4,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth } from './synth';
+import { AttributeKind } from '../../lib/manifest/structs';
 import { edited } from '../manifest/manifest-fixture';
 
 const keySchema = (pk: string, sk?: string) => [
@@ -137,7 +138,8 @@ describe('options', () => {
   });
 
   test('TTL attribute', () => {
-    expect(synth({ timeToLiveAttribute: 'expiresAt' }).table.TimeToLiveSpecification).toEqual({ Enabled: true, AttributeName: 'expiresAt' });
+    const manifest = edited((m) => { m.entities.Order.attributes.expiresAt = { type: AttributeKind.NUMBER }; });
+    expect(synth({ timeToLiveAttribute: 'expiresAt' }, manifest).table.TimeToLiveSpecification).toEqual({ Enabled: true, AttributeName: 'expiresAt' });
   });
 
   test('stream', () => {

@@ -1,4 +1,4 @@
-// Tenant isolation (seed 000): the LeadingKeys patterns, checked two ways: the exact condition in
+// Tenant isolation: the LeadingKeys patterns, checked two ways: the exact condition in
 // the policy, and, as IAM's StringLike would evaluate them, against keys the runtime composes for
 // random tenant ids: a tenant's own keys match, another tenant's never do.
 import * as fc from 'fast-check';

@@ -27,6 +27,19 @@ test('SHARDS_BELOW_PEAK becomes a warning annotation on the construct, and the t
   ));
 });
 
+test('a low-cardinality GSI partition key and an unbounded LSI collection become warning annotations', () => {
+  const manifest = edited((m) => {
+    m.entities.Order.attributes.status.distinctValues = 5;
+    delete m.entities.Order.maxItemsPerPartition;
+  });
+  const { stack } = synth({}, manifest);
+  const annotations = Annotations.fromStack(stack);
+  annotations.hasWarning('/Test/Table', Match.stringLikeRegexp(
+    '^\\[HOT_PARTITION_KEY\\] index GSI2, entity Order: partition key "ORDER#\\{status\\}" has at most 5 value\\(s\\).*Fix: shard the index: globalIndexes.GSI2.sharding = .*\\[ack: cdk-single-table:HOT_PARTITION_KEY\\]$',
+  ));
+  annotations.hasWarning('/Test/Table', Match.stringLikeRegexp('^\\[LSI_COLLECTION_UNBOUNDED\\] entity Order: .*caps an item collection at 10 GB.*Fix: declare maxItemsPerPartition on Order'));
+});
+
 test('a manifest without findings adds no annotations', () => {
   const { stack } = synth();
   Annotations.fromStack(stack).hasNoWarning('*', Match.anyValue());
@@ -36,7 +49,7 @@ test('a manifest without findings adds no annotations', () => {
 describe('table options', () => {
   test.each(['ab', 'app table', 'x'.repeat(256)])('TABLE_NAME_INVALID: %p', (name) => {
     const message = synthError({ tableName: name });
-    expect(message).toContain(`[TABLE_NAME_INVALID] SingleTable props: tableName ${JSON.stringify(name)} is not 3-255 characters`);
+    expect(message).toContain(`[TABLE_NAME_INVALID] SingleTable props: tableName ${name.length > 64 ? `"${name.slice(0, 24)}..." (${name.length} characters)` : JSON.stringify(name)} is not 3-255 characters`);
   });
 
   test.each(['SK', 'GSI1PK', 'Type'])('TTL_ATTRIBUTE_CLASH: TTL on %s', (name) => {

@@ -30,6 +30,8 @@ export function validManifest(): ManifestDraft {
         },
         pk: 'CUSTOMER#{username}',
         sk: 'ORDER#{orderId}',
+        // Order is on LSI1, which caps each customer's item collection at 10 GB.
+        maxItemsPerPartition: 10_000,
         indexes: {
           GSI1: { pk: 'ORDER#{orderId}', sk: 'ORDER#{orderId}' },
           GSI2: { pk: 'ORDER#{status}', sk: '{createdAt}' },

@@ -1,7 +1,9 @@
 // Access pattern rules: a pattern names what exists, its index holds its entities, and the query
 // it describes (sort-key condition, order, consistency, attributes) is one DynamoDB can run.
-import { edited, findings, theFinding } from './manifest-fixture';
-import { SortKeyCondition, SortOrder } from '../../lib/manifest/structs';
+import { edited, findings, ManifestDraft, theFinding } from './manifest-fixture';
+import { checkManifest } from '../../lib/manifest/compile';
+import { SortKeyCoverage } from '../../lib/manifest/model';
+import { AttributeKind, SortKeyCondition, SortOrder } from '../../lib/manifest/structs';
 
 test('PATTERN_ENTITY_UNKNOWN: a pattern naming an undeclared entity', () => {
   const d = theFinding(edited((m) => { m.accessPatterns!.ordersForCustomer.entities = ['Ordr']; }), 'PATTERN_ENTITY_UNKNOWN');
@@ -75,6 +77,59 @@ test('COLLECTION_PK_MISMATCH: a collection whose entities have different partiti
 
 test('a collection sharing the table partition key is fine', () => {
   expect(findings(edited((m) => { m.accessPatterns!.customerWithOrders = { entities: ['Customer', 'Order'] }; }))).toEqual([]);
+});
+
+test('COLLECTION_SK_NO_SHARED_PREFIX: a sort-key condition over entities whose sort keys share no leading segment', () => {
+  // Built from the first entity's key, the condition would silently leave the other entity out.
+  const d = theFinding(edited((m) => {
+    m.accessPatterns!.customerWithOrders = { entities: ['Customer', 'Order'], sortKeyCondition: SortKeyCondition.BEGINS_WITH };
+  }), 'COLLECTION_SK_NO_SHARED_PREFIX');
+  expect(d.location).toBe('pattern customerWithOrders');
+  expect(d.message).toContain('Customer CUSTOMER#{username}, Order ORDER#{orderId}');
+  expect(d.message).toContain('share no leading segment');
+  expect(d.fix).toContain('SortKeyCondition.NONE');
+});
+
+/** The valid manifest with order lines `ORDER#{orderId}#LINE#{lineNo}` under each order. */
+function withLines(m: ManifestDraft): void {
+  m.entities.Line = {
+    attributes: {
+      username: { type: AttributeKind.STRING, required: true },
+      orderId: { type: AttributeKind.STRING, required: true },
+      lineNo: { type: AttributeKind.NUMBER, required: true },
+    },
+    pk: 'CUSTOMER#{username}',
+    sk: 'ORDER#{orderId}#LINE#{lineNo}',
+    maxItemsPerPartition: 10_000,
+  };
+}
+
+test('a collection pattern queries by the sort-key prefix its entities share: a parent and its children', () => {
+  const { model, diagnostics } = checkManifest(edited((m) => {
+    withLines(m);
+    m.accessPatterns!.orderWithLines = { entities: ['Line', 'Order'], sortKeyCondition: SortKeyCondition.EQUALS };
+    m.accessPatterns!.ordersWithLines = { entities: ['Order', 'Line'], sortKeyCondition: SortKeyCondition.BETWEEN };
+  }));
+  expect(diagnostics).toEqual([]);
+  for (const name of ['orderWithLines', 'ordersWithLines']) {
+    const pattern = model!.patterns[name];
+    expect(pattern.sk).toEqual({ source: 'ORDER#{orderId}', segments: [{ literal: 'ORDER' }, { attribute: 'orderId', kind: AttributeKind.STRING }], attributes: ['orderId'] });
+    expect(pattern.skCoverage).toBe(SortKeyCoverage.KEY_AND_BELOW);
+  }
+  // One entity: its own sort key, standing for itself.
+  expect(model!.patterns.ordersForCustomer.sk?.source).toBe('ORDER#{orderId}');
+  expect(model!.patterns.ordersForCustomer.skCoverage).toBeUndefined();
+});
+
+test('a shared prefix of literals only is usable; a same-named attribute of another kind ends the shared prefix', () => {
+  const { model, diagnostics } = checkManifest(edited((m) => {
+    withLines(m);
+    m.entities.Line.sk = 'ORDER#{lineNo}#LINE';
+    m.accessPatterns!.orderThings = { entities: ['Order', 'Line'], sortKeyCondition: SortKeyCondition.BEGINS_WITH };
+  }));
+  expect(diagnostics).toEqual([]);
+  expect(model!.patterns.orderThings.sk?.source).toBe('ORDER');
+  expect(model!.patterns.orderThings.skCoverage).toBe(SortKeyCoverage.BELOW);
 });
 
 test('PATTERN_ATTRIBUTE_UNDECLARED: a pattern needing an attribute its entities lack', () => {

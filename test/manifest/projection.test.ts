@@ -4,20 +4,32 @@ import { edited, findings, theFinding, withOrderAttributes } from './manifest-fi
 import { ProjectionKind } from '../../lib/manifest/structs';
 
 describe('TOO_MANY_PROJECTED_ATTRIBUTES', () => {
-  // GSI2 of the fixture projects orderId and status; the type attribute counts in every INCLUDE index.
-  const twoIncludeIndexes = (extra: number) => edited((m) => {
-    const names = withOrderAttributes(m, extra);
+  // The type attribute counts in every INCLUDE index: 19 listed + Type = 20, the most one index takes.
+  const includeIndexes = (count: number, lastListed: number) => edited((m) => {
+    const names = withOrderAttributes(m, 19);
     m.globalIndexes!.GSI2.include = names;
-    m.globalIndexes!.GSI3 = { projection: ProjectionKind.INCLUDE, include: names };
+    for (let i = 3; i <= count; i++) m.globalIndexes![`GSI${i}`] = { projection: ProjectionKind.INCLUDE, include: names.slice(0, i === count ? lastListed : 19) };
   });
 
-  test('an attribute projected into two indexes counts twice', () => {
-    expect(findings(twoIncludeIndexes(49))).toEqual([]); // (49 + Type) x 2 = 100
-    const d = theFinding(twoIncludeIndexes(50), 'TOO_MANY_PROJECTED_ATTRIBUTES'); // (50 + Type) x 2 = 102
+  test('an attribute projected into several indexes counts in each', () => {
+    expect(findings(includeIndexes(6, 19))).toEqual([]); // 5 x (19 + Type) = 100
+    const d = theFinding(includeIndexes(7, 1), 'TOO_MANY_PROJECTED_ATTRIBUTES'); // 100 + (1 + Type) = 102
     expect(d.location).toBe('manifest');
     expect(d.message).toContain('102 attributes');
-    expect(d.message).toContain('GSI2: 51, GSI3: 51');
+    expect(d.message).toContain('GSI2: 20, GSI3: 20, GSI4: 20, GSI5: 20, GSI6: 20, GSI7: 2');
     expect(d.fix).toMatch(/project fewer attributes/);
+  });
+});
+
+describe('INCLUDE_TOO_MANY_ATTRIBUTES', () => {
+  const listing = (count: number) => edited((m) => { m.globalIndexes!.GSI2.include = withOrderAttributes(m, count); });
+
+  test('an index projects at most 20 non-key attributes, the type attribute counted', () => {
+    expect(findings(listing(19))).toEqual([]);
+    const d = theFinding(listing(20), 'INCLUDE_TOO_MANY_ATTRIBUTES');
+    expect(d.location).toBe('index GSI2');
+    expect(d.message).toBe("INCLUDE projects 21 non-key attributes (20 listed in `include` plus the type attribute 'Type'); DynamoDB allows 20 per index");
+    expect(d.fix).toContain('at most 19 attributes');
   });
 });
 

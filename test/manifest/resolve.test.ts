@@ -43,3 +43,16 @@ test('validation rules do not run: a key collision resolves here and fails compi
   expect(() => resolveModel(m as SingleTableManifest)).not.toThrow();
   expect(() => compileManifest(m as SingleTableManifest)).toThrow(/KEY_COLLISION/);
 });
+
+test.each([NaN, Infinity, 2.5, -1])('a shard count of %p never reaches a shard key: SHARD_COUNT_INVALID', (shardCount) => {
+  const m = validManifest();
+  m.globalIndexes!.GSI2.sharding = { shardCount };
+  expect(codesOf(() => resolveModel(m as SingleTableManifest))).toEqual(['SHARD_COUNT_INVALID']);
+});
+
+test('a manifest of another shape than the synth validates fails as a ManifestError, never a TypeError', () => {
+  const m = validManifest() as unknown as { globalIndexes: { GSI2: { include: unknown } } };
+  m.globalIndexes.GSI2.include = 5;
+  expect(codesOf(() => resolveModel(m as unknown as SingleTableManifest))).toEqual(['MANIFEST_SHAPE']);
+  expect(() => resolveModel(m as unknown as SingleTableManifest)).toThrow(/\[MANIFEST_SHAPE\] manifest: cannot be resolved \(.*not iterable.*\)\. Fix: run `single-table check`/);
+});

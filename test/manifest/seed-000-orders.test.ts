@@ -1,7 +1,7 @@
-// Seed 000's e-commerce example: its access-pattern table (pattern names, indexes and queries) and
+// The classic e-commerce single-table example: its access-pattern table (pattern names, indexes and queries) and
 // its entity chart must be expressible as written. The one departure: the chart's Order sort key
 // `#ORDER#<orderId>` starts with the delimiter, which templates reject (an empty first segment);
-// the seed's own earlier tables write it `ORDER#<orderId>`, which is what is used here.
+// the example's own earlier tables write it `ORDER#<orderId>`, which is what is used here.
 import { composeKey } from '../../lib/keys/template';
 import { compileManifest } from '../../lib/manifest/compile';
 import { KeyTemplateModel } from '../../lib/manifest/model';
@@ -44,7 +44,7 @@ test('compiles without findings', () => {
 });
 
 test.each([
-  // pattern, index, partition key attribute, the seed's query value, the attribute values it is composed from
+  // pattern, index, partition key attribute, the example's query value, the attribute values it is composed from
   ['Get Orders for Customer', 'table', 'PK', 'CUSTOMER#alice', { username: 'alice' }],
   ['Get Order by OrderId', 'GSI1', 'GSI1PK', 'ORDER#550e8400', { orderId: '550e8400' }],
   ['Get Recent Shipped Orders', 'GSI2', 'GSI2PK', 'ORDER#SHIPPED', { status: 'SHIPPED' }],

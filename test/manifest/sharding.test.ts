@@ -1,4 +1,4 @@
-// Sharding rules (seed 004): settings that can work, and a warning when the declared peak needs
+// Sharding rules: settings that can work, and a warning when the declared peak needs
 // more shards than the index has (about 800 write units per second per partition).
 import { edited, theFinding, validManifest } from './manifest-fixture';
 import { compileManifest } from '../../lib/manifest/compile';
@@ -16,7 +16,7 @@ test('SHARDING_WITHOUT_COUNT: sharding with neither a count nor a peak', () => {
 test.each([0, 1.5, 101])('SHARD_COUNT_INVALID: shardCount %p', (count) => {
   const d = theFinding(sharded({ shardCount: count }), 'SHARD_COUNT_INVALID');
   expect(d.location).toBe('index GSI2');
-  expect(d.message).toContain(`shardCount ${count}`);
+  expect(d.message).toBe(`\`sharding.shardCount\` is the number ${count}, not a whole number from 1 to 100`);
   expect(d.fix).toContain('from 1 to 100');
 });
 
@@ -28,16 +28,21 @@ test('SHARD_COUNT_INVALID: a peak that would need more than 100 shards', () => {
 
 test('PEAK_WRITES_INVALID: a peak that is not a positive number', () => {
   const d = theFinding(sharded({ peakWritesPerSecond: -5 }), 'PEAK_WRITES_INVALID');
-  expect(d.message).toContain('peakWritesPerSecond -5');
+  expect(d.message).toContain('`sharding.peakWritesPerSecond` is the number -5, not a positive number');
 });
 
 test('PREVIOUS_SHARD_COUNT_INVALID: an earlier count that is not a shard count', () => {
   const d = theFinding(sharded({ shardCount: 4, previousShardCounts: [2, 0] }), 'PREVIOUS_SHARD_COUNT_INVALID');
-  expect(d.message).toContain('holds 0');
+  expect(d.message).toContain('`sharding.previousShardCounts[1]` is the number 0');
+});
+
+test('PREVIOUS_SHARD_STRATEGY_INVALID: an unknown strategy', () => {
+  const d = theFinding(sharded({ shardCount: 4, previousStrategies: [{ strategy: 'HASH' as ShardStrategy }] }), 'PREVIOUS_SHARD_STRATEGY_INVALID');
+  expect(d.message).toBe('`sharding.previousStrategies[0].strategy` is the string "HASH", not a ShardStrategy');
+  expect(d.fix).toBe('use one of RANDOM, ATTRIBUTE');
 });
 
 test.each([
-  ['an unknown strategy', { strategy: 'HASH' as ShardStrategy }],
   ['ATTRIBUTE without its attribute', { strategy: ShardStrategy.ATTRIBUTE }],
   ['RANDOM with an attribute', { strategy: ShardStrategy.RANDOM, shardAttribute: 'status' }],
 ])('PREVIOUS_SHARD_STRATEGY_INVALID: %s', (_what, previous) => {

@@ -58,6 +58,7 @@ describe('KEY_COLLISION', () => {
         attributes: { username: { type: AttributeKind.STRING, required: true }, number: { type: AttributeKind.NUMBER, required: true } },
         pk: 'CUSTOMER#{username}',
         sk: 'INVOICE#{number}',
+        maxItemsPerPartition: 100,
       };
       m.entities.Note = { attributes: { username: { type: AttributeKind.STRING, required: true } }, pk: 'CUSTOMER#{username}', sk: 'INVOICE#draft' };
     }))).toEqual([]);
@@ -92,7 +93,8 @@ describe('table keys', () => {
   test('TABLE_KEY_MISSING: an entity without a table sort key', () => {
     const d = theFinding(edited((m) => { delete (m.entities.Customer as { sk?: string }).sk; }), 'TABLE_KEY_MISSING');
     expect(d.location).toBe('entity Customer');
-    expect(d.message).toContain('no table sk template');
+    expect(d.message).toBe('`sk` is missing');
+    expect(d.fix).toContain("sk: 'ORDER#{orderId}'");
   });
 });
 

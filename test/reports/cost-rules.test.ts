@@ -3,6 +3,7 @@ import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
 import { costReport } from '../../lib/reports/cost';
+import { costMarkdown } from '../../lib/reports/cost-markdown';
 import { patternReadCosts } from '../../lib/reports/cost-reads';
 import { entitySizes } from '../../lib/reports/cost-sizes';
 import { storageCosts } from '../../lib/reports/cost-storage';
@@ -50,7 +51,7 @@ const smallSizes = entitySizes(small)[0];
 const cost = (kind: WriteKind, attrs: string[] = []) => writeCost(small, smallSizes, kind, attrs);
 const effects = (kind: WriteKind, attrs: string[] = []) => Object.fromEntries(cost(kind, attrs).indexes.map((i) => [i.index, [i.effect, i.writes]]));
 
-describe('index writes per operation (seed 004 table)', () => {
+describe('index writes per operation (a table with GSIs of each projection)', () => {
   test('new item: +1 in every index it appears in', () => {
     expect(effects(WriteKind.PUT)).toEqual({ ByOwner: [IndexEffect.INSERT, 1], ByTag: [IndexEffect.INSERT, 1], Everything: [IndexEffect.INSERT, 1] });
     expect(cost(WriteKind.PUT).totalUnits).toBe(4);
@@ -136,6 +137,29 @@ describe('storage and reads', () => {
     expect(reads.find((r) => r.pattern === 'docsOfOwner')!.unitsForOneItem).toBe(0.5);
   });
 
+  test('a read on a write-sharded GSI is one query per shard, each at least half a unit', () => {
+    const m = docs(5000);
+    const sharded: SingleTableManifest = {
+      ...m,
+      globalIndexes: { ...m.globalIndexes, Everything: { projection: ProjectionKind.ALL, sharding: { shardCount: 4 } } },
+      accessPatterns: {
+        everything: { entities: ['Doc'], index: 'Everything', readsPerSecond: 10 },
+        everythingStrong: { entities: ['Doc'], index: 'ByOwner' },
+      },
+    };
+    const model = compileManifest(sharded).model;
+    const itemBytes = entitySizes(model)[0].itemBytes;
+    const [everything, unsharded] = patternReadCosts(model, entitySizes(model), 10);
+    expect(everything.queriesPerRead).toBe(4);
+    // one shard returns the ~5 KB item (1 unit eventually consistent), three return nothing but cost 0.5 each
+    expect(everything.unitsForOneItem).toBe(1 + 3 * 0.5);
+    // 10 items over 4 shards: two shards return 3, two return 2
+    expect(everything.unitsForManyItems).toBe((2 * Math.ceil((3 * itemBytes) / 4096) + 2 * Math.ceil((2 * itemBytes) / 4096)) / 2);
+    expect(everything.unitsPerSecond).toBe(10 * 2.5);
+    expect(unsharded.queriesPerRead).toBe(1);
+    expect(unsharded.unitsForOneItem).toBe(0.5);
+  });
+
   test('follow-up fetches read whole items: BatchGetItem after a KEYS_ONLY GSI, the LSI fetch', () => {
     const model = compileManifest(example).model;
     const reads = costReport(model).reads;
@@ -188,4 +212,23 @@ describe('the writes the report lists', () => {
     ]);
     expect(writes('Membership')).toEqual(['PUT', 'UPDATE joinedAt', 'DELETE']);
   });
+});
+
+test('names that are built-in object properties: an index named constructor, an entity named toString', () => {
+  const m = docs();
+  const manifest: SingleTableManifest = {
+    ...m,
+    entities: {
+      ...m.entities,
+      toString: { attributes: { valueOf: { type: S, required: true } }, pk: 'T#{valueOf}', sk: 'T#{valueOf}', indexes: { constructor: { pk: 'C#{valueOf}', sk: 'C#{valueOf}' } } },
+    },
+    globalIndexes: { ...m.globalIndexes, constructor: { projection: ProjectionKind.KEYS_ONLY } },
+  };
+  const model = compileManifest(manifest).model;
+  // Doc is not on `constructor`, and no sample is given for `toString`: neither may find Object.prototype's.
+  const report = costReport(model, { sampleItems: { Doc: { id: 'd', owner: 'o', body: 'b' } } });
+  expect(report.sizes.map((s) => [s.entity, s.source, s.entryBytes.constructor === undefined])).toEqual([['Doc', 'sample', true], ['toString', 'typical', false]]);
+  const docRow = costMarkdown(model, report).split('\n').find((line) => line.startsWith('| Doc | sample |'))!;
+  expect(docRow).not.toContain('function');
+  expect(docRow.split(' | ')).toContain('-');
 });

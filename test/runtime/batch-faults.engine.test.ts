@@ -155,7 +155,7 @@ test('duplicate keys in one batchWrite are refused before sending', async () => 
   await expect(db.batchWrite([
     { type: 'put', entity: 'Product', item: product(1) },
     { type: 'delete', entity: 'Product', key: { productId: product(1).productId } },
-  ])).rejects.toMatchObject({ code: 'DUPLICATE_BATCH_KEY' });
+  ])).rejects.toMatchObject({ code: 'DUPLICATE_BATCH_KEY', message: expect.stringContaining('writes the item (productId: "p001") twice') });
   expect(requests.total()).toBe(0);
 });
 

@@ -1,6 +1,6 @@
-// The seeds' sharded-index scenarios end to end through the public runtime API, on the embedded engine with
-// the table the construct synthesizes: orders by status newest first (seed 000, the example's
-// GSI2 with 3 shards), open orders by date on a sharded sparse index (seed 004), where writes put
+// Sharded-index scenarios end to end through the public runtime API, on the embedded engine with
+// the table the construct synthesizes: orders by status newest first (the example's
+// GSI2 with 3 shards), open orders by date on a sharded sparse index, where writes put
 // items, that updates never move them, and that readers cover the largest shard count ever declared.
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { manifest } from '../../examples/manifest';
@@ -61,7 +61,7 @@ beforeAll(async () => {
 });
 afterAll(() => engine.stop());
 
-describe('seed 000: orders by status, newest first, on GSI2 with 3 shards', () => {
+describe('orders by status, newest first, on GSI2 with 3 shards', () => {
   test('pages through every shard in date order and writes each order to its shard', async () => {
     const gsi2 = compileManifest(manifest).model.indexes.GSI2;
     expect(gsi2.shards).toMatchObject({ writeCount: 3, readCount: 3 }); // 2,000 writes/s -> 3 shards
@@ -162,8 +162,8 @@ describe('changing the shard count: readers cover the largest count ever declare
   });
 });
 
-describe('seed 004: open orders by date on a sharded sparse index', () => {
-  const seed004: SingleTableManifest = {
+describe('open orders by date on a sharded sparse index', () => {
+  const openOrders: SingleTableManifest = {
     entities: {
       Order: {
         attributes: {
@@ -174,7 +174,7 @@ describe('seed 004: open orders by date on a sharded sparse index', () => {
         },
         pk: 'CUSTOMER#{username}',
         sk: 'ORDER#{orderId}',
-        // Sparse: only open orders are in the index (seed 004's OpenTasksIndex).
+        // Sparse: only open orders are in the index (an open-items index).
         indexes: { GSI1: { pk: 'OPEN#{open}', sk: '{createdAt}' } },
       },
     },
@@ -183,11 +183,11 @@ describe('seed 004: open orders by date on a sharded sparse index', () => {
   };
 
   test('2,000 writes/s gives 3 shards; the query merges them by date and skips closed orders', async () => {
-    expect(compileManifest(seed004).model.indexes.GSI1.shards).toMatchObject({ writeCount: 3, readCount: 3 });
-    const local = await startEngine(synthesizedTemplate(seed004));
+    expect(compileManifest(openOrders).model.indexes.GSI1.shards).toMatchObject({ writeCount: 3, readCount: 3 });
+    const local = await startEngine(synthesizedTemplate(openOrders));
     try {
       const tableName = await local.createTable();
-      const db = createClient(seed004, { client: local.client, tableName });
+      const db = createClient(openOrders, { client: local.client, tableName });
       const all = Array.from({ length: 40 }, (_, i) => ({ username: `u${i % 5}`, orderId: `o${String(i).padStart(3, '0')}`, createdAt: at(i), open: i % 4 !== 0 }));
       for (const o of all) await db.put('Order', o);
       // Closing an order takes it out of the index.

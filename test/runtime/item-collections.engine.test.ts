@@ -1,6 +1,7 @@
-// Item collection metrics (seed 004, LSIs): with LSIs, every write asks DynamoDB for the
-// collection's size (checked on the requests dynalite accepts), and each estimate DynamoDB returns
-// becomes one Embedded Metric Format line on the log, on the metric the construct alarms on.
+// Item collection metrics (LSIs): with LSIs, every write asks DynamoDB for the collection's size
+// (checked on the requests dynalite accepts), and by default each estimate DynamoDB returns becomes
+// one Embedded Metric Format line on the log, on the metric the construct alarms on; the client's
+// `itemCollections` option turns that off or hands the estimates to a function.
 // dynalite accepts ReturnItemCollectionMetrics but never returns estimates, so the responses get
 // DynamoDB's documented ItemCollectionMetrics shape added after dynalite answered.
 import type { DynamoDBClient, ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
@@ -109,6 +110,80 @@ describe('a table with LSIs', () => {
     expect(log.map((l) => [JSON.parse(l).ItemCollectionKey, JSON.parse(l).ItemCollectionSizeUpperBoundGB])).toEqual([['CUSTOMER#ann', 2], ['CUSTOMER#bob', 10]]);
     expect(warn).toHaveLength(1);
     expect(warn[0]).toContain('CUSTOMER#bob may hold up to 10 GB');
+  });
+});
+
+describe('itemCollections option', () => {
+  let engine: Engine;
+  let tableName: string;
+  beforeAll(async () => {
+    engine = await startEngine();
+    tableName = await engine.createTable();
+  });
+  afterAll(() => engine.stop());
+
+  /** Every write kind once, on a client whose responses carry a 9 GB estimate whenever asked. */
+  async function writeAll(options: Parameters<typeof createClient>[1]) {
+    const client = engine.newClient();
+    const sent = observe(client, (input) => {
+      const key = input.Item?.PK ?? input.Key?.PK ?? (Object.values(input.RequestItems)[0] as any)[0].PutRequest.Item.PK;
+      const estimate = { ItemCollectionKey: { PK: key }, SizeEstimateRangeGB: [8.5, 9] };
+      return input.RequestItems ? [estimate] : estimate;
+    });
+    const db = createClient(manifest, { client, tableName, ...options });
+    const out = await logged(async () => {
+      await db.put('Order', order);
+      await db.update('Order', { username: 'ann', orderId: 'o1', amount: 3 });
+      await db.batchWrite([{ type: 'put', entity: 'Order', item: { ...order, username: 'cy', orderId: 'o9' } }]);
+      await db.delete('Order', { username: 'ann', orderId: 'o1' });
+    });
+    return { ...out, sent };
+  }
+
+  test("'off': writes do not ask for estimates and nothing is logged", async () => {
+    const { log, warn, sent } = await writeAll({ itemCollections: 'off' });
+    expect(sent.map((s) => [s.command, s.input.ReturnItemCollectionMetrics])).toEqual([
+      ['PutItemCommand', undefined], ['UpdateItemCommand', undefined], ['BatchWriteItemCommand', undefined], ['DeleteItemCommand', undefined],
+    ]);
+    expect([log, warn]).toEqual([[], []]);
+  });
+
+  test("'emf', the default, stated explicitly: one line per estimate and the 8 GB warning", async () => {
+    const { log, warn } = await writeAll({ itemCollections: 'emf' });
+    expect(log.map((l) => JSON.parse(l).ItemCollectionSizeUpperBoundGB)).toEqual([9, 9, 9, 9]);
+    expect(warn).toHaveLength(4);
+  });
+
+  test('a function receives each estimate, decoded, and nothing is logged', async () => {
+    const estimates: unknown[] = [];
+    const { log, warn, sent } = await writeAll({ itemCollections: (e) => estimates.push(e) });
+    expect(sent.every((s) => s.input.ReturnItemCollectionMetrics === 'SIZE')).toBe(true);
+    expect(estimates).toEqual(['CUSTOMER#ann', 'CUSTOMER#ann', 'CUSTOMER#cy', 'CUSTOMER#ann'].map((partitionKey) => ({
+      tableName, partitionKey, lowerBoundGB: 8.5, upperBoundGB: 9,
+    })));
+    expect([log, warn]).toEqual([[], []]);
+  });
+
+  test('a function that throws does not fail the write it reports on; the error is logged', async () => {
+    const errors: string[] = [];
+    const { error } = console;
+    console.error = (line: string) => errors.push(line);
+    try {
+      const client = engine.newClient();
+      observe(client, () => ({ ItemCollectionKey: { PK: { S: 'CUSTOMER#ann' } }, SizeEstimateRangeGB: [1, 2] }));
+      const db = createClient(manifest, { client, tableName, itemCollections: () => { throw new Error('sink down'); } });
+      await db.put('Order', { ...order, orderId: 'o7' });
+      expect(await db.get('Order', { username: 'ann', orderId: 'o7' })).toEqual(expect.objectContaining({ orderId: 'o7' }));
+    } finally {
+      console.error = error;
+    }
+    expect(errors).toEqual([expect.stringMatching(/^\[ITEM_COLLECTION_CALLBACK_FAILED\] table .*: the itemCollections function threw after a successful write: Error: sink down$/)]);
+  });
+
+  test.each([['EMF'], [true], [{}]])('an unknown setting %p fails createClient, naming the allowed ones', (value) => {
+    expect(() => createClient(manifest, { tableName: 't', itemCollections: value as never })).toThrow(
+      /^\[INVALID_VALUE\] createClient's itemCollections .* is not 'emf', 'off' or a function/,
+    );
   });
 });
 

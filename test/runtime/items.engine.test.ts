@@ -31,7 +31,7 @@ async function raw(pk: string, sk: string): Promise<Record<string, string | unde
 
 const order = { username: 'Ann Lee', orderId: 'o#1', status: 'OPEN', createdAt: '2024-01-02T03:04:05+02:00', amount: 99.99 };
 
-test('put writes every key exactly as the templates and README encoding say, and the type attribute', async () => {
+test('put writes every key exactly as the templates and the key encoding (docs/keys.md) say, and the type attribute', async () => {
   await db.put('Order', order);
   const pk = 'CUSTOMER#Ann$aLee';
   const sk = 'ORDER#o$d1';
@@ -100,7 +100,7 @@ test('update of some but not all inputs of an index fails before any network cal
   expect(requests.total()).toBe(0);
 });
 
-test('seed 002: a task that stops running leaves the sparse index, and comes back when it runs again', async () => {
+test('sparse index: a task that stops running leaves the sparse index, and comes back when it runs again', async () => {
   const running = () => db.query('runningTasks', { running: true }).then((p) => p.items.map((r) => r.item.taskId));
   await db.put('Task', { taskId: 'job', name: 'Job', running: true, startedAt: '2024-03-01T00:00:00Z' });
   expect(await running()).toEqual(['job']);

@@ -1,9 +1,11 @@
 // `single-table check <manifest>`: every manifest validation the construct runs, without a CDK app,
 // and with --lock the construct's shard lock check too.
+import { resolve } from 'node:path';
 import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
 import { TableModel } from '../../manifest/model';
 import { applyShardLock, describeRecorded } from '../../manifest/shard-lock';
+import { defaultModelFile, modelFileState } from '../../model/document';
 import { Command, FlagValues } from '../command';
 import { formatFinding } from '../compile';
 import { CliIo, EXIT } from '../io';
@@ -13,14 +15,18 @@ import { LOCK_HELP, LOCK_OPTIONS, readLock } from '../lock';
 export const checkCommand: Command = {
   name: 'check',
   summary: 'validate a manifest: errors and warnings with their location',
-  help: `Usage: single-table check <manifest> [--json] [--lock FILE [--lock-name NAME]]
+  help: `Usage: single-table check <manifest> [--json] [--lock FILE [--lock-name NAME]] [--model FILE]
 
-Runs every validation of the manifest (names, key templates, key collisions, projections, access
-patterns, sharding) without a CDK app, and prints each error and warning with where it is and how
-to fix it. With --lock, also the shard lock check of the construct: a shard count the lock file
+Runs every validation of the manifest (shape and types, names, key templates, key collisions,
+projections, access patterns, sharding, hot partitions and LSI item collections) without a CDK app,
+and prints each error and warning with where it is and how to fix it (docs/validation.md lists
+every code). With --lock, also the shard lock check of the construct: a shard count the lock file
 records that shardCount and previousShardCounts no longer declare, a strategy that strategy and
 previousStrategies no longer declare, or a recorded index that is no longer sharded, is an error;
-counts or strategies not recorded yet are a warning (SHARD_LOCK_OUTDATED).
+counts or strategies not recorded yet are a warning (SHARD_LOCK_OUTDATED). When the compiled model
+file that 'single-table generate' writes exists (beside the manifest, or --model), a file that no
+longer matches the manifest is an error (MODEL_STALE): a function bundling it would refuse to start
+against a table deployed from the manifest.
 
 Arguments:
   <manifest>         a .json file, or a .js/.ts module exporting the manifest (as \`manifest\`,
@@ -28,17 +34,20 @@ Arguments:
 
 Options:
   --json             print {"valid", "errors", "warnings"} as JSON
+  --model FILE       the compiled model file to compare (default: <manifest>.model.json beside
+                     the manifest, when it exists)
 ${LOCK_HELP}
   -h, --help         show this help
 
 Exit code: 0 when there is no error (warnings allowed), 1 on errors or when the manifest or lock
 file cannot be loaded, 2 on bad arguments.
 `,
-  options: { json: { type: 'boolean' }, ...LOCK_OPTIONS },
+  options: { json: { type: 'boolean' }, model: { type: 'string' }, ...LOCK_OPTIONS },
   positionals: { min: 1, max: 1 },
   async run([file], flags, io) {
     const { model, diagnostics } = checkManifest(loadManifest(file, io));
     if (model && typeof flags.lock === 'string') diagnostics.push(...lockFindings(model, flags, io));
+    if (model) diagnostics.push(...modelFileFindings(model, file, flags, io));
     const errors = diagnostics.filter((d) => d.level === DiagnosticLevel.ERROR);
     const warnings = diagnostics.filter((d) => d.level === DiagnosticLevel.WARNING);
     if (flags.json) {
@@ -63,5 +72,20 @@ function lockFindings(model: TableModel, flags: FlagValues, io: CliIo): Manifest
     location: `shard lock '${lock.name}'`,
     message: `${describeRecorded(recorded)} not recorded in ${lockFile} yet`,
     fix: `synthesize the app, or run 'single-table lock <manifest> --lock ${lockFile}', and commit ${lockFile}`,
+  }];
+}
+
+/** MODEL_STALE when the compiled model file is not what the manifest compiles to (or, named by --model, is missing). */
+function modelFileFindings(model: TableModel, manifestFile: string, flags: FlagValues, io: CliIo): ManifestDiagnostic[] {
+  const named = typeof flags.model === 'string' ? flags.model : undefined;
+  const file = named ?? defaultModelFile(manifestFile);
+  const found = modelFileState(resolve(io.cwd, file), model);
+  if (found.state === 'current' || (found.state === 'missing' && named === undefined)) return [];
+  return [{
+    level: DiagnosticLevel.ERROR,
+    code: 'MODEL_STALE',
+    location: `compiled model ${file}`,
+    message: found.state === 'missing' ? 'does not exist' : `is out of date: ${found.reason}`,
+    fix: `run 'single-table generate ${manifestFile}${named ? ` --out ${named}` : ''}' and commit ${file}`,
   }];
 }

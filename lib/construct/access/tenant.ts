@@ -1,4 +1,4 @@
-// Tenant isolation (seed 000, multi-tenant): the `dynamodb:LeadingKeys` patterns that match
+// Tenant isolation (multi-tenant tables): the `dynamodb:LeadingKeys` patterns that match
 // exactly one tenant's partition key values. A pattern is the template's leading literals, the
 // encoded tenant id and, when more segments (or a shard suffix) follow, the delimiter and `*`.
 // Encoded values never contain the delimiter, so `TENANT#acme#*` cannot match `TENANT#acme2#...`

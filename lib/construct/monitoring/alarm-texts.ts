@@ -1,4 +1,4 @@
-// What each alarm says: the cause and the fix, so the person paged does not have to know seed 004.
+// What each alarm says: the cause and the fix, so the person paged does not need to know how DynamoDB throttles GSIs.
 import { ThrottleCause, ThrottledOperation } from './metrics';
 
 const CAUSE_FIX: Record<ThrottleCause, string> = {

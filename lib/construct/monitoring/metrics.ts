@@ -1,7 +1,7 @@
 // Metric factories for a SingleTable: CloudWatch metrics only, no alarms (those are wired in
 // ./alarms). Throttle metrics are per table or per GSI: the table-level WriteThrottleEvents does not
 // count GSI throttles, which need the GlobalSecondaryIndexName dimension. The per-cause metrics
-// split throttles by the reason DynamoDB gives (seed 004's four GSI throttling reasons).
+// split throttles by the reason DynamoDB gives (the four reasons DynamoDB gives for GSI throttling).
 import { Duration } from 'aws-cdk-lib';
 import { IMetric, MathExpression, Metric, Stats } from 'aws-cdk-lib/aws-cloudwatch';
 import { ITEM_COLLECTION_DIMENSION, ITEM_COLLECTION_METRIC, ITEM_COLLECTION_NAMESPACE } from '../../runtime/item-collections';

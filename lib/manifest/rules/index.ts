@@ -1,3 +1,4 @@
+import { lowCardinalityKeysAreSharded, lsiCollectionsAreBounded } from './hot-partitions';
 import {
   atMostTwentyGlobalIndexes,
   dataAttributesDoNotClash,
@@ -6,11 +7,11 @@ import {
   typeAttributeIsValid,
   typeValuesAreUnique,
 } from './names';
-import { collectionsSharePartitionKey, patternAttributesAreDeclared, patternQueriesArePossible, patternsNameWhatExists } from './patterns';
-import { atMostHundredProjectedAttributes, includeListsAreValid } from './projection';
+import { collectionsSharePartitionKey, collectionsShareSortKeyPrefix, patternAttributesAreDeclared, patternQueriesArePossible, patternsNameWhatExists } from './patterns';
+import { atMostHundredProjectedAttributes, atMostTwentyProjectedPerIndex, includeListsAreValid } from './projection';
 import type { ManifestRule } from './rule';
 import { shardSettingsArePossible, shardsCoverDeclaredPeak } from './sharding';
-import { entityKeysDoNotCollide, tableKeysAreAlwaysComposable } from './templates';
+import { entityKeysDoNotCollide, literalKeyTextFits, tableKeysAreAlwaysComposable } from './templates';
 
 /** Every manifest rule, in the order their findings are reported. */
 export const ALL_RULES: readonly ManifestRule[] = [
@@ -21,13 +22,18 @@ export const ALL_RULES: readonly ManifestRule[] = [
   dataAttributesDoNotClash,
   typeValuesAreUnique,
   includeListsAreValid,
+  atMostTwentyProjectedPerIndex,
   atMostHundredProjectedAttributes,
   tableKeysAreAlwaysComposable,
+  literalKeyTextFits,
   entityKeysDoNotCollide,
   patternsNameWhatExists,
   collectionsSharePartitionKey,
+  collectionsShareSortKeyPrefix,
   patternQueriesArePossible,
   patternAttributesAreDeclared,
   shardSettingsArePossible,
   shardsCoverDeclaredPeak,
+  lowCardinalityKeysAreSharded,
+  lsiCollectionsAreBounded,
 ];

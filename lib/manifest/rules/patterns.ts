@@ -1,6 +1,6 @@
 // Access pattern rules: every pattern can be served by the index it names, as declared.
 import { IndexType, TABLE_INDEX } from '../model';
-import { SortKeyCondition, SortOrder } from '../structs';
+import { SortKeyCondition } from '../structs';
 import type { ManifestRule } from './rule';
 
 /** A pattern names known entities, a known index, and an index each of its entities populates. */
@@ -42,19 +42,33 @@ export const collectionsSharePartitionKey: ManifestRule = (model, _manifest, sin
   }
 };
 
+/**
+ * A collection pattern with a sort-key condition: its entities' sort keys share a leading segment.
+ * The condition is built on that shared prefix (a parent `X#{id}` and its children
+ * `X#{id}#CHILD#{date}` share `X#{id}`); with none, no one condition selects all of them, and
+ * building it from one entity's key would silently leave the others out.
+ */
+export const collectionsShareSortKeyPrefix: ManifestRule = (model, _manifest, sink) => {
+  for (const pattern of Object.values(model.patterns)) {
+    const index = model.indexes[pattern.index];
+    const condition = pattern.sortKeyCondition;
+    if (pattern.entities.length < 2 || pattern.sk || !index?.sortKey || condition === SortKeyCondition.NONE || !Object.values(SortKeyCondition).includes(condition)) continue;
+    const templates = pattern.entities.map((e) => `${e} ${model.entities[e]?.keys[pattern.index]?.sk?.source ?? '(none)'}`).join(', ');
+    sink.error('COLLECTION_SK_NO_SHARED_PREFIX', `pattern ${pattern.name}`,
+      `uses ${pattern.sortKeyCondition} on ${index.sortKey} for ${pattern.entities.join(', ')}, but their sort keys on ${pattern.index} (${templates}) ` +
+      'share no leading segment, so no one condition selects all of them',
+      'use SortKeyCondition.NONE to read the whole partition, start the sort keys with a shared segment (a parent X#{id} and its children X#{id}#CHILD#{date}), or split the pattern');
+  }
+};
+
 /** The sort-key condition, order and consistency are possible on the index. */
 export const patternQueriesArePossible: ManifestRule = (model, manifest, sink) => {
   for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
     const where = `pattern ${name}`;
     const index = model.indexes[def?.index ?? TABLE_INDEX];
     const condition = def?.sortKeyCondition ?? SortKeyCondition.NONE;
-    if (!Object.values(SortKeyCondition).includes(condition)) {
-      sink.error('PATTERN_CONDITION_INVALID', where, `sortKeyCondition ${JSON.stringify(condition)} is not a SortKeyCondition`, `use one of ${Object.values(SortKeyCondition).join(', ')}`);
-    } else if (index && !index.sortKey && condition !== SortKeyCondition.NONE) {
+    if (index && !index.sortKey && condition !== SortKeyCondition.NONE) {
       sink.error('PATTERN_CONDITION_WITHOUT_SORT_KEY', where, `uses ${condition} on ${index.name}, which has no sort key`, 'use SortKeyCondition.NONE, or give the index a sort key');
-    }
-    if (def?.order !== undefined && !Object.values(SortOrder).includes(def.order)) {
-      sink.error('PATTERN_ORDER_INVALID', where, `order ${JSON.stringify(def.order)} is not a SortOrder`, 'use SortOrder.ASCENDING or SortOrder.DESCENDING');
     }
     if (def?.consistentRead && index?.type === IndexType.GSI) {
       sink.error('PATTERN_CONSISTENT_READ_ON_GSI', where, `requires strongly consistent reads from GSI ${index.name}; GSIs are only eventually consistent`, 'read from the table or an LSI, or accept eventual consistency');

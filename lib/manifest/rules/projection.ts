@@ -1,4 +1,5 @@
-// Projection rules: INCLUDE lists and DynamoDB's limit of 100 projected attributes per table.
+// Projection rules: INCLUDE lists and DynamoDB's limits of 20 projected attributes per index and
+// 100 per table.
 import { ProjectionKind } from '../structs';
 import type { ManifestRule } from './rule';
 
@@ -10,16 +11,29 @@ export const includeListsAreValid: ManifestRule = (model, manifest, sink) => {
     if (projection !== ProjectionKind.INCLUDE && def?.include?.length) {
       sink.error('INCLUDE_WITHOUT_INCLUDE_PROJECTION', `index ${name}`, `lists include attributes but its projection is ${projection}`, 'set projection: ProjectionKind.INCLUDE, or remove `include`');
     }
+    // Key and type attributes are never declared, so they are checked before "undeclared" could mislead.
     for (const attr of def?.include ?? []) {
-      if (attr === model.typeAttribute) {
-        // checked first: the type attribute is never declared, so "undeclared" would mislead
+      if (model.keyAttributes.includes(attr)) {
+        sink.error('INCLUDE_KEY_ATTRIBUTE', `index ${name}`, `INCLUDE names key attribute '${attr}', which every index projects anyway`, 'remove it from `include`');
+      } else if (attr === model.typeAttribute) {
         sink.error('INCLUDE_TYPE_ATTRIBUTE', `index ${name}`, `INCLUDE names the type attribute '${attr}', which INCLUDE indexes project anyway`, 'remove it from `include`');
       } else if (!declared.has(attr)) {
         sink.error('INCLUDE_ATTRIBUTE_UNDECLARED', `index ${name}`, `INCLUDE names '${attr}', which no entity declares`, 'declare the attribute on the entities that need it, or remove it from `include`');
-      } else if (model.keyAttributes.includes(attr)) {
-        sink.error('INCLUDE_KEY_ATTRIBUTE', `index ${name}`, `INCLUDE names key attribute '${attr}', which every index projects anyway`, 'remove it from `include`');
       }
     }
+  }
+};
+
+/** Most non-key attributes one index may project (`Projection.NonKeyAttributes`). */
+export const MAX_PROJECTED_PER_INDEX = 20;
+
+/** An INCLUDE index projects at most 20 non-key attributes, the type attribute counted. */
+export const atMostTwentyProjectedPerIndex: ManifestRule = (model, _manifest, sink) => {
+  for (const index of Object.values(model.indexes)) {
+    const count = index.nonKeyAttributes.length;
+    if (index.projection !== ProjectionKind.INCLUDE || count <= MAX_PROJECTED_PER_INDEX) continue;
+    sink.error('INCLUDE_TOO_MANY_ATTRIBUTES', `index ${index.name}`, `INCLUDE projects ${count} non-key attributes (${count - 1} listed in \`include\` plus the type attribute '${model.typeAttribute}'); DynamoDB allows ${MAX_PROJECTED_PER_INDEX} per index`,
+      `list at most ${MAX_PROJECTED_PER_INDEX - 1} attributes in \`include\`, or use ALL projection`);
   }
 };
 

@@ -1,8 +1,10 @@
 // Key template rules: table keys are always composable, and no two entities share a key.
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../../keys/encoding';
 import { segmentsOverlap, SHARD_SEGMENT } from '../../keys/template';
-import { IndexType, KeySegmentModel, TABLE_INDEX } from '../model';
+import { IndexType, KeySegmentModel, KeyTemplateModel, TABLE_INDEX } from '../model';
 import { AttributeKind } from '../structs';
 import { entitiesOn, ManifestRule } from './rule';
+import { describeValue } from '../values';
 
 /** Table key attributes must be required, and booleans cannot be table key segments. */
 export const tableKeysAreAlwaysComposable: ManifestRule = (model, _manifest, sink) => {
@@ -49,4 +51,31 @@ export const entityKeysDoNotCollide: ManifestRule = (model, _manifest, sink) => 
 
 function describeKeys(keys: { pk: { source: string }; sk?: { source: string } }): string {
   return keys.sk ? `${keys.pk.source} / ${keys.sk.source}` : keys.pk.source;
+}
+
+/**
+ * The literal text of a template (its literals and delimiters) already fills part of the key;
+ * when it alone exceeds DynamoDB's key limits (partition 2048 bytes, sort 1024, UTF-8) every
+ * write would fail.
+ */
+export const literalKeyTextFits: ManifestRule = (model, _manifest, sink) => {
+  for (const entity of Object.values(model.entities)) {
+    for (const keys of Object.values(entity.keys)) {
+      // An LSI's partition key is the table's, reported there.
+      const parts: [string, KeyTemplateModel | undefined, number][] = [['sk', keys.sk, MAX_SORT_KEY_BYTES]];
+      if (model.indexes[keys.index].type !== IndexType.LSI) parts.unshift(['pk', keys.pk, MAX_PARTITION_KEY_BYTES]);
+      for (const [part, template, limit] of parts) {
+        if (!template) continue;
+        const bytes = literalBytes(template);
+        if (bytes <= limit) continue;
+        sink.error('TEMPLATE_TOO_LONG', `entity ${entity.name}, ${keys.index === TABLE_INDEX ? 'table' : 'index ' + keys.index} ${part}`,
+          `template ${describeValue(template.source)} has ${bytes} bytes of literal text and delimiters; a ${part === 'pk' ? 'partition' : 'sort'} key holds at most ${limit} bytes`,
+          'shorten the literal segments');
+      }
+    }
+  }
+};
+
+function literalBytes(template: KeyTemplateModel): number {
+  return template.segments.reduce((sum, seg) => sum + (seg.literal === undefined ? 0 : utf8Length(seg.literal)), template.segments.length - 1);
 }

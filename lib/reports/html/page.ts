@@ -53,7 +53,8 @@ ${Object.keys(model.entities).length} entities, ${populated.length} indexes in u
 <a href="#indexes">Indexes</a>${populated.map((t) => ` <a href="#${idOf('index', t.index.name)}">${escapeHtml(t.index.name)}</a>`).join('')}
 · <a href="#patterns">Access patterns</a> · <a href="#charts">Entity charts</a>
 </nav>
-<p class="legend">${Object.keys(model.entities).map((e) => `<span class="entity ${colour(e)}">${escapeHtml(e)}</span>`).join(' ')}</p>
+<p class="legend">${Object.keys(model.entities).map((e) => `<span class="entity ${colour(e)}">${escapeHtml(e)}</span>`).join(' ')}
+<span class="attr managed"><b>GSI1PK</b> key</span> key attributes and the type attribute, which the library writes</p>
 </header>
 <main>
 <section id="indexes">

@@ -1,0 +1,53 @@
+// `single-table generate <manifest>`: compiles the manifest once, at build time, into the model
+// file a Lambda imports (lib/model/format.ts), so the function never resolves the manifest.
+import { writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { defaultModelFile, modelFileState, modelJson } from '../../model/document';
+import { Command } from '../command';
+import { modelOf } from '../compile';
+import { EXIT } from '../io';
+import { loadManifest } from '../load';
+
+export const generateCommand: Command = {
+  name: 'generate',
+  summary: 'write the compiled model file (<manifest>.model.json) that Lambda handlers import',
+  help: `Usage: single-table generate <manifest> [--out FILE] [--check]
+
+Validates the manifest as the construct does at synth, then writes its compiled model: JSON with
+a format name and version (JSON Schema: cdk-single-table/lib/model/schema.json) holding every
+fact the runtime reads, and the manifest's fingerprint. A handler imports it and passes it to
+openTable; the runtime loads it without resolving the manifest, and at cold start compares its
+fingerprint with the one the stack deployed (SINGLE_TABLE_FINGERPRINT). Run it after every change
+of the manifest and commit the file; 'single-table check' reports a file that is out of date.
+
+Arguments:
+  <manifest>         a .json file, or a .js/.ts module exporting the manifest
+
+Options:
+  --out FILE         where to write (default: beside the manifest, orders.ts -> orders.model.json)
+  --check            write nothing; exit 1 when the file is missing or out of date (for CI)
+  -h, --help         show this help
+
+Exit code: 0 when the file was written or is up to date, 1 on manifest errors or (--check) an
+out-of-date file, 2 on bad arguments.
+`,
+  options: { out: { type: 'string' }, check: { type: 'boolean' } },
+  positionals: { min: 1, max: 1 },
+  async run([file], flags, io) {
+    const model = modelOf(loadManifest(file, io), file);
+    const out = resolve(io.cwd, typeof flags.out === 'string' ? flags.out : defaultModelFile(file));
+    const shown = relative(io.cwd, out) || out;
+    const found = modelFileState(out, model);
+    if (found.state === 'current') {
+      io.out(`${shown}: up to date (manifest ${model.fingerprint})\n`);
+      return EXIT.OK;
+    }
+    if (flags.check) {
+      io.out(`${shown}: ${found.state === 'missing' ? 'missing' : `out of date: ${found.reason}`}; run 'single-table generate ${file}'\n`);
+      return EXIT.FAILED;
+    }
+    writeFileSync(out, modelJson(model));
+    io.out(`${shown}: written (manifest ${model.fingerprint}); commit it with the manifest\n`);
+    return EXIT.OK;
+  },
+};

@@ -1,0 +1,230 @@
+// Checks of the TableV2 feature props (./options) at synth: values CloudFormation or DynamoDB would
+// reject only at deployment, that TableV2 would silently pass through, or that Python, Java and
+// JSON users can write with the wrong type. Each finding names the property, the value and the fix.
+import { Token } from 'aws-cdk-lib';
+import { BillingMode, ContributorInsightsMode, StreamViewType, TableClass } from 'aws-cdk-lib/aws-dynamodb';
+import type { SingleTableFeatureProps, SingleTableReplica } from './options';
+import type { DiagnosticSink } from '../../manifest/diagnostics';
+import { IndexType, TableModel } from '../../manifest/model';
+import { describeType, describeValue, own } from '../../manifest/values';
+
+import type { SingleTableProps } from '../single-table';
+
+const WHERE = 'SingleTable props';
+
+/** An AWS region name such as `eu-west-1` or `us-gov-west-1`. */
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
+
+/** DynamoDB's tag limits: 50 per table, keys 1-128 and values 0-256 characters of these, `aws:` reserved. */
+const MAX_TAGS = 50;
+const TAG_TEXT = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$/u;
+
+type FeatureCheckProps = SingleTableFeatureProps & Pick<SingleTableProps, 'billingMode' | 'stream' | 'encryptionKey'>;
+
+/** Reports every feature prop that cannot work, in the stack's region `region`. */
+export function checkTableFeatures(model: TableModel, props: FeatureCheckProps, region: string, sink: DiagnosticSink): void {
+  const onDemand = (props.billingMode ?? BillingMode.PAY_PER_REQUEST) === BillingMode.PAY_PER_REQUEST;
+  checkTableClass(sink, 'tableClass', props.tableClass);
+  checkInsights(sink, 'contributorInsights', props.contributorInsights);
+  checkRequestUnits(sink, onDemand, 'maxReadRequestUnits', props.maxReadRequestUnits);
+  checkRequestUnits(sink, onDemand, 'maxWriteRequestUnits', props.maxWriteRequestUnits);
+  checkWarmThroughput(sink, 'warmThroughput', props.warmThroughput);
+  checkTags(sink, 'tags', props.tags);
+  for (const [name, options] of indexEntries(model, sink, 'globalIndexOptions', props.globalIndexOptions)) {
+    const path = `globalIndexOptions.${name}`;
+    checkInsights(sink, `${path}.contributorInsights`, options.contributorInsights);
+    checkRequestUnits(sink, onDemand, `${path}.maxReadRequestUnits`, options.maxReadRequestUnits);
+    checkRequestUnits(sink, onDemand, `${path}.maxWriteRequestUnits`, options.maxWriteRequestUnits);
+    checkWarmThroughput(sink, `${path}.warmThroughput`, options.warmThroughput);
+  }
+  const streams = props.stream !== undefined || (props.replicas?.length ?? 0) > 0;
+  if (props.streamResourcePolicy !== undefined && !streams) {
+    sink.error('STREAM_POLICY_WITHOUT_STREAM', WHERE, 'streamResourcePolicy is set but the table has no stream', 'set stream (e.g. StreamViewType.NEW_AND_OLD_IMAGES), or remove streamResourcePolicy');
+  }
+  checkReplicas(model, props, region, onDemand, sink);
+}
+
+function checkReplicas(model: TableModel, props: FeatureCheckProps, region: string, onDemand: boolean, sink: DiagnosticSink): void {
+  const replicas = props.replicas;
+  if (replicas === undefined) return;
+  if (!Array.isArray(replicas)) {
+    sink.error('REPLICAS_INVALID', WHERE, `replicas is ${describeType(replicas)}, not a list`, "give a list of replicas, e.g. [{ region: 'us-east-1' }]");
+    return;
+  }
+  if (replicas.length === 0) return;
+  if (Token.isUnresolved(region)) {
+    sink.error('REPLICAS_NEED_STACK_REGION', WHERE, 'replicas are set but the stack has no region, so the replicas cannot be told apart from the table', "give the stack an explicit region: new Stack(app, 'Id', { env: { region: 'eu-west-1' } })");
+  }
+  if (props.stream !== undefined && props.stream !== StreamViewType.NEW_AND_OLD_IMAGES) {
+    sink.error('REPLICA_STREAM_VIEW_INVALID', WHERE, `stream is ${describeValue(props.stream)} but a table with replicas replicates through a stream of new and old images`, 'set stream to StreamViewType.NEW_AND_OLD_IMAGES, or leave it out');
+  }
+  const seen = new Set<string>([region]);
+  replicas.forEach((replica, i) => {
+    const path = `replicas[${i}]`;
+    if (checkRegion(sink, path, replica?.region, region, seen)) seen.add(replica.region);
+    if (replica === null || typeof replica !== 'object') return;
+    checkReplicaKey(sink, path, replica, props.encryptionKey !== undefined);
+    checkReadCapacity(sink, onDemand, `${path}.readCapacity`, replica.readCapacity);
+    checkRequestUnits(sink, onDemand, `${path}.maxReadRequestUnits`, replica.maxReadRequestUnits);
+    checkInsights(sink, `${path}.contributorInsights`, replica.contributorInsights);
+    checkTableClass(sink, `${path}.tableClass`, replica.tableClass);
+    checkBoolean(sink, `${path}.deletionProtection`, replica.deletionProtection);
+    checkBoolean(sink, `${path}.pointInTimeRecovery`, replica.pointInTimeRecovery);
+    checkTags(sink, `${path}.tags`, replica.tags);
+    for (const [name, options] of indexEntries(model, sink, `${path}.globalIndexOptions`, replica.globalIndexOptions)) {
+      checkInsights(sink, `${path}.globalIndexOptions.${name}.contributorInsights`, options.contributorInsights);
+      checkReadCapacity(sink, onDemand, `${path}.globalIndexOptions.${name}.readCapacity`, options.readCapacity);
+      checkRequestUnits(sink, onDemand, `${path}.globalIndexOptions.${name}.maxReadRequestUnits`, options.maxReadRequestUnits);
+    }
+  });
+}
+
+/** True when the region is a new, valid replica region. */
+function checkRegion(sink: DiagnosticSink, path: string, value: unknown, stackRegion: string, seen: Set<string>): value is string {
+  if (typeof value !== 'string' || (!Token.isUnresolved(value) && !REGION.test(value))) {
+    sink.error('REPLICA_REGION_INVALID', WHERE, `${path}.region ${describeValue(value)} is not an AWS region name`, "name the replica's region, e.g. 'us-east-1'");
+    return false;
+  }
+  if (Token.isUnresolved(value)) {
+    sink.error('REPLICA_REGION_INVALID', WHERE, `${path}.region is a token; a replica's region must be known at synth`, "write the region as text, e.g. 'us-east-1'");
+    return false;
+  }
+  if (seen.has(value)) {
+    const why = value === stackRegion ? "is the stack's own region, where the table itself is" : 'has a replica already';
+    sink.error('REPLICA_REGION_INVALID', WHERE, `${path}.region '${value}' ${why}`, 'give each replica a different region, other than the stack\'s');
+    return false;
+  }
+  return true;
+}
+
+function checkReplicaKey(sink: DiagnosticSink, path: string, replica: SingleTableReplica, tableKey: boolean): void {
+  const arn = replica.encryptionKeyArn;
+  if (tableKey && arn === undefined) {
+    sink.error('REPLICA_KEY_MISSING', WHERE, `${path} has no encryptionKeyArn but the table is encrypted with a customer-managed key, and KMS keys are regional`, `set ${path}.encryptionKeyArn to the ARN of a key in ${replica.region}`);
+  } else if (!tableKey && arn !== undefined) {
+    sink.error('REPLICA_KEY_WITHOUT_TABLE_KEY', WHERE, `${path}.encryptionKeyArn is set but the table has no encryptionKey`, `set encryptionKey on the table as well, or remove ${path}.encryptionKeyArn`);
+  } else if (arn !== undefined && (typeof arn !== 'string' || (!Token.isUnresolved(arn) && !/^arn:aws[\w-]*:kms:/.test(arn)))) {
+    sink.error('REPLICA_KEY_MISSING', WHERE, `${path}.encryptionKeyArn ${describeValue(arn)} is not a KMS key ARN`, `give the key's ARN, arn:aws:kms:${replica.region}:<account>:key/<id>`);
+  }
+}
+
+/** The entries of a per-GSI map whose names are GSIs of the manifest; the others are reported. */
+function indexEntries<T>(model: TableModel, sink: DiagnosticSink, path: string, map: { readonly [name: string]: T } | undefined): [string, T][] {
+  if (map === undefined) return [];
+  if (map === null || typeof map !== 'object' || Array.isArray(map)) {
+    sink.error('GLOBAL_INDEX_OPTIONS_INVALID', WHERE, `${path} is ${describeType(map)}, not a map from GSI name to options`, `write ${path} as { GSI1: { ... } }`);
+    return [];
+  }
+  const gsis = Object.values(model.indexes).filter((i) => i.type === IndexType.GSI).map((i) => i.name);
+  const out: [string, T][] = [];
+  for (const name of Object.keys(map)) {
+    const index = own(model.indexes, name);
+    if (index?.type === IndexType.GSI) {
+      out.push([name, map[name] ?? {} as T]);
+      continue;
+    }
+    const why = index?.type === IndexType.LSI ? `'${name}' is a local index, which shares the table's throughput and settings` : `the manifest declares no GSI '${name}'`;
+    sink.error('GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', WHERE, `${path} names ${describeValue(name)}, but ${why}`, gsis.length ? `use one of the GSIs: ${gsis.join(', ')}` : `remove ${path}: the manifest declares no GSIs`);
+  }
+  return out;
+}
+
+function checkTableClass(sink: DiagnosticSink, path: string, value: unknown): void {
+  const allowed = Object.values(TableClass) as unknown[];
+  if (value !== undefined && !allowed.includes(value)) {
+    sink.error('TABLE_CLASS_INVALID', WHERE, `${path} ${describeValue(value)} is not a table class`, `use one of ${allowed.join(', ')}`);
+  }
+}
+
+function checkInsights(sink: DiagnosticSink, path: string, value: unknown): void {
+  if (value === undefined) return;
+  const modes = Object.values(ContributorInsightsMode) as unknown[];
+  const spec = value as { enabled?: unknown; mode?: unknown };
+  const fix = `write ${path} as { enabled: true } or { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS }`;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    sink.error('CONTRIBUTOR_INSIGHTS_INVALID', WHERE, `${path} is ${describeType(value)}, not { enabled: true | false, mode? }`, fix);
+  } else if (typeof spec.enabled !== 'boolean') {
+    sink.error('CONTRIBUTOR_INSIGHTS_INVALID', WHERE, `${path}.enabled is ${describeType(spec.enabled)}, not true or false`, fix);
+  } else if (spec.mode !== undefined && !modes.includes(spec.mode)) {
+    sink.error('CONTRIBUTOR_INSIGHTS_INVALID', WHERE, `${path}.mode ${describeValue(spec.mode)} is not a Contributor Insights mode`, `use one of ${modes.join(', ')}, or leave mode out for ${ContributorInsightsMode.ACCESSED_AND_THROTTLED_KEYS}`);
+  }
+}
+
+const isUnits = (n: unknown): boolean => typeof n === 'number' && Number.isSafeInteger(n) && n >= 1;
+
+/** An on-demand maximum: whole request units of at least 1, only with on-demand billing. */
+function checkRequestUnits(sink: DiagnosticSink, onDemand: boolean, path: string, value: unknown): void {
+  if (value === undefined) return;
+  if (!onDemand) {
+    sink.error('THROUGHPUT_LIMIT_WITHOUT_ON_DEMAND', WHERE, `sets ${path} ${describeValue(value)} but billing is provisioned, where capacity already caps throughput`, `remove ${path}, or use on-demand billing`);
+  } else if (!isUnits(value)) {
+    sink.error('THROUGHPUT_LIMIT_INVALID', WHERE, `${path} ${describeValue(value)} is not a whole number of request units of at least 1`, `set ${path} to a whole number of at least 1, or leave it out for no maximum`);
+  }
+}
+
+/** A replica's or replica GSI's read capacity: whole units of at least 1, only with provisioned billing. */
+function checkReadCapacity(sink: DiagnosticSink, onDemand: boolean, path: string, value: unknown): void {
+  if (value === undefined) return;
+  if (onDemand) {
+    sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', WHERE, `sets ${path} ${describeValue(value)} but billing is on-demand`, `set billingMode: BillingMode.PROVISIONED, or remove ${path} (maxReadRequestUnits caps on-demand reads)`);
+  } else if (!isUnits(value)) {
+    sink.error('CAPACITY_INVALID', WHERE, `${path} ${describeValue(value)} is not a whole number of capacity units of at least 1`, `set ${path} to a whole number of at least 1`);
+  }
+}
+
+function checkWarmThroughput(sink: DiagnosticSink, path: string, value: unknown): void {
+  if (value === undefined) return;
+  const warm = value as { readUnitsPerSecond?: unknown; writeUnitsPerSecond?: unknown };
+  const fix = `write ${path} as { readUnitsPerSecond: 15000, writeUnitsPerSecond: 5000 }, or leave it out`;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    sink.error('WARM_THROUGHPUT_INVALID', WHERE, `${path} is ${describeType(value)}, not { readUnitsPerSecond?, writeUnitsPerSecond? }`, fix);
+    return;
+  }
+  if (warm.readUnitsPerSecond === undefined && warm.writeUnitsPerSecond === undefined) {
+    sink.error('WARM_THROUGHPUT_INVALID', WHERE, `${path} sets neither readUnitsPerSecond nor writeUnitsPerSecond`, fix);
+    return;
+  }
+  for (const unit of ['readUnitsPerSecond', 'writeUnitsPerSecond'] as const) {
+    const n = warm[unit];
+    if (n !== undefined && !isUnits(n)) {
+      sink.error('WARM_THROUGHPUT_INVALID', WHERE, `${path}.${unit} ${describeValue(n)} is not a whole number of units per second of at least 1`, `set ${path}.${unit} to a whole number, or leave it out`);
+    }
+  }
+}
+
+function checkBoolean(sink: DiagnosticSink, path: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') {
+    sink.error('OPTION_NOT_BOOLEAN', WHERE, `${path} ${describeValue(value)} is not true or false`, `set ${path} to true or false (a boolean, not a string)`);
+  }
+}
+
+function checkTags(sink: DiagnosticSink, path: string, tags: unknown): void {
+  if (tags === undefined) return;
+  if (!Array.isArray(tags)) {
+    sink.error('TAG_INVALID', WHERE, `${path} is ${describeType(tags)}, not a list of { key, value }`, `write ${path} as [{ key: 'team', value: 'orders' }]`);
+    return;
+  }
+  if (tags.length > MAX_TAGS) {
+    sink.error('TAG_INVALID', WHERE, `${path} has ${tags.length} tags; DynamoDB allows ${MAX_TAGS} per table`, `keep at most ${MAX_TAGS} tags`);
+  }
+  const keys = new Set<string>();
+  tags.forEach((tag: { key?: unknown; value?: unknown } | null, i) => {
+    const key = tag?.key;
+    const value = tag?.value;
+    const at = `${path}[${i}]`;
+    if (typeof key !== 'string' || typeof value !== 'string') {
+      sink.error('TAG_INVALID', WHERE, `${at} has key ${describeType(key)} and value ${describeType(value)}; both must be strings`, `write ${at} as { key: 'team', value: 'orders' }`);
+      return;
+    }
+    if (Token.isUnresolved(key) || Token.isUnresolved(value)) return;
+    if (key.length < 1 || key.length > 128 || !TAG_TEXT.test(key) || key.toLowerCase().startsWith('aws:')) {
+      sink.error('TAG_INVALID', WHERE, `${at}.key ${describeValue(key)} is not 1-128 letters, digits, spaces or _ . : / = + - @, or starts with the reserved 'aws:'`, 'rename the tag key, e.g. \'team\'');
+    } else if (keys.has(key)) {
+      sink.error('TAG_INVALID', WHERE, `${at}.key '${key}' is given twice`, 'keep one value per tag key');
+    }
+    keys.add(key);
+    if (value.length > 256 || !TAG_TEXT.test(value)) {
+      sink.error('TAG_INVALID', WHERE, `${at}.value ${describeValue(value)} is not 0-256 letters, digits, spaces or _ . : / = + - @`, 'shorten the value or drop the other characters');
+    }
+  });
+}

@@ -1,0 +1,145 @@
+// What a SingleTable offers whether it is defined in this stack or imported from another: the
+// compiled model, the physical names, grants and the environment of connected functions. All of
+// it derives from the manifest and the table's name or ARN, so an imported table grants and
+// connects exactly as the table it refers to.
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct, IConstruct } from 'constructs';
+import { grantNeeds } from './access/grant';
+import type { SingleTableGrantOptions } from './access/options';
+import { accessNeeds } from './access/plan';
+import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { own } from '../manifest/values';
+import { FINGERPRINT_ENV, TABLE_NAME_ENV } from '../runtime/environment';
+
+/** The physical key attribute names of one index. */
+export interface IndexKeyNames {
+  /** The partition key attribute. */
+  readonly partitionKey: string;
+  /**
+   * The sort key attribute.
+   * @default - the index has no sort key
+   */
+  readonly sortKey?: string;
+}
+
+/** A single-table design table: defined with `new SingleTable` or imported with `SingleTable.fromTableName`. */
+export interface ISingleTable extends IConstruct {
+  /** The table. */
+  readonly table: ITableV2;
+  /** The compiled manifest: physical names, templates, indexes and access patterns. */
+  readonly model: TableModel;
+  /** The table's name. */
+  readonly tableName: string;
+  /** The table's ARN. */
+  readonly tableArn: string;
+  /** The table's partition key attribute. */
+  readonly partitionKeyName: string;
+  /** The table's sort key attribute. */
+  readonly sortKeyName: string;
+  /** The attribute holding every item's entity type. */
+  readonly typeAttributeName: string;
+  /** The GSI names, in manifest order. */
+  readonly globalIndexNames: string[];
+  /** The LSI names (empty when local indexes are turned off). */
+  readonly localIndexNames: string[];
+
+  /** The physical key attribute names of an index: a GSI name or an LSI slot (`LSI1`..`LSI5`). */
+  indexKeys(indexName: string): IndexKeyNames;
+  /** Grants exactly what the options name; see `SingleTable.grantAccess`. */
+  grantAccess(grantee: IGrantable, options: SingleTableGrantOptions): Grant;
+  /** Grants the queries of these access patterns only. */
+  grantPatterns(grantee: IGrantable, ...patterns: string[]): Grant;
+  /** The environment a function using the runtime needs: the table name and the manifest's fingerprint. */
+  functionEnvironment(): { [name: string]: string };
+  /** Sets a function's environment (`functionEnvironment`) and grants it what the options name. */
+  connect(fn: LambdaFunction, options: SingleTableGrantOptions): Grant;
+}
+
+/** The members of `ISingleTable` that follow from the model and the table. */
+export abstract class SingleTableBase extends Construct implements ISingleTable {
+  public abstract readonly table: ITableV2;
+  public abstract readonly model: TableModel;
+  public abstract readonly tableName: string;
+  public abstract readonly tableArn: string;
+
+  /** The table's partition key attribute. */
+  public get partitionKeyName(): string {
+    return this.model.indexes[TABLE_INDEX].partitionKey;
+  }
+
+  /** The table's sort key attribute. */
+  public get sortKeyName(): string {
+    return this.model.indexes[TABLE_INDEX].sortKey!;
+  }
+
+  /** The attribute holding every item's entity type. */
+  public get typeAttributeName(): string {
+    return this.model.typeAttribute;
+  }
+
+  /** The GSI names, in manifest order. */
+  public get globalIndexNames(): string[] {
+    return this.indexNames(IndexType.GSI);
+  }
+
+  /** The LSI names (empty when local indexes are turned off). */
+  public get localIndexNames(): string[] {
+    return this.indexNames(IndexType.LSI);
+  }
+
+  /**
+   * The physical key attribute names of an index: a GSI name or an LSI slot (`LSI1`..`LSI5`).
+   * For an LSI the partition key is the table's.
+   */
+  public indexKeys(indexName: string): IndexKeyNames {
+    const index = own(this.model.indexes, indexName);
+    if (!index || index.type === IndexType.TABLE) {
+      const known = [...this.globalIndexNames, ...this.localIndexNames];
+      throw new Error(`SingleTable ${this.node.path}: no index '${indexName}'; the table has ${known.length ? known.join(', ') : 'no secondary indexes'}`);
+    }
+    return { partitionKey: index.partitionKey, sortKey: index.sortKey };
+  }
+
+  /**
+   * Grants exactly what the options name: Query on the indexes of the access patterns (and
+   * BatchGetItem on the table for those whose index lacks attributes they need), item reads and
+   * each kind of write on the table, optionally only on one tenant's partition keys. With a
+   * customer-managed key, the key actions those need. Throws on unknown pattern names.
+   */
+  public grantAccess(grantee: IGrantable, options: SingleTableGrantOptions): Grant {
+    let needs;
+    try {
+      needs = accessNeeds(this.model, options);
+    } catch (e) {
+      throw new Error(`SingleTable ${this.node.path}: ${(e as Error).message}`);
+    }
+    return grantNeeds({ scope: this, tableArn: this.tableArn, encryptionKey: this.table.encryptionKey }, grantee, needs);
+  }
+
+  /** Grants the queries of these access patterns only; see `grantAccess`. */
+  public grantPatterns(grantee: IGrantable, ...patterns: string[]): Grant {
+    return this.grantAccess(grantee, { patterns });
+  }
+
+  /**
+   * The environment a function using the runtime needs: the table name (`TABLE_NAME`) and the
+   * manifest's fingerprint (`SINGLE_TABLE_FINGERPRINT`), which the runtime compares with the
+   * manifest it was bundled with.
+   */
+  public functionEnvironment(): { [name: string]: string } {
+    return { [TABLE_NAME_ENV]: this.tableName, [FINGERPRINT_ENV]: this.model.fingerprint };
+  }
+
+  /** Sets a function's environment (`functionEnvironment`) and grants it what the options name. */
+  public connect(fn: LambdaFunction, options: SingleTableGrantOptions): Grant {
+    const grant = this.grantAccess(fn, options);
+    for (const [name, value] of Object.entries(this.functionEnvironment())) fn.addEnvironment(name, value);
+    return grant;
+  }
+
+  private indexNames(type: IndexType): string[] {
+    return Object.values(this.model.indexes).filter((i) => i.type === type).map((i) => i.name);
+  }
+}

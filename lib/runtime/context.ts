@@ -1,0 +1,79 @@
+// The context every operation takes: the model, the table name, the SDK client and the options.
+// Built once per container, at cold start, from the compiled model file; the operations
+// (./ops/*.ts) are plain functions over it, so a handler's bundle holds only those it calls.
+// The Lambda runtime provides the SDK (an optional dependency of the package).
+// eslint-disable-next-line import/no-extraneous-dependencies
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TABLE_NAME_ENV } from './environment';
+import { SingleTableError } from './errors';
+import { checkFingerprint } from './fingerprint-check';
+import { ItemCollectionListener, itemCollectionListener, ItemCollectionReporting } from './item-collections';
+import { loadModel } from './load-model';
+import type { RetryPolicy } from './retry';
+import type { TableModel } from '../manifest/model';
+import type { SingleTableManifest } from '../manifest/structs';
+import type { ModelFile } from '../model/format';
+
+/** Options of `openTable` (and of `createClient`). */
+export interface ClientOptions {
+  /** The SDK client. @default - a new DynamoDBClient with the environment's region and credentials */
+  readonly client?: DynamoDBClient;
+  /** The table name. @default - the TABLE_NAME environment variable */
+  readonly tableName?: string;
+  /** Retries of throttled requests and unprocessed batch items. @default - 8 attempts, 25 ms doubling to 2 s, full jitter */
+  readonly retry?: RetryPolicy;
+  /** Most shard queries in flight at once on a sharded index. @default - all shards */
+  readonly shardConcurrency?: number;
+  /** Item collection size estimates of writes on a table with LSIs: `'emf'` log lines, `'off'`, or a function. @default 'emf' */
+  readonly itemCollections?: ItemCollectionReporting;
+}
+
+/**
+ * One table as the operations see it. `M` is the manifest's type (`typeof manifest` of a
+ * `defineManifest` literal): it types entity names, items and pattern inputs, and costs nothing
+ * at run time.
+ */
+export interface TableContext<M = SingleTableManifest> {
+  /** The compiled model. */
+  readonly model: TableModel;
+  /** The table it reads and writes. */
+  readonly tableName: string;
+  /** The SDK client it sends with. */
+  readonly dynamodb: DynamoDBClient;
+  /** The options it was opened with. */
+  readonly options: ClientOptions;
+  /** Attributes results leave out: key attributes and the type attribute (storage details). */
+  readonly strip: ReadonlySet<string>;
+  /** Receives the item collection estimates of writes; none when nothing listens (then writes do not ask). */
+  readonly collections?: ItemCollectionListener;
+  /** Carries the manifest's type; never set. */
+  readonly manifestType?: M;
+}
+
+/**
+ * Opens the table of a compiled model file (written by `single-table generate`): checks the file's
+ * format and, against the stack's SINGLE_TABLE_FINGERPRINT, that the table was deployed from the
+ * same manifest. Call it once, outside the handler.
+ *
+ *     import type { manifest } from './manifest';
+ *     import model from './manifest.model.json';
+ *     const table = openTable<typeof manifest>(model);
+ */
+export function openTable<M = SingleTableManifest>(document: ModelFile, options: ClientOptions = {}): TableContext<M> {
+  return contextOf<M>(loadModel(document), options);
+}
+
+/** The context of a loaded model: table name, fingerprint check, SDK client. */
+export function contextOf<M>(model: TableModel, options: ClientOptions): TableContext<M> {
+  const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
+  if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
+  checkFingerprint(model.fingerprint);
+  return {
+    model,
+    tableName,
+    dynamodb: options.client ?? new DynamoDBClient({}),
+    options,
+    strip: new Set([...model.keyAttributes, model.typeAttribute]),
+    collections: itemCollectionListener(model, tableName, options.itemCollections),
+  };
+}

@@ -1,0 +1,36 @@
+// BatchWriteItem: puts and deletes of any entities, validated before anything is sent.
+import type { AttributeValue, WriteRequest } from '@aws-sdk/client-dynamodb';
+import { TABLE_INDEX } from '../../manifest/model';
+import { BatchEntry, batchWriteItems, keyId } from '../batch';
+import type { TableContext } from '../context';
+import { SingleTableError } from '../errors';
+import { itemToWrite, keyFromInput } from '../items';
+import { tableKeyNames } from '../keys';
+import type { BatchWriteRequest } from '../types';
+import { entityOf, valuesText } from '../values';
+
+/** Writes many puts and deletes; a request DynamoDB never processes fails the call with UnprocessedError naming it. */
+export async function batchWrite<M>(table: TableContext<M>, requests: readonly BatchWriteRequest<M>[]): Promise<void> {
+  const { model, tableName } = table;
+  const { partitionKey: pk, sortKey } = model.indexes[TABLE_INDEX];
+  const writeId = (w: WriteRequest) => keyId((w.PutRequest?.Item ?? w.DeleteRequest?.Key) as Record<string, AttributeValue>, pk, sortKey!);
+  const entries: BatchEntry<WriteRequest, BatchWriteRequest<M>>[] = [];
+  const seen = new Set<string>();
+  for (const r of requests) {
+    const entity = entityOf(model, r.entity);
+    if (r.type !== 'put' && r.type !== 'delete') {
+      throw new SingleTableError('INVALID_VALUE', `a batch write has type ${JSON.stringify((r as { type: unknown }).type)}; use 'put' or 'delete'`, { entity: entity.name });
+    }
+    const request: WriteRequest = r.type === 'put'
+      ? { PutRequest: { Item: itemToWrite(model, entity, r.item) } }
+      : { DeleteRequest: { Key: keyFromInput(model, entity, r.key) } };
+    const id = writeId(request);
+    if (seen.has(id)) {
+      const key = valuesText(r.type === 'put' ? r.item : r.key, tableKeyNames(entity));
+      throw new SingleTableError('DUPLICATE_BATCH_KEY', `writes the item ${key} twice in one batch; DynamoDB rejects that, keep one request per item`, { entity: r.entity });
+    }
+    seen.add(id);
+    entries.push({ id, request, source: r });
+  }
+  await batchWriteItems(table.dynamodb, tableName, entries, writeId, table.options.retry ?? {}, table.collections);
+}

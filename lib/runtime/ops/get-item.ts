@@ -1,0 +1,25 @@
+// GetItem by an entity's table key.
+// The Lambda runtime provides the SDK (an optional dependency of the package).
+// eslint-disable-next-line import/no-extraneous-dependencies
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { EntityName, ResultItemOf } from '../../manifest/infer';
+import type { TableContext } from '../context';
+import { buildGet } from '../items';
+import { toItem } from '../results';
+import { send } from '../send';
+import type { KeyOf } from '../types';
+
+/** Options of `getItem`. */
+export interface GetOptions {
+  /** Strongly consistent read. @default false */
+  readonly consistent?: boolean;
+}
+
+/** Reads an item by its table key; undefined when there is none. */
+export async function getItem<M, E extends EntityName<M>>(
+  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: GetOptions = {},
+): Promise<ResultItemOf<M, E> | undefined> {
+  const input = buildGet(table.model, table.tableName, entity, key, options.consistent);
+  const out = await send(table, () => table.dynamodb.send(new GetItemCommand(input)));
+  return toItem(out.Item, table.strip) as ResultItemOf<M, E> | undefined;
+}

@@ -1,0 +1,44 @@
+// What `query` and `queryShards` share: the plan, the cursor, the `<` floor's filter, fetching
+// unprojected attributes, and typed results. Each passes its own reader of the index, so the
+// fan-out's code is only in handlers that import queryShards.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { TableContext } from '../context';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { planQuery, QueryOptions, QueryPlan, queryBinding } from '../query';
+import { EntityItem, toEntityItems } from '../results';
+import { fetchItems } from './fetch-items';
+
+type Item = Record<string, AttributeValue>;
+
+/** One page read from the index: items in index order, and where the next page starts. */
+export interface IndexPage {
+  readonly items: Item[];
+  readonly next?: unknown;
+}
+
+/** Reads one page of a planned query from `position` (a cursor's, or undefined for the first page). */
+export type IndexReader = (
+  table: TableContext<unknown>, plan: QueryPlan, input: Readonly<Record<string, unknown>>, position: unknown,
+) => Promise<IndexPage>;
+
+/** Runs a pattern's query with `read`: one page of typed results and the cursor of the next. */
+export async function patternPage(
+  table: TableContext<unknown>,
+  patternName: string,
+  input: Readonly<Record<string, unknown>>,
+  options: QueryOptions,
+  read: IndexReader,
+): Promise<{ items: EntityItem[]; cursor?: string }> {
+  const { model } = table;
+  const plan = planQuery(model, patternName, input, options);
+  const position = options.cursor === undefined ? undefined : decodeCursor(patternName, queryBinding(model, plan), options.cursor);
+  const page = await read(table, plan, input, position);
+  let items = page.items;
+  const equal = plan.condition.excludeEqual;
+  if (equal !== undefined) items = items.filter((i) => i[plan.index.sortKey!]?.S !== equal);
+  if (plan.pattern.fetch === 'BATCH_GET') items = await fetchItems(table, items);
+  return {
+    items: toEntityItems(model, plan.pattern, items, table.strip),
+    cursor: page.next === undefined ? undefined : encodeCursor(patternName, queryBinding(model, plan), page.next),
+  };
+}
