@@ -3,6 +3,7 @@
 // A plain node tool: it never loads aws-cdk-lib. `main` takes the arguments and streams so tests
 // run it in-process; only the last lines touch the real process.
 import { Command, parseCommandArgs } from './command';
+import { backfillCommand } from './commands/backfill';
 import { checkCommand } from './commands/check';
 import { costCommand } from './commands/cost';
 import { docsCommand } from './commands/docs';
@@ -12,7 +13,7 @@ import { lockCommand } from './commands/lock';
 import { CliError, CliIo, EXIT } from './io';
 
 /** Every command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand, lockCommand, generateCommand, localCommand];
+export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand, lockCommand, generateCommand, localCommand, backfillCommand];
 
 const HELP = `Usage: single-table <command> <manifest> [options]
 

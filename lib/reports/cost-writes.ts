@@ -44,6 +44,11 @@ const WRITES: { [effect: string]: number } = {
   [IndexEffect.UNTOUCHED]: 0,
 };
 
+/** Index writes one effect costs (0, 1 or 2); each costs the units of the projected entry. */
+export function indexWrites(effect: IndexEffect): number {
+  return WRITES[effect];
+}
+
 /** The cost of a write on one index slot. */
 export interface IndexWriteCost {
   /** Index name. */
@@ -93,7 +98,7 @@ export function writeCost(model: TableModel, sizes: EntitySizes, kind: WriteKind
     .filter((index) => index.type !== IndexType.TABLE && entity.keys[index.name])
     .map((index) => {
       const effect = effectOn(entity, index, kind, attributes, sizes.missingIndexes);
-      const writes = WRITES[effect];
+      const writes = indexWrites(effect);
       return { index: index.name, effect, writes, units: writes * writeUnits(sizes.entryBytes[index.name]) };
     });
   const tableUnits = writeUnits(sizes.itemBytes);
