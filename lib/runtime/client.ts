@@ -5,6 +5,7 @@
 // file, it also resolves the manifest at start (no validation rules: the stack validated it at
 // synth, and the fingerprint check proves the function runs that manifest).
 import { contextOf, ClientOptions } from './context';
+import { collectionsOf } from './item-collections';
 import { isModelDocument, loadModel } from './load-model';
 import { batchGet } from './ops/batch-get';
 import { batchWrite } from './ops/batch-write';
@@ -28,6 +29,7 @@ export type { ClientOptions } from './context';
 export function createClient<M>(source: TypedManifest<M> | SingleTableManifest | ModelFile, options: ClientOptions = {}): SingleTableClient<M> {
   const model = isModelDocument(source) ? loadModel(source) : resolveModel(source as SingleTableManifest);
   const table = contextOf<M>(model, options);
+  collectionsOf(table); // checks the itemCollections option now, not at the first write
   const client: SingleTableClient<M> = {
     model,
     tableName: table.tableName,

@@ -7,7 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';
-import { ItemCollectionListener, itemCollectionListener, ItemCollectionReporting } from './item-collections';
+import type { ItemCollectionReporting } from './item-collections';
 import { loadModel } from './load-model';
 import type { RetryPolicy } from './retry';
 import type { TableModel } from '../manifest/model';
@@ -44,8 +44,6 @@ export interface TableContext<M = SingleTableManifest> {
   readonly options: ClientOptions;
   /** Attributes results leave out: key attributes and the type attribute (storage details). */
   readonly strip: ReadonlySet<string>;
-  /** Receives the item collection estimates of writes; none when nothing listens (then writes do not ask). */
-  readonly collections?: ItemCollectionListener;
   /** Carries the manifest's type; never set. */
   readonly manifestType?: M;
 }
@@ -74,6 +72,5 @@ export function contextOf<M>(model: TableModel, options: ClientOptions): TableCo
     dynamodb: options.client ?? new DynamoDBClient({}),
     options,
     strip: new Set([...model.keyAttributes, model.typeAttribute]),
-    collections: itemCollectionListener(model, tableName, options.itemCollections),
   };
 }

@@ -5,6 +5,7 @@
 // (Lambda's log stream turns it into a metric; no SDK call, no dependency) and warns near the limit;
 // the client's `itemCollections` option turns that off or hands each estimate to the application.
 import type { ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
+import type { TableContext } from './context';
 import { SingleTableError } from './errors';
 import type { TableModel } from '../manifest/model';
 
@@ -50,6 +51,20 @@ export const DEFAULT_ITEM_COLLECTION_REPORTING: ItemCollectionReporting = 'emf';
 
 /** Receives the estimates of one write. */
 export type ItemCollectionListener = (metrics: readonly ItemCollectionMetrics[]) => void;
+
+// Built on a table's first write, not when it is opened: a handler that only reads never carries
+// this module.
+const listeners = new WeakMap<TableContext<unknown>, ItemCollectionListener | null>();
+
+/** The listener of a table's writes (see `itemCollectionListener`), made once per table. */
+export function collectionsOf(table: TableContext<unknown>): ItemCollectionListener | undefined {
+  let listener = listeners.get(table);
+  if (listener === undefined) {
+    listener = itemCollectionListener(table.model, table.tableName, table.options.itemCollections) ?? null;
+    listeners.set(table, listener);
+  }
+  return listener ?? undefined;
+}
 
 /**
  * The listener of a client's writes; undefined when nothing listens (reporting off, or a table

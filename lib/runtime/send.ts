@@ -3,6 +3,7 @@
 import type { AttributeValue, ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from './context';
 import { SingleTableError } from './errors';
+import type { ItemCollectionListener } from './item-collections';
 import { withThrottlingRetry } from './retry';
 
 /** Sends one request, retrying throttling as the table's retry policy says. */
@@ -22,10 +23,11 @@ export interface WriteOutput {
  */
 export async function sendWrite<T extends WriteOutput>(
   table: TableContext<unknown>, entity: string, condition: string | undefined, run: () => Promise<T>,
+  collections?: ItemCollectionListener,
 ): Promise<T> {
   try {
     const out = await send(table, run);
-    if (out.ItemCollectionMetrics) table.collections?.([out.ItemCollectionMetrics]);
+    if (out.ItemCollectionMetrics) collections?.([out.ItemCollectionMetrics]);
     return out;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') {

@@ -4,6 +4,7 @@ import { TABLE_INDEX } from '../../manifest/model';
 import { BatchEntry, batchWriteItems, keyId } from '../batch';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
+import { collectionsOf } from '../item-collections';
 import { itemToWrite, keyFromInput } from '../items';
 import { tableKeyNames } from '../keys';
 import type { BatchWriteRequest } from '../types';
@@ -32,5 +33,5 @@ export async function batchWrite<M>(table: TableContext<M>, requests: readonly B
     seen.add(id);
     entries.push({ id, request, source: r });
   }
-  await batchWriteItems(table.dynamodb, tableName, entries, writeId, table.options.retry ?? {}, table.collections);
+  await batchWriteItems(table.dynamodb, tableName, entries, writeId, table.options.retry ?? {}, collectionsOf(table));
 }

@@ -4,7 +4,7 @@
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
-import { withItemCollectionRequest } from '../item-collections';
+import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildDelete } from '../items';
 import { toItem } from '../results';
 import { sendWrite } from '../send';
@@ -20,7 +20,8 @@ export interface DeleteOptions {
 export async function deleteItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
-  const input = withItemCollectionRequest(table.collections, buildDelete(table.model, table.tableName, entity, key, options.mustExist));
-  const out = await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new DeleteItemCommand(input)));
+  const collections = collectionsOf(table);
+  const input = withItemCollectionRequest(collections, buildDelete(table.model, table.tableName, entity, key, options.mustExist));
+  const out = await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new DeleteItemCommand(input)), collections);
   return toItem(out.Attributes, table.strip) as ResultItemOf<M, E> | undefined;
 }

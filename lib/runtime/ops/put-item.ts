@@ -4,7 +4,7 @@
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
-import { withItemCollectionRequest } from '../item-collections';
+import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
 import { sendWrite } from '../send';
 
@@ -18,6 +18,7 @@ export interface PutOptions {
 export async function putItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, item: ItemOf<M, E>, options: PutOptions = {},
 ): Promise<void> {
-  const input = withItemCollectionRequest(table.collections, buildPut(table.model, table.tableName, entity, item, options.mode));
-  await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new PutItemCommand(input)));
+  const collections = collectionsOf(table);
+  const input = withItemCollectionRequest(collections, buildPut(table.model, table.tableName, entity, item, options.mode));
+  await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new PutItemCommand(input)), collections);
 }

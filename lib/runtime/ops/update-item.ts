@@ -5,7 +5,7 @@
 import { GetItemCommand, UpdateItemCommand, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
-import { withItemCollectionRequest } from '../item-collections';
+import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { toItem } from '../results';
 import { send, sendWrite } from '../send';
 import type { KeyOf, OptionalAttributeOf } from '../types';
@@ -20,9 +20,10 @@ export async function updateItem<M, E extends EntityName<M>>(
 ): Promise<ResultItemOf<M, E>> {
   const { model, tableName } = table;
   const remove = options.remove as readonly string[] | undefined;
+  const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
-    const input = withItemCollectionRequest(table.collections, update);
-    return sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new UpdateItemCommand(input)));
+    const input = withItemCollectionRequest(collections, update);
+    return sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new UpdateItemCommand(input)), collections);
   };
   const out = options.readMissing
     ? await updateReadingMissing(model, tableName, entity, changes, remove, {
