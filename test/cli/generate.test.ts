@@ -3,8 +3,8 @@
 // example app and the benchmark are current (a stale one would fail the function at cold start).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { run } from './run';
+import { join, relative } from 'node:path';
+import { ROOT, run } from './run';
 import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { modelJson } from '../../lib/model/document';
@@ -63,4 +63,16 @@ test('generate refuses a manifest with errors and writes nothing', async () => {
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(/the manifest has \d+ error\(s\):\nerror \[TEMPLATE_INVALID\] entity Order, table pk: .*undeclared attribute 'orderId'/);
   expect(() => readFileSync(join(dir, 'orders.model.json'))).toThrow(/ENOENT/);
+});
+
+test('--json says what generate did: written, unchanged, then stale under --check', async () => {
+  const file = writeManifest(manifest);
+  const json = async (...args: string[]) => JSON.parse((await run('generate', file, '--json', ...args)).stdout);
+  const fingerprint = compileManifest(manifest).model.fingerprint;
+  const shown = relative(ROOT, join(dir, 'orders.model.json')); // as given: relative to the working directory
+  expect(await json('--check')).toEqual({ file: shown, action: 'missing', fingerprint });
+  expect(await json()).toEqual({ file: shown, action: 'written', fingerprint });
+  expect(await json()).toMatchObject({ action: 'unchanged' });
+  writeFileSync(join(dir, 'orders.model.json'), '{');
+  expect(await json('--check')).toEqual({ file: shown, action: 'stale', fingerprint, reason: 'it is not valid JSON' });
 });

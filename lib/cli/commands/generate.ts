@@ -26,28 +26,33 @@ Arguments:
 Options:
   --out FILE         where to write (default: beside the manifest, orders.ts -> orders.model.json)
   --check            write nothing; exit 1 when the file is missing or out of date (for CI)
+  --json             print { file, action, fingerprint, reason? } (action: unchanged, written,
+                     missing or stale)
   -h, --help         show this help
 
 Exit code: 0 when the file was written or is up to date, 1 on manifest errors or (--check) an
 out-of-date file, 2 on bad arguments.
 `,
-  options: { out: { type: 'string' }, check: { type: 'boolean' } },
+  options: { out: { type: 'string' }, check: { type: 'boolean' }, json: { type: 'boolean' } },
   positionals: { min: 1, max: 1 },
   async run([file], flags, io) {
     const model = modelOf(loadManifest(file, io), file);
     const out = resolve(io.cwd, typeof flags.out === 'string' ? flags.out : defaultModelFile(file));
     const shown = relative(io.cwd, out) || out;
     const found = modelFileState(out, model);
+    const report = (action: string, text: string, reason?: string) =>
+      io.out(flags.json ? JSON.stringify({ file: shown, action, fingerprint: model.fingerprint, ...(reason ? { reason } : {}) }, null, 2) + '\n' : text);
     if (found.state === 'current') {
-      io.out(`${shown}: up to date (manifest ${model.fingerprint})\n`);
+      report('unchanged', `${shown}: up to date (manifest ${model.fingerprint})\n`);
       return EXIT.OK;
     }
     if (flags.check) {
-      io.out(`${shown}: ${found.state === 'missing' ? 'missing' : `out of date: ${found.reason}`}; run 'single-table generate ${file}'\n`);
+      const reason = found.state === 'missing' ? undefined : found.reason;
+      report(found.state === 'missing' ? 'missing' : 'stale', `${shown}: ${reason === undefined ? 'missing' : `out of date: ${reason}`}; run 'single-table generate ${file}'\n`, reason);
       return EXIT.FAILED;
     }
     writeFileSync(out, modelJson(model));
-    io.out(`${shown}: written (manifest ${model.fingerprint}); commit it with the manifest\n`);
+    report('written', `${shown}: written (manifest ${model.fingerprint}); commit it with the manifest\n`);
     return EXIT.OK;
   },
 };
