@@ -52,7 +52,8 @@ export const collectionsShareSortKeyPrefix: ManifestRule = (model, _manifest, si
   for (const pattern of Object.values(model.patterns)) {
     const index = model.indexes[pattern.index];
     const condition = pattern.sortKeyCondition;
-    if (pattern.entities.length < 2 || pattern.sk || !index?.sortKey || condition === SortKeyCondition.NONE || !Object.values(SortKeyCondition).includes(condition)) continue;
+    const conditionUsesSortKey = condition !== SortKeyCondition.NONE && Object.values(SortKeyCondition).includes(condition);
+    if (pattern.entities.length < 2 || pattern.sk || !index?.sortKey || !conditionUsesSortKey) continue;
     const templates = pattern.entities.map((e) => `${e} ${model.entities[e]?.keys[pattern.index]?.sk?.source ?? '(none)'}`).join(', ');
     sink.error('COLLECTION_SK_NO_SHARED_PREFIX', `pattern ${pattern.name}`,
       `uses ${pattern.sortKeyCondition} on ${index.sortKey} for ${pattern.entities.join(', ')}, but their sort keys on ${pattern.index} (${templates}) ` +
