@@ -23,8 +23,9 @@ export interface DynamoDbLocalInstall {
  * back to dynalite or reports it).
  */
 export function findDynamoDbLocal(searchFrom: readonly string[]): DynamoDbLocalInstall | { readonly missing: string } {
-  const java = findJava();
-  if (!java) return { missing: 'no `java` found (set JAVA_HOME or put java 17+ on the PATH)' };
+  const found = findJava();
+  if ('missing' in found) return found;
+  const java = found.java;
   let packageJson: string;
   try {
     packageJson = require.resolve(`${DYNAMODB_LOCAL_PACKAGE}/package.json`, { paths: [...searchFrom] });
@@ -38,15 +39,32 @@ export function findDynamoDbLocal(searchFrom: readonly string[]): DynamoDbLocalI
   return { java, jarDir };
 }
 
-let javaFound: string | null | undefined;
+/** The oldest Java that runs DynamoDB Local 3. */
+const MIN_JAVA = 17;
 
-function findJava(): string | undefined {
+let javaFound: { java: string } | { missing: string } | undefined;
+
+/** The first java (JAVA_HOME's, then the PATH's) of version 17 or later, or why there is none. */
+function findJava(): { java: string } | { missing: string } {
   if (javaFound === undefined) {
     const home = process.env.JAVA_HOME;
     const candidates = [...(home ? [join(home, 'bin', 'java')] : []), 'java'];
-    javaFound = candidates.find((c) => spawnSync(c, ['-version'], { stdio: 'ignore', timeout: 15_000 }).status === 0) ?? null;
+    const old: string[] = [];
+    for (const java of candidates) {
+      const run = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 15_000 });
+      if (run.status !== 0) continue;
+      // `java -version` prints `version "17.0.15"` (or `"1.8.0_392"` for Java 8) on standard error.
+      const [, first, second] = /version "(\d+)(?:\.(\d+))?/.exec(`${run.stderr}${run.stdout}`) ?? [];
+      const major = Number(first) === 1 ? Number(second) : Number(first);
+      if (major >= MIN_JAVA) {
+        javaFound = { java };
+        break;
+      }
+      old.push(`${java} is Java ${Number.isFinite(major) ? major : 'of an unknown version'}`);
+    }
+    javaFound ??= { missing: old.length ? `${old.join(', ')}; DynamoDB Local needs Java ${MIN_JAVA} or later` : 'no `java` found (set JAVA_HOME or put java 17+ on the PATH)' };
   }
-  return javaFound ?? undefined;
+  return javaFound;
 }
 
 /** A running DynamoDB Local. */
@@ -56,10 +74,26 @@ export interface DynamoDbLocalProcess {
   stop(): Promise<void>;
 }
 
-// Runs the JVM in the background and waits for standard input to close (read returns non-zero at
-// end of file), then stops it. A background job of a non-interactive shell reads from /dev/null,
-// so the JVM never consumes the watchdog's input.
-const WATCHDOG = 'java="$1"; shift; "$java" "$@" & pid=$!; while read -r line; do :; done; kill $pid 2>/dev/null; wait $pid';
+// Runs the JVM in the background and a reader of the pipe from Node beside it: when the pipe closes
+// (stop(), or this process ending in any way) the reader stops the JVM; when the JVM ends on its
+// own (it could not start), the shell ends with its status, so a failed start is seen at once.
+// The pipe is read through fd 3 because background jobs of a non-interactive shell read from
+// /dev/null (so the JVM never consumes it). Ctrl-C signals the terminal's whole process group:
+// the shell and the JVM ignore SIGINT and SIGQUIT (a JVM keeps a signal ignored that it inherits
+// ignored), so the JVM is stopped by the reader once Node has gone, never left running.
+const WATCHDOG = [
+  "trap '' INT QUIT",
+  'exec 3<&0',
+  'java="$1"; shift',
+  '"$java" "$@" &',
+  'pid=$!',
+  '{ while read -r line <&3; do :; done; kill $pid 2>/dev/null; } &',
+  'reader=$!',
+  'wait $pid',
+  'status=$?',
+  'kill $reader 2>/dev/null',
+  'exit $status',
+].join('\n');
 
 /** Starts DynamoDB Local in memory on a free loopback port and waits until it answers. */
 export async function startDynamoDbLocal(install: DynamoDbLocalInstall, timeoutMs = 120_000): Promise<DynamoDbLocalProcess> {
@@ -117,6 +151,7 @@ async function launch(install: DynamoDbLocalInstall, port: number, timeoutMs: nu
   };
   while (!(await answers(endpoint))) {
     if (child.exitCode !== null || child.signalCode !== null) {
+      if (windows) process.removeListener('exit', onExit);
       throw new Error(`DynamoDB Local exited (${child.exitCode ?? child.signalCode}) before it answered on port ${port}: ${output.trim().split('\n').slice(-5).join(' | ')}`);
     }
     if (Date.now() > deadline) {

@@ -54,16 +54,22 @@ export async function startEmbeddedEngine(options: EngineOptions = {}): Promise<
   if (wanted !== 'dynalite') {
     const install = findDynamoDbLocal(searchFrom);
     if ('java' in install) {
-      const started = await startDynamoDbLocal(install);
-      return {
-        kind: 'dynamodb-local',
-        endpoint: started.endpoint,
-        description: `DynamoDB Local ${started.version} (AWS's engine, in memory, ${started.endpoint})`,
-        stop: started.stop,
-      };
+      try {
+        const started = await startDynamoDbLocal(install);
+        return {
+          kind: 'dynamodb-local',
+          endpoint: started.endpoint,
+          description: `DynamoDB Local ${started.version} (AWS's engine, in memory, ${started.endpoint})`,
+          stop: started.stop,
+        };
+      } catch (e) {
+        if (wanted === 'dynamodb-local') throw e;
+        why = `DynamoDB Local did not start: ${(e as Error).message}`;
+      }
+    } else {
+      if (wanted === 'dynamodb-local') throw new Error(`DynamoDB Local cannot run: ${install.missing}`);
+      why = `DynamoDB Local unavailable: ${install.missing}`;
     }
-    if (wanted === 'dynamodb-local') throw new Error(`DynamoDB Local cannot run: ${install.missing}`);
-    why = `DynamoDB Local unavailable: ${install.missing}`;
   }
   return startDynalite(searchFrom, why, options.dynalitePath);
 }

@@ -1,8 +1,11 @@
 // The embedded engine: which one starts and why, that it answers, and that no DynamoDB Local JVM
 // outlives what started it (stopped, or killed outright).
 import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { startDynamoDbLocal } from '../../lib/engine/dynamodb-local';
 import { startEmbeddedEngine } from '../../lib/engine/engine';
 import { connectLocalEngine } from '../../lib/testing';
 
@@ -81,4 +84,31 @@ test('dynalite when asked for, and as the fallback without java, saying why', as
 
 test('an unknown engine name is refused with the names that exist', async () => {
   await expect(startEmbeddedEngine({ engine: 'dynamo' as never })).rejects.toThrow("unknown engine 'dynamo': use 'dynamodb-local', 'dynalite' or 'auto'");
+});
+
+test('Ctrl-C in a terminal (SIGINT to the whole process group) leaves no JVM behind', async () => {
+  // The child leads its own process group, as a shell's foreground job does; the group's SIGINT
+  // reaches Node, the watchdog shell and the JVM alike.
+  const script = `require('ts-node/register/transpile-only');
+    require(${JSON.stringify(join(ROOT, 'lib/engine/engine.ts'))}).startEmbeddedEngine({ engine: 'dynamodb-local' })
+      .then((e) => { console.log(e.endpoint); setInterval(() => {}, 1000); });`;
+  const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => resolve(d.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+  });
+  const port = new URL(endpoint).port;
+  expect(jvmsOn(port)).toHaveLength(1);
+  process.kill(-child.pid!, 'SIGINT');
+  expect(await gone(port, 10_000)).toBe(true);
+});
+
+test('a JVM that ends while starting is reported at once with its output, not after the start timeout', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'single-table-java-'));
+  const java = join(dir, 'java');
+  writeFileSync(java, '#!/bin/sh\necho "Error: could not open the jar"\nexit 3\n');
+  chmodSync(java, 0o755);
+  const started = Date.now();
+  await expect(startDynamoDbLocal({ java, jarDir: dir }, 100_000)).rejects.toThrow(/^DynamoDB Local exited \(3\) before it answered on port \d+: Error: could not open the jar$/);
+  expect(Date.now() - started).toBeLessThan(50_000);
 });
