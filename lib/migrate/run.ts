@@ -58,7 +58,10 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillRes
   const positions: SegmentCheckpoint[] = Array.from({ length: totalSegments }, (_, segment) =>
     resume?.segments[segment] ?? { segment, totalSegments, done: false, counts: emptyCounts() });
   const snapshot = (): BackfillCheckpoint => ({ table: tableName, fingerprint: plan.next.fingerprint, totalSegments, segments: [...positions] });
-  const results = await Promise.all(positions.map((checkpoint, segment) => runSegment({
+  // When one segment fails, the others stop after their current page (their checkpoints stay
+  // valid), and the failure is thrown once all have stopped: nothing writes after the run ends.
+  let failed = false;
+  const settled = await Promise.allSettled(positions.map((checkpoint, segment) => runSegment({
     client: options.client,
     tableName,
     plan,
@@ -69,11 +72,18 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillRes
     dryRun: options.dryRun,
     pageSize: options.pageSize,
     retry: options.retry,
+    shouldStop: () => failed,
     onCheckpoint: async (position) => {
       positions[segment] = position;
       await options.onCheckpoint?.(snapshot());
     },
+  }).catch((error: unknown) => {
+    failed = true;
+    throw error;
   })));
+  const rejected = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  const results = settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof runSegment>>>).value);
   const counts = emptyCounts();
   for (const r of results) addCounts(counts, r.counts);
   return { counts, failures: results.flatMap((r) => r.failures), checkpoint: snapshot() };
