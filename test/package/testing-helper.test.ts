@@ -43,22 +43,31 @@ test('the page names every file its example needs', () => {
   expect(Object.keys(documentedFiles()).sort()).toEqual(['jest.config.js', 'manifest.ts', 'shop.test.ts', 'stack.ts', 'tsconfig.json']);
 });
 
-/** Pids of running DynamoDB Local JVMs. */
-function jvms(): string[] {
-  return spawnSync('pgrep', ['-f', '^[^ ]*java .*DynamoDBLocal.jar'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+/** Pids of running DynamoDB Local JVMs whose environment holds `mark` (inherited from the process that started them). */
+function jvmsMarked(mark: string): string[] {
+  const pids = spawnSync('pgrep', ['-f', '^[^ ]*java .*DynamoDBLocal.jar'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  return pids.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(mark);
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
 }
 
 test('its jest test passes in a fresh project, on DynamoDB Local, and leaves no engine running', () => {
-  const before = jvms();
+  // Other engines may run on this machine (the test run's own, other runs): the example's JVM is
+  // told apart by a variable in the environment it inherits.
+  const mark = `SINGLE_TABLE_EXAMPLE_RUN=${process.pid}-${Date.now()}`;
   const jest = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--colors=false'], {
     cwd: project,
     encoding: 'utf8',
     timeout: 400_000,
-    env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: '1' },
+    env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: '1', SINGLE_TABLE_EXAMPLE_RUN: mark.split('=')[1] },
   });
   const output = `${jest.stdout}\n${jest.stderr}`;
   expect(output).toContain('Tests:       1 passed, 1 total');
   expect(jest.status).toBe(0);
-  // The example started its own engine (the run's shared one was running before) and stopped it.
-  expect(jvms().filter((pid) => !before.includes(pid))).toEqual([]);
+  // The example started its own engine and stopped it.
+  expect(jvmsMarked(mark)).toEqual([]);
 }, 420_000);
