@@ -124,6 +124,11 @@ project.compileTask.exec(
   `esbuild lib/runtime/index.ts --bundle --format=esm --platform=node --target=node18 '--external:@aws-sdk/*' --outfile=${LIBDIR}/runtime/index.mjs --log-level=warning`,
 );
 project.npmignore?.include(`/${LIBDIR}/**/*.mjs`);
+// The backfill's segment Lambda, bundled once here: SingleTableBackfill stages this file with the
+// table's model files, so a synth needs neither esbuild nor Docker (in any jsii language).
+project.compileTask.exec(
+  `esbuild lib/migrate/lambda.ts --bundle --minify --platform=node --target=node20 '--external:@aws-sdk/*' --outfile=${LIBDIR}/backfill-segment/index.js --log-level=warning`,
+);
 // jsii compiles only TypeScript: the compiled model's JSON Schema is copied next to its module.
 project.compileTask.exec(`cp lib/model/schema.json ${LIBDIR}/model/schema.json`);
 project.npmignore?.include(`/${LIBDIR}/model/schema.json`);

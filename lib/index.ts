@@ -12,3 +12,5 @@ export * from './construct/access/options';
 export * from './construct/monitoring/metrics';
 export * from './construct/monitoring/options';
 export * from './construct/monitoring/monitoring';
+export * from './construct/backfill/backfill';
+export * from './construct/backfill/options';

@@ -4,6 +4,8 @@ import { Annotations, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
+import { SingleTableBackfill } from './backfill/backfill';
+import type { SingleTableBackfillOptions } from './backfill/options';
 import { checkBilling, tableBilling } from './billing';
 import { checkTableFeatures } from './features/check';
 import type { SingleTableFeatureProps } from './features/options';
@@ -195,6 +197,15 @@ export class SingleTable extends SingleTableBase {
    */
   public monitor(options: SingleTableMonitoringOptions = {}): SingleTableMonitoring {
     return new SingleTableMonitoring(this, 'Monitoring', { ...options, table: this });
+  }
+
+  /**
+   * A backfill job for this table: a Step Functions state machine that rewrites, segment by
+   * segment in parallel Lambda invocations, the index attributes stored items miss or hold stale
+   * after a design change. Start an execution once the new manifest's runtime is deployed.
+   */
+  public addBackfill(id: string, options: SingleTableBackfillOptions = {}): SingleTableBackfill {
+    return new SingleTableBackfill(this, id, { ...options, table: this });
   }
 
   /** Compiles the manifest, checks the table options and the shard lock; throws listing every error, annotates warnings. */
