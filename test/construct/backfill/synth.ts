@@ -23,14 +23,18 @@ export interface BackfillStack {
 }
 
 /** Synthesizes into `outdir` (under the repository, so the staged bundle resolves the SDK from node_modules). */
-export function backfillStack(options: SingleTableBackfillOptions = {}, tableProps: Partial<SingleTableProps> = {}, region?: string): BackfillStack {
+export function backfillStack(
+  options: SingleTableBackfillOptions = {},
+  tableProps: Partial<SingleTableProps> | ((stack: Stack) => Partial<SingleTableProps>) = {},
+  region?: string,
+): BackfillStack {
   if (!built) {
     buildSegmentBundle();
     built = true;
   }
   const app = new App({ outdir: mkdtempSync(path.join(__dirname, '..', '..', '..', 'cdk.out', 'backfill-')) });
   const stack = new Stack(app, 'Shop', region ? { env: { region } } : undefined);
-  const table = new SingleTable(stack, 'Table', { manifest: shopManifest('B'), ...tableProps });
+  const table = new SingleTable(stack, 'Table', { manifest: shopManifest('B'), ...(typeof tableProps === 'function' ? tableProps(stack) : tableProps) });
   const backfill = table.addBackfill('Backfill', options);
   const template = Template.fromStack(stack);
   return {
