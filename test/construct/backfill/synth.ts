@@ -1,6 +1,6 @@
 // A stack holding a SingleTable of the shop (design B) and its backfill job, synthesized to a
 // directory so the staged Lambda asset can be read back.
-import { mkdtempSync } from 'fs';
+import { mkdtempSync, rmSync } from 'fs';
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -32,11 +32,20 @@ export function backfillStack(
     buildSegmentBundle();
     built = true;
   }
-  const app = new App({ outdir: mkdtempSync(path.join(__dirname, '..', '..', '..', 'cdk.out', 'backfill-')) });
+  const outdir = mkdtempSync(path.join(__dirname, '..', '..', '..', 'cdk.out', 'backfill-'));
+  const app = new App({ outdir });
   const stack = new Stack(app, 'Shop', region ? { env: { region } } : undefined);
-  const table = new SingleTable(stack, 'Table', { manifest: shopManifest('B'), ...(typeof tableProps === 'function' ? tableProps(stack) : tableProps) });
-  const backfill = table.addBackfill('Backfill', options);
-  const template = Template.fromStack(stack);
+  let table: SingleTable;
+  let backfill: SingleTableBackfill;
+  let template: Template;
+  try {
+    table = new SingleTable(stack, 'Table', { manifest: shopManifest('B'), ...(typeof tableProps === 'function' ? tableProps(stack) : tableProps) });
+    backfill = table.addBackfill('Backfill', options);
+    template = Template.fromStack(stack);
+  } catch (e) {
+    rmSync(outdir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     app,
     stack,
