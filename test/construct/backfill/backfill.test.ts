@@ -1,13 +1,15 @@
 // The backfill job's CloudFormation: the state machine's definition (segment list, Distributed Map,
 // the Choice loop, retries), least-privilege policies, logs and tracing, cdk-nag's AwsSolutions
 // pack, the staged Lambda code, and the errors bad props get at synth.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import * as path from 'path';
-import { Duration, Validations } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { App, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { BackfillStack, backfillStack, definitionOf, segmentAssetDir } from './synth';
+import { SingleTableBackfill } from '../../../lib/construct/backfill/backfill';
+import { SingleTable } from '../../../lib/construct/single-table';
 import { resolveModel } from '../../../lib/manifest/resolve';
 import { modelJson } from '../../../lib/model/document';
 import { shopManifest } from '../../migrate/shop';
@@ -235,4 +237,23 @@ describe('bad props fail the synth, naming the construct, the value and the fix'
     const previous = shopManifest('A');
     expect(error({ previousManifest: { ...previous, accessPatterns: { broken: { entities: ['Nobody'] } } } })).toContain('previousManifest: ');
   });
+});
+
+test('an imported table gets the same job, its grants on the ARN the import forms', () => {
+  const app = new App({ outdir: mkdtempSync(path.join(__dirname, '..', '..', '..', 'cdk.out', 'backfill-')) });
+  try {
+    const stack = new Stack(app, 'Jobs', { env: { account: '111111111111', region: 'eu-west-1' } });
+    const table = SingleTable.fromTableName(stack, 'Orders', 'orders', shopManifest('B'));
+    const backfill = new SingleTableBackfill(stack, 'Backfill', { table, previousManifest: shopManifest('A'), segments: 2 });
+    const template = Template.fromStack(stack);
+    const role = stack.resolve((backfill.segmentFunction.role!.node.defaultChild as unknown as { logicalId: string }).logicalId);
+    const dynamo = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === role))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      .find((st) => [st.Action].flat().includes('dynamodb:Scan'));
+    expect(dynamo.Resource).toEqual({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':dynamodb:eu-west-1:111111111111:table/orders']] });
+    template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: { TABLE_NAME: 'orders' } } });
+  } finally {
+    rmSync(app.outdir, { recursive: true, force: true });
+  }
 });
