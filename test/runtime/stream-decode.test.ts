@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/manifest/model';
 import { modelDocument } from '../../lib/model/document';
-import { AttributeKind, decodeStreamEvent, decodeStreamRecord, defineManifest, openStream, SingleTableError } from '../../lib/runtime';
+import { AttributeKind, createClient, decodeStreamEvent, decodeStreamRecord, defineManifest, openStream, SingleTableError } from '../../lib/runtime';
 import { FINGERPRINT_ENV } from '../../lib/runtime/environment';
 import { itemToWrite } from '../../lib/runtime/items';
 
@@ -159,4 +159,13 @@ test('openStream checks the deployed manifest\'s fingerprint as openTable does',
   } finally {
     delete process.env[FINGERPRINT_ENV];
   }
+});
+
+test('createClient decodes as the operation does, with the entity filter typed', () => {
+  const d = recordsOf('Doc', { tenant: 't', kind: 'k', n: 1, at: '2024-01-01T00:00:00.000Z' });
+  const t = recordsOf('Tag', { tenant: 't', name: 'a' });
+  const client = createClient(manifest, { tableName: 'unused' });
+  const Records = [d.insert, t.insert];
+  expect(client.decodeStream({ Records })).toEqual(decodeStreamEvent(decoder, { Records }));
+  expect(client.decodeStream({ Records }, { entities: ['Tag'] }).map((c) => c.newItem?.name)).toEqual(['a']);
 });
