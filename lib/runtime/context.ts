@@ -9,7 +9,6 @@ import { SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';
 import type { ItemCollectionReporting } from './item-collections';
 import { loadModel } from './load-model';
-import { storageAttributes } from './results';
 import type { RetryPolicy } from './retry';
 import type { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
@@ -72,6 +71,6 @@ export function contextOf<M>(model: TableModel, options: ClientOptions): TableCo
     tableName,
     dynamodb: options.client ?? new DynamoDBClient({}),
     options,
-    strip: storageAttributes(model),
+    strip: new Set([...model.keyAttributes, model.typeAttribute]),
   };
 }

@@ -76,11 +76,6 @@ export function toEntityItems(model: TableModel, pattern: PatternModel, items: R
   return out;
 }
 
-/** Attributes results leave out: key attributes and the type attribute (storage details). */
-export function storageAttributes(model: TableModel): ReadonlySet<string> {
-  return new Set([...model.keyAttributes, model.typeAttribute]);
-}
-
 /** A stored item (GetItem, UpdateItem, DeleteItem result) without key and type attributes. */
 export function toItem(item: Record<string, AttributeValue> | undefined, strip: ReadonlySet<string>): Record<string, unknown> | undefined {
   return item ? fromItem(item, strip) : undefined;

@@ -19,7 +19,7 @@ import { SingleTableError } from '../errors';
 import { checkFingerprint } from '../fingerprint-check';
 import { loadModel } from '../load-model';
 import { fromItem } from '../marshall';
-import { parseKey, storageAttributes } from '../results';
+import { parseKey } from '../results';
 import { expiredByTtl, imageValues, StreamEventInput, StreamEventName, StreamRecordInput } from '../stream-record';
 import type { KeyOf } from '../types';
 
@@ -71,7 +71,8 @@ const EVENT_NAMES: ReadonlySet<string> = new Set<StreamEventName>(['INSERT', 'MO
 export function openStream<M = SingleTableManifest>(document: ModelFile): StreamDecoder<M> {
   const model = loadModel(document);
   checkFingerprint(model.fingerprint);
-  return { model, strip: storageAttributes(model) };
+  // The attributes `openTable` strips from results, so changes read exactly like query results.
+  return { model, strip: new Set([...model.keyAttributes, model.typeAttribute]) };
 }
 
 /** Decodes one record; undefined when it is not an item of this model's entities. */
