@@ -169,3 +169,24 @@ test('createClient decodes as the operation does, with the entity filter typed',
   expect(client.decodeStream({ Records })).toEqual(decodeStreamEvent(decoder, { Records }));
   expect(client.decodeStream({ Records }, { entities: ['Tag'] }).map((c) => c.newItem?.name)).toEqual(['a']);
 });
+
+test('keys only: a key that fits an entity\'s templates only by decoding an escape no encoding writes is no entity\'s', () => {
+  const open = defineManifest({
+    entities: {
+      Account: {
+        attributes: {
+          a: { type: AttributeKind.STRING, required: true },
+          b: { type: AttributeKind.STRING, required: true },
+          id: { type: AttributeKind.STRING, required: true },
+        },
+        pk: '{a}#{b}',
+        sk: '{id}',
+      },
+    },
+  });
+  const accounts = openStream<typeof open>(modelDocument(compileManifest(open).model));
+  const keysOnly = (PK: string, SK: string) => ({ eventName: 'INSERT', dynamodb: { Keys: { PK: { S: PK }, SK: { S: SK } } } });
+  // A unique-value guard's key: the escape character and a letter, then the entity, attribute and value.
+  expect(decodeStreamRecord(accounts, keysOnly('$unique#Account', '$unique'))).toBeUndefined();
+  expect(decodeStreamRecord(accounts, keysOnly('x$dy#z', 'i$a1'))).toMatchObject({ entity: 'Account', keys: { a: 'x#y', b: 'z', id: 'i 1' } });
+});

@@ -11,9 +11,10 @@
 // at cold start proves the consumer runs the deployed manifest, so such an item was written by
 // other code (unique-value guards included), or by an entity since removed from the manifest.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { decodeString, encodeString } from '../../keys/encoding';
 import type { EntityName, ResultItemOf } from '../../manifest/infer';
-import { EntityModel, TABLE_INDEX, TableModel } from '../../manifest/model';
-import type { SingleTableManifest } from '../../manifest/structs';
+import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { AttributeKind, SingleTableManifest } from '../../manifest/structs';
 import type { ModelFile } from '../../model/format';
 import { SingleTableError } from '../errors';
 import { checkFingerprint } from '../fingerprint-check';
@@ -133,7 +134,22 @@ function entityByType(model: TableModel, image: Record<string, AttributeValue>):
 }
 
 function entityByKeys(model: TableModel, keys: Record<string, AttributeValue>): EntityModel | undefined {
-  return Object.values(model.entities).find((entity) => tableKeyValues(model, entity, keys) !== undefined);
+  const table = model.indexes[TABLE_INDEX];
+  return Object.values(model.entities).find((entity) => tableKeyValues(model, entity, keys) !== undefined
+    && written(model, entity.keys[TABLE_INDEX].pk, keys[table.partitionKey].S!)
+    && written(model, entity.keys[TABLE_INDEX].sk!, keys[table.sortKey!].S!));
+}
+
+/**
+ * Whether each string value in a key that fits the template is in the one form the runtime
+ * writes. Decoding alone accepts any escape sequence; keys of other items (the guard items of
+ * unique values start with the escape character and a letter no encoding writes) would otherwise
+ * pass for an entity whose templates begin with a value.
+ */
+function written(model: TableModel, template: KeyTemplateModel, key: string): boolean {
+  const parts = key.split(model.delimiter);
+  return template.segments.every((seg, i) => seg.kind !== AttributeKind.STRING || seg.literal !== undefined
+    || encodeString(decodeString(parts[i], model.escapeChar), model.escapeChar) === parts[i]);
 }
 
 /** The attribute values inside an entity's table key; undefined when its templates do not fit. */
