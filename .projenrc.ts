@@ -49,6 +49,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
   },
   devDeps: [
     '@aws-sdk/client-dynamodb@^3',
+    // reads DynamoDB Local's own stream records in the stream decoding tests
+    '@aws-sdk/client-dynamodb-streams@^3',
     '@types/node@^20',
     'aws-cdk@2.1148.1',
     'dynalite@^4',

@@ -9,6 +9,7 @@ export { SingleTableAttributes } from './construct/imported-table';
 export * from './construct/features/options';
 export * from './reports';
 export * from './construct/access/options';
+export * from './construct/streams/options';
 export * from './construct/monitoring/metrics';
 export * from './construct/monitoring/options';
 export * from './construct/monitoring/monitoring';

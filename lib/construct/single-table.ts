@@ -3,6 +3,8 @@
 import { Annotations, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { SingleTableBackfill } from './backfill/backfill';
 import type { SingleTableBackfillOptions } from './backfill/options';
@@ -16,6 +18,8 @@ import { SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
 import { syncShardLock } from './shard-lock';
 import { ISingleTable, SingleTableBase } from './single-table-base';
+import { addStreamConsumer } from './streams/consumer';
+import type { StreamConsumerOptions } from './streams/options';
 import { checkPropsShape, checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
@@ -165,11 +169,13 @@ export class SingleTable extends SingleTableBase {
   public readonly tableArn: string;
   /** How reads and writes are billed. */
   public readonly billingMode: BillingMode;
+  private readonly streamView?: StreamViewType;
 
   constructor(scope: Construct, id: string, props: SingleTableProps) {
     super(scope, id);
     this.model = this.compile(props);
     this.billingMode = props.billingMode ?? BillingMode.PAY_PER_REQUEST;
+    this.streamView = props.stream;
 
     const table = new TableV2(this, 'Resource', {
       tableName: props.tableName,
@@ -206,6 +212,16 @@ export class SingleTable extends SingleTableBase {
    */
   public addBackfill(id: string, options: SingleTableBackfillOptions = {}): SingleTableBackfill {
     return new SingleTableBackfill(this, id, { ...options, table: this });
+  }
+
+  /**
+   * Connects a function to the table's stream (the `stream` prop must be set): an event source
+   * mapping that, with `entities`, filters records on the type attribute so the function only
+   * receives those entities' changes, the stream read grant, and the environment the runtime's
+   * `openStream` checks. Decode the records with `decodeStreamEvent` from `cdk-single-table/runtime`.
+   */
+  public addStreamConsumer(fn: LambdaFunction, options: StreamConsumerOptions = {}): DynamoEventSource {
+    return addStreamConsumer(this, this.streamView, fn, options);
   }
 
   /** Compiles the manifest, checks the table options and the shard lock; throws listing every error, annotates warnings. */

@@ -69,6 +69,10 @@ export function createTableInput(resourceType: string, props: Props, tableName: 
       return index;
     });
   }
+  // TableV2 and Table both write the view type here; a local engine then keeps the same stream.
+  if (props.StreamSpecification?.StreamViewType) {
+    input.StreamSpecification = { StreamEnabled: true, StreamViewType: props.StreamSpecification.StreamViewType };
+  }
   if (props.LocalSecondaryIndexes?.length) {
     input.LocalSecondaryIndexes = props.LocalSecondaryIndexes.map((l: Props): LocalSecondaryIndex => ({
       IndexName: l.IndexName,

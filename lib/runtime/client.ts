@@ -9,6 +9,7 @@ import { collectionsOf } from './item-collections';
 import { isModelDocument, loadModel } from './load-model';
 import { batchGet } from './ops/batch-get';
 import { batchWrite } from './ops/batch-write';
+import { decodeStreamEvent } from './ops/decode-stream';
 import { deleteItem } from './ops/delete-item';
 import { getItem } from './ops/get-item';
 import { putItem } from './ops/put-item';
@@ -41,6 +42,7 @@ export function createClient<M>(source: TypedManifest<M> | SingleTableManifest |
     query: (pattern, input, o) => queryShards(table, pattern, input, o),
     batchGet: (requests, o) => batchGet(table, requests, o),
     batchWrite: (requests) => batchWrite(table, requests),
+    decodeStream: (event, o) => decodeStreamEvent(table, event, o),
   };
   return client;
 }

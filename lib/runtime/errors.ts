@@ -25,6 +25,8 @@ export type RuntimeErrorCode =
    * (consistently) and compare, or store a request id in the item to recognise it.
    */
   | 'CONDITION_FAILED'
+  /** A stream record without the fields DynamoDB Streams writes (eventName, dynamodb.Keys). */
+  | 'INVALID_STREAM_RECORD'
   /** A batch left requests not known to be processed: see UnprocessedError. */
   | 'UNPROCESSED';
 

@@ -20,6 +20,8 @@ export { queryShards } from './ops/query-shards';
 export { batchGet } from './ops/batch-get';
 export type { BatchGetOptions } from './ops/batch-get';
 export { batchWrite } from './ops/batch-write';
+export { decodeStreamEvent, decodeStreamRecord, openStream } from './ops/decode-stream';
+export type * from './ops/decode-stream';
 export type { PartitionPatternName, ShardedPatternName } from './pattern-kinds';
 export { createClient } from './client';
 export { SingleTableError, UnprocessedError } from './errors';

@@ -3,7 +3,9 @@
 // option on patterns that query a GSI.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PutMode } from './items';
+import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
 import type { QueryOptions } from './query';
+import type { StreamEventInput } from './stream-record';
 import type { UpdateOptions } from './update';
 import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../manifest/infer';
 import type { TableModel } from '../manifest/model';
@@ -81,4 +83,6 @@ export interface SingleTableClient<M> {
   ): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
   /** Writes many puts and deletes. */
   batchWrite(requests: readonly BatchWriteRequest<M>[]): Promise<void>;
+  /** Decodes a stream event's records into typed entity changes (sends nothing); see `decodeStreamEvent`. */
+  decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: StreamDecodeOptions<E>): StreamChange<M, E>[];
 }

@@ -81,9 +81,9 @@ test('item reads and each write are granted only when named, on the table', () =
 test('a grant that allows nothing, an unknown pattern or write operation fails with what exists', () => {
   const { stack, table } = tableStack();
   const fn = newFunction(stack, 'Fn');
-  expect(() => table.grantAccess(fn, {})).toThrow('SingleTable Test/Table: the grant allows nothing: name access patterns, set readItems, or list writes');
+  expect(() => table.grantAccess(fn, {})).toThrow('SingleTable Test/Table: the grant allows nothing: name access patterns, set readItems or scan, or list writes');
   expect(() => table.grantPatterns(fn, 'orderByID')).toThrow("no access pattern 'orderByID'; the manifest has ordersForCustomer, orderById, ordersByStatus, ordersByDate");
-  expect(() => table.grantAccess(fn, { writes: ['UPSERT' as WriteOperation] })).toThrow('unknown write operation "UPSERT"; use one of PUT, UPDATE, DELETE, BATCH_WRITE');
+  expect(() => table.grantAccess(fn, { writes: ['UPSERT' as WriteOperation] })).toThrow('unknown write operation "UPSERT"; use one of PUT, UPDATE, DELETE, BATCH_WRITE, CONDITION_CHECK');
 });
 
 test('any grantable, not only functions', () => {

@@ -3,7 +3,7 @@
 // model is the source of truth.
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { createTableInputFromTemplate } from '../../lib/engine/create-table';
@@ -63,4 +63,12 @@ test('a template without exactly one table asks for the logical id', () => {
   const two = { Resources: { A: { Type: 'AWS::DynamoDB::Table', Properties: {} }, B: { Type: 'AWS::DynamoDB::GlobalTable', Properties: {} } } };
   expect(() => createTableInputFromTemplate(two, 't')).toThrow(/found A, B; pass the logical id/);
   expect(createTableInputFromTemplate(two, 't', 'B').BillingMode).toBe('PAY_PER_REQUEST');
+});
+
+test('the stream the template declares, and none when it declares none', () => {
+  const stack = new Stack(new App(), 'S');
+  new SingleTable(stack, 'Table', { manifest, stream: StreamViewType.NEW_AND_OLD_IMAGES });
+  const input = createTableInputFromTemplate(Template.fromStack(stack).toJSON() as never, 's');
+  expect(input.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  expect(createTableInputFromTemplate(synthesizedTemplate() as never, 'n').StreamSpecification).toBeUndefined();
 });

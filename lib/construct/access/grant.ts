@@ -12,7 +12,7 @@ import { TABLE_INDEX } from '../../manifest/model';
 /** Reads decrypt; writes also encrypt. Named actions rather than `kms:ReEncrypt*`-style wildcards. */
 const KEY_READ = ['kms:Decrypt', 'kms:DescribeKey'];
 const KEY_WRITE = ['kms:Encrypt', 'kms:GenerateDataKey', 'kms:GenerateDataKeyWithoutPlaintext', 'kms:ReEncryptFrom', 'kms:ReEncryptTo'];
-const READ_ACTIONS = new Set(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:BatchGetItem']);
+const READ_ACTIONS = new Set(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Scan', 'dynamodb:ConditionCheckItem']);
 
 /** What a grant is made on. */
 export interface GrantTarget {

@@ -11,6 +11,12 @@ export enum WriteOperation {
   DELETE = 'DELETE',
   /** `batchWrite`: BatchWriteItem (puts and deletes in batches). */
   BATCH_WRITE = 'BATCH_WRITE',
+  /**
+   * ConditionCheckItem: the condition checks of a transaction. A transaction needs the action of
+   * each item write it holds (PUT, UPDATE, DELETE) and this for its checks; TransactWriteItems
+   * itself has no permission of its own.
+   */
+  CONDITION_CHECK = 'CONDITION_CHECK',
 }
 
 /**
@@ -32,7 +38,7 @@ export interface TenantIsolation {
   readonly value: string;
 }
 
-/** What a grant on a SingleTable allows. At least one of patterns, readItems and writes. */
+/** What a grant on a SingleTable allows. At least one of patterns, readItems, writes and scan. */
 export interface SingleTableGrantOptions {
   /**
    * Access patterns the grantee queries: Query on exactly the index each one reads, plus
@@ -42,10 +48,17 @@ export interface SingleTableGrantOptions {
   readonly patterns?: string[];
 
   /**
-   * Item reads by key on the table (`get`, `batchGet`): GetItem and BatchGetItem.
+   * Item reads by key on the table (`get`, `batchGet`, `transactGet`): GetItem and BatchGetItem.
    * @default false
    */
   readonly readItems?: boolean;
+
+  /**
+   * Scan of the table (`scan`, by entity or whole): Scan on the table. A scan reads every
+   * partition, so it cannot be combined with `tenant`.
+   * @default false
+   */
+  readonly scan?: boolean;
 
   /**
    * Item writes on the table, each kind named explicitly.

@@ -21,14 +21,18 @@ const WRITE_ACTIONS: Record<WriteOperation, string> = {
   [WriteOperation.UPDATE]: 'dynamodb:UpdateItem',
   [WriteOperation.DELETE]: 'dynamodb:DeleteItem',
   [WriteOperation.BATCH_WRITE]: 'dynamodb:BatchWriteItem',
+  [WriteOperation.CONDITION_CHECK]: 'dynamodb:ConditionCheckItem',
 };
 
 /** Every action the options need, merged per resource and action. Throws on names that do not exist. */
 export function accessNeeds(model: TableModel, options: SingleTableGrantOptions): AccessNeed[] {
   const patterns = options.patterns ?? [];
   const writes = options.writes ?? [];
-  if (patterns.length === 0 && !options.readItems && writes.length === 0) {
-    throw new Error('the grant allows nothing: name access patterns, set readItems, or list writes');
+  if (patterns.length === 0 && !options.readItems && writes.length === 0 && !options.scan) {
+    throw new Error('the grant allows nothing: name access patterns, set readItems or scan, or list writes');
+  }
+  if (options.scan && options.tenant) {
+    throw new Error(`scan reads every partition, so tenant isolation on '${options.tenant.attribute}' cannot restrict it; grant scan without tenant, or query the tenant's patterns instead`);
   }
   const needs = new Needs(model, options);
   for (const name of patterns) {
@@ -44,6 +48,7 @@ export function accessNeeds(model: TableModel, options: SingleTableGrantOptions)
     needs.add(TABLE_INDEX, 'dynamodb:GetItem', keys);
     needs.add(TABLE_INDEX, 'dynamodb:BatchGetItem', keys);
   }
+  if (options.scan) needs.add(TABLE_INDEX, 'dynamodb:Scan', undefined);
   for (const write of writes) {
     const action = WRITE_ACTIONS[write];
     if (!action) throw new Error(`unknown write operation ${JSON.stringify(write)}; use one of ${Object.keys(WRITE_ACTIONS).join(', ')}`);

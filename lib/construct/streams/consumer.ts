@@ -1,0 +1,86 @@
+// A Lambda function on the table's stream: an event source mapping whose filters keep only the
+// entities and kinds of change the function asks for, the stream read grant (DescribeStream,
+// GetShardIterator, GetRecords, ListStreams on the stream's ARN, and decrypt with a
+// customer-managed key), and the environment the runtime's `openStream` checks.
+import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
+import { Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { StreamConsumerOptions, StreamEventType } from './options';
+import type { TableModel } from '../../manifest/model';
+import type { SingleTableBase } from '../single-table-base';
+
+const ALL_EVENTS = [StreamEventType.INSERT, StreamEventType.MODIFY, StreamEventType.REMOVE];
+
+/** Which image of a record holds the item, per event type: the new one where both exist. */
+const IMAGE_OF: Record<StreamViewType, Partial<Record<StreamEventType, 'NewImage' | 'OldImage'>>> = {
+  [StreamViewType.KEYS_ONLY]: {},
+  [StreamViewType.NEW_IMAGE]: { INSERT: 'NewImage', MODIFY: 'NewImage' },
+  [StreamViewType.OLD_IMAGE]: { MODIFY: 'OldImage', REMOVE: 'OldImage' },
+  [StreamViewType.NEW_AND_OLD_IMAGES]: { INSERT: 'NewImage', MODIFY: 'NewImage', REMOVE: 'OldImage' },
+};
+
+/**
+ * Lambda event filter patterns that pass exactly the records asked for: one pattern per image the
+ * type attribute is read from. Undefined when every record passes. Throws when the stream view
+ * lacks the image an entity filter needs.
+ */
+export function streamFilters(model: TableModel, view: StreamViewType, options: Pick<StreamConsumerOptions, 'entities' | 'eventTypes'>): { pattern: string }[] | undefined {
+  const events = options.eventTypes ?? ALL_EVENTS;
+  if (events.length === 0) throw new Error('eventTypes is empty, so no record would reach the function; leave it out for every change, or list INSERT, MODIFY, REMOVE');
+  for (const e of events) {
+    if (!ALL_EVENTS.includes(e)) throw new Error(`unknown event type ${JSON.stringify(e)}; use ${ALL_EVENTS.join(', ')}`);
+  }
+  const eventNames = ALL_EVENTS.filter((e) => events.includes(e));
+  if (options.entities === undefined) {
+    return eventNames.length === ALL_EVENTS.length ? undefined : [{ pattern: JSON.stringify({ eventName: eventNames }) }];
+  }
+  if (options.entities.length === 0) throw new Error('entities is empty, so no record would reach the function; leave it out for every entity, or name some');
+  const types = options.entities.map((name) => {
+    if (!Object.hasOwn(model.entities, name)) throw new Error(`no entity '${name}' to filter the stream on; the manifest has ${Object.keys(model.entities).join(', ')}`);
+    return model.entities[name].typeValue;
+  });
+  const byImage = new Map<string, StreamEventType[]>();
+  for (const e of eventNames) {
+    const image = IMAGE_OF[view][e];
+    if (!image) {
+      throw new Error(`the table's stream records ${view}, and ${e} records of that view carry no image holding the type attribute '${model.typeAttribute}' `
+        + `to filter entities on; set stream to StreamViewType.NEW_AND_OLD_IMAGES, or leave ${e} out of eventTypes`);
+    }
+    byImage.set(image, [...(byImage.get(image) ?? []), e]);
+  }
+  return [...byImage].map(([image, names]) => ({
+    pattern: JSON.stringify({ eventName: names, dynamodb: { [image]: { [model.typeAttribute]: { S: types } } } }),
+  }));
+}
+
+/** Connects the function to the stream; see `SingleTable.addStreamConsumer`. */
+export function addStreamConsumer(
+  table: SingleTableBase, view: StreamViewType | undefined, fn: LambdaFunction, options: StreamConsumerOptions,
+): DynamoEventSource {
+  const where = `SingleTable ${table.node.path}`;
+  if (view === undefined) {
+    throw new Error(`${where}: addStreamConsumer needs the table's stream; set stream: StreamViewType.NEW_AND_OLD_IMAGES (or the view the consumer needs) in its props`);
+  }
+  let filters;
+  try {
+    filters = streamFilters(table.model, view, options);
+  } catch (e) {
+    throw new Error(`${where}: ${(e as Error).message}`);
+  }
+  const source = new DynamoEventSource(table.table, {
+    startingPosition: options.startingPosition ?? StartingPosition.TRIM_HORIZON,
+    batchSize: options.batchSize,
+    maxBatchingWindow: options.maxBatchingWindow,
+    retryAttempts: options.retryAttempts,
+    bisectBatchOnError: options.bisectBatchOnError,
+    reportBatchItemFailures: options.reportBatchItemFailures,
+    onFailure: options.onFailure,
+    parallelizationFactor: options.parallelizationFactor,
+    maxRecordAge: options.maxRecordAge,
+    enabled: options.enabled,
+    filters,
+  });
+  fn.addEventSource(source);
+  for (const [name, value] of Object.entries(table.functionEnvironment())) fn.addEnvironment(name, value);
+  return source;
+}
