@@ -73,7 +73,9 @@ export class MemoryEngine {
     }
     const limit = input.Limit ?? ordered.length;
     const page = ordered.slice(from, from + limit);
-    const more = from + page.length < ordered.length;
+    // As DynamoDB does: a page that reaches the Limit has a LastEvaluatedKey even when it holds the
+    // partition's last item (the next page is then empty).
+    const more = from + page.length < ordered.length || page.length === input.Limit;
     const last = page[page.length - 1];
     const keys = [index.partitionKey, index.sortKey, ...this.tableKey];
     return {
@@ -95,7 +97,7 @@ export class MemoryEngine {
       handle: async (request: { headers: Record<string, string>; body?: string | Uint8Array }) => {
         const target = request.headers['x-amz-target'] ?? request.headers['X-Amz-Target'];
         if (target !== 'DynamoDB_20120810.Query') throw new Error(`the memory engine serves Query only, got ${target}`);
-        const text = typeof request.body === 'string' ? request.body : Buffer.from(request.body ?? '{}').toString('utf8');
+        const text = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body);
         const body = JSON.stringify(await this.query(JSON.parse(text)));
         return {
           response: {
