@@ -1,27 +1,54 @@
-// Cold require time: a fresh `node` that requires one bundle, minus a fresh `node -e 0` in the
-// same round (process start, which dwarfs a require, cancels out of each pair). Contenders run in
-// a new random order every round, and each figure is the median of its paired differences.
-// Against the reference (the SDK client and a few lines), the processes also time the require
-// itself: process start varies by tens of ms on a busy machine, which would drown a 1 ms target.
+// Cold require time: a fresh `node` per sample requires one handler bundle, which loads the SDK
+// client and creates its clients at load, as a Lambda does at a cold start. Every round runs each
+// contender and a bare `node -e 0` once, in a new random order, and pairs each contender with the
+// hand-written handler of the same round; the figures are medians of those paired differences,
+// with their interquartile range as the spread.
+// The process loads the SDK's DynamoDB client module first, untimed: every handler loads that same
+// module, and its load (tens of ms, varying by more than that on a busy machine) would otherwise
+// drown a 1 ms difference. Then it times its own `require` of the bundle: the library's code, the
+// other modules it loads, and the clients it creates at load. Both in wall time and in CPU time
+// (process.cpuUsage: every thread of the process, so V8's background compilation counts); CPU
+// time leaves out the time the process waits for a core, most of the wall time's spread on a
+// shared machine.
 import { spawnSync } from 'child_process';
-import { median, msSince, shuffled, significant } from './stats';
+import { median, msSince, quantile, shuffled, significant } from './stats';
+
+/** A median and its interquartile range, in ms. */
+export interface Spread {
+  readonly median: number;
+  readonly p25: number;
+  readonly p75: number;
+}
 
 export interface RequireTime {
   readonly name: string;
   /** Median extra wall ms of `node -e "require(bundle)"` over `node -e 0`. */
   readonly overNodeMs: number;
-  /** Median extra ms of the `require` call over the reference's in the same round (the reference requires just the SDK client). */
-  readonly overReferenceMs: number;
+  /** Wall ms of the `require` call over the hand-written handler's in the same round. */
+  readonly overReferenceMs: Spread;
+  /** CPU ms of the `require` call over the hand-written handler's in the same round. */
+  readonly overReferenceCpuMs: Spread;
+  /** Median wall and CPU ms of the `require` call itself. */
+  readonly requireMs: number;
+  readonly requireCpuMs: number;
+}
+
+interface Sample {
+  readonly wallMs: number;
+  readonly requireMs: number;
+  readonly requireCpuMs: number;
 }
 
 const BASELINE = '0';
 
-/** Requires a bundle and prints how long the require took, in ms. */
-const requireScript = (file: string) =>
-  `const t = process.hrtime.bigint(); require(${JSON.stringify(file)}); process.stdout.write(String(Number(process.hrtime.bigint() - t) / 1e6));`;
+/** Loads the SDK client module, then requires a bundle and prints the wall and CPU ms the require took. */
+const requireScript = (file: string) => 'require("@aws-sdk/client-dynamodb"); const c = process.cpuUsage(), t = process.hrtime.bigint();'
+  + ` require(${JSON.stringify(file)});`
+  + ' const w = Number(process.hrtime.bigint() - t) / 1e6, u = process.cpuUsage(c);'
+  + ' process.stdout.write(w + " " + (u.user + u.system) / 1000);';
 
-/** Wall time of one fresh node process running `script`, and the ms it printed (a require's own time). */
-function run(script: string): { wallMs: number; requireMs: number } {
+/** Wall time of one fresh node process running `script`, and the ms it printed. */
+function run(script: string): Sample {
   const start = process.hrtime.bigint();
   // The handlers create their clients at load, as at a Lambda cold start; they need a table name and a region.
   const out = spawnSync(process.execPath, ['-e', script], {
@@ -30,25 +57,37 @@ function run(script: string): { wallMs: number; requireMs: number } {
   });
   const wallMs = msSince(start);
   if (out.status !== 0) throw new Error(`node -e ${script} failed: ${out.stderr}`);
-  return { wallMs, requireMs: Number(out.stdout.toString() || 0) };
+  const [requireMs = 0, requireCpuMs = 0] = out.stdout.toString().split(' ').map(Number);
+  return { wallMs, requireMs, requireCpuMs };
 }
+
+const spread = (xs: readonly number[]): Spread => ({
+  median: significant(median(xs)),
+  p25: significant(quantile(xs, 0.25)),
+  p75: significant(quantile(xs, 0.75)),
+});
 
 export function measureRequireTimes(bundles: readonly { name: string; file: string }[], reference: string, rounds: number): RequireTime[] {
   const scripts = new Map<string, string>([[BASELINE, BASELINE], ...bundles.map((b) => [b.name, requireScript(b.file)] as [string, string])]);
   for (const script of scripts.values()) run(script); // warm the file cache before the first timed round
-  const overNode = new Map<string, number[]>(bundles.map((b) => [b.name, []]));
-  const overReference = new Map<string, number[]>(bundles.map((b) => [b.name, []]));
+  const samples = new Map<string, Sample[]>([...scripts.keys()].map((name) => [name, []]));
   for (let r = 0; r < rounds; r++) {
-    const times = new Map<string, { wallMs: number; requireMs: number }>();
-    for (const name of shuffled([...scripts.keys()])) times.set(name, run(scripts.get(name)!));
-    for (const b of bundles) {
-      overNode.get(b.name)!.push(times.get(b.name)!.wallMs - times.get(BASELINE)!.wallMs);
-      overReference.get(b.name)!.push(times.get(b.name)!.requireMs - times.get(reference)!.requireMs);
-    }
+    for (const name of shuffled([...scripts.keys()])) samples.get(name)!.push(run(scripts.get(name)!));
   }
-  return bundles.map((b) => ({
-    name: b.name,
-    overNodeMs: significant(median(overNode.get(b.name)!)),
-    overReferenceMs: significant(median(overReference.get(b.name)!)),
-  }));
+  const base = samples.get(BASELINE)!;
+  const ref = samples.get(reference)!;
+  return bundles.map((b) => {
+    const own = samples.get(b.name)!;
+    return {
+      name: b.name,
+      overNodeMs: significant(median(own.map((s, i) => s.wallMs - base[i].wallMs))),
+      overReferenceMs: spread(own.map((s, i) => s.requireMs - ref[i].requireMs)),
+      overReferenceCpuMs: spread(own.map((s, i) => s.requireCpuMs - ref[i].requireCpuMs)),
+      requireMs: significant(median(own.map((s) => s.requireMs))),
+      requireCpuMs: significant(median(own.map((s) => s.requireCpuMs))),
+    };
+  });
 }
+
+/** "+1.2 ms (0.8 to 1.9)": a paired difference as the results table prints it. */
+export const spreadText = (s: Spread) => `${s.median >= 0 ? '+' : ''}${s.median} (${s.p25} to ${s.p75})`;

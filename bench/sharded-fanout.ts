@@ -11,10 +11,11 @@
 import { writeFileSync } from 'fs';
 import { cpus, loadavg } from 'os';
 import { join } from 'path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { median, significant } from './stats';
 import { MemoryEngine } from './support/memory-engine';
 import { compileManifest } from '../lib/manifest/compile';
+import type { TableModel } from '../lib/manifest/model';
 import { AttributeKind, defineManifest, openTable, query, queryShards, SortOrder, TableContext } from '../lib/runtime';
 import { itemToWrite } from '../lib/runtime/items';
 
@@ -22,7 +23,7 @@ const SHARDS = 10;
 const ITEMS = 5000;
 
 /** Orders on two GSIs with the same keys: GSI2 write-sharded over 10 shards, GSI3 not. */
-const manifest = defineManifest({
+export const manifest = defineManifest({
   entities: {
     Order: {
       attributes: {
@@ -51,20 +52,31 @@ export interface ShardedFanOutOptions {
   readonly rounds?: number;
 }
 
-export async function runShardedFanOut(options: ShardedFanOutOptions = {}) {
-  const { resultSizes = [10, 100, 500], latenciesMs = [10], rounds = 15 } = options;
-  const model = compileManifest(manifest).model;
-  const engine = new MemoryEngine(
-    ['GSI2', 'GSI3'].map((name) => ({ name, partitionKey: model.indexes[name].partitionKey, sortKey: model.indexes[name].sortKey! })),
-    ['PK', 'SK'],
-  );
-  engine.load(Array.from({ length: ITEMS }, (_, i) => itemToWrite(model, model.entities.Order, {
+/** The stored items: ITEMS orders of one status, a minute apart, as the runtime writes them. */
+export function fanOutItems(model: TableModel, count = ITEMS): Record<string, AttributeValue>[] {
+  return Array.from({ length: count }, (_, i) => itemToWrite(model, model.entities.Order, {
     username: `user${i % 700}`,
     orderId: String(i).padStart(6, '0'),
     status: 'OPEN',
     createdAt: new Date(Date.UTC(2024, 0, 1) + i * 61_000).toISOString(),
     note: 'x'.repeat(160),
-  })));
+  }));
+}
+
+/** The engine over both GSIs of the model. */
+export function memoryEngineFor(model: TableModel): MemoryEngine {
+  const table = model.indexes.table;
+  return new MemoryEngine(
+    ['GSI2', 'GSI3'].map((name) => ({ name, partitionKey: model.indexes[name].partitionKey, sortKey: model.indexes[name].sortKey! })),
+    [table.partitionKey, table.sortKey!],
+  );
+}
+
+export async function runShardedFanOut(options: ShardedFanOutOptions = {}) {
+  const { resultSizes = [10, 100, 500], latenciesMs = [10], rounds = 15 } = options;
+  const model = compileManifest(manifest).model;
+  const engine = memoryEngineFor(model);
+  engine.load(fanOutItems(model));
   const document = { format: 'cdk-single-table/model', formatVersion: 1, model: JSON.parse(JSON.stringify(model)) };
   const sdk = new DynamoDBClient({
     region: 'us-east-1',

@@ -1,10 +1,16 @@
 // The few statistics every benchmark here uses: medians of interleaved, paired measurements.
 
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) throw new Error('median of no values');
+/** The value below which a fraction `q` of `xs` lies (linear interpolation between the ranks). */
+export function quantile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) throw new Error('quantile of no values');
   const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  const at = (s.length - 1) * q;
+  const lo = Math.floor(at);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
+}
+
+export function median(xs: readonly number[]): number {
+  return quantile(xs, 0.5);
 }
 
 /** A new array in random order (Fisher-Yates): each round runs the contenders in another order. */

@@ -23,7 +23,7 @@ export interface ThroughputOptions {
 }
 
 const ORDERS = sampleOrders(1000);
-export const BATCH = 50;
+export const BATCH = 200;
 // Holds every built input, so no engine can skip building one.
 let sink: unknown;
 
@@ -35,19 +35,45 @@ const inputsOf = (op: Operation): readonly unknown[] => (op === 'put' ? ORDERS :
  * builders from one call site, which V8 then dispatches megamorphically; that overhead, and any
  * per-call wrapper, is added to every library alike and so flattens the ratios towards 1 (most for
  * the hand-written Query input, a single object literal). Its own copy of the loop gives each
- * builder a monomorphic call site, so a ratio compares the builders, not the loop.
+ * builder a monomorphic call site, so a ratio compares the builders, not the loop. Every result is
+ * stored in a new array the loop returns, so no build can be optimized away as unused; the loop
+ * walks the inputs without a division per build, and the clock is read once per BATCH builds.
+ * `loopOverheadNs` measures what is left of the loop's own cost.
  */
-export function compileLoop(build: (input: any) => unknown, inputs: readonly unknown[]): (from: number) => unknown {
+export function compileLoop(build: (input: any) => unknown, inputs: readonly unknown[]): (from: number) => unknown[] {
   const loop = new Function('build', 'inputs', `return function batch(from) {
-    let last;
-    for (let i = 0; i < ${BATCH}; i++) last = build(inputs[(from + i) % inputs.length]);
-    return last;
-  };`) as (b: typeof build, i: readonly unknown[]) => (from: number) => unknown;
+    const out = new Array(${BATCH});
+    let j = from % inputs.length;
+    for (let i = 0; i < ${BATCH}; i++) {
+      out[i] = build(inputs[j]);
+      if (++j === inputs.length) j = 0;
+    }
+    return out;
+  };`) as (b: typeof build, i: readonly unknown[]) => (from: number) => unknown[];
   return loop(build, inputs);
 }
 
+/**
+ * Nanoseconds per build of the loop alone (a builder that returns its input), against which the
+ * reference's time per build is read: it shows how much of a ratio the loop itself could blur.
+ */
+export function loopOverheadNs(op: Operation, sliceMs: number, rounds: number): number {
+  const loop = compileLoop((x) => x, inputsOf(op));
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let ops = 0;
+    const start = process.hrtime.bigint();
+    do {
+      sink = loop(ops)[BATCH - 1];
+      ops += BATCH;
+    } while (msSince(start) < sliceMs);
+    times.push((msSince(start) * 1e6) / ops);
+  }
+  return median(times);
+}
+
 /** Ops per second of one builder over one slice; OneTable returns promises, which are awaited as a caller must. */
-async function slice(peer: Peer, op: Operation, loop: (from: number) => unknown, ms: number): Promise<number> {
+async function slice(peer: Peer, op: Operation, loop: (from: number) => unknown[], ms: number): Promise<number> {
   const build = op === 'put' ? peer.buildPut : peer.buildQuery;
   const inputs = inputsOf(op);
   // An async builder (OneTable's) is awaited build by build, as a caller must.
@@ -58,7 +84,7 @@ async function slice(peer: Peer, op: Operation, loop: (from: number) => unknown,
     if (isAsync) {
       for (let i = 0; i < BATCH; i++) sink = await build(inputs[(ops + i) % inputs.length] as never);
     } else {
-      sink = loop(ops);
+      sink = loop(ops)[BATCH - 1];
     }
     ops += BATCH;
   } while (msSince(start) < ms);

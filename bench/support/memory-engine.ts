@@ -6,6 +6,7 @@
 // serialization, middleware and parsing stay in the measurement).
 import { Readable } from 'node:stream';
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import { compareUtf8 } from '../../lib/runtime/fanout-order';
 
 type Item = Record<string, AttributeValue>;
 
@@ -24,6 +25,8 @@ export class MemoryEngine {
   /** Requests served so far. */
   public requests = 0;
   private readonly partitions = new Map<string, Map<string, Item[]>>();
+  /** The same partitions in descending order, so a descending query copies nothing. */
+  private readonly descending = new Map<string, Map<string, Item[]>>();
 
   constructor(private readonly indexes: readonly MemoryIndex[], private readonly tableKey: readonly [string, string]) {
     for (const index of indexes) this.partitions.set(index.name, new Map());
@@ -41,6 +44,7 @@ export class MemoryEngine {
         list.push(item);
       }
       for (const list of partitions.values()) list.sort((a, b) => this.compare(index, a, b));
+      this.descending.set(index.name, new Map([...partitions].map(([pk, list]) => [pk, [...list].reverse()])));
     }
   }
 
@@ -53,17 +57,25 @@ export class MemoryEngine {
       throw new Error(`the memory engine answers '#pk = :pk' on ${this.indexes.map((i) => i.name).join(', ')} only, got ${JSON.stringify(input)}`);
     }
     const forward = input.ScanIndexForward !== false;
-    const all = this.partitions.get(index.name)!.get(input.ExpressionAttributeValues![':pk'].S!) ?? [];
-    const ordered = forward ? all : [...all].reverse();
+    const ordered = (forward ? this.partitions : this.descending).get(index.name)!.get(input.ExpressionAttributeValues![':pk'].S!) ?? [];
+    // The first item after the start key, found by bisection: the engine's own work stays small
+    // next to the latency, as DynamoDB's does on its own servers.
     let from = 0;
-    if (input.ExclusiveStartKey) {
-      const start = input.ExclusiveStartKey;
-      from = ordered.findIndex((item) => forward ? this.compare(index, item, start) > 0 : this.compare(index, item, start) < 0);
-      if (from < 0) from = ordered.length;
+    const start = input.ExclusiveStartKey;
+    if (start) {
+      let hi = ordered.length;
+      while (from < hi) {
+        const mid = Math.floor((from + hi) / 2);
+        const c = this.compare(index, ordered[mid], start);
+        if (forward ? c <= 0 : c >= 0) from = mid + 1;
+        else hi = mid;
+      }
     }
     const limit = input.Limit ?? ordered.length;
     const page = ordered.slice(from, from + limit);
-    const more = from + page.length < ordered.length;
+    // As DynamoDB does: a page that reaches the Limit has a LastEvaluatedKey even when it holds the
+    // partition's last item (the next page is then empty).
+    const more = from + page.length < ordered.length || page.length === input.Limit;
     const last = page[page.length - 1];
     const keys = [index.partitionKey, index.sortKey, ...this.tableKey];
     return {
@@ -85,7 +97,7 @@ export class MemoryEngine {
       handle: async (request: { headers: Record<string, string>; body?: string | Uint8Array }) => {
         const target = request.headers['x-amz-target'] ?? request.headers['X-Amz-Target'];
         if (target !== 'DynamoDB_20120810.Query') throw new Error(`the memory engine serves Query only, got ${target}`);
-        const text = typeof request.body === 'string' ? request.body : Buffer.from(request.body ?? '{}').toString('utf8');
+        const text = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body);
         const body = JSON.stringify(await this.query(JSON.parse(text)));
         return {
           response: {
@@ -103,9 +115,8 @@ export class MemoryEngine {
 
   private compare(index: MemoryIndex, a: Item, b: Item): number {
     for (const key of [index.sortKey, ...this.tableKey]) {
-      const x = a[key]?.S ?? '';
-      const y = b[key]?.S ?? '';
-      if (x !== y) return Buffer.compare(Buffer.from(x), Buffer.from(y));
+      const c = compareUtf8(a[key]?.S ?? '', b[key]?.S ?? '');
+      if (c !== 0) return c;
     }
     return 0;
   }

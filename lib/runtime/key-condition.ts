@@ -25,7 +25,7 @@ export interface KeyCondition {
 type Input = Readonly<Record<string, unknown>>;
 
 /** Builds the key condition; throws INVALID_QUERY_INPUT / MISSING_ATTRIBUTE / INVALID_VALUE. */
-export function keyConditionFor(model: TableModel, pattern: PatternModel, input: Input): KeyCondition {
+export function keyConditionFor(model: TableModel, pattern: PatternModel, input: Input, keys = patternKeys(model, pattern)): KeyCondition {
   if (typeof input !== 'object' || input === null) {
     throw new SingleTableError('INVALID_QUERY_INPUT', `the input must be an object, got ${describe(input)}`, { pattern: pattern.name });
   }
@@ -37,7 +37,6 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
       throw new SingleTableError('INVALID_QUERY_INPUT', `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${pattern.sk ? `, sort key ${pattern.sk.source}, condition ${condition}` : ''})`, { pattern: pattern.name, attribute: name });
     }
   }
-  const keys = patternKeys(model, pattern);
   const pk = keys.pk(input);
   if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
   if (condition === 'NONE' || !pattern.sk) return { pk };
@@ -125,7 +124,7 @@ function boundText(values: Input, used: readonly string[]): string {
 }
 
 /** A pattern's key templates compiled once per pattern (the model is frozen), and its sort key's literal floor. */
-interface PatternKeys {
+export interface PatternKeys {
   readonly pk: Composer;
   readonly sk?: Composer;
   readonly floor: string;
@@ -133,7 +132,7 @@ interface PatternKeys {
 
 const compiled = new WeakMap<PatternModel, PatternKeys>();
 
-function patternKeys(model: TableModel, pattern: PatternModel): PatternKeys {
+export function patternKeys(model: TableModel, pattern: PatternModel): PatternKeys {
   let keys = compiled.get(pattern);
   if (!keys) {
     const sk = pattern.sk;

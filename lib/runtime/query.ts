@@ -3,7 +3,7 @@
 // Everything that can be wrong with the input fails here, before any network call.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import { KeyCondition, keyConditionFor } from './key-condition';
+import { KeyCondition, keyConditionFor, PatternKeys, patternKeys } from './key-condition';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
 import { IndexModel, PatternModel, TableModel } from '../manifest/model';
 
@@ -41,7 +41,7 @@ export function planQuery(
   if (!pattern) {
     throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
   }
-  const index = model.indexes[pattern.index];
+  const { index, keys, typeFilter, shardSuffix } = preparedFor(model, pattern);
   const consistent = options.consistent ?? pattern.consistentRead;
   if (consistent && index.type === 'GSI') {
     throw new SingleTableError('CONSISTENT_READ_ON_GSI', `queries GSI ${index.name}, which is only eventually consistent; drop \`consistent\`, or query the table or an LSI`, { pattern: pattern.name });
@@ -53,18 +53,43 @@ export function planQuery(
     throw new SingleTableError('INVALID_QUERY_INPUT', `order must be 'asc' or 'desc', got ${JSON.stringify(options.order)}`, { pattern: pattern.name });
   }
   const descending = options.order ? options.order === 'desc' : pattern.order === 'DESCENDING';
-  const condition = keyConditionFor(model, pattern, input);
-  checkKeySizes(pattern, index, condition);
-  return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter: typeFilterFor(model, pattern, index) };
+  const condition = keyConditionFor(model, pattern, input, keys);
+  checkKeySizes(pattern, index, condition, shardSuffix);
+  return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter };
+}
+
+/** What every query of a pattern shares: its index, compiled keys, type filter and shard suffix length. */
+interface PreparedPattern {
+  readonly index: IndexModel;
+  readonly keys: PatternKeys;
+  readonly typeFilter?: string[];
+  /** A sharded partition key also carries the delimiter and the largest shard number. */
+  readonly shardSuffix: number;
+}
+
+// Worked out once per pattern (the model is frozen), so planning a query costs one lookup here.
+const prepared = new WeakMap<PatternModel, PreparedPattern>();
+
+function preparedFor(model: TableModel, pattern: PatternModel): PreparedPattern {
+  let p = prepared.get(pattern);
+  if (!p) {
+    const index = model.indexes[pattern.index];
+    p = {
+      index,
+      keys: patternKeys(model, pattern),
+      typeFilter: typeFilterOf(model, pattern, index),
+      shardSuffix: index.shards ? 1 + String(index.shards.readCount - 1).length : 0,
+    };
+    prepared.set(pattern, p);
+  }
+  return p;
 }
 
 /**
  * DynamoDB refuses a query whose key values exceed the key size limits (a ValidationException),
  * though no stored key could match them; local engines answer with an empty page.
  */
-function checkKeySizes(pattern: PatternModel, index: IndexModel, condition: KeyCondition): void {
-  // A sharded partition key also carries the delimiter and the largest shard number.
-  const shardSuffix = index.shards ? 1 + String(index.shards.readCount - 1).length : 0;
+function checkKeySizes(pattern: PatternModel, index: IndexModel, condition: KeyCondition, shardSuffix: number): void {
   checkKeySize(pattern, index.partitionKey, condition.pk, shardSuffix, MAX_PARTITION_KEY_BYTES);
   if (index.sortKey && condition.sk) {
     checkKeySize(pattern, index.sortKey, condition.sk.lo, 0, MAX_SORT_KEY_BYTES);
@@ -86,20 +111,13 @@ export function queryBinding(model: TableModel, plan: QueryPlan): string {
   return JSON.stringify([plan.pattern.index, plan.condition, plan.descending, model.fingerprint]);
 }
 
-// Per pattern, computed once: the model is frozen. Boxed, so one lookup tells "none" from "not yet".
-const typeFilters = new WeakMap<PatternModel, { readonly filter?: string[] }>();
-
-function typeFilterFor(model: TableModel, pattern: PatternModel, index: IndexModel): string[] | undefined {
-  let cached = typeFilters.get(pattern);
-  if (!cached) {
-    let filter: string[] | undefined;
-    // KEYS_ONLY indexes hold no type attribute: results.ts matches keys instead.
-    if (index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))) {
-      filter = pattern.entities.map((e) => model.entities[e].typeValue);
-    }
-    typeFilters.set(pattern, cached = { filter });
+/** Keeps other entities sharing the index's partitions out; undefined where none can be there. */
+function typeFilterOf(model: TableModel, pattern: PatternModel, index: IndexModel): string[] | undefined {
+  // KEYS_ONLY indexes hold no type attribute: results.ts matches keys instead.
+  if (index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))) {
+    return pattern.entities.map((e) => model.entities[e].typeValue);
   }
-  return cached.filter;
+  return undefined;
 }
 
 /** The Query input for one partition key value (a shard's, on a sharded index). */
@@ -121,14 +139,24 @@ export function buildQueryInput(
     if (condition.sk.lo !== undefined) values[':lo'] = { S: condition.sk.lo };
     if (condition.sk.hi !== undefined) values[':hi'] = { S: condition.sk.hi };
   }
-  const input: QueryCommandInput = {
-    TableName: tableName,
-    KeyConditionExpression: expression,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ScanIndexForward: !plan.descending,
-  };
-  if (index.type !== 'TABLE') input.IndexName = index.name;
+  // One literal per shape: a property added to a literal later does not fit its in-object slots
+  // and costs the input a second allocation.
+  const input: QueryCommandInput = index.type === 'TABLE'
+    ? {
+      TableName: tableName,
+      KeyConditionExpression: expression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: !plan.descending,
+    }
+    : {
+      TableName: tableName,
+      IndexName: index.name,
+      KeyConditionExpression: expression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: !plan.descending,
+    };
   if (plan.consistent) input.ConsistentRead = true;
   if (limit !== undefined) input.Limit = limit;
   if (exclusiveStartKey) input.ExclusiveStartKey = exclusiveStartKey;
