@@ -63,14 +63,13 @@ export function openTable<M = SingleTableManifest>(document: ModelFile, options:
 
 /** The context of a loaded model: table name, fingerprint check, SDK client. */
 export function contextOf<M>(model: TableModel, options: ClientOptions): TableContext<M> {
+  return { model, ...connect(model.fingerprint, options), strip: new Set([...model.keyAttributes, model.typeAttribute]) };
+}
+
+/** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint is checked. */
+export function connect(fingerprint: string, options: ClientOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
-  checkFingerprint(model.fingerprint);
-  return {
-    model,
-    tableName,
-    dynamodb: options.client ?? new DynamoDBClient({}),
-    options,
-    strip: new Set([...model.keyAttributes, model.typeAttribute]),
-  };
+  checkFingerprint(fingerprint);
+  return { tableName, dynamodb: options.client ?? new DynamoDBClient({}), options };
 }

@@ -42,6 +42,16 @@ export function planQuery(
     throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
   }
   const index = model.indexes[pattern.index];
+  const { consistent, descending } = readOptions(pattern, index, options);
+  const condition = keyConditionFor(model, pattern, input);
+  checkKeySizes(pattern, index, condition);
+  return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter: typeFilterFor(model, pattern, index) };
+}
+
+/** A query's consistency and order from its options and the pattern's defaults; throws on a bad option. */
+export function readOptions(
+  pattern: Pick<PatternModel, 'name' | 'consistentRead' | 'order'>, index: Pick<IndexModel, 'name' | 'type'>, options: QueryOptions,
+): { consistent: boolean; descending: boolean } {
   const consistent = options.consistent ?? pattern.consistentRead;
   if (consistent && index.type === 'GSI') {
     throw new SingleTableError('CONSISTENT_READ_ON_GSI', `queries GSI ${index.name}, which is only eventually consistent; drop \`consistent\`, or query the table or an LSI`, { pattern: pattern.name });
@@ -52,17 +62,14 @@ export function planQuery(
   if (options.order !== undefined && options.order !== 'asc' && options.order !== 'desc') {
     throw new SingleTableError('INVALID_QUERY_INPUT', `order must be 'asc' or 'desc', got ${JSON.stringify(options.order)}`, { pattern: pattern.name });
   }
-  const descending = options.order ? options.order === 'desc' : pattern.order === 'DESCENDING';
-  const condition = keyConditionFor(model, pattern, input);
-  checkKeySizes(pattern, index, condition);
-  return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter: typeFilterFor(model, pattern, index) };
+  return { consistent, descending: options.order ? options.order === 'desc' : pattern.order === 'DESCENDING' };
 }
 
 /**
  * DynamoDB refuses a query whose key values exceed the key size limits (a ValidationException),
  * though no stored key could match them; local engines answer with an empty page.
  */
-function checkKeySizes(pattern: PatternModel, index: IndexModel, condition: KeyCondition): void {
+export function checkKeySizes(pattern: Pick<PatternModel, 'name'>, index: Pick<IndexModel, 'partitionKey' | 'sortKey' | 'shards'>, condition: KeyCondition): void {
   // A sharded partition key also carries the delimiter and the largest shard number.
   const shardSuffix = index.shards ? 1 + String(index.shards.readCount - 1).length : 0;
   checkKeySize(pattern, index.partitionKey, condition.pk, shardSuffix, MAX_PARTITION_KEY_BYTES);
@@ -72,7 +79,7 @@ function checkKeySizes(pattern: PatternModel, index: IndexModel, condition: KeyC
   }
 }
 
-function checkKeySize(pattern: PatternModel, attribute: string, value: string | undefined, suffix: number, limit: number): void {
+function checkKeySize(pattern: Pick<PatternModel, 'name'>, attribute: string, value: string | undefined, suffix: number, limit: number): void {
   // A UTF-16 unit is at most 3 bytes of UTF-8: most keys need no count.
   if (value === undefined || value.length * 3 + suffix <= limit) return;
   const bytes = utf8Length(value) + suffix;
@@ -82,7 +89,7 @@ function checkKeySize(pattern: PatternModel, attribute: string, value: string | 
 }
 
 /** Identifies pattern, input and order, so a cursor cannot move to another query. Only built when a cursor is. */
-export function queryBinding(model: TableModel, plan: QueryPlan): string {
+export function queryBinding(model: Pick<TableModel, 'fingerprint'>, plan: BoundQuery): string {
   return JSON.stringify([plan.pattern.index, plan.condition, plan.descending, model.fingerprint]);
 }
 
@@ -102,11 +109,22 @@ function typeFilterFor(model: TableModel, pattern: PatternModel, index: IndexMod
   return cached.filter;
 }
 
+/** What buildQueryInput and queryBinding read of a plan. */
+export interface BoundQuery {
+  readonly pattern: Pick<PatternModel, 'index' | 'fetch'>;
+  readonly index: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey'>;
+  readonly condition: KeyCondition;
+  readonly descending: boolean;
+  readonly consistent: boolean;
+  readonly limit?: number;
+  readonly typeFilter?: string[];
+}
+
 /** The Query input for one partition key value (a shard's, on a sharded index). */
 export function buildQueryInput(
-  model: TableModel,
+  model: Pick<TableModel, 'typeAttribute'>,
   tableName: string,
-  plan: QueryPlan,
+  plan: BoundQuery,
   partitionKey: string,
   exclusiveStartKey?: Record<string, AttributeValue>,
   limit = plan.limit,
