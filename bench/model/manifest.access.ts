@@ -2,7 +2,7 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { DATE_KIND, NUMBER_KIND, STRING_KIND, getEntity, openAccess, partitionCondition, putEntity, queryPattern } from "../../lib/runtime";
+import { DATE_KEY_KIND, NUMBER_KIND, STRING_KEY_KIND, getEntity, openAccess, partitionCondition, putEntity, queryPattern } from "../../lib/runtime";
 import type { AccessTable, ClientOptions, EntityAccess, FetchMode, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TableContext, TaggedItem } from "../../lib/runtime";
 import type { manifest } from "./manifest";
 
@@ -22,7 +22,7 @@ export function openTable(options?: ClientOptions): AccessTable<M> {
 const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }, { name: "status", kind: STRING_KIND, required: true }, { name: "createdAt", kind: DATE_KIND, required: true }, { name: "amount", kind: NUMBER_KIND, required: true }],
+  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "orderId", kind: STRING_KEY_KIND, required: true }, { name: "status", kind: STRING_KEY_KIND, required: true }, { name: "createdAt", kind: DATE_KEY_KIND, required: true }, { name: "amount", kind: NUMBER_KIND, required: true }],
   slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "ORDER#{orderId}"] }, { index: "GSI1", pk: ["GSI1PK", "ORDER#{orderId}"], sk: ["GSI1SK", "ORDER#{orderId}"] }, { index: "GSI2", pk: ["GSI2PK", "ORDER#{status}"], sk: ["GSI2SK", "{createdAt}"] }],
 };
 
@@ -31,9 +31,16 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
   return putEntity(table, OrderEntity, item, options);
 }
 
+const OrderKey: EntityAccess = {
+  name: "Order",
+  typeValue: "Order",
+  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "orderId", kind: STRING_KEY_KIND, required: true }],
+  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "ORDER#{orderId}"] }],
+};
+
 /** Reads one Order by its table key; undefined when there is none. */
 export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?: GetOptions): Promise<ResultItemOf<M, "Order"> | undefined> {
-  return getEntity(table, OrderEntity, key, options) as Promise<ResultItemOf<M, "Order"> | undefined>;
+  return getEntity(table, OrderKey, key, options) as Promise<ResultItemOf<M, "Order"> | undefined>;
 }
 
 const ordersByStatusPattern: PatternAccess = {
@@ -44,7 +51,7 @@ const ordersByStatusPattern: PatternAccess = {
   fetch: "NONE" as FetchMode,
   slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK" },
   types: { "Order": "Order" },
-  condition: /* @__PURE__ */ partitionCondition({ name: "ordersByStatus", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "ORDER#{status}", attributes: ["status"] }, sk: { source: "{createdAt}", attributes: ["createdAt"] } }, [{ name: "status", kind: STRING_KIND, required: true }]),
+  condition: /* @__PURE__ */ partitionCondition({ name: "ordersByStatus", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "ORDER#{status}", attributes: ["status"] }, sk: { source: "{createdAt}", attributes: ["createdAt"] } }, [{ name: "status", kind: STRING_KEY_KIND, required: true }]),
 };
 
 /** The access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */

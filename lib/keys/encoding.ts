@@ -257,7 +257,7 @@ export function describe(value: unknown): string {
 }
 
 /** Kinds that can appear in key templates. */
-export const KEYABLE_KINDS: ReadonlySet<string> = new Set([
+export const KEYABLE_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set([
   AttributeKind.STRING,
   AttributeKind.NUMBER,
   AttributeKind.DATE,

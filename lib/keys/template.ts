@@ -216,4 +216,4 @@ export function segmentsOverlap(a: readonly KeySegmentModel[], b: readonly KeySe
 }
 
 /** The segment that a shard suffix adds to a sharded partition key. */
-export const SHARD_SEGMENT: KeySegmentModel = Object.freeze({ attribute: '$shard', kind: 'SHARD' as unknown as AttributeKind });
+export const SHARD_SEGMENT: KeySegmentModel = /* @__PURE__ */ Object.freeze({ attribute: '$shard', kind: 'SHARD' as unknown as AttributeKind });

@@ -59,9 +59,13 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   const runtime = options.runtime ?? 'cdk-single-table/runtime';
   const values = new Set<string>(['openAccess']);
   const out: string[] = [];
+  // Attributes in a key get the kind with its segment encoder; the others the kind without.
+  const inKeys = (entity: EntityModel) => new Set(Object.values(entity.keys).flatMap((k) => [...k.pk.attributes, ...k.sk?.attributes ?? []])
+    .concat(Object.keys(entity.keys).map((i) => model.indexes[i].shards?.attribute ?? '')));
   const kindsOf = (entity: EntityModel, names?: readonly string[]) => `[${Object.values(entity.attributes).filter((a) => !names || names.includes(a.name)).map((a) => {
-    values.add(KIND_NAMES[a.type]);
-    return `{ name: ${json(a.name)}, kind: ${KIND_NAMES[a.type]}${a.required ? ', required: true' : ''} }`;
+    const kind = KIND_NAMES[a.type].replace(/_KIND$/, inKeys(entity).has(a.name) ? '_KEY_KIND' : '_KIND');
+    values.add(kind);
+    return `{ name: ${json(a.name)}, kind: ${kind}${a.required ? ', required: true' : ''} }`;
   }).join(', ')}]`;
   let needsModelFile = false;
 
@@ -71,7 +75,11 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       const parts = [`index: ${json(k.index)}`];
       if (index.type !== 'LSI') parts.push(`pk: [${json(index.partitionKey)}, ${json(k.pk.source)}]`);
       if (index.sortKey && k.sk) parts.push(`sk: [${json(index.sortKey)}, ${json(k.sk.source)}]`);
-      if (index.shards) parts.push(`shards: [${index.shards.writeCount}${index.shards.strategy === 'ATTRIBUTE' ? `, ${json(index.shards.attribute)}` : ''}]`);
+      if (index.shards) {
+        values.add('shardedBy');
+        const by = index.shards.strategy === 'ATTRIBUTE' ? `, ${kindsOf(entity, [index.shards.attribute!]).slice(1, -1)}` : '';
+        parts.push(`shard: /* @__PURE__ */ shardedBy(${json(index.name)}, ${index.shards.writeCount}${by})`);
+      }
       return `{ ${parts.join(', ')} }`;
     });
     // The table slot first: the functions read the table key from it.
@@ -92,9 +100,17 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       `  return putEntity(table, ${name}Entity, item, options${model.localIndexesEnabled ? ', collectionsOf' : ''});`,
       '}',
       '',
+      // A get reads the table key only: its slice holds the key attributes and the table slot.
+      `const ${name}Key: EntityAccess = {`,
+      `  name: ${json(name)},`,
+      `  typeValue: ${json(entity.typeValue)},`,
+      `  attributes: ${kindsOf(entity, [...entity.keys[TABLE_INDEX].pk.attributes, ...entity.keys[TABLE_INDEX].sk?.attributes ?? []])},`,
+      `  slots: [${slots[0]}],`,
+      '};',
+      '',
       `/** Reads one ${name} by its table key; undefined when there is none. */`,
       `export function get${name}(table: AccessTable<M>, key: KeyOf<M, ${json(name)}>, options?: GetOptions): Promise<ResultItemOf<M, ${json(name)}> | undefined> {`,
-      `  return getEntity(table, ${name}Entity, key, options) as Promise<ResultItemOf<M, ${json(name)}> | undefined>;`,
+      `  return getEntity(table, ${name}Key, key, options) as Promise<ResultItemOf<M, ${json(name)}> | undefined>;`,
       '}',
       '',
     );

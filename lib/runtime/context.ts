@@ -1,9 +1,7 @@
 // The context every operation takes: the model, the table name, the SDK client and the options.
 // Built once per container, at cold start, from the compiled model file; the operations
 // (./ops/*.ts) are plain functions over it, so a handler's bundle holds only those it calls.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from './sdk';
 import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';

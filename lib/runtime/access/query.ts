@@ -3,9 +3,8 @@
 // condition is the pattern's own function: `partitionCondition` for a pattern without a sort-key
 // condition, `sortKeyCondition` (the runtime's full key condition) for the others, so a handler
 // whose patterns have none carries none of the range code.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '../sdk';
 import { AccessModel, AccessTable, templateComposer } from './table';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { checkInput, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';

@@ -1,8 +1,7 @@
 // GetItem for a generated access module: the key checked and composed from the entity's table
 // slot, with the same errors and the same request as `getItem`.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand } from '../sdk';
 import { AccessModel, AccessTable, EntityAccess, templateComposer } from './table';
 import { SingleTableError } from '../errors';
 import { requiredKey } from '../keys';

@@ -1,13 +1,13 @@
 // PutItem for a generated access module: the item checked against its entity's slice, every key
 // composed from the slot templates (an index slot whose inputs are absent is left out: sparse),
 // with the same errors and the same request as `putItem`.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, PutItemCommand, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { AccessModel, AccessTable, EntityAccess, templateComposer } from './table';
+import type { AttributeValue, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand } from '../sdk';
+import { AccessModel, AccessTable, EntityAccess, SlotAccess, templateComposer } from './table';
 import type { ItemCollectionListener, WritingTable } from '../item-collections';
 import { putCondition } from '../items';
 import { absentOrThrow, checkSize, requiredKey, shardFor } from '../keys';
+import type { AttributeSlot } from '../values';
 import type { PutOptions } from '../ops/put-item';
 import { sendWrite } from '../send';
 import { convertItem } from '../values';
@@ -62,13 +62,7 @@ export function entityItem(model: AccessModel, entity: EntityAccess, item: Value
       if (!key) continue;
       const r = done[n!];
       if (typeof r !== 'string') return absentOrThrow(entity, { source: key[1] }, r);
-      let value = r;
-      if (key === slot.pk && slot.shards) {
-        const [count, attribute] = slot.shards;
-        const kind = entity.attributes.find((a) => a.name === attribute)?.kind;
-        const encode = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : kind!.segment!(v, model.escapeChar));
-        value = shardedKey(r, shardFor(entity, slot.index, count, attribute, encode, item, tableKey), model.delimiter);
-      }
+      const value = key === slot.pk && slot.shard ? slot.shard(model, entity, item, tableKey, r) : r;
       out[key[0]] = { S: checkSize(entity, key[0], value, limit) };
     }
     Object.assign(stored, out);
@@ -76,6 +70,18 @@ export function entityItem(model: AccessModel, entity: EntityAccess, item: Value
   });
   stored[model.typeAttribute] = { S: entity.typeValue };
   return stored;
+}
+
+/**
+ * The shard suffix of a write-sharded partition key: from the table key (RANDOM), or from the
+ * shard attribute's value (ATTRIBUTE). A slot refers to it only on a sharded index, so a bundle
+ * without one carries no shard code.
+ */
+export function shardedBy(index: string, writeCount: number, attribute?: AttributeSlot): NonNullable<SlotAccess['shard']> {
+  return (model, entity, item, tableKey, key) => {
+    const encode = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : attribute!.kind.segment!(v, model.escapeChar));
+    return shardedKey(key, shardFor(entity, index, writeCount, attribute?.name, encode, item, tableKey), model.delimiter);
+  };
 }
 
 /**
