@@ -123,7 +123,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     const doc = `/** ${pattern.description ? pattern.description.replace(/\*\//g, '* /') + ': the' : 'The'} access pattern ${name}: one page of typed results, and a cursor when there may be more. */`;
     if (!servedByAccess(model, pattern)) {
       needsModelFile = true;
-      values.add('queryShards').add('openTable');
+      values.add('queryShards').add('openTable as openModelFile');
       out.push(doc, signature, `  return queryShards(fullRuntime(table), ${json(name)}, input, options as never) as never;`, '}', '');
       continue;
     }
@@ -199,13 +199,19 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       '/** The full runtime\'s table, for patterns it serves (sharded fan-out, fetched attributes, keys-only entries). */',
       'function fullRuntime(table: AccessTable<M>): TableContext<M> {',
       '  let context = full.get(table);',
-      '  if (!context) full.set(table, context = openTable<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName }));',
+      '  if (!context) full.set(table, context = openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName }));',
       '  return context;',
       '}',
       '',
     );
   }
   return [...header, ...out].join('\n').replace(/\n*$/, '\n');
+}
+
+/** The runtime specifier an access module on disk imports, so regenerating and checking it keep it. */
+export function accessModuleRuntime(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  return /^import \{[^}]*\} from "([^"]+)";$/m.exec(readFileSync(file, 'utf8'))?.[1];
 }
 
 /** How an access module on disk relates to the one a model generates. */

@@ -2,7 +2,7 @@
 // file a Lambda imports (lib/model/format.ts), so the function never resolves the manifest.
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { accessFileState, accessModule, defaultAccessFile } from '../../model/access-module';
+import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../model/access-module';
 import { defaultModelFile, modelFileState, modelJson } from '../../model/document';
 import { Command } from '../command';
 import { modelOf } from '../compile';
@@ -30,8 +30,8 @@ Options:
                      manifest): put<Entity>, get<Entity> and query<Pattern> functions, each
                      holding only the part of the model it reads, so a handler's bundle carries
                      only the functions it calls (docs/runtime.md)
-  --runtime SPEC     what the access module imports the runtime as (default:
-                     cdk-single-table/runtime)
+  --runtime SPEC     what the access module imports the runtime as (default: what the file
+                     imports now, else cdk-single-table/runtime)
   --check            write nothing; exit 1 when a file is missing or out of date (for CI)
   --json             print { file, action, fingerprint, reason? } per file (action: unchanged,
                      written, missing or stale)
@@ -48,7 +48,7 @@ out-of-date file, 2 on bad arguments.
     const files: GeneratedFile[] = [{ path: out, expected: modelJson(model), state: modelFileState(out, model) }];
     if (flags.access) {
       const path = resolve(io.cwd, defaultAccessFile(file));
-      const runtime = typeof flags.runtime === 'string' ? flags.runtime : undefined;
+      const runtime = typeof flags.runtime === 'string' ? flags.runtime : accessModuleRuntime(path);
       const expected = accessModule(model, { file: path, manifestFile: resolve(io.cwd, file), modelFile: out, runtime });
       files.push({ path, expected, state: accessFileState(path, expected) });
     }
