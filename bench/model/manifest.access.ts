@@ -3,7 +3,7 @@
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
 import { DATE_KEY_KIND, NUMBER_KIND, STRING_KEY_KIND, getEntity, openAccess, partitionCondition, putEntity, queryPattern } from "../../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, FetchMode, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TableContext, TaggedItem } from "../../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, FetchMode, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TaggedItem } from "../../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;

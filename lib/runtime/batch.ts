@@ -4,9 +4,9 @@
 // (which, after a lost answer, may have been applied) and the chunks not yet sent. Nothing is
 // dropped silently.
 import type { AttributeValue, ItemCollectionMetrics, WriteRequest } from '@aws-sdk/client-dynamodb';
-import { BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient } from './sdk';
 import { UnprocessedError } from './errors';
 import { backoffDelay, isThrottling, RetryPolicy, sleep } from './retry';
+import { BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient } from './sdk';
 
 export const MAX_BATCH_GET = 100;
 export const MAX_BATCH_WRITE = 25;

@@ -1,13 +1,13 @@
 // The context every operation takes: the model, the table name, the SDK client and the options.
 // Built once per container, at cold start, from the compiled model file; the operations
 // (./ops/*.ts) are plain functions over it, so a handler's bundle holds only those it calls.
-import { DynamoDBClient } from './sdk';
 import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';
 import type { ItemCollectionReporting } from './item-collections';
 import { loadModel } from './load-model';
 import type { RetryPolicy } from './retry';
+import { DynamoDBClient } from './sdk';
 import type { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
 import type { ModelFile } from '../model/format';

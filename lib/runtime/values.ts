@@ -125,7 +125,9 @@ export function itemAttributes(entity: EntityModel, input: Readonly<Record<strin
 }
 
 /** `itemAttributes` over an entity's attributes in declaration order. */
-export function convertItem(entity: string, input: Readonly<Record<string, unknown>>, attributes: readonly AttributeSlot[]): Record<string, AttributeValue> {
+export function convertItem(
+  entity: string, input: Readonly<Record<string, unknown>>, attributes: readonly AttributeSlot[],
+): Record<string, AttributeValue> {
   if (typeof input !== 'object' || input === null) {
     throw new SingleTableError('INVALID_VALUE', `the item must be an object, got ${describe(input)}`, { entity });
   }

@@ -5,12 +5,11 @@
 // sending. Items are generated, valid and invalid.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as fc from 'fast-check';
-import * as access from '../../examples/manifest.access';
-import { manifest } from '../../examples/manifest';
 import { localData } from '../../examples/local-data';
+import { manifest } from '../../examples/manifest';
+import * as access from '../../examples/manifest.access';
 import { createClient, EntityName, PatternName, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine } from '../support/engine';
-import { countRequests } from '../support/requests';
 
 type M = typeof manifest;
 type Loose = (...args: unknown[]) => Promise<unknown>;
@@ -46,7 +45,7 @@ afterAll(() => engine.stop());
 async function outcome(run: () => Promise<unknown>, requests: unknown[]) {
   const before = requests.length;
   try {
-    return { result: await run(), sent: requests.slice(before) };
+    return { result: await run(), error: undefined as string | undefined, sent: requests.slice(before) };
   } catch (e) {
     if (!(e instanceof SingleTableError)) throw e;
     return { error: `${(e as SingleTableError).code} ${(e as Error).message}`, sent: requests.slice(before) };
@@ -60,15 +59,16 @@ const same = async (viaAccess: () => Promise<unknown>, viaGeneric: () => Promise
   const named = (o: typeof a, name: string) => JSON.parse(JSON.stringify(o).split(`"${name}"`).join('"<table>"'));
   expect(named(a, table.tableName)).toEqual(named(g, generic.tableName));
   // Only DynamoDB can tell that a create's item exists or a replace's does not.
-  if ('error' in a && !a.error.startsWith('CONDITION_FAILED')) expect(a.sent).toEqual([]);
+  if (a.error !== undefined && !a.error.startsWith('CONDITION_FAILED')) expect(a.sent).toEqual([]);
   return a;
 };
 
 const fn = (name: string) => (access as unknown as Record<string, Loose>)[name];
 const loose = () => generic as unknown as Record<'put' | 'get' | 'query', Loose>;
 
-// Values of every kind, good and bad, so both paths meet every rule of every attribute.
-const anyValue = fc.oneof(
+// Values of every kind, good and bad, so both paths meet every rule of every attribute; often
+// undefined, which leaves an optional attribute out and its sparse index with it.
+const anyValue = fc.oneof(fc.constant(undefined),
   fc.string({ maxLength: 6 }), fc.constantFrom('', 'a#b', 'x\ud800', 'é'.repeat(700)), fc.double(), fc.integer(), fc.boolean(),
   fc.constantFrom(undefined, null, '2024-01-02', '2024-01-02T03:04:05+02:00', 'yesterday', new Date(0), new Set(['a']), [1, { a: 2 }], { k: 'v' }),
 );
@@ -100,7 +100,7 @@ test.each(Object.keys(manifest.entities))('get%s reads what get reads, or fails 
   expect(found).toBeDefined();
 });
 
-const patterns = Object.keys(manifest.accessPatterns) as PatternName<M>[];
+const patterns = Object.keys(manifest.accessPatterns!) as PatternName<M>[];
 const queryOf = (pattern: string) => `query${pattern[0].toUpperCase()}${pattern.slice(1)}`;
 
 test.each(patterns)('query%s returns the pages and cursors the runtime returns', async (pattern) => {
@@ -109,7 +109,8 @@ test.each(patterns)('query%s returns the pages and cursors the runtime returns',
   let pages = 0;
   do {
     const options = { limit: 1, cursor };
-    const page = (await same(() => fn(queryOf(pattern))(table, input, options), () => generic.query(pattern, input as never, options as never))) as { result: { cursor?: string; items: unknown[] } };
+    const viaGeneric = () => generic.query(pattern, input as never, options as never);
+    const page = await same(() => fn(queryOf(pattern))(table, input, options), viaGeneric) as { result: { cursor?: string } };
     cursor = page.result.cursor;
     pages++;
   } while (cursor !== undefined && pages < 20);

@@ -2,10 +2,10 @@
 // and with --lock the construct's shard lock check too.
 import { resolve } from 'node:path';
 import { checkManifest } from '../../manifest/compile';
-import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../model/access-module';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
 import { TableModel } from '../../manifest/model';
 import { applyShardLock, describeRecorded } from '../../manifest/shard-lock';
+import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../model/access-module';
 import { defaultModelFile, modelFileState } from '../../model/document';
 import { Command, FlagValues } from '../command';
 import { formatFinding } from '../compile';

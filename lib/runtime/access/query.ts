@@ -6,6 +6,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '../sdk';
 import { AccessModel, AccessTable, templateComposer } from './table';
+import type { IndexModel, PatternModel } from '../../manifest/model';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { checkInput, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
 import { fromItem } from '../marshall';
@@ -13,7 +14,6 @@ import { BoundQuery, buildQueryInput, checkKeySizes, QueryOptions, queryBinding,
 import type { EntityItem } from '../results';
 import { send } from '../send';
 import type { AttributeSlot } from '../values';
-import type { IndexModel, PatternModel } from '../../manifest/model';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -64,7 +64,8 @@ export async function queryPattern(
   for (const raw of out.Items ?? []) {
     const type = raw[model.typeAttribute]?.S ?? '';
     // Left out: another entity's item, and the `<` floor's own key (BETWEEN is inclusive).
-    if (!Object.hasOwn(pattern.types, type) || (condition.excludeEqual !== undefined && raw[pattern.slot.sortKey!]?.S === condition.excludeEqual)) continue;
+    if (!Object.hasOwn(pattern.types, type)) continue;
+    if (condition.excludeEqual !== undefined && raw[pattern.slot.sortKey!]?.S === condition.excludeEqual) continue;
     items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
   }
   return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(model, plan), out.LastEvaluatedKey) };

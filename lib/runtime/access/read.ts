@@ -3,13 +3,13 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetItemCommand } from '../sdk';
 import { AccessModel, AccessTable, EntityAccess, templateComposer } from './table';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { SingleTableError } from '../errors';
 import { requiredKey } from '../keys';
 import { fromItem } from '../marshall';
 import type { GetOptions } from '../ops/get-item';
 import { send } from '../send';
 import { checkedValue } from '../values';
-import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 
 /**
  * The table key of an entity from exactly its key attributes: every attribute the table key

@@ -2,12 +2,12 @@
 // model: the table's key facts, and per entity and pattern only what its functions read, with
 // each attribute's kind as the runtime object that checks and encodes it. A function carries its
 // own slice and kinds, so a bundle holds the model and the code of the functions it calls only.
-import type { TableContext } from '../context';
-import { ClientOptions, connect } from '../context';
-import type { AttributeSlot } from '../values';
 import { composerWith, Composer } from '../../keys/template';
 import type { TableModel } from '../../manifest/model';
 import type { SingleTableManifest } from '../../manifest/structs';
+import type { TableContext } from '../context';
+import { ClientOptions, connect } from '../context';
+import type { AttributeSlot } from '../values';
 
 /** The table-wide facts of a model that generated functions read. */
 export type AccessModel = Pick<TableModel, 'fingerprint' | 'delimiter' | 'escapeChar' | 'typeAttribute' | 'keyAttributes' | 'localIndexesEnabled'>;
@@ -39,7 +39,9 @@ export interface SlotAccess {
   /** The sort key. @default - the index has none */
   readonly sk?: KeyAccess;
   /** A write-sharded partition key: its key with the item's shard suffix (see shardedBy). @default - not sharded */
-  readonly shard?: (model: AccessModel, entity: EntityAccess, item: Readonly<Record<string, unknown>>, tableKey: { pk: string; sk: string }, key: string) => string;
+  readonly shard?: (
+    model: AccessModel, entity: EntityAccess, item: Readonly<Record<string, unknown>>, tableKey: { pk: string; sk: string }, key: string,
+  ) => string;
 }
 
 /** What an entity's generated functions read of it. */

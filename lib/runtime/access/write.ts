@@ -4,16 +4,16 @@
 import type { AttributeValue, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { PutItemCommand } from '../sdk';
 import { AccessModel, AccessTable, EntityAccess, SlotAccess, templateComposer } from './table';
-import type { ItemCollectionListener, WritingTable } from '../item-collections';
-import { putCondition } from '../items';
-import { absentOrThrow, checkSize, requiredKey, shardFor } from '../keys';
-import type { AttributeSlot } from '../values';
-import type { PutOptions } from '../ops/put-item';
-import { sendWrite } from '../send';
-import { convertItem } from '../values';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { shardedKey } from '../../keys/shard';
 import type { ComposeFailure, Composer } from '../../keys/template';
+import type { ItemCollectionListener, WritingTable } from '../item-collections';
+import { putCondition } from '../items';
+import { absentOrThrow, checkSize, requiredKey, shardFor } from '../keys';
+import type { PutOptions } from '../ops/put-item';
+import { sendWrite } from '../send';
+import type { AttributeSlot } from '../values';
+import { convertItem } from '../values';
 
 type Values = Readonly<Record<string, unknown>>;
 

@@ -1,10 +1,10 @@
 // DeleteItem by an entity's table key.
-import { DeleteItemCommand } from '../sdk';
 import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildDelete } from '../items';
 import { toItem } from '../results';
+import { DeleteItemCommand } from '../sdk';
 import { sendWrite } from '../send';
 import type { KeyOf } from '../types';
 

@@ -1,9 +1,9 @@
 // GetItem by an entity's table key.
-import { GetItemCommand } from '../sdk';
 import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { buildGet } from '../items';
 import { toItem } from '../results';
+import { GetItemCommand } from '../sdk';
 import { send } from '../send';
 import type { KeyOf } from '../types';
 

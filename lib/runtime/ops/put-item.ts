@@ -1,9 +1,9 @@
 // PutItem: the whole item, its type and every key it has, validated before anything is sent.
-import { PutItemCommand } from '../sdk';
 import type { EntityName, ItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
+import { PutItemCommand } from '../sdk';
 import { sendWrite } from '../send';
 
 /** Options of `putItem`. */

@@ -2,7 +2,6 @@
 // parallel, merged in index order by the fan-out (../fanout.ts). Unsharded patterns read their
 // one partition, so code that serves any pattern can call this for all of them.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { QueryCommand } from '../sdk';
 import { shardedKey } from '../../keys/shard';
 import type { PatternEntities, PatternInput, PatternName, TaggedItem } from '../../manifest/infer';
 import { TABLE_INDEX } from '../../manifest/model';
@@ -11,6 +10,7 @@ import { SingleTableError } from '../errors';
 import { fanOutQuery, FanOutState, FanOutStateError } from '../fanout';
 import { shardsToQuery } from '../fanout-shards';
 import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
+import { QueryCommand } from '../sdk';
 import { send } from '../send';
 import type { PatternQueryOptions, QueryPage } from '../types';
 import { IndexPage, patternPage } from './pattern-page';

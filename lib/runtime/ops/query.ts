@@ -2,12 +2,12 @@
 // Patterns on a write-sharded GSI fan out over its shards with `queryShards`, whose merge code
 // stays out of handlers that never need it.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { QueryCommand } from '../sdk';
 import type { PatternEntities, PatternInput, TaggedItem } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
 import type { PartitionPatternName } from '../pattern-kinds';
 import { buildQueryInput, QueryPlan } from '../query';
+import { QueryCommand } from '../sdk';
 import { send } from '../send';
 import type { PatternQueryOptions, QueryPage } from '../types';
 import { IndexPage, patternPage } from './pattern-page';

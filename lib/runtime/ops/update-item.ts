@@ -1,11 +1,11 @@
 // UpdateItem: set and remove attributes of an existing item, its index keys recomputed; with
 // `readMissing`, the other inputs of an index whose keys move are read first (update.ts).
 import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { GetItemCommand, UpdateItemCommand } from '../sdk';
 import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { toItem } from '../results';
+import { GetItemCommand, UpdateItemCommand } from '../sdk';
 import { send, sendWrite } from '../send';
 import type { KeyOf, OptionalAttributeOf } from '../types';
 import { buildUpdate, UpdateOptions, updateReadingMissing } from '../update';
