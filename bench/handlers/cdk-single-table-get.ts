@@ -1,11 +1,9 @@
 // Minimal Lambda that only reads an order by its table key: what a handler carries when it calls
 // one operation (the bundle-size benchmark's get-only figure).
-import { getItem, openTable } from '../../lib/runtime';
-import type { manifest } from '../model/manifest';
-import model from '../model/manifest.model.json';
+import { getOrder, openTable } from '../model/manifest.access';
 
-const table = openTable<typeof manifest>(model);
+const table = openTable();
 
 export async function handler(event: { username: string; orderId: string }) {
-  return getItem(table, 'Order', { username: event.username, orderId: event.orderId });
+  return getOrder(table, { username: event.username, orderId: event.orderId });
 }

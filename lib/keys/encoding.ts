@@ -206,23 +206,43 @@ export function encodeSegment(kind: AttributeKind | 'SHARD', value: unknown, esc
  * `encodeSegment` without a result object, for the composers that run on every put and query:
  * the segment, undefined when the value is absent, or why it cannot be encoded.
  */
-export function encodeValue(kind: AttributeKind | 'SHARD', value: unknown, escapeChar: string): string | undefined | { readonly error: string } {
+export function encodeValue(kind: AttributeKind | 'SHARD', value: unknown, escapeChar: string): SegmentResult {
   if (value === undefined || value === null || value === '') return undefined;
   switch (kind) {
-    case AttributeKind.STRING:
-      return typeof value !== 'string' ? { error: `must be a string, got ${describe(value)}` } : encodeString(value, escapeChar) ?? { error: UNPAIRED_SURROGATE };
-    case AttributeKind.NUMBER:
-      return typeof value === 'number' && Number.isFinite(value) ? encodeNumber(value) : { error: `must be a finite number, got ${describe(value)}` };
-    case AttributeKind.DATE:
-      return normalizeDate(value) ?? { error: `must be a Date or an ISO-8601 date string, got ${describe(value)}` };
-    case AttributeKind.BOOLEAN:
-      if (typeof value !== 'boolean') return { error: `must be a boolean, got ${describe(value)}` };
-      return value ? 'true' : undefined;
+    case AttributeKind.STRING: return stringSegment(value, escapeChar);
+    case AttributeKind.NUMBER: return numberSegment(value);
+    case AttributeKind.DATE: return dateSegment(value);
+    case AttributeKind.BOOLEAN: return booleanSegment(value);
     case 'SHARD':
       return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? String(value) : { error: `must be a shard number, got ${describe(value)}` };
     default:
       return { error: `has type ${kind}, which cannot be part of a key` };
   }
+}
+
+/** A key segment, undefined when the value is absent, or why the value cannot be one. */
+export type SegmentResult = string | undefined | { readonly error: string };
+
+/**
+ * The segment encoders of each key kind, for a value that is given (not undefined, null or ''):
+ * one function per kind, so code that composes keys of known kinds (a generated access module)
+ * carries only those kinds' encoders.
+ */
+export function stringSegment(value: unknown, escapeChar: string): SegmentResult {
+  return typeof value !== 'string' ? { error: `must be a string, got ${describe(value)}` } : encodeString(value, escapeChar) ?? { error: UNPAIRED_SURROGATE };
+}
+
+export function numberSegment(value: unknown): SegmentResult {
+  return typeof value === 'number' && Number.isFinite(value) ? encodeNumber(value) : { error: `must be a finite number, got ${describe(value)}` };
+}
+
+export function dateSegment(value: unknown): SegmentResult {
+  return normalizeDate(value) ?? { error: `must be a Date or an ISO-8601 date string, got ${describe(value)}` };
+}
+
+export function booleanSegment(value: unknown): SegmentResult {
+  if (typeof value !== 'boolean') return { error: `must be a boolean, got ${describe(value)}` };
+  return value ? 'true' : undefined;
 }
 
 const UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate, which UTF-8 cannot encode: DynamoDB keys are UTF-8, and two such values could become one key';
@@ -237,7 +257,7 @@ export function describe(value: unknown): string {
 }
 
 /** Kinds that can appear in key templates. */
-export const KEYABLE_KINDS: ReadonlySet<string> = new Set([
+export const KEYABLE_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set([
   AttributeKind.STRING,
   AttributeKind.NUMBER,
   AttributeKind.DATE,

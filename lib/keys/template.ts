@@ -1,7 +1,7 @@
 // Key templates: `CUSTOMER#{username}`. A template is a list of segments joined by the delimiter;
 // each segment is either literal text or exactly one `{attribute}`. Segments never mix the two,
 // so every attribute value fills a whole segment and prefixes can end at a segment boundary.
-import { DATE_SEGMENT, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT } from './encoding';
+import { DATE_SEGMENT, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT, SegmentResult } from './encoding';
 import type { KeySegmentModel, KeyTemplateModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
 
@@ -67,24 +67,40 @@ export type ComposeFailure = { readonly absent: string } | { readonly error: str
 /** A template compiled for one delimiter: the key, or why there is none. */
 export type Composer = (values: Readonly<Record<string, unknown>>) => string | ComposeFailure;
 
-/**
- * Compiles a template into a composer, once per template: each attribute segment with the literal
- * text (and delimiters) before it, so composing a key walks only the attributes and allocates
- * nothing but the key.
- */
+/** A key segment to compose: literal text, or an attribute with the encoder of its kind. */
+export interface SegmentEncoder {
+  readonly literal?: string;
+  readonly attribute?: string;
+  /** Encodes a given (not absent) value; see encodeValue. */
+  readonly encode?: (value: unknown, escapeChar: string) => SegmentResult;
+}
+
+/** Compiles a template into a composer, once per template (see composerWith). */
 export function composerOf(template: KeyTemplateModel, delimiter: string, escapeChar: string): Composer {
+  return composerWith(template.segments.map((seg) => seg.literal !== undefined ? seg : {
+    attribute: seg.attribute,
+    encode: (value: unknown, escape: string) => encodeValue(seg.kind!, value, escape),
+  }), delimiter, escapeChar);
+}
+
+/**
+ * A composer of segments: each attribute segment with the literal text (and delimiters) before
+ * it, so composing a key walks only the attributes and allocates nothing but the key. A value
+ * that is undefined, null or '' is absent.
+ */
+export function composerWith(segments: readonly SegmentEncoder[], delimiter: string, escapeChar: string): Composer {
   const names: string[] = [];
-  const kinds: AttributeKind[] = [];
+  const encoders: NonNullable<SegmentEncoder['encode']>[] = [];
   const before: string[] = [];
   let text = '';
-  template.segments.forEach((seg, i) => {
+  segments.forEach((seg, i) => {
     if (i > 0) text += delimiter;
     if (seg.literal !== undefined) {
       text += seg.literal;
       return;
     }
     names.push(seg.attribute!);
-    kinds.push(seg.kind!);
+    encoders.push(seg.encode!);
     before.push(text);
     text = '';
   });
@@ -92,7 +108,8 @@ export function composerOf(template: KeyTemplateModel, delimiter: string, escape
   return (values) => {
     let key = '';
     for (let i = 0; i < names.length; i++) {
-      const r = encodeValue(kinds[i], values[names[i]], escapeChar);
+      const value = values[names[i]];
+      const r = value === undefined || value === null || value === '' ? undefined : encoders[i](value, escapeChar);
       if (typeof r !== 'string') return r === undefined ? { absent: names[i] } : { error: r.error, attribute: names[i] };
       key += before[i] + r;
     }
@@ -199,4 +216,4 @@ export function segmentsOverlap(a: readonly KeySegmentModel[], b: readonly KeySe
 }
 
 /** The segment that a shard suffix adds to a sharded partition key. */
-export const SHARD_SEGMENT: KeySegmentModel = Object.freeze({ attribute: '$shard', kind: 'SHARD' as unknown as AttributeKind });
+export const SHARD_SEGMENT: KeySegmentModel = /* @__PURE__ */ Object.freeze({ attribute: '$shard', kind: 'SHARD' as unknown as AttributeKind });

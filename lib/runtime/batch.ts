@@ -3,11 +3,10 @@
 // the bound is reached fail with every request not known to be processed: the ones still pending
 // (which, after a lost answer, may have been applied) and the chunks not yet sent. Nothing is
 // dropped silently.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient, ItemCollectionMetrics, WriteRequest } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, ItemCollectionMetrics, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { UnprocessedError } from './errors';
 import { backoffDelay, isThrottling, RetryPolicy, sleep } from './retry';
+import { BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient } from './sdk';
 
 export const MAX_BATCH_GET = 100;
 export const MAX_BATCH_WRITE = 25;

@@ -1,15 +1,13 @@
 // The context every operation takes: the model, the table name, the SDK client and the options.
 // Built once per container, at cold start, from the compiled model file; the operations
 // (./ops/*.ts) are plain functions over it, so a handler's bundle holds only those it calls.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';
 import type { ItemCollectionReporting } from './item-collections';
 import { loadModel } from './load-model';
 import type { RetryPolicy } from './retry';
+import { DynamoDBClient } from './sdk';
 import type { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
 import type { ModelFile } from '../model/format';
@@ -63,14 +61,13 @@ export function openTable<M = SingleTableManifest>(document: ModelFile, options:
 
 /** The context of a loaded model: table name, fingerprint check, SDK client. */
 export function contextOf<M>(model: TableModel, options: ClientOptions): TableContext<M> {
+  return { model, ...connect(model.fingerprint, options), strip: new Set([...model.keyAttributes, model.typeAttribute]) };
+}
+
+/** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint is checked. */
+export function connect(fingerprint: string, options: ClientOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
-  checkFingerprint(model.fingerprint);
-  return {
-    model,
-    tableName,
-    dynamodb: options.client ?? new DynamoDBClient({}),
-    options,
-    strip: new Set([...model.keyAttributes, model.typeAttribute]),
-  };
+  checkFingerprint(fingerprint);
+  return { tableName, dynamodb: options.client ?? new DynamoDBClient({}), options };
 }

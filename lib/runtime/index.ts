@@ -32,3 +32,15 @@ export type { QueryOptions } from './query';
 export type { RetryPolicy } from './retry';
 export type { UpdateOptions } from './update';
 export type * from './types';
+// What the access modules `single-table generate --access` writes are built on.
+export { openAccess } from './access/table';
+export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } from './access/table';
+export { putEntity, shardedBy } from './access/write';
+export { getEntity } from './access/read';
+export { queryPattern, partitionCondition, sortKeyCondition } from './access/query';
+export type { PatternAccess } from './access/query';
+export { STRING_KIND, NUMBER_KIND, BOOLEAN_KIND, DATE_KIND, STRING_KEY_KIND, NUMBER_KEY_KIND, BOOLEAN_KEY_KIND, DATE_KEY_KIND, LIST_KIND, MAP_KIND, STRING_SET_KIND, NUMBER_SET_KIND } from './values';
+export type { ValueKind, AttributeSlot } from './values';
+export { collectionsOf } from './item-collections';
+export type { KeyedPattern } from './key-condition';
+export type { FetchMode, IndexType } from '../manifest/model';

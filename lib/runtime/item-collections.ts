@@ -54,10 +54,13 @@ export type ItemCollectionListener = (metrics: readonly ItemCollectionMetrics[])
 
 // Built on a table's first write, not when it is opened: a handler that only reads never carries
 // this module.
-const listeners = new WeakMap<TableContext<unknown>, ItemCollectionListener | null>();
+const listeners = new WeakMap<WritingTable, ItemCollectionListener | null>();
+
+/** What the listener is made from: a TableContext, or a generated access module's table. */
+export type WritingTable = Pick<TableContext<unknown>, 'tableName' | 'options'> & { readonly model: Pick<TableModel, 'localIndexesEnabled'> };
 
 /** The listener of a table's writes (see `itemCollectionListener`), made once per table. */
-export function collectionsOf(table: TableContext<unknown>): ItemCollectionListener | undefined {
+export function collectionsOf(table: WritingTable): ItemCollectionListener | undefined {
   let listener = listeners.get(table);
   if (listener === undefined) {
     listener = itemCollectionListener(table.model, table.tableName, table.options.itemCollections) ?? null;
@@ -71,7 +74,7 @@ export function collectionsOf(table: TableContext<unknown>): ItemCollectionListe
  * without LSIs, which has no item collection limit), and then writes do not ask.
  */
 export function itemCollectionListener(
-  model: TableModel,
+  model: Pick<TableModel, 'localIndexesEnabled'>,
   tableName: string,
   reporting: ItemCollectionReporting = DEFAULT_ITEM_COLLECTION_REPORTING,
 ): ItemCollectionListener | undefined {

@@ -22,21 +22,28 @@ export function itemToWrite(model: TableModel, entity: EntityModel, item: Readon
 /** PutItem input. */
 export function buildPut(model: TableModel, tableName: string, entityName: string, item: Readonly<Record<string, unknown>>, mode: PutMode = 'upsert'): PutItemCommandInput {
   const input: PutItemCommandInput = { TableName: tableName, Item: itemToWrite(model, entityOf(model, entityName), item) };
-  if (mode !== 'upsert') {
-    // An untyped caller's typo must not quietly become a create-only put.
-    if (mode !== 'create' && mode !== 'replace') {
-      throw new SingleTableError('INVALID_VALUE', `put mode ${JSON.stringify(mode)} is not 'upsert', 'create' or 'replace'`, { entity: entityName });
-    }
-    Object.assign(input, existenceCondition(model, mode === 'replace'));
-  }
+  if (mode !== 'upsert') Object.assign(input, putCondition(model.indexes[TABLE_INDEX].partitionKey, entityName, mode));
   return input;
+}
+
+/** The existence condition of a `create` or `replace` put. */
+export function putCondition(partitionKey: string, entity: string, mode: PutMode) {
+  // An untyped caller's typo must not quietly become a create-only put.
+  if (mode !== 'create' && mode !== 'replace') {
+    throw new SingleTableError('INVALID_VALUE', `put mode ${JSON.stringify(mode)} is not 'upsert', 'create' or 'replace'`, { entity });
+  }
+  return keyExistence(partitionKey, mode === 'replace');
 }
 
 /** A condition on the table partition key: the item exists, or it does not. */
 export function existenceCondition(model: TableModel, exists: boolean) {
+  return keyExistence(model.indexes[TABLE_INDEX].partitionKey, exists);
+}
+
+function keyExistence(partitionKey: string, exists: boolean) {
   return {
     ConditionExpression: exists ? 'attribute_exists(#pk)' : 'attribute_not_exists(#pk)',
-    ExpressionAttributeNames: { '#pk': model.indexes[TABLE_INDEX].partitionKey },
+    ExpressionAttributeNames: { '#pk': partitionKey },
   };
 }
 

@@ -24,8 +24,14 @@ export interface KeyCondition {
 
 type Input = Readonly<Record<string, unknown>>;
 
-/** Builds the key condition; throws INVALID_QUERY_INPUT / MISSING_ATTRIBUTE / INVALID_VALUE. */
-export function keyConditionFor(model: TableModel, pattern: PatternModel, input: Input, keys = patternKeys(model, pattern)): KeyCondition {
+/** What the key condition reads of a pattern. */
+export type KeyedPattern = Pick<PatternModel, 'name' | 'pk' | 'sk' | 'sortKeyCondition' | 'skCoverage'>;
+
+/** Throws INVALID_QUERY_INPUT unless the input is an object naming only attributes the pattern's key condition uses. */
+export function checkInput(
+  pattern: Pick<PatternModel, 'name' | 'sortKeyCondition'> & { readonly pk: Pick<KeyTemplateModel, 'source' | 'attributes'>; readonly sk?: Pick<KeyTemplateModel, 'source' | 'attributes'> },
+  input: Input,
+): void {
   if (typeof input !== 'object' || input === null) {
     throw new SingleTableError('INVALID_QUERY_INPUT', `the input must be an object, got ${describe(input)}`, { pattern: pattern.name });
   }
@@ -37,6 +43,14 @@ export function keyConditionFor(model: TableModel, pattern: PatternModel, input:
       throw new SingleTableError('INVALID_QUERY_INPUT', `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${pattern.sk ? `, sort key ${pattern.sk.source}, condition ${condition}` : ''})`, { pattern: pattern.name, attribute: name });
     }
   }
+}
+
+/** Builds the key condition; throws INVALID_QUERY_INPUT / MISSING_ATTRIBUTE / INVALID_VALUE. */
+export function keyConditionFor(
+  model: Pick<TableModel, 'delimiter' | 'escapeChar'>, pattern: KeyedPattern, input: Input, keys = patternKeys(model, pattern),
+): KeyCondition {
+  checkInput(pattern, input);
+  const condition = pattern.sortKeyCondition;
   const pk = keys.pk(input);
   if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
   if (condition === 'NONE' || !pattern.sk) return { pk };
@@ -130,9 +144,9 @@ export interface PatternKeys {
   readonly floor: string;
 }
 
-const compiled = new WeakMap<PatternModel, PatternKeys>();
+const compiled = new WeakMap<KeyedPattern, PatternKeys>();
 
-export function patternKeys(model: TableModel, pattern: PatternModel): PatternKeys {
+export function patternKeys(model: Pick<TableModel, 'delimiter' | 'escapeChar'>, pattern: KeyedPattern): PatternKeys {
   let keys = compiled.get(pattern);
   if (!keys) {
     const sk = pattern.sk;
@@ -146,7 +160,8 @@ export function patternKeys(model: TableModel, pattern: PatternModel): PatternKe
   return keys;
 }
 
-function composeError(pattern: PatternModel, r: ComposeFailure, missing: string): SingleTableError {
+/** Why a key of a query could not be composed: MISSING_ATTRIBUTE (with `missing`) or INVALID_VALUE. */
+export function composeError(pattern: Pick<PatternModel, 'name'>, r: ComposeFailure, missing: string): SingleTableError {
   return 'absent' in r
     ? new SingleTableError('MISSING_ATTRIBUTE', missing, { pattern: pattern.name, attribute: r.absent })
     : new SingleTableError('INVALID_VALUE', r.error, { pattern: pattern.name, attribute: r.attribute });
@@ -179,7 +194,7 @@ function literalFloor(template: KeyTemplateModel, delimiter: string): string {
   return floor;
 }
 
-function prefixOf(model: TableModel, pattern: PatternModel, sk: KeyTemplateModel, values: Input, input?: Input) {
+function prefixOf(model: Pick<TableModel, 'delimiter' | 'escapeChar'>, pattern: KeyedPattern, sk: KeyTemplateModel, values: Input, input?: Input) {
   if (typeof values !== 'object' || values === null) {
     throw new SingleTableError('INVALID_QUERY_INPUT', `a sort-key bound must be an object, got ${describe(values)}`, { pattern: pattern.name });
   }

@@ -4,12 +4,14 @@
 // but local engines do not.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import { encodeSegment, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
+import { encodeValue, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SegmentResult, utf8Length } from '../keys/encoding';
 import { shardedKey, shardForItem, shardForValue } from '../keys/shard';
 import { ComposeFailure, Composer, composerOf } from '../keys/template';
 import { EntityIndexKeysModel, EntityModel, IndexModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 type Values = Readonly<Record<string, unknown>>;
+type Named = Pick<EntityModel, 'name'>;
+type Sourced = Pick<KeyTemplateModel, 'source'>;
 
 /** One secondary index slot of an entity, its templates compiled (numbers into EntityKeys.composers). */
 interface SlotKeys {
@@ -94,7 +96,8 @@ export function keyAttributes(model: TableModel, key: { pk: string; sk: string }
   return { [index.partitionKey]: { S: key.pk }, [index.sortKey!]: { S: key.sk } };
 }
 
-function requiredKey(entity: EntityModel, template: KeyTemplateModel, r: string | ComposeFailure, attribute: string, limit: number): string {
+/** A composed key that must exist (the table's); throws MISSING_ATTRIBUTE or INVALID_VALUE naming the key and its template. */
+export function requiredKey(entity: Named, template: Sourced, r: string | ComposeFailure, attribute: string, limit: number): string {
   if (typeof r === 'string') return checkSize(entity, attribute, r, limit);
   if ('absent' in r) {
     throw new SingleTableError('MISSING_ATTRIBUTE', `is needed (non-empty) for key ${attribute} = ${template.source}`, { entity: entity.name, attribute: r.absent });
@@ -103,7 +106,7 @@ function requiredKey(entity: EntityModel, template: KeyTemplateModel, r: string 
 }
 
 /** Throws KEY_TOO_LARGE when a key value exceeds DynamoDB's UTF-8 byte limit. */
-export function checkSize(entity: EntityModel, attribute: string, key: string, limit: number): string {
+export function checkSize(entity: Named, attribute: string, key: string, limit: number): string {
   // Each UTF-16 unit is at most 3 UTF-8 bytes, so short keys skip the byte count.
   if (key.length * 3 > limit) {
     const bytes = utf8Length(key);
@@ -178,7 +181,8 @@ function slotKeyAttributes(
   return out;
 }
 
-function absentOrThrow(entity: EntityModel, template: KeyTemplateModel, r: ComposeFailure): undefined {
+/** An index key that could not be composed: undefined when an input is absent (the item stays out of the index), else INVALID_VALUE. */
+export function absentOrThrow(entity: Named, template: Sourced, r: ComposeFailure): undefined {
   if ('absent' in r) return undefined;
   throw new SingleTableError('INVALID_VALUE', `${r.error} (key template ${template.source})`, { entity: entity.name, attribute: r.attribute });
 }
@@ -186,17 +190,29 @@ function absentOrThrow(entity: EntityModel, template: KeyTemplateModel, r: Compo
 /** The shard an item's entry goes to on a sharded GSI. */
 function shardOf(model: TableModel, entity: EntityModel, index: IndexModel, values: Values, table: { pk: string; sk: string }): number {
   const shards = index.shards!;
-  if (shards.strategy !== 'ATTRIBUTE') return shardForItem(table.pk, table.sk, shards.writeCount);
-  const name = shards.attribute!;
-  const encoded = encodeSegment(entity.attributes[name].type, values[name], model.escapeChar);
+  const name = shards.strategy === 'ATTRIBUTE' ? shards.attribute : undefined;
+  const kind = name === undefined ? undefined : entity.attributes[name].type;
+  return shardFor(entity, index.name, shards.writeCount, name, (value) => encodeValue(kind!, value, model.escapeChar), values, table);
+}
+
+/**
+ * The shard of an item: from its table key (RANDOM), or from the encoded value of the shard
+ * attribute (ATTRIBUTE), which must be given and encodable.
+ */
+export function shardFor(
+  entity: Named, index: string, writeCount: number, attribute: string | undefined, encode: (value: unknown) => SegmentResult,
+  values: Values, table: { pk: string; sk: string },
+): number {
+  if (attribute === undefined) return shardForItem(table.pk, table.sk, writeCount);
+  const encoded = encode(values[attribute]);
   // Given but not encodable (an unpaired surrogate): a bad value, as in a key template.
-  if ('error' in encoded) {
-    throw new SingleTableError('INVALID_VALUE', `${encoded.error} (shard attribute of ${index.name})`, { entity: entity.name, attribute: name });
+  if (typeof encoded === 'object') {
+    throw new SingleTableError('INVALID_VALUE', `${encoded.error} (shard attribute of ${index})`, { entity: entity.name, attribute });
   }
-  if (!('segment' in encoded)) {
-    throw new SingleTableError('MISSING_ATTRIBUTE', `is the shard attribute of ${index.name} and must be given`, { entity: entity.name, attribute: name });
+  if (encoded === undefined) {
+    throw new SingleTableError('MISSING_ATTRIBUTE', `is the shard attribute of ${index} and must be given`, { entity: entity.name, attribute });
   }
-  return shardForValue(encoded.segment, shards.writeCount);
+  return shardForValue(encoded, writeCount);
 }
 
 /** The attributes an index slot's keys are computed from (the shard attribute included). */

@@ -42,6 +42,16 @@ export function planQuery(
     throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
   }
   const { index, keys, typeFilter, shardSuffix } = preparedFor(model, pattern);
+  const { consistent, descending } = readOptions(pattern, index, options);
+  const condition = keyConditionFor(model, pattern, input, keys);
+  checkKeySizes(pattern, index, condition, shardSuffix);
+  return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter };
+}
+
+/** A query's consistency and order from its options and the pattern's defaults; throws on a bad option. */
+export function readOptions(
+  pattern: Pick<PatternModel, 'name' | 'consistentRead' | 'order'>, index: Pick<IndexModel, 'name' | 'type'>, options: QueryOptions,
+): { consistent: boolean; descending: boolean } {
   const consistent = options.consistent ?? pattern.consistentRead;
   if (consistent && index.type === 'GSI') {
     throw new SingleTableError('CONSISTENT_READ_ON_GSI', `queries GSI ${index.name}, which is only eventually consistent; drop \`consistent\`, or query the table or an LSI`, { pattern: pattern.name });
@@ -52,10 +62,7 @@ export function planQuery(
   if (options.order !== undefined && options.order !== 'asc' && options.order !== 'desc') {
     throw new SingleTableError('INVALID_QUERY_INPUT', `order must be 'asc' or 'desc', got ${JSON.stringify(options.order)}`, { pattern: pattern.name });
   }
-  const descending = options.order ? options.order === 'desc' : pattern.order === 'DESCENDING';
-  const condition = keyConditionFor(model, pattern, input, keys);
-  checkKeySizes(pattern, index, condition, shardSuffix);
-  return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter };
+  return { consistent, descending: options.order ? options.order === 'desc' : pattern.order === 'DESCENDING' };
 }
 
 /** What every query of a pattern shares: its index, compiled keys, type filter and shard suffix length. */
@@ -89,7 +96,11 @@ function preparedFor(model: TableModel, pattern: PatternModel): PreparedPattern 
  * DynamoDB refuses a query whose key values exceed the key size limits (a ValidationException),
  * though no stored key could match them; local engines answer with an empty page.
  */
-function checkKeySizes(pattern: PatternModel, index: IndexModel, condition: KeyCondition, shardSuffix: number): void {
+export function checkKeySizes(
+  pattern: Pick<PatternModel, 'name'>, index: Pick<IndexModel, 'partitionKey' | 'sortKey' | 'shards'>, condition: KeyCondition,
+  // A sharded partition key also carries the delimiter and the largest shard number.
+  shardSuffix = index.shards ? 1 + String(index.shards.readCount - 1).length : 0,
+): void {
   checkKeySize(pattern, index.partitionKey, condition.pk, shardSuffix, MAX_PARTITION_KEY_BYTES);
   if (index.sortKey && condition.sk) {
     checkKeySize(pattern, index.sortKey, condition.sk.lo, 0, MAX_SORT_KEY_BYTES);
@@ -97,7 +108,7 @@ function checkKeySizes(pattern: PatternModel, index: IndexModel, condition: KeyC
   }
 }
 
-function checkKeySize(pattern: PatternModel, attribute: string, value: string | undefined, suffix: number, limit: number): void {
+function checkKeySize(pattern: Pick<PatternModel, 'name'>, attribute: string, value: string | undefined, suffix: number, limit: number): void {
   // A UTF-16 unit is at most 3 bytes of UTF-8: most keys need no count.
   if (value === undefined || value.length * 3 + suffix <= limit) return;
   const bytes = utf8Length(value) + suffix;
@@ -107,7 +118,7 @@ function checkKeySize(pattern: PatternModel, attribute: string, value: string | 
 }
 
 /** Identifies pattern, input and order, so a cursor cannot move to another query. Only built when a cursor is. */
-export function queryBinding(model: TableModel, plan: QueryPlan): string {
+export function queryBinding(model: Pick<TableModel, 'fingerprint'>, plan: BoundQuery): string {
   return JSON.stringify([plan.pattern.index, plan.condition, plan.descending, model.fingerprint]);
 }
 
@@ -120,11 +131,22 @@ function typeFilterOf(model: TableModel, pattern: PatternModel, index: IndexMode
   return undefined;
 }
 
+/** What buildQueryInput and queryBinding read of a plan. */
+export interface BoundQuery {
+  readonly pattern: Pick<PatternModel, 'index' | 'fetch'>;
+  readonly index: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey'>;
+  readonly condition: KeyCondition;
+  readonly descending: boolean;
+  readonly consistent: boolean;
+  readonly limit?: number;
+  readonly typeFilter?: string[];
+}
+
 /** The Query input for one partition key value (a shard's, on a sharded index). */
 export function buildQueryInput(
-  model: TableModel,
+  model: Pick<TableModel, 'typeAttribute'>,
   tableName: string,
-  plan: QueryPlan,
+  plan: BoundQuery,
   partitionKey: string,
   exclusiveStartKey?: Record<string, AttributeValue>,
   limit = plan.limit,

@@ -6,8 +6,11 @@ import { SingleTableError } from './errors';
 import type { ItemCollectionListener } from './item-collections';
 import { withThrottlingRetry } from './retry';
 
+/** What sending reads of a table: its retry policy. */
+type Sender = Pick<TableContext<unknown>, 'options'>;
+
 /** Sends one request, retrying throttling as the table's retry policy says. */
-export function send<T>(table: TableContext<unknown>, run: () => Promise<T>): Promise<T> {
+export function send<T>(table: Sender, run: () => Promise<T>): Promise<T> {
   return withThrottlingRetry(table.options.retry ?? {}, run);
 }
 
@@ -22,7 +25,7 @@ export interface WriteOutput {
  * turns a failed existence condition into CONDITION_FAILED naming the entity.
  */
 export async function sendWrite<T extends WriteOutput>(
-  table: TableContext<unknown>, entity: string, condition: string | undefined, run: () => Promise<T>,
+  table: Sender, entity: string, condition: string | undefined, run: () => Promise<T>,
   collections?: ItemCollectionListener,
 ): Promise<T> {
   try {

@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
-import { describe, normalizeDate } from '../keys/encoding';
+import { booleanSegment, dateSegment, describe, normalizeDate, numberSegment, SegmentResult, stringSegment } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
 
 /** The entity of a name, or an error listing the known ones. */
@@ -17,39 +17,68 @@ export function entityOf(model: TableModel, name: string): EntityModel {
   return entity;
 }
 
-/** The AttributeValue of one attribute's value; throws INVALID_VALUE naming the rule. */
-export function attributeValue(entity: EntityModel, attr: AttributeModel, value: unknown): AttributeValue {
-  let av: AttributeValue | false | undefined;
-  switch (attr.type) {
-    case 'STRING': av = typeof value === 'string' && { S: value }; break;
-    case 'NUMBER': av = storableNumber(value) && { N: String(value) }; break;
-    case 'BOOLEAN': av = typeof value === 'boolean' && { BOOL: value }; break;
-    case 'DATE': {
-      const iso = normalizeDate(value);
-      av = iso !== undefined && { S: iso };
-      break;
-    }
-    case 'LIST': av = Array.isArray(value) && toAttributeValue(value); break;
-    case 'MAP': av = isPlainObject(value) && toAttributeValue(value); break;
-    case 'STRING_SET': av = value instanceof Set && setValue(value, 'string'); break;
-    case 'NUMBER_SET': av = value instanceof Set && setValue(value, 'number'); break;
-  }
-  if (!av) {
-    throw new SingleTableError('INVALID_VALUE', `must be ${KIND_RULES[attr.type]}, got ${describe(value)}`, { entity: entity.name, attribute: attr.name });
-  }
-  return av;
+/**
+ * How the runtime checks and stores one attribute kind. One object per kind, so code that knows
+ * its entities' kinds (a generated access module) carries only those kinds' checks and encoders.
+ */
+export interface ValueKind {
+  /** What a value must be, as INVALID_VALUE says it. */
+  readonly rule: string;
+  /** The AttributeValue of a value; false or undefined when the value is not of the kind. */
+  readonly value: (value: unknown) => AttributeValue | false | undefined;
+  /** Its key segment encoder (see encodeValue); kinds that cannot be in a key have none. */
+  readonly segment?: (value: unknown, escapeChar: string) => SegmentResult;
 }
 
-const KIND_RULES: Record<string, string> = {
-  STRING: 'a string',
-  NUMBER: 'a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)',
-  BOOLEAN: 'a boolean',
-  DATE: 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)',
-  LIST: 'an array of storable values',
-  MAP: 'a plain object of storable values',
-  STRING_SET: 'a non-empty Set of strings',
-  NUMBER_SET: 'a non-empty Set of storable numbers',
+const STRING_RULE = 'a string';
+const NUMBER_RULE = 'a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)';
+const BOOLEAN_RULE = 'a boolean';
+const DATE_RULE = 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)';
+const stringValue = (v: unknown) => typeof v === 'string' && { S: v };
+const storedNumber = (v: unknown) => storableNumber(v) && { N: String(v) };
+const booleanValue = (v: unknown) => typeof v === 'boolean' && { BOOL: v };
+const dateValue = (v: unknown) => {
+  const iso = normalizeDate(v);
+  return iso !== undefined && { S: iso };
 };
+
+export const STRING_KIND: ValueKind = { rule: STRING_RULE, value: stringValue };
+export const NUMBER_KIND: ValueKind = { rule: NUMBER_RULE, value: storedNumber };
+export const BOOLEAN_KIND: ValueKind = { rule: BOOLEAN_RULE, value: booleanValue };
+export const DATE_KIND: ValueKind = { rule: DATE_RULE, value: dateValue };
+/** The kinds of attributes that are in a key template: with their segment encoders. */
+export const STRING_KEY_KIND: ValueKind = { rule: STRING_RULE, value: stringValue, segment: stringSegment };
+export const NUMBER_KEY_KIND: ValueKind = { rule: NUMBER_RULE, value: storedNumber, segment: numberSegment };
+export const BOOLEAN_KEY_KIND: ValueKind = { rule: BOOLEAN_RULE, value: booleanValue, segment: booleanSegment };
+export const DATE_KEY_KIND: ValueKind = { rule: DATE_RULE, value: dateValue, segment: dateSegment };
+export const LIST_KIND: ValueKind = { rule: 'an array of storable values', value: (v) => Array.isArray(v) && toAttributeValue(v) };
+export const MAP_KIND: ValueKind = { rule: 'a plain object of storable values', value: (v) => isPlainObject(v) && toAttributeValue(v) };
+export const STRING_SET_KIND: ValueKind = { rule: 'a non-empty Set of strings', value: (v) => v instanceof Set && setValue(v, 'string') };
+export const NUMBER_SET_KIND: ValueKind = { rule: 'a non-empty Set of storable numbers', value: (v) => v instanceof Set && setValue(v, 'number') };
+
+/** The kind of each AttributeKind. */
+export const VALUE_KINDS: Readonly<Record<string, ValueKind>> = {
+  STRING: STRING_KIND,
+  NUMBER: NUMBER_KIND,
+  BOOLEAN: BOOLEAN_KIND,
+  DATE: DATE_KIND,
+  LIST: LIST_KIND,
+  MAP: MAP_KIND,
+  STRING_SET: STRING_SET_KIND,
+  NUMBER_SET: NUMBER_SET_KIND,
+};
+
+/** The AttributeValue of one attribute's value; throws INVALID_VALUE naming the rule. */
+export function attributeValue(entity: EntityModel, attr: AttributeModel, value: unknown): AttributeValue {
+  return checkedValue(entity.name, attr.name, VALUE_KINDS[attr.type], value);
+}
+
+/** The AttributeValue of a value of a kind; throws INVALID_VALUE naming the entity, the attribute and the rule. */
+export function checkedValue(entity: string, attribute: string, kind: ValueKind, value: unknown): AttributeValue {
+  const av = kind.value(value);
+  if (!av) throw new SingleTableError('INVALID_VALUE', `must be ${kind.rule}, got ${describe(value)}`, { entity, attribute });
+  return av;
+}
 
 function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Set) && !(value instanceof Date);
@@ -72,10 +101,19 @@ function valueText(value: unknown): string {
 /** Declared attribute of an entity, or UNKNOWN_ATTRIBUTE. */
 export function attributeOf(entity: EntityModel, name: string): AttributeModel {
   const attr = Object.hasOwn(entity.attributes, name) ? entity.attributes[name] : undefined;
-  if (!attr) {
-    throw new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; declared attributes: ${Object.keys(entity.attributes).join(', ')}`, { entity: entity.name, attribute: name });
-  }
+  if (!attr) throw unknownAttribute(entity.name, name, Object.keys(entity.attributes));
   return attr;
+}
+
+function unknownAttribute(entity: string, name: string, declared: readonly string[]): SingleTableError {
+  return new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; declared attributes: ${declared.join(', ')}`, { entity, attribute: name });
+}
+
+/** One declared attribute as item conversion reads it. */
+export interface AttributeSlot {
+  readonly name: string;
+  readonly kind: ValueKind;
+  readonly required?: boolean;
 }
 
 /**
@@ -83,33 +121,44 @@ export function attributeOf(entity: EntityModel, name: string): AttributeModel {
  * present. `undefined` values count as not given.
  */
 export function itemAttributes(entity: EntityModel, input: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
+  return convertItem(entity.name, input, attributeList(entity));
+}
+
+/** `itemAttributes` over an entity's attributes in declaration order. */
+export function convertItem(
+  entity: string, input: Readonly<Record<string, unknown>>, attributes: readonly AttributeSlot[],
+): Record<string, AttributeValue> {
   if (typeof input !== 'object' || input === null) {
-    throw new SingleTableError('INVALID_VALUE', `the item must be an object, got ${describe(input)}`, { entity: entity.name });
+    throw new SingleTableError('INVALID_VALUE', `the item must be an object, got ${describe(input)}`, { entity });
   }
   const item: Record<string, AttributeValue> = {};
   // Walks the declared attributes (a short, fixed list) rather than the input's keys; the input
   // then holds an unknown attribute exactly when it has more defined keys than were converted.
   let converted = 0;
-  for (const attr of attributeList(entity)) {
+  for (const attr of attributes) {
     const value = input[attr.name];
     if (value === undefined) {
-      if (attr.required) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity: entity.name, attribute: attr.name });
+      if (attr.required) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity, attribute: attr.name });
       continue;
     }
-    item[attr.name] = attributeValue(entity, attr, value);
+    item[attr.name] = checkedValue(entity, attr.name, attr.kind, value);
     converted++;
   }
   if (Object.keys(input).length !== converted) {
-    for (const name in input) if (input[name] !== undefined) attributeOf(entity, name);
+    const names = attributes.map((a) => a.name);
+    for (const name in input) if (input[name] !== undefined && !names.includes(name)) throw unknownAttribute(entity, name, names);
   }
   return item;
 }
 
-const attributeLists = new WeakMap<EntityModel, AttributeModel[]>();
+const attributeLists = new WeakMap<EntityModel, AttributeSlot[]>();
 
-/** The entity's attributes as an array, built once per entity (the model is frozen). */
-function attributeList(entity: EntityModel): AttributeModel[] {
+/** The entity's attributes as slots, built once per entity (the model is frozen). */
+function attributeList(entity: EntityModel): AttributeSlot[] {
   let list = attributeLists.get(entity);
-  if (!list) attributeLists.set(entity, list = Object.values(entity.attributes));
+  if (!list) {
+    list = Object.values(entity.attributes).map((a) => ({ name: a.name, kind: VALUE_KINDS[a.type], required: a.required }));
+    attributeLists.set(entity, list);
+  }
   return list;
 }

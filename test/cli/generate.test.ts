@@ -24,6 +24,44 @@ test.each(['examples/manifest.ts', 'bench/model/manifest.ts'])('the committed mo
   expect(result.stdout).toMatch(/model\.json: up to date \(manifest [0-9a-f]{16}\)/);
 });
 
+test.each(['examples/manifest.ts', 'bench/model/manifest.ts'])('the committed access module of %s is current (generate --access --check, and check)', async (file) => {
+  const result = await run('generate', file, '--access', '--check');
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(result.stdout).toMatch(/access\.ts: up to date \(manifest [0-9a-f]{16}\)/);
+  expect((await run('check', file)).code).toBe(0);
+});
+
+test('generate --access writes the access module beside the manifest; check and generate --check report it stale once the manifest changes', async () => {
+  const file = writeManifest(manifest);
+  const write = writeManifest;
+  expect((await run('generate', file, '--access', '--runtime', 'my-runtime')).code).toBe(0);
+  const module = readFileSync(join(dir, 'orders.access.ts'), 'utf8');
+  expect(module).toContain(`export const FINGERPRINT = "${compileManifest(manifest).model.fingerprint}";`);
+  expect(module).toMatch(/^import \{[^}]*putEntity[^}]*\} from "my-runtime";$/m);
+  expect(module).toContain('import type manifest from "./orders.json";');
+  expect(module).toContain('import modelFile from "./orders.model.json";');
+  for (const name of ['putOrder', 'getCustomer', 'queryOrdersForCustomer', 'queryOrdersByStatus']) expect(module).toContain(`export function ${name}(`);
+  expect((await run('check', file)).code).toBe(0);
+
+  const changed = { ...manifest, accessPatterns: { ...manifest.accessPatterns, allOrders: { entities: ['Order'] } } };
+  write(changed);
+  // The model file is brought up to date, so only the module is stale.
+  expect((await run('generate', file)).code).toBe(0);
+  const stale = await run('check', file);
+  expect(stale.code).toBe(1);
+  expect(stale.stdout).toContain(`error [MODEL_STALE] access module ${join(dir, 'orders.access.ts')}: is out of date: it was generated from the manifest fingerprinted `
+    + `${compileManifest(manifest).model.fingerprint}, the manifest is now ${compileManifest(changed as never).model.fingerprint}`);
+  expect(stale.stdout).toContain(`fix: run 'single-table generate ${file} --access'`);
+  const checked = await run('generate', file, '--access', '--check');
+  expect(checked.code).toBe(1);
+  expect(checked.stdout).toMatch(/orders\.access\.ts: out of date: .*; run 'single-table generate .* --access'/);
+  // Regenerating keeps the runtime specifier the module imports.
+  expect((await run('generate', file, '--access')).code).toBe(0);
+  expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toMatch(/from "my-runtime";/);
+  expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toContain('export function queryAllOrders(');
+  expect((await run('check', file)).code).toBe(0);
+});
+
 test('generate writes the model beside the manifest; check passes, then reports it stale once the manifest changes', async () => {
   const file = writeManifest(manifest);
   const written = await run('generate', file);

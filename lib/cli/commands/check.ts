@@ -5,6 +5,7 @@ import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
 import { TableModel } from '../../manifest/model';
 import { applyShardLock, describeRecorded } from '../../manifest/shard-lock';
+import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../model/access-module';
 import { defaultModelFile, modelFileState } from '../../model/document';
 import { Command, FlagValues } from '../command';
 import { formatFinding } from '../compile';
@@ -47,7 +48,7 @@ file cannot be loaded, 2 on bad arguments.
   async run([file], flags, io) {
     const { model, diagnostics } = checkManifest(loadManifest(file, io));
     if (model && typeof flags.lock === 'string') diagnostics.push(...lockFindings(model, flags, io));
-    if (model) diagnostics.push(...modelFileFindings(model, file, flags, io));
+    if (model) diagnostics.push(...modelFileFindings(model, file, flags, io), ...accessFileFindings(model, file, flags, io));
     const errors = diagnostics.filter((d) => d.level === DiagnosticLevel.ERROR);
     const warnings = diagnostics.filter((d) => d.level === DiagnosticLevel.WARNING);
     if (flags.json) {
@@ -87,5 +88,22 @@ function modelFileFindings(model: TableModel, manifestFile: string, flags: FlagV
     location: `compiled model ${file}`,
     message: found.state === 'missing' ? 'does not exist' : `is out of date: ${found.reason}`,
     fix: `run 'single-table generate ${manifestFile}${named ? ` --out ${named}` : ''}' and commit ${file}`,
+  }];
+}
+
+/** MODEL_STALE when the access module beside the manifest (`generate --access`) is not what the manifest generates. */
+function accessFileFindings(model: TableModel, manifestFile: string, flags: FlagValues, io: CliIo): ManifestDiagnostic[] {
+  const file = defaultAccessFile(manifestFile);
+  const path = resolve(io.cwd, file);
+  const modelFile = resolve(io.cwd, typeof flags.model === 'string' ? flags.model : defaultModelFile(manifestFile));
+  const expected = accessModule(model, { file: path, manifestFile: resolve(io.cwd, manifestFile), modelFile, runtime: accessModuleRuntime(path) });
+  const found = accessFileState(path, expected);
+  if (found.state !== 'stale') return [];
+  return [{
+    level: DiagnosticLevel.ERROR,
+    code: 'MODEL_STALE',
+    location: `access module ${file}`,
+    message: `is out of date: ${found.reason}`,
+    fix: `run 'single-table generate ${manifestFile} --access' and commit ${file}`,
   }];
 }

@@ -1,12 +1,10 @@
 // DeleteItem by an entity's table key.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildDelete } from '../items';
 import { toItem } from '../results';
+import { DeleteItemCommand } from '../sdk';
 import { sendWrite } from '../send';
 import type { KeyOf } from '../types';
 

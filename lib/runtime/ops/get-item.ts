@@ -1,11 +1,9 @@
 // GetItem by an entity's table key.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { buildGet } from '../items';
 import { toItem } from '../results';
+import { GetItemCommand } from '../sdk';
 import { send } from '../send';
 import type { KeyOf } from '../types';
 

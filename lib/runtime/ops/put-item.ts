@@ -1,11 +1,9 @@
 // PutItem: the whole item, its type and every key it has, validated before anything is sent.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
+import { PutItemCommand } from '../sdk';
 import { sendWrite } from '../send';
 
 /** Options of `putItem`. */

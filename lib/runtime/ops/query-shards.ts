@@ -1,9 +1,7 @@
 // Query of an access pattern on a write-sharded GSI: one query per shard the input can be on, in
 // parallel, merged in index order by the fan-out (../fanout.ts). Unsharded patterns read their
 // one partition, so code that serves any pattern can call this for all of them.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { shardedKey } from '../../keys/shard';
 import type { PatternEntities, PatternInput, PatternName, TaggedItem } from '../../manifest/infer';
 import { TABLE_INDEX } from '../../manifest/model';
@@ -12,6 +10,7 @@ import { SingleTableError } from '../errors';
 import { fanOutQuery, FanOutState, FanOutStateError } from '../fanout';
 import { shardsToQuery } from '../fanout-shards';
 import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
+import { QueryCommand } from '../sdk';
 import { send } from '../send';
 import type { PatternQueryOptions, QueryPage } from '../types';
 import { IndexPage, patternPage } from './pattern-page';

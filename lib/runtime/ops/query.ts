@@ -1,14 +1,13 @@
 // Query of an access pattern that reads one partition: the table, an LSI or an unsharded GSI.
 // Patterns on a write-sharded GSI fan out over its shards with `queryShards`, whose merge code
 // stays out of handlers that never need it.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { PatternEntities, PatternInput, TaggedItem } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
 import type { PartitionPatternName } from '../pattern-kinds';
 import { buildQueryInput, QueryPlan } from '../query';
+import { QueryCommand } from '../sdk';
 import { send } from '../send';
 import type { PatternQueryOptions, QueryPage } from '../types';
 import { IndexPage, patternPage } from './pattern-page';

@@ -1,12 +1,11 @@
 // UpdateItem: set and remove attributes of an existing item, its index keys recomputed; with
 // `readMissing`, the other inputs of an index whose keys move are read first (update.ts).
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { GetItemCommand, UpdateItemCommand, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
+import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { toItem } from '../results';
+import { GetItemCommand, UpdateItemCommand } from '../sdk';
 import { send, sendWrite } from '../send';
 import type { KeyOf, OptionalAttributeOf } from '../types';
 import { buildUpdate, UpdateOptions, updateReadingMissing } from '../update';

@@ -1,0 +1,231 @@
+// The typed access module `single-table generate --access` writes beside the model file: one
+// function per entity operation and per access pattern, each holding only the part of the model
+// it reads and calling the runtime's primitives with the kinds of its attributes, so a Lambda's
+// bundle carries the model and the code of the functions it calls only. Types come from the
+// manifest's `defineManifest` literal (a type-only import). Build side: the CLI and tests.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, join, relative } from 'node:path';
+import { EntityModel, IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../manifest/model';
+
+/** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
+export function defaultAccessFile(manifestFile: string): string {
+  return join(dirname(manifestFile), basename(manifestFile, extname(manifestFile)) + '.access.ts');
+}
+
+/** Where the module is written, what it imports, and the files it refers to. */
+export interface AccessModuleOptions {
+  /** The module's own path. */
+  readonly file: string;
+  /** The manifest module (imported for its type only). */
+  readonly manifestFile: string;
+  /** The compiled model file (imported by the functions of patterns only the full runtime serves). */
+  readonly modelFile: string;
+  /** What the module imports the runtime as. @default 'cdk-single-table/runtime' */
+  readonly runtime?: string;
+}
+
+/** The runtime's types a module may name; it imports those it does. */
+const TYPES = ['AccessTable', 'ClientOptions', 'EntityAccess', 'FetchMode', 'GetOptions', 'IndexType', 'ItemOf', 'KeyedPattern', 'KeyOf', 'PatternAccess',
+  'PatternEntities', 'PatternInput', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'SortKeyCondition', 'SortOrder', 'TableContext', 'TaggedItem'];
+
+const KIND_NAMES: Record<string, string> = {
+  STRING: 'STRING_KIND',
+  NUMBER: 'NUMBER_KIND',
+  BOOLEAN: 'BOOLEAN_KIND',
+  DATE: 'DATE_KIND',
+  LIST: 'LIST_KIND',
+  MAP: 'MAP_KIND',
+  STRING_SET: 'STRING_SET_KIND',
+  NUMBER_SET: 'NUMBER_SET_KIND',
+};
+
+const json = (value: unknown) => JSON.stringify(value);
+const capitalized = (name: string) => name[0].toUpperCase() + name.slice(1);
+
+/** A relative module specifier from the module's folder, without the .ts extension of a TypeScript module. */
+function specifier(from: string, to: string): string {
+  const path = relative(dirname(from), to).replace(/\\/g, '/').replace(/\.ts$/, '');
+  return path.startsWith('.') ? path : './' + path;
+}
+
+/**
+ * Whether a pattern's generated query can run on the access primitives: one partition (an
+ * unsharded index), and entries that carry the type attribute without a BatchGetItem round.
+ * The others call the full runtime's `queryShards` with the compiled model file.
+ */
+export function servedByAccess(model: TableModel, pattern: PatternModel): boolean {
+  const index = model.indexes[pattern.index];
+  return !index.shards && pattern.fetch !== 'BATCH_GET' && (index.projection !== 'KEYS_ONLY' || pattern.fetch === 'LSI_FETCH');
+}
+
+/** The TypeScript text of the access module of a model. */
+export function accessModule(model: TableModel, options: AccessModuleOptions): string {
+  const runtime = options.runtime ?? 'cdk-single-table/runtime';
+  const values = new Set<string>(['openAccess']);
+  const out: string[] = [];
+  // Attributes in a key get the kind with its segment encoder; the others the kind without.
+  const inKeys = (entity: EntityModel) => new Set(Object.values(entity.keys).flatMap((k) => [...k.pk.attributes, ...k.sk?.attributes ?? []])
+    .concat(Object.keys(entity.keys).map((i) => model.indexes[i].shards?.attribute ?? '')));
+  const kindsOf = (entity: EntityModel, names?: readonly string[]) => `[${Object.values(entity.attributes).filter((a) => !names || names.includes(a.name)).map((a) => {
+    const kind = KIND_NAMES[a.type].replace(/_KIND$/, inKeys(entity).has(a.name) ? '_KEY_KIND' : '_KIND');
+    values.add(kind);
+    return `{ name: ${json(a.name)}, kind: ${kind}${a.required ? ', required: true' : ''} }`;
+  }).join(', ')}]`;
+  let needsModelFile = false;
+
+  for (const entity of Object.values(model.entities)) {
+    const slots = Object.values(entity.keys).map((k) => {
+      const index = model.indexes[k.index];
+      const parts = [`index: ${json(k.index)}`];
+      if (index.type !== 'LSI') parts.push(`pk: [${json(index.partitionKey)}, ${json(k.pk.source)}]`);
+      if (index.sortKey && k.sk) parts.push(`sk: [${json(index.sortKey)}, ${json(k.sk.source)}]`);
+      if (index.shards) {
+        values.add('shardedBy');
+        const by = index.shards.strategy === 'ATTRIBUTE' ? `, ${kindsOf(entity, [index.shards.attribute!]).slice(1, -1)}` : '';
+        parts.push(`shard: /* @__PURE__ */ shardedBy(${json(index.name)}, ${index.shards.writeCount}${by})`);
+      }
+      return `{ ${parts.join(', ')} }`;
+    });
+    // The table slot first: the functions read the table key from it.
+    slots.sort((a, b) => Number(b.startsWith(`{ index: ${json(TABLE_INDEX)}`)) - Number(a.startsWith(`{ index: ${json(TABLE_INDEX)}`)));
+    const name = entity.name;
+    values.add('putEntity').add('getEntity');
+    if (model.localIndexesEnabled) values.add('collectionsOf');
+    out.push(
+      `const ${name}Entity: EntityAccess = {`,
+      `  name: ${json(name)},`,
+      `  typeValue: ${json(entity.typeValue)},`,
+      `  attributes: ${kindsOf(entity)},`,
+      `  slots: [${slots.join(', ')}],`,
+      '};',
+      '',
+      `/** Writes a whole ${name}: \`upsert\` (default), \`create\` (fails if it exists) or \`replace\` (fails if it does not). */`,
+      `export function put${name}(table: AccessTable<M>, item: ItemOf<M, ${json(name)}>, options?: PutOptions): Promise<void> {`,
+      `  return putEntity(table, ${name}Entity, item, options${model.localIndexesEnabled ? ', collectionsOf' : ''});`,
+      '}',
+      '',
+      // A get reads the table key only: its slice holds the key attributes and the table slot.
+      `const ${name}Key: EntityAccess = {`,
+      `  name: ${json(name)},`,
+      `  typeValue: ${json(entity.typeValue)},`,
+      `  attributes: ${kindsOf(entity, [...entity.keys[TABLE_INDEX].pk.attributes, ...entity.keys[TABLE_INDEX].sk?.attributes ?? []])},`,
+      `  slots: [${slots[0]}],`,
+      '};',
+      '',
+      `/** Reads one ${name} by its table key; undefined when there is none. */`,
+      `export function get${name}(table: AccessTable<M>, key: KeyOf<M, ${json(name)}>, options?: GetOptions): Promise<ResultItemOf<M, ${json(name)}> | undefined> {`,
+      `  return getEntity(table, ${name}Key, key, options) as Promise<ResultItemOf<M, ${json(name)}> | undefined>;`,
+      '}',
+      '',
+    );
+  }
+
+  for (const pattern of Object.values(model.patterns)) {
+    const name = pattern.name;
+    const signature = `export function query${capitalized(name)}(\n  table: AccessTable<M>, input: PatternInput<M, ${json(name)}>, options?: PatternQueryOptions<M, ${json(name)}>,\n)`
+      + `: Promise<QueryPage<TaggedItem<M, PatternEntities<M, ${json(name)}>>>> {`;
+    const doc = `/** ${pattern.description ? pattern.description.replace(/\*\//g, '* /') + ': the' : 'The'} access pattern ${name}: one page of typed results, and a cursor when there may be more. */`;
+    if (!servedByAccess(model, pattern)) {
+      needsModelFile = true;
+      values.add('queryShards').add('openTable as openModelFile');
+      out.push(doc, signature, `  return queryShards(fullRuntime(table), ${json(name)}, input, options as never) as never;`, '}', '');
+      continue;
+    }
+    const index: IndexModel = model.indexes[pattern.index];
+    const first = model.entities[pattern.entities[0]];
+    const slot = `{ name: ${json(index.name)}, type: ${json(index.type)} as IndexType, partitionKey: ${json(index.partitionKey)}${index.sortKey ? `, sortKey: ${json(index.sortKey)}` : ''} }`;
+    const types = `{ ${pattern.entities.map((e) => `${json(model.entities[e].typeValue)}: ${json(e)}`).join(', ')} }`;
+    const typeFilter = index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))
+      ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
+    let condition: string;
+    if (pattern.sortKeyCondition === 'NONE' || !pattern.sk) {
+      values.add('partitionCondition');
+      const template = (t: { source: string; attributes: string[] }) => `{ source: ${json(t.source)}, attributes: ${json(t.attributes)} }`;
+      condition = `/* @__PURE__ */ partitionCondition({ name: ${json(name)}, sortKeyCondition: ${json(pattern.sortKeyCondition)} as SortKeyCondition, pk: ${template(pattern.pk)}`
+        + `${pattern.sk ? `, sk: ${template(pattern.sk)}` : ''} }, ${kindsOf(first, pattern.pk.attributes)})`;
+    } else {
+      values.add('sortKeyCondition');
+      const keyed = { name, pk: pattern.pk, sk: pattern.sk, sortKeyCondition: pattern.sortKeyCondition, skCoverage: pattern.skCoverage };
+      condition = `/* @__PURE__ */ sortKeyCondition(${json(keyed)} as KeyedPattern)`;
+    }
+    values.add('queryPattern');
+    out.push(
+      `const ${name}Pattern: PatternAccess = {`,
+      `  name: ${json(name)},`,
+      `  index: ${json(pattern.index)},`,
+      `  order: ${json(pattern.order)} as SortOrder,`,
+      `  consistentRead: ${pattern.consistentRead},`,
+      `  fetch: ${json(pattern.fetch)} as FetchMode,`,
+      `  slot: ${slot},`,
+      `  types: ${types},`,
+      ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
+      `  condition: ${condition},`,
+      '};',
+      '',
+      doc,
+      signature,
+      `  return queryPattern(table, ${name}Pattern, input, options) as never;`,
+      '}',
+      '',
+    );
+  }
+
+  const full = needsModelFile ? [
+    'const full = new WeakMap<AccessTable<M>, TableContext<M>>();',
+    '',
+    '/** The full runtime\'s table, for patterns it serves (sharded fan-out, fetched attributes, keys-only entries). */',
+    'function fullRuntime(table: AccessTable<M>): TableContext<M> {',
+    '  let context = full.get(table);',
+    '  if (!context) full.set(table, context = openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName }));',
+    '  return context;',
+    '}',
+    '',
+  ] : [];
+  // The header's openTable names these two.
+  const body = [...full, ...out, 'AccessTable ClientOptions'].join('\n');
+  const header = [
+    `// Generated by \`single-table generate --access\` from ${basename(options.manifestFile)} (manifest ${model.fingerprint}). Do not edit:`,
+    '// regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).',
+    '// Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.',
+    '/* eslint-disable */',
+    `import { ${[...values].sort().join(', ')} } from ${json(runtime)};`,
+    `import type { ${TYPES.filter((t) => new RegExp(`\\b${t}\\b`).test(body)).join(', ')} } from ${json(runtime)};`,
+    ...(needsModelFile ? [`import modelFile from ${json(specifier(options.file, options.modelFile))};`] : []),
+    // A JSON manifest is its default export (its types are not literal: names and items are loosely typed).
+    options.manifestFile.endsWith('.json')
+      ? `import type manifest from ${json(specifier(options.file, options.manifestFile))};`
+      : `import type { manifest } from ${json(specifier(options.file, options.manifestFile))};`,
+    '',
+    'type M = typeof manifest;',
+    '',
+    '/** The fingerprint of the manifest this module was generated from; the table\'s is checked against it when it is opened. */',
+    `export const FINGERPRINT = ${json(model.fingerprint)};`,
+    '',
+    '/**',
+    ' * Opens the table (once, outside the handler): the table name (TABLE_NAME, or `tableName`), the SDK client,',
+    ' * and the check that the stack deployed the same manifest (SINGLE_TABLE_FINGERPRINT).',
+    ' */',
+    'export function openTable(options?: ClientOptions): AccessTable<M> {',
+    `  return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${json(model.typeAttribute)},`
+      + ` keyAttributes: ${json(model.keyAttributes)}, localIndexesEnabled: ${model.localIndexesEnabled} }, options);`,
+    '}',
+    '',
+  ];
+  return [...header, ...full, ...out].join('\n').replace(/\n*$/, '\n');
+}
+
+/** The runtime specifier an access module on disk imports, so regenerating and checking it keep it. */
+export function accessModuleRuntime(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  return /^import \{[^}]*\} from "([^"]+)";$/m.exec(readFileSync(file, 'utf8'))?.[1];
+}
+
+/** How an access module on disk relates to the one a model generates. */
+export function accessFileState(file: string, expected: string): { state: 'current' | 'missing' } | { state: 'stale'; reason: string } {
+  if (!existsSync(file)) return { state: 'missing' };
+  const text = readFileSync(file, 'utf8');
+  if (text === expected) return { state: 'current' };
+  const found = /\(manifest ([0-9a-f]+)\)/.exec(text)?.[1];
+  const wanted = /\(manifest ([0-9a-f]+)\)/.exec(expected)?.[1];
+  return { state: 'stale', reason: found === wanted ? 'it differs from what this package generates for the same manifest' : `it was generated from the manifest fingerprinted ${found}, the manifest is now ${wanted}` };
+}

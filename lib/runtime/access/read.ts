@@ -1,0 +1,40 @@
+// GetItem for a generated access module: the key checked and composed from the entity's table
+// slot, with the same errors and the same request as `getItem`.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand } from '../sdk';
+import { AccessModel, AccessTable, EntityAccess, templateComposer } from './table';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
+import { SingleTableError } from '../errors';
+import { requiredKey } from '../keys';
+import { fromItem } from '../marshall';
+import type { GetOptions } from '../ops/get-item';
+import { send } from '../send';
+import { checkedValue } from '../values';
+
+/**
+ * The table key of an entity from exactly its key attributes: every attribute the table key
+ * templates read, of its kind, and nothing else.
+ */
+export function entityKey(model: AccessModel, entity: EntityAccess, key: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
+  if (typeof key !== 'object' || key === null) throw new SingleTableError('INVALID_VALUE', 'the key must be an object', { entity: entity.name });
+  const [pk, sk] = [entity.slots[0].pk!, entity.slots[0].sk!];
+  const names = [...new Set(`${pk[1]}#${sk[1]}`.match(/[^{}]+(?=\})/g))];
+  for (const name in key) {
+    if (!names.includes(name)) {
+      throw new SingleTableError('UNKNOWN_ATTRIBUTE', `is not part of the table key (${pk[1]} / ${sk[1]}); pass only ${names.join(', ')}`, { entity: entity.name, attribute: name });
+    }
+    checkedValue(entity.name, name, entity.attributes.find((a) => a.name === name)!.kind, key[name]);
+  }
+  const compose = (k: readonly [string, string], limit: number) =>
+    requiredKey(entity, { source: k[1] }, templateComposer(model, k[1], entity.attributes)(key), k[0], limit);
+  return { [pk[0]]: { S: compose(pk, MAX_PARTITION_KEY_BYTES) }, [sk[0]]: { S: compose(sk, MAX_SORT_KEY_BYTES) } };
+}
+
+/** Reads an item of an entity by its table key; undefined when there is none. */
+export async function getEntity(
+  table: AccessTable<unknown>, entity: EntityAccess, key: Readonly<Record<string, unknown>>, options: GetOptions = {},
+): Promise<Record<string, unknown> | undefined> {
+  const input = { TableName: table.tableName, Key: entityKey(table.model, entity, key), ConsistentRead: options.consistent ?? false };
+  const out = await send(table, () => table.dynamodb.send(new GetItemCommand(input)));
+  return out.Item && fromItem(out.Item, table.strip);
+}

@@ -1,0 +1,152 @@
+// The access module `single-table generate --access` writes (examples/manifest.access.ts) against
+// the runtime's operations, each on its own table of the embedded engine holding the same items:
+// for the same calls both send the same requests and return the same results and cursors, and bad
+// input fails the same way (code and message), with nothing sent when the runtime can tell before
+// sending. Items are generated, valid and invalid.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import * as fc from 'fast-check';
+import { localData } from '../../examples/local-data';
+import { manifest } from '../../examples/manifest';
+import * as access from '../../examples/manifest.access';
+import { createClient, EntityName, PatternName, SingleTableError } from '../../lib/runtime';
+import { Engine, startEngine } from '../support/engine';
+
+type M = typeof manifest;
+type Loose = (...args: unknown[]) => Promise<unknown>;
+
+let engine: Engine;
+let generic: ReturnType<typeof createClient<M>>;
+let table: ReturnType<typeof access.openTable>;
+const sent: { generic: unknown[]; access: unknown[] } = { generic: [], access: [] };
+
+/** Records the input of every command a client sends. */
+function record(client: DynamoDBClient, into: unknown[]): void {
+  client.middlewareStack.add((next, context) => async (args) => {
+    into.push({ command: context.commandName, input: args.input });
+    return next(args);
+  }, { step: 'initialize', name: `record${into === sent.access ? 'Access' : 'Generic'}` });
+}
+
+beforeAll(async () => {
+  engine = await startEngine();
+  generic = createClient(manifest, { client: engine.newClient(), tableName: await engine.createTable() });
+  // The other table gets the same items through the runtime, so that the two start equal.
+  const seeded = createClient(manifest, { client: engine.newClient(), tableName: await engine.createTable() });
+  table = access.openTable({ client: seeded.dynamodb, tableName: seeded.tableName });
+  for (const [entity, items] of Object.entries(localData.items)) {
+    for (const item of items) await Promise.all([generic, seeded].map((c) => c.put(entity as EntityName<M>, item as never)));
+  }
+  record(generic.dynamodb, sent.generic);
+  record(table.dynamodb, sent.access);
+});
+afterAll(() => engine.stop());
+
+/** What a call did: its result, or its error's code and message; and the requests it sent. */
+async function outcome(run: () => Promise<unknown>, requests: unknown[]) {
+  const before = requests.length;
+  try {
+    return { result: await run(), error: undefined as string | undefined, sent: requests.slice(before) };
+  } catch (e) {
+    if (!(e instanceof SingleTableError)) throw e;
+    return { error: `${(e as SingleTableError).code} ${(e as Error).message}`, sent: requests.slice(before) };
+  }
+}
+
+const same = async (viaAccess: () => Promise<unknown>, viaGeneric: () => Promise<unknown>) => {
+  const a = await outcome(viaAccess, sent.access);
+  const g = await outcome(viaGeneric, sent.generic);
+  // The requests name each path's own table.
+  const named = (o: typeof a, name: string) => JSON.parse(JSON.stringify(o).split(`"${name}"`).join('"<table>"'));
+  expect(named(a, table.tableName)).toEqual(named(g, generic.tableName));
+  // Only DynamoDB can tell that a create's item exists or a replace's does not.
+  if (a.error !== undefined && !a.error.startsWith('CONDITION_FAILED')) expect(a.sent).toEqual([]);
+  return a;
+};
+
+const fn = (name: string) => (access as unknown as Record<string, Loose>)[name];
+const loose = () => generic as unknown as Record<'put' | 'get' | 'query', Loose>;
+
+// Values of every kind, good and bad, so both paths meet every rule of every attribute; often
+// undefined, which leaves an optional attribute out and its sparse index with it.
+const anyValue = fc.oneof(fc.constant(undefined),
+  fc.string({ maxLength: 6 }), fc.constantFrom('', 'a#b', 'x\ud800', 'é'.repeat(700)), fc.double(), fc.integer(), fc.boolean(),
+  fc.constantFrom(undefined, null, '2024-01-02', '2024-01-02T03:04:05+02:00', 'yesterday', new Date(0), new Set(['a']), [1, { a: 2 }], { k: 'v' }),
+);
+
+test.each(Object.keys(manifest.entities))('put%s sends what put sends, or fails as it fails', async (entity) => {
+  const sample = localData.items[entity as keyof typeof localData.items][0] as Record<string, unknown>;
+  const names = [...Object.keys(manifest.entities[entity as keyof typeof manifest.entities].attributes), 'colour'];
+  await fc.assert(fc.asyncProperty(fc.dictionary(fc.constantFrom(...names), anyValue, { maxKeys: 3 }), fc.constantFrom(undefined, 'create', 'replace', 'bad'),
+    async (changes, mode) => {
+      const item = { ...sample, ...changes };
+      const options = mode === undefined ? undefined : { mode };
+      await same(() => fn(`put${entity}`)(table, item, options), () => loose().put(entity, item, options));
+    }), { numRuns: 60 });
+});
+
+test.each(Object.keys(manifest.entities))('get%s reads what get reads, or fails as it fails', async (entity) => {
+  const sample = localData.items[entity as keyof typeof localData.items][0] as Record<string, unknown>;
+  await fc.assert(fc.asyncProperty(fc.dictionary(fc.constantFrom(...Object.keys(sample), 'colour'), anyValue, { maxKeys: 2 }), fc.boolean(),
+    async (changes, consistent) => {
+      const e = manifest.entities[entity as keyof typeof manifest.entities];
+      const key = Object.fromEntries(Object.keys(sample).filter((k) => `${e.pk}${e.sk}`.includes(`{${k}}`)).map((k) => [k, sample[k]]));
+      await same(() => fn(`get${entity}`)(table, { ...key, ...changes }, { consistent }), () => loose().get(entity, { ...key, ...changes }, { consistent }));
+    }), { numRuns: 25 });
+  // The sample itself is found.
+  const found = await fn(`get${entity}`)(table, Object.fromEntries(Object.entries(sample).filter(([k]) => {
+    const e = manifest.entities[entity as keyof typeof manifest.entities];
+    return `${e.pk}${e.sk}`.includes(`{${k}}`);
+  })));
+  expect(found).toBeDefined();
+});
+
+const patterns = Object.keys(manifest.accessPatterns!) as PatternName<M>[];
+const queryOf = (pattern: string) => `query${pattern[0].toUpperCase()}${pattern.slice(1)}`;
+
+test.each(patterns)('query%s returns the pages and cursors the runtime returns', async (pattern) => {
+  const input = localData.queries[pattern as keyof typeof localData.queries];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const options = { limit: 1, cursor };
+    const viaGeneric = () => generic.query(pattern, input as never, options as never);
+    const page = await same(() => fn(queryOf(pattern))(table, input, options), viaGeneric) as { result: { cursor?: string } };
+    cursor = page.result.cursor;
+    pages++;
+  } while (cursor !== undefined && pages < 20);
+  expect(pages).toBeGreaterThan(1);
+});
+
+test.each([
+  ['ordersForCustomer', { username: '' }, {}],
+  ['ordersForCustomer', { username: 'ann', colour: 'red' }, {}],
+  ['customerByEmail', { email: 5 }, {}],
+  ['customerByEmail', 'ann', {}],
+  ['customerWithOrders', { username: 'ann' }, { consistent: true, order: 'sideways' }],
+  ['orderById', { orderId: 'o-1' }, { consistent: true }],
+  ['productsByCategory', { category: 'books', between: [{ price: 50 }, { price: 10 }] }, {}],
+  ['membersOfGroup', { groupId: 'g-1' }, { limit: 0 }],
+  ['membersOfGroup', { groupId: 'g-1' }, { cursor: 'not-a-cursor' }],
+  ['groupsForCustomer', { username: 'é'.repeat(1100) }, {}],
+])('query %s with bad input (case %#) fails as the runtime fails, before sending', async (pattern, input, options) => {
+  const result = await same(() => fn(queryOf(pattern))(table, input, options), () => loose().query(pattern, input, options));
+  expect(result).toHaveProperty('error');
+});
+
+test('a cursor of one pattern is refused by another, the same way', async () => {
+  const { cursor } = await generic.query('ordersForCustomer', { username: 'ann' }, { limit: 1 });
+  const result = await same(() => access.queryGroupsForCustomer(table, { username: 'ann' }, { cursor }), () => generic.query('groupsForCustomer', { username: 'ann' }, { cursor }));
+  expect(result).toMatchObject({ error: expect.stringContaining('INVALID_CURSOR') });
+});
+
+test('opening the table checks the deployed fingerprint: a table deployed from another manifest is refused at cold start', () => {
+  const env = process.env.SINGLE_TABLE_FINGERPRINT;
+  process.env.SINGLE_TABLE_FINGERPRINT = '0123456789abcdef';
+  try {
+    expect(() => access.openTable({ client: table.dynamodb, tableName: 'any' })).toThrow(/MANIFEST_MISMATCH.*fingerprinted c4462448c2a3f3e4.*0123456789abcdef/);
+    process.env.SINGLE_TABLE_FINGERPRINT = access.FINGERPRINT;
+    expect(access.openTable({ client: table.dynamodb, tableName: 'any' }).tableName).toBe('any');
+  } finally {
+    if (env === undefined) delete process.env.SINGLE_TABLE_FINGERPRINT; else process.env.SINGLE_TABLE_FINGERPRINT = env;
+  }
+});
