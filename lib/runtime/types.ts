@@ -26,8 +26,18 @@ type PatternIndexOf<M, P> = LiteralOf<M> extends { readonly accessPatterns?: inf
   : 'table';
 type OnGsi<I> = I extends 'table' ? false : I extends `LSI${number}` ? false : true;
 
-/** Query options of a pattern: strong consistency only where the index allows it. */
-export type PatternQueryOptions<M, P> = Omit<QueryOptions, 'consistent'> &
+/** Attribute names of one or more entities. */
+export type AttributeNameOf<M, E extends EntityName<M>> = E extends EntityName<M> ? Extract<keyof ItemOf<M, E>, string> : never;
+
+/** A tagged result holding only the attributes `A` (every attribute when `A` is never, or any name). */
+export type SelectedItem<M, E extends EntityName<M>, A extends string = never> = [A] extends [never]
+  ? TaggedItem<M, E>
+  : string extends A ? TaggedItem<M, E>
+    : E extends EntityName<M> ? { readonly entity: E; readonly item: Pick<ResultItemOf<M, E>, A & keyof ResultItemOf<M, E>> } : never;
+
+/** Query options of a pattern: strong consistency only where the index allows it, attributes of the pattern's entities. */
+export type PatternQueryOptions<M, P, A extends string = string> = Omit<QueryOptions, 'consistent' | 'attributes'> &
+  { readonly attributes?: readonly A[] } &
   (OnGsi<PatternIndexOf<M, P>> extends true ? { readonly consistent?: false } : { readonly consistent?: boolean });
 
 /** One page of results; `cursor` is set when there may be more. */
@@ -69,11 +79,11 @@ export interface SingleTableClient<M> {
   /** Deletes an item; returns what it held. With `mustExist` a missing item is an error. */
   delete<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean }): Promise<ResultItemOf<M, E> | undefined>;
   /** Runs an access pattern: one page of typed results. */
-  query<P extends PatternName<M>>(
+  query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
     pattern: P,
     input: PatternInput<M, P>,
-    options?: PatternQueryOptions<M, P>,
-  ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>>;
+    options?: PatternQueryOptions<M, P, A>,
+  ): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>>;
   /** Reads many items; results in request order, undefined where there is none. */
   batchGet(
     requests: readonly BatchGetRequest<M>[],

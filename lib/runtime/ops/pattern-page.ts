@@ -4,6 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from '../context';
 import { decodeCursor, encodeCursor } from '../cursor';
+import { projectedRead } from '../projection';
 import { planQuery, QueryOptions, QueryPlan, queryBinding } from '../query';
 import { EntityItem, toEntityItems } from '../results';
 import { fetchItems } from './fetch-items';
@@ -30,15 +31,19 @@ export async function patternPage(
   read: IndexReader,
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const { model } = table;
-  const plan = planQuery(model, patternName, input, options);
+  let plan = planQuery(model, patternName, input, options);
+  const projected = options.attributes && projectedRead(model, plan.index, plan.pattern.entities, options.attributes, { pattern: patternName });
+  if (projected) plan = { ...plan, projection: projected.names };
   const position = options.cursor === undefined ? undefined : decodeCursor(patternName, queryBinding(model, plan), options.cursor);
   const page = await read(table, plan, input, position);
   let items = page.items;
   const equal = plan.condition.excludeEqual;
   if (equal !== undefined) items = items.filter((i) => i[plan.index.sortKey!]?.S !== equal);
-  if (plan.pattern.fetch === 'BATCH_GET') items = await fetchItems(table, items);
+  if (projected ? projected.fetch : plan.pattern.fetch === 'BATCH_GET') items = await fetchItems(table, items);
+  // Entries of an index that does not project everything, read without a fetch, hold some attributes only in their keys.
+  const shape = projected ? projected.shape : { index: plan.index.name, decodeKeys: plan.index.projection !== 'ALL' && plan.pattern.fetch === 'NONE' };
   return {
-    items: toEntityItems(model, plan.pattern, items, table.strip),
+    items: toEntityItems(model, plan.pattern.entities, items, table.strip, shape),
     cursor: page.next === undefined ? undefined : encodeCursor(patternName, queryBinding(model, plan), page.next),
   };
 }

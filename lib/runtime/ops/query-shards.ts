@@ -5,7 +5,7 @@
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { shardedKey } from '../../keys/shard';
-import type { PatternEntities, PatternInput, PatternName, TaggedItem } from '../../manifest/infer';
+import type { PatternEntities, PatternInput, PatternName } from '../../manifest/infer';
 import { TABLE_INDEX } from '../../manifest/model';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
@@ -13,17 +13,17 @@ import { fanOutQuery, FanOutState, FanOutStateError } from '../fanout';
 import { shardsToQuery } from '../fanout-shards';
 import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
 import { send } from '../send';
-import type { PatternQueryOptions, QueryPage } from '../types';
+import type { AttributeNameOf, PatternQueryOptions, QueryPage, SelectedItem } from '../types';
 import { IndexPage, patternPage } from './pattern-page';
 import { readPartition } from './query';
 
 /** Runs an access pattern over every shard it can be on: one merged page of typed results, and a cursor when there may be more. */
-export function queryShards<M, P extends PatternName<M>>(
+export function queryShards<M, P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
   table: TableContext<M>,
   pattern: P,
   input: PatternInput<M, P>,
-  options: PatternQueryOptions<M, P> = {},
-): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
+  options: PatternQueryOptions<M, P, A> = {},
+): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>> {
   return patternPage(table, pattern, input, options, (t, plan, values, position) => plan.index.shards
     ? readShards(t, plan, shardsToQuery(t.model, plan, values), position as FanOutState | undefined)
     : readPartition(t, plan, position as Record<string, AttributeValue> | undefined)) as never;

@@ -4,22 +4,22 @@
 // The Lambda runtime provides the SDK (an optional dependency of the package).
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { PatternEntities, PatternInput, TaggedItem } from '../../manifest/infer';
+import type { PatternEntities, PatternInput } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
 import type { PartitionPatternName } from '../pattern-kinds';
 import { buildQueryInput, QueryPlan } from '../query';
 import { send } from '../send';
-import type { PatternQueryOptions, QueryPage } from '../types';
+import type { AttributeNameOf, PatternQueryOptions, QueryPage, SelectedItem } from '../types';
 import { IndexPage, patternPage } from './pattern-page';
 
 /** Runs an access pattern on one partition: one page of typed results, and a cursor when there may be more. */
-export function query<M, P extends PartitionPatternName<M>>(
+export function query<M, P extends PartitionPatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
   table: TableContext<M>,
   pattern: P,
   input: PatternInput<M, P>,
-  options: PatternQueryOptions<M, P> = {},
-): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
+  options: PatternQueryOptions<M, P, A> = {},
+): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>> {
   return patternPage(table, pattern, input, options, (t, plan, _input, position) => {
     if (plan.index.shards) {
       throw new SingleTableError('SHARDED_PATTERN', `queries ${plan.index.name}, whose partition key is spread over ${plan.index.shards.readCount} shards; `
