@@ -3,6 +3,8 @@
 // option on patterns that query a GSI.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PutMode } from './items';
+import type { ScanOptions } from './ops/scan';
+import type { PagedItems } from './pages';
 import type { QueryOptions } from './query';
 import type { UpdateOptions } from './update';
 import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../manifest/infer';
@@ -84,6 +86,16 @@ export interface SingleTableClient<M> {
     input: PatternInput<M, P>,
     options?: PatternQueryOptions<M, P, A>,
   ): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>>;
+  /** Runs an access pattern over every page (`for await`), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
+  queryAll<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
+    pattern: P,
+    input: PatternInput<M, P>,
+    options?: PatternQueryOptions<M, P, A>,
+  ): PagedItems<SelectedItem<M, PatternEntities<M, P>, A>>;
+  /** Reads one page of the table's items of the given entities (every entity by default), tagged by entity. */
+  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(options?: ScanOptions<E, A>): Promise<QueryPage<SelectedItem<M, E, A>>>;
+  /** Scans every page (`for await`), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
+  scanAll<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(options?: ScanOptions<E, A>): PagedItems<SelectedItem<M, E, A>>;
   /** Reads many items; results in request order, undefined where there is none. */
   batchGet(
     requests: readonly BatchGetRequest<M>[],
