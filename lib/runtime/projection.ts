@@ -3,7 +3,7 @@
 // results keep. The expression always names the key attributes and the type attribute: the runtime
 // tells entities apart by them, decodes key values from them, fetches by them and resumes a
 // fan-out after them. Reached only from reads given `attributes`.
-import { SingleTableError } from './errors';
+import { ErrorContext, SingleTableError } from './errors';
 import type { ResultShape } from './results';
 import { indexAnswers } from '../keys/index-attributes';
 import { IndexModel, TABLE_INDEX, TableModel } from '../manifest/model';
@@ -24,7 +24,7 @@ export interface ProjectedRead {
  * itself, within the Query.
  */
 export function projectedRead(
-  model: TableModel, index: IndexModel, entities: readonly string[], attributes: readonly unknown[], place: { pattern?: string },
+  model: TableModel, index: IndexModel, entities: readonly string[], attributes: readonly unknown[], place: ErrorContext,
 ): ProjectedRead {
   const requested = checkAttributes(model, entities, attributes, place);
   const fetch = index.type === 'GSI' && !entities.every((e) => indexAnswers(model.entities[e], index, requested));
@@ -45,7 +45,7 @@ export function projectedRead(
 }
 
 /** The requested attribute names, each declared by at least one of `entities`. */
-function checkAttributes(model: TableModel, entities: readonly string[], attributes: readonly unknown[], place: { pattern?: string }): string[] {
+function checkAttributes(model: TableModel, entities: readonly string[], attributes: readonly unknown[], place: ErrorContext): string[] {
   if (!Array.isArray(attributes) || attributes.length === 0) {
     throw new SingleTableError('INVALID_QUERY_INPUT', `attributes must be a non-empty list of attribute names, got ${JSON.stringify(attributes)}`, place);
   }

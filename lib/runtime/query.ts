@@ -17,11 +17,6 @@ export interface QueryOptions {
   readonly consistent?: boolean;
   /** The cursor a previous page returned. @default - first page */
   readonly cursor?: string;
-  /**
-   * The only attributes results hold (the entity tag is always there). Attributes the index holds or
-   * encodes in its keys are read without fetching the item. @default - the pattern's attributes
-   */
-  readonly attributes?: readonly string[];
 }
 
 /** A validated query, ready to send. */
@@ -34,8 +29,8 @@ export interface QueryPlan {
   readonly limit?: number;
   /** Keeps other entities sharing the partition out (only where the index holds the type attribute). */
   readonly typeFilter?: string[];
-  /** Attribute names of the ProjectionExpression. @default - every attribute the index holds */
-  readonly projection?: string[];
+  /** Adds the read options (filter, projection) to a built Query input. @default - none */
+  readonly finish?: (input: QueryCommandInput) => void;
 }
 
 const NO_OPTIONS: QueryOptions = {};
@@ -139,16 +134,8 @@ export function buildQueryInput(
   if (plan.consistent) input.ConsistentRead = true;
   if (limit !== undefined) input.Limit = limit;
   if (exclusiveStartKey) input.ExclusiveStartKey = exclusiveStartKey;
-  if (plan.projection) {
-    // On an LSI, DynamoDB fetches the named attributes it does not project from the table.
-    input.ProjectionExpression = plan.projection.map((a, i) => {
-      names[`#p${i}`] = a;
-      return `#p${i}`;
-    }).join(', ');
-  } else if (plan.pattern.fetch === 'LSI_FETCH') {
-    // LSI: ask for every attribute and DynamoDB fetches the unprojected ones from the table.
-    input.Select = 'ALL_ATTRIBUTES';
-  }
+  // LSI: ask for every attribute and DynamoDB fetches the unprojected ones from the table.
+  if (plan.pattern.fetch === 'LSI_FETCH') input.Select = 'ALL_ATTRIBUTES';
   if (plan.typeFilter) {
     names['#type'] = model.typeAttribute;
     input.FilterExpression = `#type IN (${plan.typeFilter.map((t, i) => {
@@ -156,6 +143,7 @@ export function buildQueryInput(
       return `:t${i}`;
     }).join(', ')})`;
   }
+  plan.finish?.(input);
   return input;
 }
 

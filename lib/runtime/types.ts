@@ -2,6 +2,7 @@
 // entity, table keys from the key templates, pattern inputs, tagged results, and no `consistent`
 // option on patterns that query a GSI.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Condition } from './expressions/condition';
 import type { PutMode } from './items';
 import type { ScanOptions } from './ops/scan';
 import type { PagedItems } from './pages';
@@ -37,10 +38,34 @@ export type SelectedItem<M, E extends EntityName<M>, A extends string = never> =
   : string extends A ? TaggedItem<M, E>
     : E extends EntityName<M> ? { readonly entity: E; readonly item: Pick<ResultItemOf<M, E>, A & keyof ResultItemOf<M, E>> } : never;
 
-/** Query options of a pattern: strong consistency only where the index allows it, attributes of the pattern's entities. */
-export type PatternQueryOptions<M, P, A extends string = string> = Omit<QueryOptions, 'consistent' | 'attributes'> &
-  { readonly attributes?: readonly A[] } &
+/** Query options of a pattern: strong consistency only where the index allows it. */
+export type PatternQueryOptions<M, P> = Omit<QueryOptions, 'consistent'> &
   (OnGsi<PatternIndexOf<M, P>> extends true ? { readonly consistent?: false } : { readonly consistent?: boolean });
+
+type ValueIn<M, E extends EntityName<M>, K> = E extends EntityName<M> ? (K extends keyof ItemOf<M, E> ? ItemOf<M, E>[K] : never) : never;
+
+/** The attributes a filter over entities `E` may name: each attribute of any of them, with its type. */
+export type FilterItem<M, E extends EntityName<M>> = { [K in AttributeNameOf<M, E>]?: ValueIn<M, E, K> };
+
+/** Options of a read that filters (`filter`, a Condition over the entities' attributes) or projects (`attributes`). */
+export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
+  /**
+   * Keeps only the items the condition holds for. DynamoDB applies it after reading: `limit`
+   * counts the items read, so a page can hold fewer than `limit` (or none) and still have a cursor.
+   * @default - no filter
+   */
+  readonly filter?: Condition<FilterItem<M, E>>;
+  /**
+   * The only attributes results hold (the entity tag is always there). Attributes the index
+   * projects or holds in its keys are read without fetching the item.
+   * @default - every attribute the pattern returns
+   */
+  readonly attributes?: readonly A[];
+};
+
+/** Query options of a pattern with its read options (`filter`, `attributes`). */
+export type PatternReadOptions<M, P extends PatternName<M>, A extends string = string> =
+  PatternQueryOptions<M, P> & ReadOptionsOf<M, PatternEntities<M, P>, A>;
 
 /** One page of results; `cursor` is set when there may be more. */
 export interface QueryPage<T> {
@@ -84,18 +109,22 @@ export interface SingleTableClient<M> {
   query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
     pattern: P,
     input: PatternInput<M, P>,
-    options?: PatternQueryOptions<M, P, A>,
+    options?: PatternReadOptions<M, P, A>,
   ): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>>;
   /** Runs an access pattern over every page (`for await`), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
   queryAll<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
     pattern: P,
     input: PatternInput<M, P>,
-    options?: PatternQueryOptions<M, P, A>,
+    options?: PatternReadOptions<M, P, A>,
   ): PagedItems<SelectedItem<M, PatternEntities<M, P>, A>>;
   /** Reads one page of the table's items of the given entities (every entity by default), tagged by entity. */
-  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(options?: ScanOptions<E, A>): Promise<QueryPage<SelectedItem<M, E, A>>>;
+  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
+    options?: ScanOptions<M, E, A>,
+  ): Promise<QueryPage<SelectedItem<M, E, A>>>;
   /** Scans every page (`for await`), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
-  scanAll<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(options?: ScanOptions<E, A>): PagedItems<SelectedItem<M, E, A>>;
+  scanAll<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
+    options?: ScanOptions<M, E, A>,
+  ): PagedItems<SelectedItem<M, E, A>>;
   /** Reads many items; results in request order, undefined where there is none. */
   batchGet(
     requests: readonly BatchGetRequest<M>[],

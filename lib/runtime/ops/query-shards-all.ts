@@ -2,15 +2,15 @@
 import type { PatternEntities, PatternInput, PatternName } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { paged, PagedItems } from '../pages';
-import type { AttributeNameOf, PatternQueryOptions, SelectedItem } from '../types';
-import { queryShards } from './query-shards';
+import type { AttributeNameOf, PatternReadOptions, SelectedItem } from '../types';
+import { queryShardsWith } from './query-shards-with';
 
-/** The results of every page of `queryShards`, from `options.cursor` on; `.pages()` gives the pages with their cursors. */
+/** The results of every page of `queryShardsWith` (filter and attributes included), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
 export function queryShardsAll<M, P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
   table: TableContext<M>,
   pattern: P,
   input: PatternInput<M, P>,
-  options: PatternQueryOptions<M, P, A> = {},
+  options: PatternReadOptions<M, P, A> = {},
 ): PagedItems<SelectedItem<M, PatternEntities<M, P>, A>> {
-  return paged((cursor) => queryShards<M, P, A>(table, pattern, input, { ...options, cursor }), options.cursor);
+  return paged((cursor) => queryShardsWith<M, P, A>(table, pattern, input, { ...options, cursor } as never), options.cursor);
 }

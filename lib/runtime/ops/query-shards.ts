@@ -5,7 +5,7 @@
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { shardedKey } from '../../keys/shard';
-import type { PatternEntities, PatternInput, PatternName } from '../../manifest/infer';
+import type { PatternEntities, PatternInput, PatternName, TaggedItem } from '../../manifest/infer';
 import { TABLE_INDEX } from '../../manifest/model';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
@@ -13,21 +13,24 @@ import { fanOutQuery, FanOutState, FanOutStateError } from '../fanout';
 import { shardsToQuery } from '../fanout-shards';
 import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
 import { send } from '../send';
-import type { AttributeNameOf, PatternQueryOptions, QueryPage, SelectedItem } from '../types';
-import { IndexPage, patternPage } from './pattern-page';
+import type { PatternQueryOptions, QueryPage } from '../types';
+import { IndexPage, IndexReader, patternPage } from './pattern-page';
 import { readPartition } from './query';
 
 /** Runs an access pattern over every shard it can be on: one merged page of typed results, and a cursor when there may be more. */
-export function queryShards<M, P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
+export function queryShards<M, P extends PatternName<M>>(
   table: TableContext<M>,
   pattern: P,
   input: PatternInput<M, P>,
-  options: PatternQueryOptions<M, P, A> = {},
-): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>> {
-  return patternPage(table, pattern, input, options, (t, plan, values, position) => plan.index.shards
-    ? readShards(t, plan, shardsToQuery(t.model, plan, values), position as FanOutState | undefined)
-    : readPartition(t, plan, position as Record<string, AttributeValue> | undefined)) as never;
+  options: PatternQueryOptions<M, P> = {},
+): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
+  return patternPage(table, pattern, input, options, readAnyPattern) as never;
 }
+
+/** The reader of `queryShards`: every shard the input can be on, or the one partition of an unsharded pattern. */
+export const readAnyPattern: IndexReader = (t, plan, values, position) => plan.index.shards
+  ? readShards(t, plan, shardsToQuery(t.model, plan, values), position as FanOutState | undefined)
+  : readPartition(t, plan, position as Record<string, AttributeValue> | undefined);
 
 async function readShards(table: TableContext<unknown>, plan: QueryPlan, shards: number[], state: FanOutState | undefined): Promise<IndexPage> {
   const { model } = table;

@@ -10,20 +10,18 @@ import type { TableContext } from '../context';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { SingleTableError } from '../errors';
 import { paged, PagedItems } from '../pages';
-import { projectedRead } from '../projection';
+import { optionedRead, ReadOptions } from '../read-options';
 import { EntityItem, ResultShape, toEntityItems } from '../results';
 import { send } from '../send';
-import type { AttributeNameOf, QueryPage, SelectedItem } from '../types';
+import type { AttributeNameOf, QueryPage, ReadOptionsOf, SelectedItem } from '../types';
 import { entityOf } from '../values';
 
 type Item = Record<string, AttributeValue>;
 
-/** Options of `scan`. */
-export interface ScanOptions<E extends string = string, A extends string = string> {
+/** Options of `scan`; `filter` and `attributes` apply as on queries. */
+export type ScanOptions<M = unknown, E extends EntityName<M> = EntityName<M>, A extends string = string> = ReadOptionsOf<M, E, A> & {
   /** The entities to return; the scan filters on the type attribute. @default - every entity */
   readonly entities?: readonly E[];
-  /** The only attributes results hold (the entity tag is always there). @default - every attribute */
-  readonly attributes?: readonly A[];
   /** Splits the table into this many segments (TotalSegments), read in parallel. @default - one sequential scan */
   readonly segments?: number;
   /** Reads only this segment of `segments` (0 to segments - 1), for one worker of a parallel scan. @default - every segment */
@@ -38,7 +36,7 @@ export interface ScanOptions<E extends string = string, A extends string = strin
   readonly consistent?: boolean;
   /** The cursor a previous page returned, with the same `segments` and `segment`. @default - the start */
   readonly cursor?: string;
-}
+};
 
 /**
  * Where each segment read stands: the table key of the last item it read or returned, 0 before
@@ -51,9 +49,9 @@ const CURSOR_NAME = 'scan';
 /** Reads one page of the table's items of `entities`, tagged by entity; `cursor` is set while some segment has more. */
 export async function scan<M, E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
   table: TableContext<M>,
-  options: ScanOptions<E, A> = {},
+  options: ScanOptions<M, E, A> = {},
 ): Promise<QueryPage<SelectedItem<M, E, A>>> {
-  const plan = planScan(table.model, table.tableName, options);
+  const plan = planScan(table.model, table.tableName, options as never);
   const binding = JSON.stringify([options.segments, options.segment, table.model.fingerprint]);
   const position = options.cursor === undefined
     ? plan.segments.map((): 0 => 0)
@@ -89,9 +87,9 @@ export async function scan<M, E extends EntityName<M> = EntityName<M>, A extends
 /** The items of every page of `scan`, from `options.cursor` on; `.pages()` gives the pages with their cursors. */
 export function scanAll<M, E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
   table: TableContext<M>,
-  options: ScanOptions<E, A> = {},
+  options: ScanOptions<M, E, A> = {},
 ): PagedItems<SelectedItem<M, E, A>> {
-  return paged((cursor) => scan<M, E, A>(table, { ...options, cursor }), options.cursor);
+  return paged((cursor) => scan<M, E, A>(table, { ...options, cursor } as never), options.cursor);
 }
 
 interface ScanPlan {
@@ -105,7 +103,7 @@ interface ScanPlan {
 }
 
 /** Checks the options and builds what every segment's Scan shares; throws before any network call. */
-function planScan(model: TableModel, tableName: string, options: ScanOptions): ScanPlan {
+function planScan(model: TableModel, tableName: string, options: ScanOptions<unknown, string>): ScanPlan {
   const bad = (message: string) => new SingleTableError('INVALID_QUERY_INPUT', `scan: ${message}`);
   const whole = (n: unknown, min: number, max: number) => typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max;
   const { segments, segment, limit } = options;
@@ -134,17 +132,14 @@ function planScan(model: TableModel, tableName: string, options: ScanOptions): S
     for (let i = 0; i < types.length; i += 100) groups.push(`#type IN (${types.slice(i, i + 100).join(', ')})`);
     input.FilterExpression = groups.join(' OR ');
   }
-  let shape: ResultShape = { index: TABLE_INDEX, decodeKeys: false };
-  if (options.attributes !== undefined) {
-    const read = projectedRead(model, table, entities, options.attributes, {});
-    input.ProjectionExpression = read.names.map((a, i) => {
-      names[`#p${i}`] = a;
-      return `#p${i}`;
-    }).join(', ');
-    shape = read.shape;
-  }
   if (Object.keys(names).length) input.ExpressionAttributeNames = names;
   if (Object.keys(values).length) input.ExpressionAttributeValues = values;
+  let shape: ResultShape = { index: TABLE_INDEX, decodeKeys: false };
+  if (options.attributes !== undefined || options.filter !== undefined) {
+    const read = optionedRead(model, table, entities, options as ReadOptions, {});
+    read.finish(input);
+    shape = read.shape ?? shape;
+  }
   const all = segments === undefined ? [{}] : Array.from({ length: segments }, (_, i) => ({ Segment: i, TotalSegments: segments }));
   return { entities, segments: segment === undefined ? all : [all[segment]], keys: [table.partitionKey, table.sortKey!], input, shape };
 }
