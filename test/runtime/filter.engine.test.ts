@@ -10,7 +10,9 @@ import { allPages, countRequests } from '../support/requests';
 
 type M = typeof ordersManifest;
 type Db = ReturnType<typeof createClient<M>>;
-type Order = { customerId: string; orderId: string; status: string; placedAt: string; total: number; rush?: boolean; note?: string; tags?: Set<string> };
+type Order = {
+  customerId: string; orderId: string; status: string; placedAt: string; total: number; rush?: boolean; note?: string; tags?: Set<string>;
+};
 
 let engine: Engine;
 let db: Db;
@@ -51,10 +53,11 @@ const leaf: fc.Arbitrary<Case> = fc.oneof(
     return { condition: { attr: 'placedAt', lt: at }, holds: (o: Stored) => o.placedAt !== undefined && (o.placedAt as string) < at };
   }),
 );
+const leaves = fc.array(leaf, { minLength: 1, maxLength: 3 });
 const condition: fc.Arbitrary<Case> = fc.oneof(
   { weight: 3, arbitrary: leaf },
-  { weight: 1, arbitrary: fc.array(leaf, { minLength: 1, maxLength: 3 }).map((cs) => ({ condition: { and: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.every((c) => c.holds(o)) })) },
-  { weight: 1, arbitrary: fc.array(leaf, { minLength: 1, maxLength: 3 }).map((cs) => ({ condition: { or: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.some((c) => c.holds(o)) })) },
+  { weight: 1, arbitrary: leaves.map((cs) => ({ condition: { and: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.every((c) => c.holds(o)) })) },
+  { weight: 1, arbitrary: leaves.map((cs) => ({ condition: { or: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.some((c) => c.holds(o)) })) },
   { weight: 1, arbitrary: leaf.map((c) => ({ condition: { not: c.condition }, holds: (o: Stored) => !c.holds(o) })) },
 );
 
