@@ -56,7 +56,12 @@ const leaf: fc.Arbitrary<Case> = fc.oneof(
 const leaves = fc.array(leaf, { minLength: 1, maxLength: 3 });
 const condition: fc.Arbitrary<Case> = fc.oneof(
   { weight: 3, arbitrary: leaf },
-  { weight: 1, arbitrary: leaves.map((cs) => ({ condition: { and: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.every((c) => c.holds(o)) })) },
+  {
+    weight: 1,
+    arbitrary: leaves.map((cs) => ({
+      condition: { and: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.every((c) => c.holds(o)),
+    })),
+  },
   { weight: 1, arbitrary: leaves.map((cs) => ({ condition: { or: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.some((c) => c.holds(o)) })) },
   { weight: 1, arbitrary: leaf.map((c) => ({ condition: { not: c.condition }, holds: (o: Stored) => !c.holds(o) })) },
 );
