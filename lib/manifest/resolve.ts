@@ -36,6 +36,7 @@ import {
 } from './structs';
 import { describeValue, dict } from './values';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
+import { indexAnswers } from '../keys/index-attributes';
 import { parseTemplate } from '../keys/template';
 import { deepFreeze } from '../model/freeze';
 
@@ -142,7 +143,7 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
 
   const patterns = dict<PatternModel>();
   for (const [name, def] of Object.entries(manifest.accessPatterns ?? {})) {
-    const pattern = resolvePattern(name, def, entities, indexes, typeAttribute, delimiter);
+    const pattern = resolvePattern(name, def, entities, indexes, delimiter);
     if (pattern) patterns[name] = pattern;
   }
 
@@ -318,7 +319,6 @@ function resolvePattern(
   def: AccessPatternDefinition,
   entities: { [name: string]: EntityModel },
   indexes: { [name: string]: IndexModel },
-  typeAttribute: string,
   delimiter: string,
 ): PatternModel | undefined {
   const indexName = def?.index ?? TABLE_INDEX;
@@ -338,7 +338,7 @@ function resolvePattern(
     order: def.order ?? SortOrder.ASCENDING,
     consistentRead: def.consistentRead ?? false,
     attributes,
-    fetch: fetchModeFor(index, attributes, typeAttribute),
+    fetch: fetchModeFor(index, attributes, entityNames.map((e) => entities[e]).filter((e) => e !== undefined)),
     pk: keys.pk,
     ...sortKey,
     description: def.description,
@@ -372,10 +372,9 @@ function sharedSortKey(templates: KeyTemplateModel[], delimiter: string): { sk?:
   };
 }
 
-function fetchModeFor(index: IndexModel, attributes: string[], typeAttribute: string): FetchMode {
-  if (index.projection === ProjectionKind.ALL) return FetchMode.NONE;
-  const projected = new Set([...index.nonKeyAttributes, typeAttribute]);
-  if (attributes.every((a) => projected.has(a))) return FetchMode.NONE;
+/** A pattern needs no fetch when each entity's attributes it reads are projected or inside the entity's keys. */
+function fetchModeFor(index: IndexModel, attributes: string[], entities: EntityModel[]): FetchMode {
+  if (entities.every((e) => indexAnswers(e, index, attributes))) return FetchMode.NONE;
   return index.type === IndexType.LSI ? FetchMode.LSI_FETCH : FetchMode.BATCH_GET;
 }
 

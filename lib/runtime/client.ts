@@ -13,7 +13,9 @@ import { decodeStreamEvent } from './ops/decode-stream';
 import { deleteItem } from './ops/delete-item';
 import { getItem } from './ops/get-item';
 import { putItem } from './ops/put-item';
-import { queryShards } from './ops/query-shards';
+import { queryShardsAll } from './ops/query-shards-all';
+import { queryShardsWith } from './ops/query-shards-with';
+import { scan, scanAll } from './ops/scan';
 import { updateItem } from './ops/update-item';
 import type { SingleTableClient } from './types';
 import type { TypedManifest } from '../manifest/infer';
@@ -39,7 +41,10 @@ export function createClient<M>(source: TypedManifest<M> | SingleTableManifest |
     get: (entity, key, o) => getItem(table, entity, key, o),
     update: (entity, changes, o) => updateItem(table, entity, changes, o),
     delete: (entity, key, o) => deleteItem(table, entity, key, o),
-    query: (pattern, input, o) => queryShards(table, pattern, input, o),
+    query: (pattern, input, o) => queryShardsWith(table, pattern, input, o),
+    queryAll: (pattern, input, o) => queryShardsAll(table, pattern, input, o),
+    scan: (o) => scan(table, o),
+    scanAll: (o) => scanAll(table, o),
     batchGet: (requests, o) => batchGet(table, requests, o),
     batchWrite: (requests) => batchWrite(table, requests),
     decodeStream: (event, o) => decodeStreamEvent(table, event, o),

@@ -29,6 +29,8 @@ export interface QueryPlan {
   readonly limit?: number;
   /** Keeps other entities sharing the partition out (only where the index holds the type attribute). */
   readonly typeFilter?: string[];
+  /** Adds the read options (filter, projection) to a built Query input. @default - none */
+  readonly finish?: (input: QueryCommandInput) => void;
 }
 
 const NO_OPTIONS: QueryOptions = {};
@@ -140,6 +142,8 @@ export interface BoundQuery {
   readonly consistent: boolean;
   readonly limit?: number;
   readonly typeFilter?: string[];
+  /** Adds the read options (filter, projection) to a built Query input. @default - none */
+  readonly finish?: (input: QueryCommandInput) => void;
 }
 
 /** The Query input for one partition key value (a shard's, on a sharded index). */
@@ -191,6 +195,7 @@ export function buildQueryInput(
       return `:t${i}`;
     }).join(', ')})`;
   }
+  plan.finish?.(input);
   return input;
 }
 

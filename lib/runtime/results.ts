@@ -5,7 +5,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { fromItem } from './marshall';
 import { DATE_SEGMENT, decodeNumber, decodeString, NUMBER_SEGMENT } from '../keys/encoding';
-import { EntityModel, KeyTemplateModel, PatternModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 /** One typed result: the entity's name and its item. */
 export interface EntityItem {
@@ -39,39 +39,60 @@ export function parseKey(model: TableModel, template: KeyTemplateModel, key: str
   return values;
 }
 
-/** The entity of a stored item among a pattern's entities, or undefined when it is another one. */
-type Identified = { entity: EntityModel; fromKeys?: Record<string, unknown> };
-
-function identify(model: TableModel, pattern: PatternModel, item: Record<string, AttributeValue>): Identified | undefined {
+/**
+ * The entity of a stored item among `entities`, or undefined when it is another one. The type
+ * attribute names it; where the index does not project it (KEYS_ONLY), the table key is matched
+ * against each entity's templates (the collision rule makes at most one fit).
+ */
+function identify(model: TableModel, entities: readonly string[], item: Record<string, AttributeValue>): EntityModel | undefined {
   const type = item[model.typeAttribute]?.S;
   if (type !== undefined) {
     const name = model.entityByType[type];
-    return pattern.entities.includes(name) ? { entity: model.entities[name] } : undefined;
+    return entities.includes(name) ? model.entities[name] : undefined;
   }
   const table = model.indexes[TABLE_INDEX];
-  for (const name of pattern.entities) {
-    const entity = model.entities[name];
-    const keys = entity.keys[TABLE_INDEX];
-    const pk = parseKey(model, keys.pk, item[table.partitionKey]?.S);
-    const sk = pk && parseKey(model, keys.sk!, item[table.sortKey!]?.S);
-    if (!pk || !sk) continue;
-    const index = model.indexes[pattern.index];
-    const slot = entity.keys[pattern.index];
-    const ipk = parseKey(model, slot.pk, item[index.partitionKey]?.S);
-    const isk = slot.sk && parseKey(model, slot.sk, item[index.sortKey!]?.S);
-    return { entity, fromKeys: { ...ipk, ...isk, ...pk, ...sk } };
+  for (const name of entities) {
+    const keys = model.entities[name].keys[TABLE_INDEX];
+    if (parseKey(model, keys.pk, item[table.partitionKey]?.S) && parseKey(model, keys.sk!, item[table.sortKey!]?.S)) return model.entities[name];
   }
   return undefined;
 }
 
-/** Typed results of a page, in order; items of entities outside the pattern are dropped. */
-export function toEntityItems(model: TableModel, pattern: PatternModel, items: Record<string, AttributeValue>[], strip: ReadonlySet<string>) {
+/** The attribute values inside an entry's table key and its key on `indexName` (without the shard suffix of a sharded one). */
+function keyValues(model: TableModel, entity: EntityModel, indexName: string, item: Record<string, AttributeValue>): Record<string, unknown> {
+  const table = model.indexes[TABLE_INDEX];
+  const keys = entity.keys[TABLE_INDEX];
+  const values = { ...parseKey(model, keys.pk, item[table.partitionKey]?.S), ...parseKey(model, keys.sk!, item[table.sortKey!]?.S) };
+  if (indexName === TABLE_INDEX) return values;
+  const index = model.indexes[indexName];
+  const slot = entity.keys[indexName];
+  let pk = item[index.partitionKey]?.S;
+  if (pk !== undefined && index.shards) pk = pk.slice(0, pk.lastIndexOf(model.delimiter));
+  return { ...parseKey(model, slot.pk, pk), ...(slot.sk && parseKey(model, slot.sk, item[index.sortKey!]?.S)), ...values };
+}
+
+/** How index entries become results. */
+export interface ResultShape {
+  /** The index read; its keys are decoded when `decodeKeys` is set. */
+  readonly index: string;
+  /** Whether the entries lack attributes their keys hold (an index that does not project everything, read without a fetch). */
+  readonly decodeKeys: boolean;
+  /** The only attributes results keep. @default - every attribute */
+  readonly keep?: ReadonlySet<string>;
+}
+
+/** Typed results of a page, in order; items of entities outside `entities` are dropped. */
+export function toEntityItems(
+  model: TableModel, entities: readonly string[], items: Record<string, AttributeValue>[], strip: ReadonlySet<string>, shape: ResultShape,
+): EntityItem[] {
   const out: EntityItem[] = [];
   for (const raw of items) {
-    const found = identify(model, pattern, raw);
-    if (!found) continue;
-    const item = fromItem(raw, strip);
-    out.push({ entity: found.entity.name, item: found.fromKeys ? { ...found.fromKeys, ...item } : item });
+    const entity = identify(model, entities, raw);
+    if (!entity) continue;
+    let item = fromItem(raw, strip);
+    if (shape.decodeKeys) item = { ...keyValues(model, entity, shape.index, raw), ...item };
+    if (shape.keep) for (const a of Object.keys(item)) if (!shape.keep.has(a)) delete item[a];
+    out.push({ entity: entity.name, item });
   }
   return out;
 }

@@ -2,8 +2,11 @@
 // entity, table keys from the key templates, pattern inputs, tagged results, and no `consistent`
 // option on patterns that query a GSI.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Condition } from './expressions/condition';
 import type { PutMode } from './items';
 import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
+import type { ScanOptions } from './ops/scan';
+import type { PagedItems } from './pages';
 import type { QueryOptions } from './query';
 import type { StreamEventInput } from './stream-record';
 import type { UpdateOptions } from './update';
@@ -28,9 +31,43 @@ type PatternIndexOf<M, P> = LiteralOf<M> extends { readonly accessPatterns?: inf
   : 'table';
 type OnGsi<I> = I extends 'table' ? false : I extends `LSI${number}` ? false : true;
 
+/** Attribute names of one or more entities. */
+export type AttributeNameOf<M, E extends EntityName<M>> = E extends EntityName<M> ? Extract<keyof ItemOf<M, E>, string> : never;
+
+/** A tagged result holding only the attributes `A` (every attribute when `A` is never, or any name). */
+export type SelectedItem<M, E extends EntityName<M>, A extends string = never> = [A] extends [never]
+  ? TaggedItem<M, E>
+  : string extends A ? TaggedItem<M, E>
+    : E extends EntityName<M> ? { readonly entity: E; readonly item: Pick<ResultItemOf<M, E>, A & keyof ResultItemOf<M, E>> } : never;
+
 /** Query options of a pattern: strong consistency only where the index allows it. */
 export type PatternQueryOptions<M, P> = Omit<QueryOptions, 'consistent'> &
   (OnGsi<PatternIndexOf<M, P>> extends true ? { readonly consistent?: false } : { readonly consistent?: boolean });
+
+type ValueIn<M, E extends EntityName<M>, K> = E extends EntityName<M> ? (K extends keyof ItemOf<M, E> ? ItemOf<M, E>[K] : never) : never;
+
+/** The attributes a filter over entities `E` may name: each attribute of any of them, with its type. */
+export type FilterItem<M, E extends EntityName<M>> = { [K in AttributeNameOf<M, E>]?: ValueIn<M, E, K> };
+
+/** Options of a read that filters (`filter`, a Condition over the entities' attributes) or projects (`attributes`). */
+export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
+  /**
+   * Keeps only the items the condition holds for. DynamoDB applies it after reading: `limit`
+   * counts the items read, so a page can hold fewer than `limit` (or none) and still have a cursor.
+   * @default - no filter
+   */
+  readonly filter?: Condition<FilterItem<M, E>>;
+  /**
+   * The only attributes results hold (the entity tag is always there). Attributes the index
+   * projects or holds in its keys are read without fetching the item.
+   * @default - every attribute the pattern returns
+   */
+  readonly attributes?: readonly A[];
+};
+
+/** Query options of a pattern with its read options (`filter`, `attributes`). */
+export type PatternReadOptions<M, P extends PatternName<M>, A extends string = string> =
+  PatternQueryOptions<M, P> & ReadOptionsOf<M, PatternEntities<M, P>, A>;
 
 /** One page of results; `cursor` is set when there may be more. */
 export interface QueryPage<T> {
@@ -71,11 +108,25 @@ export interface SingleTableClient<M> {
   /** Deletes an item; returns what it held. With `mustExist` a missing item is an error. */
   delete<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean }): Promise<ResultItemOf<M, E> | undefined>;
   /** Runs an access pattern: one page of typed results. */
-  query<P extends PatternName<M>>(
+  query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
     pattern: P,
     input: PatternInput<M, P>,
-    options?: PatternQueryOptions<M, P>,
-  ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>>;
+    options?: PatternReadOptions<M, P, A>,
+  ): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>>;
+  /** Runs an access pattern over every page (`for await`), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
+  queryAll<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
+    pattern: P,
+    input: PatternInput<M, P>,
+    options?: PatternReadOptions<M, P, A>,
+  ): PagedItems<SelectedItem<M, PatternEntities<M, P>, A>>;
+  /** Reads one page of the table's items of the given entities (every entity by default), tagged by entity. */
+  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
+    options?: ScanOptions<M, E, A>,
+  ): Promise<QueryPage<SelectedItem<M, E, A>>>;
+  /** Scans every page (`for await`), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
+  scanAll<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
+    options?: ScanOptions<M, E, A>,
+  ): PagedItems<SelectedItem<M, E, A>>;
   /** Reads many items; results in request order, undefined where there is none. */
   batchGet(
     requests: readonly BatchGetRequest<M>[],

@@ -18,7 +18,7 @@ import { bundle, BundleResult, LAMBDA_BUNDLE_OPTIONS, packagedRuntime, ROOT } fr
 const BUDGETS = {
   'bench/handlers/cdk-single-table.ts': 15_800,
   'bench/handlers/cdk-single-table-get.ts': 8_192,
-  'examples/handler.ts': 49_500,
+  'examples/handler.ts': 50_000,
 };
 
 const results: Record<string, { fromSources: BundleResult; asPackage: BundleResult }> = {};
@@ -74,7 +74,9 @@ test('a handler carries only the operations it calls', () => {
   // partition without a sort-key condition. No shard or item collection code: the bench table has
   // neither a sharded index nor LSIs.
   for (const absent of ['lib/runtime/fanout.ts', 'lib/runtime/fanout-shards.ts', 'lib/runtime/update.ts', 'lib/runtime/client.ts', 'lib/runtime/fanout-heap.ts',
-    'lib/runtime/access/read.ts', 'lib/runtime/batch.ts', 'lib/runtime/item-collections.ts', 'lib/keys/shard.ts', 'lib/runtime/fanout-order.ts', 'lib/runtime/results.ts']) {
+    'lib/runtime/access/read.ts', 'lib/runtime/batch.ts', 'lib/runtime/item-collections.ts', 'lib/keys/shard.ts', 'lib/runtime/fanout-order.ts', 'lib/runtime/results.ts',
+    // Read options (filter, attributes) come with queryWith, queryShardsWith, the iterators and scan only.
+    'lib/runtime/read-options.ts', 'lib/runtime/projection.ts', 'lib/runtime/expressions/condition.ts', 'lib/runtime/pages.ts']) {
     expect(putQuery).not.toContain(absent);
   }
   const get = inputsOf('bench/handlers/cdk-single-table-get.ts');

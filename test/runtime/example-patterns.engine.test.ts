@@ -68,7 +68,7 @@ afterAll(() => engine.stop());
 
 async function run<P extends PatternName<M>>(pattern: P, input: Parameters<typeof db.query<P>>[1], options: Parameters<typeof db.query<P>>[2] = {}) {
   exercised.add(pattern);
-  return (await allPages((cursor) => db.query(pattern, input, { ...options, cursor }))).items;
+  return (await allPages((cursor) => db.query(pattern, input, { ...options, cursor } as typeof options))).items;
 }
 
 test('ordersForCustomer: begins_with ORDER# in the customer partition; a complete prefix is one order', async () => {

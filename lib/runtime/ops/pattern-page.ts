@@ -1,10 +1,12 @@
 // What `query` and `queryShards` share: the plan, the cursor, the `<` floor's filter, fetching
 // unprojected attributes, and typed results. Each passes its own reader of the index, so the
-// fan-out's code is only in handlers that import queryShards.
+// fan-out's code is only in handlers that import queryShards; the variants taking read options
+// (filter, attributes) pass `optionedRead`, so the condition compiler is only in theirs.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from '../context';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { planQuery, QueryOptions, QueryPlan, queryBinding } from '../query';
+import type { optionedRead, ReadOptions } from '../read-options';
 import { EntityItem, toEntityItems } from '../results';
 import { fetchItems } from './fetch-items';
 
@@ -26,19 +28,24 @@ export async function patternPage(
   table: TableContext<unknown>,
   patternName: string,
   input: Readonly<Record<string, unknown>>,
-  options: QueryOptions,
+  options: QueryOptions & ReadOptions,
   read: IndexReader,
+  withOptions?: typeof optionedRead,
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const { model } = table;
-  const plan = planQuery(model, patternName, input, options);
+  let plan = planQuery(model, patternName, input, options);
+  const optioned = withOptions?.(model, plan.index, plan.pattern.entities, options, { pattern: patternName });
+  if (optioned) plan = { ...plan, finish: optioned.finish };
   const position = options.cursor === undefined ? undefined : decodeCursor(patternName, queryBinding(model, plan), options.cursor);
   const page = await read(table, plan, input, position);
   let items = page.items;
   const equal = plan.condition.excludeEqual;
   if (equal !== undefined) items = items.filter((i) => i[plan.index.sortKey!]?.S !== equal);
-  if (plan.pattern.fetch === 'BATCH_GET') items = await fetchItems(table, items);
+  if (optioned?.fetch ?? plan.pattern.fetch === 'BATCH_GET') items = await fetchItems(table, items);
+  // Entries of an index that does not project everything, read without a fetch, hold some attributes only in their keys.
+  const shape = optioned?.shape ?? { index: plan.index.name, decodeKeys: plan.index.projection !== 'ALL' && plan.pattern.fetch === 'NONE' };
   return {
-    items: toEntityItems(model, plan.pattern, items, table.strip),
+    items: toEntityItems(model, plan.pattern.entities, items, table.strip, shape),
     cursor: page.next === undefined ? undefined : encodeCursor(patternName, queryBinding(model, plan), page.next),
   };
 }

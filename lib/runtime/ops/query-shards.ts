@@ -13,7 +13,7 @@ import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
 import { QueryCommand } from '../sdk';
 import { send } from '../send';
 import type { PatternQueryOptions, QueryPage } from '../types';
-import { IndexPage, patternPage } from './pattern-page';
+import { IndexPage, IndexReader, patternPage } from './pattern-page';
 import { readPartition } from './query';
 
 /** Runs an access pattern over every shard it can be on: one merged page of typed results, and a cursor when there may be more. */
@@ -23,10 +23,13 @@ export function queryShards<M, P extends PatternName<M>>(
   input: PatternInput<M, P>,
   options: PatternQueryOptions<M, P> = {},
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
-  return patternPage(table, pattern, input, options, (t, plan, values, position) => plan.index.shards
-    ? readShards(t, plan, shardsToQuery(t.model, plan, values), position as FanOutState | undefined)
-    : readPartition(t, plan, position as Record<string, AttributeValue> | undefined)) as never;
+  return patternPage(table, pattern, input, options, readAnyPattern) as never;
 }
+
+/** The reader of `queryShards`: every shard the input can be on, or the one partition of an unsharded pattern. */
+export const readAnyPattern: IndexReader = (t, plan, values, position) => plan.index.shards
+  ? readShards(t, plan, shardsToQuery(t.model, plan, values), position as FanOutState | undefined)
+  : readPartition(t, plan, position as Record<string, AttributeValue> | undefined);
 
 async function readShards(table: TableContext<unknown>, plan: QueryPlan, shards: number[], state: FanOutState | undefined): Promise<IndexPage> {
   const { model } = table;

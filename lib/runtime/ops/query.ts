@@ -10,7 +10,7 @@ import { buildQueryInput, QueryPlan } from '../query';
 import { QueryCommand } from '../sdk';
 import { send } from '../send';
 import type { PatternQueryOptions, QueryPage } from '../types';
-import { IndexPage, patternPage } from './pattern-page';
+import { IndexPage, IndexReader, patternPage } from './pattern-page';
 
 /** Runs an access pattern on one partition: one page of typed results, and a cursor when there may be more. */
 export function query<M, P extends PartitionPatternName<M>>(
@@ -19,14 +19,17 @@ export function query<M, P extends PartitionPatternName<M>>(
   input: PatternInput<M, P>,
   options: PatternQueryOptions<M, P> = {},
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
-  return patternPage(table, pattern, input, options, (t, plan, _input, position) => {
-    if (plan.index.shards) {
-      throw new SingleTableError('SHARDED_PATTERN', `queries ${plan.index.name}, whose partition key is spread over ${plan.index.shards.readCount} shards; `
-        + `run it with queryShards(table, '${plan.pattern.name}', ...), which reads every shard and merges them in order`, { pattern: plan.pattern.name });
-    }
-    return readPartition(t, plan, position as Record<string, AttributeValue> | undefined);
-  }) as never;
+  return patternPage(table, pattern, input, options, readOnePartition) as never;
 }
+
+/** The reader of `query`: one partition; a sharded pattern is refused. */
+export const readOnePartition: IndexReader = (t, plan, _input, position) => {
+  if (plan.index.shards) {
+    throw new SingleTableError('SHARDED_PATTERN', `queries ${plan.index.name}, whose partition key is spread over ${plan.index.shards.readCount} shards; `
+      + `run it with queryShards(table, '${plan.pattern.name}', ...), which reads every shard and merges them in order`, { pattern: plan.pattern.name });
+  }
+  return readPartition(t, plan, position as Record<string, AttributeValue> | undefined);
+};
 
 /** One Query request: the page and DynamoDB's LastEvaluatedKey. */
 export async function readPartition(
