@@ -27,6 +27,8 @@ export type RuntimeErrorCode =
    * (consistently) and compare, or store a request id in the item to recognise it.
    */
   | 'CONDITION_FAILED'
+  /** A write to a versioned entity expected another version than the stored one (ConditionFailedError has both). */
+  | 'VERSION_CONFLICT'
   /** A batch left requests not known to be processed: see UnprocessedError. */
   | 'UNPROCESSED';
 

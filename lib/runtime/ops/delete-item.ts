@@ -2,8 +2,9 @@
 // The Lambda runtime provides the SDK (an optional dependency of the package).
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
-import type { EntityName, ResultItemOf } from '../../manifest/infer';
+import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
+import type { WriteCondition } from '../expressions/where';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildDelete } from '../items';
 import { toItem } from '../results';
@@ -11,17 +12,22 @@ import { sendWrite } from '../send';
 import type { KeyOf } from '../types';
 
 /** Options of `deleteItem`. */
-export interface DeleteOptions {
+export interface DeleteOptions<Item = Record<string, unknown>> {
   /** Fail with CONDITION_FAILED when there is no such item. @default false */
   readonly mustExist?: boolean;
+  /** A condition the stored item must meet, made with `where`. @default - none */
+  readonly condition?: WriteCondition<Item>;
+  /** A versioned entity: the version the caller read; the delete fails with VERSION_CONFLICT at another. @default - any version */
+  readonly version?: number;
 }
 
 /** Deletes an item; returns what it held, undefined when there was none. */
 export async function deleteItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions = {},
+  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions<ItemOf<M, E>> = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
   const collections = collectionsOf(table);
-  const input = withItemCollectionRequest(collections, buildDelete(table.model, table.tableName, entity, key, options.mustExist));
-  const out = await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new DeleteItemCommand(input)), collections);
+  const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version);
+  const input = withItemCollectionRequest(collections, built);
+  const out = await sendWrite(table, entity, input, key, () => table.dynamodb.send(new DeleteItemCommand(input)), collections);
   return toItem(out.Attributes, table.strip) as ResultItemOf<M, E> | undefined;
 }
