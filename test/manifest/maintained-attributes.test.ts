@@ -2,6 +2,7 @@
 // and rejected at synth when they are declared too, share a name, or sit in the table key.
 import { edited, findings, theFinding, validManifest } from './manifest-fixture';
 import { resolveModel } from '../../lib/manifest/resolve';
+import { entityChart } from '../../lib/reports/entity-chart';
 
 const first = (m: ReturnType<typeof validManifest>) => Object.keys(m.entities)[0];
 
@@ -43,4 +44,16 @@ test('MAINTAINED_ATTRIBUTE_IN_TABLE_KEY: a timestamp in the table key', () => {
     e.sk = `${e.sk}#{createdAt}`;
   }), 'MAINTAINED_ATTRIBUTE_IN_TABLE_KEY');
   expect(d.message).toContain("'createdAt' is a timestamp attribute and part of the table key");
+});
+
+test('the entity chart notes the version and timestamp attributes', () => {
+  const manifest = edited((m) => {
+    const e = m.entities[first(m)] as { version?: object; timestamps?: object };
+    e.version = { attribute: 'rev' };
+    e.timestamps = {};
+  });
+  const row = entityChart(resolveModel(manifest)).rows.find((r) => r[0] === first(manifest))!;
+  expect(row[5]).toContain('versioned: `rev` checked and incremented by every write');
+  expect(row[5]).toContain('timestamps: `createdAt` on create, `updatedAt` on every write');
+  expect(entityChart(resolveModel(validManifest())).rows.some((r) => /versioned|timestamps/.test(r[5]))).toBe(false);
 });
