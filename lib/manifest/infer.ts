@@ -67,8 +67,20 @@ type AttributeValueOf<A, Returned extends boolean> = Returned extends true ? Res
 type ItemShape<M, E extends EntityName<M>, Returned extends boolean> = Simplify<
   { [K in Extract<RequiredNames<AttributesOf<M, E>>, string>]: AttributeValueOf<AttributesOf<M, E>[K], Returned> } & {
     [K in Exclude<Extract<keyof AttributesOf<M, E>, string>, RequiredNames<AttributesOf<M, E>>>]?: AttributeValueOf<AttributesOf<M, E>[K], Returned>;
-  }
+  } & (Returned extends true ? Maintained<EntitiesOf<M>[E], true> : Partial<Maintained<EntitiesOf<M>[E], false>>)
 >;
+
+/** The version attribute's name of an entity with `version`. */
+export type VersionAttributeOf<D> = D extends { readonly version: infer V } ? (V extends { readonly attribute: infer A extends string } ? A : 'version') : never;
+type CreatedAtOf<D> = D extends { readonly timestamps: infer T } ? (T extends { readonly createdAt: infer A extends string } ? A : 'createdAt') : never;
+type UpdatedAtOf<D> = D extends { readonly timestamps: infer T } ? (T extends { readonly updatedAt: infer A extends string } ? A : 'updatedAt') : never;
+/**
+ * The attributes the runtime maintains (version, timestamps): in every result it returns, optional
+ * in what a caller writes (a put may give createdAt; an update or replace gives the version it read).
+ */
+type Maintained<D, Returned extends boolean> = { [K in VersionAttributeOf<D>]: number } & {
+  [K in CreatedAtOf<D> | UpdatedAtOf<D>]: Returned extends true ? string : string | Date;
+};
 
 /** The item type of an entity as written: required attributes required, the others optional; a DATE may be a Date or a string. */
 export type ItemOf<M, E extends EntityName<M>> = ItemShape<M, E, false>;

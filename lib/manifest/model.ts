@@ -118,6 +118,14 @@ export interface EntityIndexKeysModel {
   readonly sk?: KeyTemplateModel;
 }
 
+/** An entity's timestamp attributes (both DATE attributes of the entity). */
+export interface TimestampsModel {
+  /** Set when the item is created. */
+  readonly createdAt: string;
+  /** Set by every write. */
+  readonly updatedAt: string;
+}
+
 /** One entity, resolved. */
 export interface EntityModel {
   /** Entity name. */
@@ -134,6 +142,10 @@ export interface EntityModel {
   readonly writesPerSecond?: number;
   /** Declared most items under one table partition key value. @default - unbounded */
   readonly maxItemsPerPartition?: number;
+  /** The version attribute the runtime checks and increments on every write (optimistic locking). @default - not versioned */
+  readonly version?: string;
+  /** The timestamp attributes the runtime keeps. @default - none */
+  readonly timestamps?: TimestampsModel;
   /** Description. @default - none */
   readonly description?: string;
 }

@@ -6,6 +6,7 @@
 // still reported, with the same diagnostics compileManifest gives, and resolveModel throws on it.
 import { DiagnosticSink, ManifestError } from './diagnostics';
 import { fingerprintOf } from './fingerprint';
+import { DEFAULT_CREATED_AT, DEFAULT_UPDATED_AT, DEFAULT_VERSION_ATTRIBUTE, maintainedAttributes } from './maintained';
 import {
   AttributeModel,
   EntityIndexKeysModel,
@@ -210,6 +211,11 @@ function resolveEntity(
       distinctValues: attr?.distinctValues,
     };
   }
+  const maintained = maintainedAttributes(def);
+  for (const [attrName, type] of maintained) {
+    // A declared one is reported by the maintained-attributes rule; the runtime's kind wins here.
+    attributes[attrName] = { name: attrName, type, required: false, typicalSizeBytes: defaultValueBytes(type) };
+  }
   const kindOf = (attr: string) => attributes[attr]?.type;
   const parse = (source: string | undefined, slot: string, part: 'pk' | 'sk'): KeyTemplateModel | undefined => {
     if (source === undefined) return undefined;
@@ -276,6 +282,11 @@ function resolveEntity(
     typicalItemSizeBytes: def?.typicalItemSizeBytes ?? estimateItemBytes(draft, indexes, typeAttribute),
     writesPerSecond: def?.writesPerSecond,
     maxItemsPerPartition: def?.maxItemsPerPartition,
+    version: def?.version ? def.version.attribute ?? DEFAULT_VERSION_ATTRIBUTE : undefined,
+    timestamps: def?.timestamps ? {
+      createdAt: def.timestamps.createdAt ?? DEFAULT_CREATED_AT,
+      updatedAt: def.timestamps.updatedAt ?? DEFAULT_UPDATED_AT,
+    } : undefined,
     description: def?.description,
   };
 }

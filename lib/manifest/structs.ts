@@ -117,10 +117,48 @@ export interface EntityDefinition {
   readonly maxItemsPerPartition?: number;
 
   /**
+   * Optimistic locking: a version number the runtime writes (1 on create) and every replacing put
+   * and every update checks against the version the caller read, then increments. A write that
+   * expects another version fails with VERSION_CONFLICT instead of overwriting a change it did not see.
+   * @default - not versioned
+   */
+  readonly version?: VersionDefinition;
+
+  /**
+   * Creation and last-write times the runtime keeps as DATE attributes (ISO-8601 UTC).
+   * @default - no timestamps
+   */
+  readonly timestamps?: TimestampsDefinition;
+
+  /**
    * A description shown in the reports.
    * @default - none
    */
   readonly description?: string;
+}
+
+/** The version attribute of an entity with optimistic locking. */
+export interface VersionDefinition {
+  /**
+   * The attribute that holds the version, a NUMBER the runtime maintains (not declared under `attributes`).
+   * @default 'version'
+   */
+  readonly attribute?: string;
+}
+
+/** The timestamp attributes of an entity. */
+export interface TimestampsDefinition {
+  /**
+   * The attribute that holds when the item was created: set by a put unless the item gives it, never changed by an update.
+   * @default 'createdAt'
+   */
+  readonly createdAt?: string;
+
+  /**
+   * The attribute that holds when the item was last written: set by every put and update.
+   * @default 'updatedAt'
+   */
+  readonly updatedAt?: string;
 }
 
 /** What a secondary index copies from the table. */

@@ -1,5 +1,6 @@
 // The main-table entity chart of a single-table design: one row per entity with its table keys, its
-// keys on every GSI and LSI slot it populates, and notes (description, sparse-index conditions).
+// keys on every GSI and LSI slot it populates, and notes (description, the version and timestamp
+// attributes the runtime maintains, sparse-index conditions).
 import { keyPairText, secondaryIndexes, sparseCondition } from './describe';
 import { ReportTable } from './report-table';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
@@ -12,6 +13,8 @@ export function entityChart(model: TableModel): ReportTable {
     const gsi: string[] = [];
     const lsi: string[] = [];
     const notes: string[] = entity.description ? [entity.description] : [];
+    if (entity.version) notes.push(`versioned: \`${entity.version}\` checked and incremented by every write`);
+    if (entity.timestamps) notes.push(`timestamps: \`${entity.timestamps.createdAt}\` on create, \`${entity.timestamps.updatedAt}\` on every write`);
     for (const index of secondaryIndexes(model)) {
       if (!entity.keys[index.name]) continue;
       if (index.type === IndexType.GSI) gsi.push(`${index.name}: ${keyPairText(model, entity, index)}`);

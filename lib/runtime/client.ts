@@ -5,6 +5,7 @@
 // file, it also resolves the manifest at start (no validation rules: the stack validated it at
 // synth, and the fingerprint check proves the function runs that manifest).
 import { contextOf, ClientOptions } from './context';
+import { where } from './expressions/where';
 import { collectionsOf } from './item-collections';
 import { isModelDocument, loadModel } from './load-model';
 import { batchGet } from './ops/batch-get';
@@ -37,10 +38,10 @@ export function createClient<M>(source: TypedManifest<M> | SingleTableManifest |
     model,
     tableName: table.tableName,
     dynamodb: table.dynamodb,
-    put: (entity, item, o) => putItem(table, entity, item, o),
+    put: (entity, item, o) => putItem(table, entity, item, { ...o, condition: o?.condition && where(o.condition) }),
     get: (entity, key, o) => getItem(table, entity, key, o),
-    update: (entity, changes, o) => updateItem(table, entity, changes, o),
-    delete: (entity, key, o) => deleteItem(table, entity, key, o),
+    update: (entity, changes, o) => updateItem(table, entity, changes, { ...o, condition: o?.condition && where(o.condition) }),
+    delete: (entity, key, o) => deleteItem(table, entity, key, { ...o, condition: o?.condition && where(o.condition) }),
     query: (pattern, input, o) => queryShardsWith(table, pattern, input, o),
     queryAll: (pattern, input, o) => queryShardsAll(table, pattern, input, o),
     scan: (o) => scan(table, o),

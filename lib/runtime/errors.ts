@@ -29,6 +29,8 @@ export type RuntimeErrorCode =
   | 'CONDITION_FAILED'
   /** A stream record without the fields DynamoDB Streams writes (eventName, dynamodb.Keys). */
   | 'INVALID_STREAM_RECORD'
+  /** A write to a versioned entity expected another version than the stored one (ConditionFailedError has both). */
+  | 'VERSION_CONFLICT'
   /** A batch left requests not known to be processed: see UnprocessedError. */
   | 'UNPROCESSED';
 

@@ -33,12 +33,16 @@ export type * from './ops/decode-stream';
 export type { PartitionPatternName, ShardedPatternName } from './pattern-kinds';
 export { createClient } from './client';
 export { SingleTableError, UnprocessedError } from './errors';
+export { where } from './expressions/where';
+export type { WriteCondition } from './expressions/where';
+export type { AttributeOperator, Condition, SizeComparison } from './expressions/condition';
+export { ConditionFailedError } from './write-failure';
 export type { RuntimeErrorCode } from './errors';
 export type { ItemCollectionEstimate, ItemCollectionReporting } from './item-collections';
 export type { PutMode } from './items';
 export type { QueryOptions } from './query';
 export type { RetryPolicy } from './retry';
-export type { UpdateOptions } from './update';
+export type { UpdateOperators, UpdateOptions } from './update';
 export type * from './types';
 // What the access modules `single-table generate --access` writes are built on.
 export { openAccess } from './access/table';

@@ -2,7 +2,6 @@
 // request here, where throttling is retried and DynamoDB's errors become the runtime's.
 import type { AttributeValue, ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from './context';
-import { SingleTableError } from './errors';
 import type { ItemCollectionListener } from './item-collections';
 import { withThrottlingRetry } from './retry';
 
@@ -22,10 +21,12 @@ export interface WriteOutput {
 
 /**
  * Sends a single-item write: reports the LSI item collection's size when DynamoDB returns it, and
- * turns a failed existence condition into CONDITION_FAILED naming the entity.
+ * turns a failed condition into CONDITION_FAILED or VERSION_CONFLICT naming the entity, the key
+ * (`values`: the item or key the caller passed) and the part of the condition that failed, as
+ * `failed` (writeFailure, for the operations) tells.
  */
 export async function sendWrite<T extends WriteOutput>(
-  table: Sender, entity: string, condition: string | undefined, run: () => Promise<T>,
+  table: Sender, run: () => Promise<T>, failed: (error: { Item?: Record<string, AttributeValue> }) => Error,
   collections?: ItemCollectionListener,
 ): Promise<T> {
   try {
@@ -33,10 +34,7 @@ export async function sendWrite<T extends WriteOutput>(
     if (out.ItemCollectionMetrics) collections?.([out.ItemCollectionMetrics]);
     return out;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') {
-      const why = condition?.startsWith('attribute_not_exists') ? 'an item with this key already exists' : 'there is no item with this key';
-      throw new SingleTableError('CONDITION_FAILED', why, { entity, cause: error });
-    }
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw failed(error as { Item?: Record<string, AttributeValue> });
     throw error;
   }
 }

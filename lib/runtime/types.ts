@@ -3,6 +3,7 @@
 // option on patterns that query a GSI.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Condition } from './expressions/condition';
+import type { WriteCondition } from './expressions/where';
 import type { PutMode } from './items';
 import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
 import type { ScanOptions } from './ops/scan';
@@ -20,6 +21,28 @@ type TemplateAttributes<D> =
 
 /** The table key attributes of an entity: what `get`, `delete` and `update` identify an item by. */
 export type KeyOf<M, E extends EntityName<M>> = Pick<ItemOf<M, E>, Extract<TemplateAttributes<EntityDef<M, E>>, keyof ItemOf<M, E>>>;
+
+type NamesWhere<Item, V> = { [K in keyof Item]-?: NonNullable<Item[K]> extends V ? K : never }[keyof Item];
+
+/** Update operators typed by the item: each takes only attributes of the kinds it fits. */
+export interface UpdateOperatorsOf<Item> {
+  /** Numbers: add (negative to subtract); sets: add the members. */
+  readonly add?: { readonly [K in NamesWhere<Item, number | Set<unknown>>]?: NonNullable<Item[K]> };
+  /** Lists: append the elements. */
+  readonly append?: { readonly [K in NamesWhere<Item, readonly unknown[]>]?: NonNullable<Item[K]> };
+  /** Lists: prepend the elements. */
+  readonly prepend?: { readonly [K in NamesWhere<Item, readonly unknown[]>]?: NonNullable<Item[K]> };
+  /** Sets: delete the members. */
+  readonly deleteFromSet?: { readonly [K in NamesWhere<Item, Set<unknown>>]?: NonNullable<Item[K]> };
+  /** Any attribute: set it only where the item has none. */
+  readonly setIfMissing?: Partial<Item>;
+}
+
+/** Options of `updateItem`: removals, operators, `readMissing`, and the caller's condition (made with `where`). */
+export type UpdateItemOptions<M, E extends EntityName<M>> = {
+  readonly remove?: readonly OptionalAttributeOf<M, E>[];
+  readonly condition?: WriteCondition<ItemOf<M, E>>;
+} & Pick<UpdateOptions, 'readMissing'> & UpdateOperatorsOf<ItemOf<M, E>>;
 
 /** Attributes of an entity that may be removed (the optional ones). */
 export type OptionalAttributeOf<M, E extends EntityName<M>> = {
@@ -92,7 +115,9 @@ export interface SingleTableClient<M> {
   /** The SDK client it sends with. */
   readonly dynamodb: DynamoDBClient;
   /** Writes a whole item: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
-  put<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: { readonly mode?: PutMode }): Promise<void>;
+  put<E extends EntityName<M>>(
+    entity: E, item: ItemOf<M, E>, options?: { readonly mode?: PutMode; readonly condition?: Condition<ItemOf<M, E>> },
+  ): Promise<void>;
   /** Reads an item by its table key. */
   get<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly consistent?: boolean }): Promise<ResultItemOf<M, E> | undefined>;
   /**
@@ -103,10 +128,12 @@ export interface SingleTableClient<M> {
   update<E extends EntityName<M>>(
     entity: E,
     changes: KeyOf<M, E> & Partial<ItemOf<M, E>>,
-    options?: { readonly remove?: readonly OptionalAttributeOf<M, E>[] } & Pick<UpdateOptions, 'readMissing'>,
+    options?: Omit<UpdateItemOptions<M, E>, 'condition'> & { readonly condition?: Condition<ItemOf<M, E>> },
   ): Promise<ResultItemOf<M, E>>;
   /** Deletes an item; returns what it held. With `mustExist` a missing item is an error. */
-  delete<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean }): Promise<ResultItemOf<M, E> | undefined>;
+  delete<E extends EntityName<M>>(
+    entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean; readonly version?: number; readonly condition?: Condition<ItemOf<M, E>> },
+  ): Promise<ResultItemOf<M, E> | undefined>;
   /** Runs an access pattern: one page of typed results. */
   query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
     pattern: P,

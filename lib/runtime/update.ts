@@ -7,10 +7,12 @@
 // `put(..., { mode: 'replace' })`.
 import type { AttributeValue, GetItemCommandInput, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import { existenceCondition } from './items';
+import type { WriteCondition } from './expressions/where';
+import { existenceCondition, expectedVersion, versionCondition } from './items';
 import { indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from './keys';
-import { fromAttributeValue } from './marshall';
+import { fromAttributeValue, storableNumber } from './marshall';
 import { attributeOf, attributeValue, entityOf } from './values';
+import type { ConditionFailedError } from './write-failure';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 /** Options of an update. */
@@ -28,15 +30,52 @@ export interface UpdateOptions {
   readonly readMissing?: boolean;
 }
 
+/**
+ * Update operators beside setting and removing, by attribute. None may touch an attribute a key is
+ * composed from: the new value is computed by DynamoDB, so the index keys could not be.
+ */
+export interface UpdateOperators {
+  /** NUMBER: add the number (negative to subtract); STRING_SET / NUMBER_SET: add the members. @default - none */
+  readonly add?: Readonly<Record<string, unknown>>;
+  /** LIST: append the elements (an absent list starts empty). @default - none */
+  readonly append?: Readonly<Record<string, unknown>>;
+  /** LIST: prepend the elements (an absent list starts empty). @default - none */
+  readonly prepend?: Readonly<Record<string, unknown>>;
+  /** STRING_SET / NUMBER_SET: delete the members (a set left empty is removed). @default - none */
+  readonly deleteFromSet?: Readonly<Record<string, unknown>>;
+  /** Set the value only where the item has none (if_not_exists). @default - none */
+  readonly setIfMissing?: Readonly<Record<string, unknown>>;
+}
+
+/** What an update adds beside its values and removals: operators and the caller's condition. */
+export interface UpdateExtras {
+  readonly operators?: UpdateOperators;
+  readonly condition?: WriteCondition<unknown>;
+}
+
+type OperatorName = keyof UpdateOperators;
+const OPERATOR_KINDS: Readonly<Record<OperatorName, readonly string[] | undefined>> = {
+  add: ['NUMBER', 'STRING_SET', 'NUMBER_SET'],
+  append: ['LIST'],
+  prepend: ['LIST'],
+  deleteFromSet: ['STRING_SET', 'NUMBER_SET'],
+  setIfMissing: undefined,
+};
+
 /** Reads and conditional updates an update with `readMissing` makes before giving up on a conflict. */
 export const READ_MISSING_ATTEMPTS = 3;
 
 type Input = Readonly<Record<string, unknown>>;
 type Item = Record<string, AttributeValue>;
 
-/** What an update changes, checked: the sets, the removals, and the table key. */
+/** What an update changes, checked: the sets, the removals, the operators, and the table key. */
 interface Changes {
   readonly entity: EntityModel;
+  /** The input with the maintained attributes' new values (version, updatedAt). */
+  readonly values: Input;
+  /** The version the update expects (a versioned entity). */
+  readonly expected?: number;
+  readonly operations: [OperatorName, string, AttributeValue][];
   readonly keyNames: ReadonlySet<string>;
   readonly set: [string, AttributeValue][];
   readonly removed: ReadonlySet<string>;
@@ -45,9 +84,10 @@ interface Changes {
   readonly missing: ReadonlyMap<string, string[]>;
 }
 
-function changesOf(model: TableModel, entityName: string, input: Input, remove: readonly string[]): Changes {
+function changesOf(model: TableModel, entityName: string, given: Input, remove: readonly string[], operators: UpdateOperators = {}): Changes {
   const entity = entityOf(model, entityName);
   const keyNames = new Set(tableKeyNames(entity));
+  const { input, expected } = maintainedUpdate(entity, given);
   const set: [string, AttributeValue][] = [];
   const changed = new Set<string>();
   for (const name in input) {
@@ -68,6 +108,7 @@ function changesOf(model: TableModel, entityName: string, input: Input, remove: 
     removed.add(name);
     changed.add(name);
   }
+  const operations = operationsOf(model, entity, operators, keyNames, changed);
   for (const name of keyNames) {
     if (input[name] === undefined) throw new SingleTableError('MISSING_ATTRIBUTE', 'is part of the table key and identifies the item to update', { entity: entity.name, attribute: name });
   }
@@ -81,12 +122,65 @@ function changesOf(model: TableModel, entityName: string, input: Input, remove: 
     const lacking = inputs.filter((n) => input[n] === undefined && !keyNames.has(n));
     if (lacking.length > 0) missing.set(slot, lacking);
   }
-  return { entity, keyNames, set, removed, changed, missing };
+  return { entity, values: input, expected, operations, keyNames, set, removed, changed, missing };
+}
+
+/**
+ * The input with what the runtime maintains: a versioned entity's next version (the update must
+ * give the one it read) and the updatedAt timestamp.
+ */
+function maintainedUpdate(entity: EntityModel, given: Input): { input: Input; expected?: number } {
+  const { version, timestamps } = entity;
+  if (version === undefined && !timestamps) return { input: given };
+  const input: Record<string, unknown> = { ...given };
+  let expected: number | undefined;
+  if (version !== undefined) {
+    expected = expectedVersion(entity, given[version]);
+    if (expected === undefined) {
+      throw new SingleTableError('MISSING_ATTRIBUTE', 'is the version: an update of a versioned item gives the version it read', { entity: entity.name, attribute: version });
+    }
+    input[version] = expected + 1;
+  }
+  if (timestamps) input[timestamps.updatedAt] = new Date().toISOString();
+  return { input, expected };
+}
+
+/** The operators' attributes and values, checked: declared, of a kind the operator fits, no key input, each attribute changed once. */
+function operationsOf(model: TableModel, entity: EntityModel, operators: UpdateOperators, keyNames: ReadonlySet<string>, changed: Set<string>) {
+  const out: [OperatorName, string, AttributeValue][] = [];
+  const maintained = [entity.version, entity.timestamps?.updatedAt];
+  for (const op of Object.keys(OPERATOR_KINDS) as OperatorName[]) {
+    const values = operators[op];
+    for (const name in values) {
+      if (values[name] === undefined) continue;
+      const attr = attributeOf(entity, name);
+      const where = { entity: entity.name, attribute: name };
+      const kinds = OPERATOR_KINDS[op];
+      if (kinds && !kinds.includes(attr.type)) throw new SingleTableError('INVALID_VALUE', `${op} applies to ${kinds.join(', ')} attributes; ${name} is ${attr.type}`, where);
+      if (keyNames.has(name)) throw new SingleTableError('INVALID_VALUE', `is part of the table key, which identifies the item: ${op} cannot change it`, where);
+      if (maintained.includes(name)) throw new SingleTableError('INVALID_VALUE', `is maintained by the runtime: ${op} cannot change it`, where);
+      for (const slot in entity.keys) {
+        if (slot !== TABLE_INDEX && indexInputs(entity, model.indexes[slot]).includes(name)) {
+          throw new SingleTableError('PARTIAL_INDEX_UPDATE',
+            `is part of index ${slot}'s key, and ${op} leaves its new value to DynamoDB, so the index key cannot be computed; ` +
+            `set ${name} to its new value instead (read the item first, or let the update read the other inputs with { readMissing: true })`, where);
+        }
+      }
+      if (changed.has(name)) throw new SingleTableError('INVALID_VALUE', `is changed twice in one update (${op} and another change)`, where);
+      changed.add(name);
+      const value = values[name];
+      const av = op === 'add' && attr.type === 'NUMBER' && storableNumber(value) ? { N: String(value) } : attributeValue(entity, attr, value);
+      out.push([op, name, av]);
+    }
+  }
+  return out;
 }
 
 /** The attributes an update lacks to recompute the index keys it moves, every index at once; empty when it lacks none. */
-export function missingIndexInputs(model: TableModel, entityName: string, input: Input, remove: readonly string[] = []): string[] {
-  return unionOf(changesOf(model, entityName, input, remove).missing);
+export function missingIndexInputs(
+  model: TableModel, entityName: string, input: Input, remove: readonly string[] = [], operators?: UpdateOperators,
+): string[] {
+  return unionOf(changesOf(model, entityName, input, remove, operators).missing);
 }
 
 function unionOf(missing: ReadonlyMap<string, string[]>): string[] {
@@ -105,8 +199,10 @@ export function buildUpdate(
   input: Input,
   remove: readonly string[] = [],
   stored?: Item,
+  extras: UpdateExtras = {},
 ): UpdateItemCommandInput {
-  const { entity, set, removed, changed, missing } = changesOf(model, entityName, input, remove);
+  const changes = changesOf(model, entityName, input, remove, extras.operators);
+  const { entity, values: withMaintainedValues, expected, operations, set, removed, changed, missing } = changes;
   const lacking = unionOf(missing);
   if (lacking.length > 0 && !stored) {
     const given = [...changed].filter((n) => [...missing.keys()].some((slot) => indexInputs(entity, model.indexes[slot]).includes(n)));
@@ -121,6 +217,8 @@ export function buildUpdate(
   const values: Record<string, AttributeValue> = {};
   const sets: string[] = [];
   const removes: string[] = [];
+  const adds: string[] = [];
+  const deletes: string[] = [];
   const nameRef = (name: string) => {
     const ref = `#a${Object.keys(names).length}`;
     names[ref] = name;
@@ -133,9 +231,18 @@ export function buildUpdate(
   };
   for (const [name, av] of set) setAttr(name, av);
   for (const name of removed) removes.push(nameRef(name));
+  operations.forEach(([op, name, av], i) => {
+    const ref = `:o${i}`;
+    values[ref] = av;
+    const attr = nameRef(name);
+    if (op === 'add') {adds.push(`${attr} ${ref}`);} else if (op === 'deleteFromSet') {deletes.push(`${attr} ${ref}`);} else if (op === 'setIfMissing') {sets.push(`${attr} = if_not_exists(${attr}, ${ref})`);} else {
+      values[':empty'] = { L: [] };
+      sets.push(op === 'append' ? `${attr} = list_append(if_not_exists(${attr}, :empty), ${ref})` : `${attr} = list_append(${ref}, if_not_exists(${attr}, :empty))`);
+    }
+  });
 
   // The inputs read stand in for the ones not given, and must still hold when the update runs.
-  const known: Record<string, unknown> = { ...input };
+  const known: Record<string, unknown> = { ...withMaintainedValues };
   const unchanged: string[] = [];
   for (const name of lacking) {
     const av = stored![name];
@@ -163,22 +270,25 @@ export function buildUpdate(
       if (index.sortKey) removes.push(nameRef(index.sortKey));
     }
   }
-  if (sets.length === 0 && removes.length === 0) {
+  if (sets.length === 0 && removes.length === 0 && adds.length === 0 && deletes.length === 0) {
     throw new SingleTableError('INVALID_VALUE', 'the update sets and removes nothing', { entity: entity.name });
   }
 
-  const condition = existenceCondition(model, true);
+  const condition = expected === undefined ? existenceCondition(model, true) : versionCondition(model, entity.version!, expected);
   Object.assign(names, condition.ExpressionAttributeNames);
-  const expression = (sets.length ? `SET ${sets.join(', ')}` : '') + (removes.length ? ` REMOVE ${removes.join(', ')}` : '');
+  Object.assign(values, 'ExpressionAttributeValues' in condition ? condition.ExpressionAttributeValues : undefined);
+  const clauses: [string, string[]][] = [['SET', sets], ['REMOVE', removes], ['ADD', adds], ['DELETE', deletes]];
   const out: UpdateItemCommandInput = {
     TableName: tableName,
     Key: keyAttributes(model, table),
-    UpdateExpression: expression.trim(),
+    UpdateExpression: clauses.filter(([, parts]) => parts.length).map(([verb, parts]) => `${verb} ${parts.join(', ')}`).join(' '),
     ConditionExpression: [condition.ConditionExpression, ...unchanged].join(' AND '),
     ExpressionAttributeNames: names,
     ReturnValues: 'ALL_NEW',
   };
   if (Object.keys(values).length) out.ExpressionAttributeValues = values;
+  if (expected !== undefined || extras.condition) out.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
+  extras.condition?.addTo(out, entity);
   return out;
 }
 
@@ -213,16 +323,20 @@ export interface ReadMissingSend<T> {
  */
 export async function updateReadingMissing<T>(
   model: TableModel, tableName: string, entityName: string, input: Input, remove: readonly string[] = [], send: ReadMissingSend<T>,
+  extras: UpdateExtras = {},
 ): Promise<T> {
-  const missing = missingIndexInputs(model, entityName, input, remove);
-  if (missing.length === 0) return send.update(buildUpdate(model, tableName, entityName, input, remove));
+  const missing = missingIndexInputs(model, entityName, input, remove, extras.operators);
+  if (missing.length === 0) return send.update(buildUpdate(model, tableName, entityName, input, remove, undefined, extras));
   for (let attempt = 1; ; attempt++) {
     const stored = await send.get(buildReadMissing(model, tableName, entityName, input, missing));
     if (!stored) throw new SingleTableError('CONDITION_FAILED', 'there is no item with this key', { entity: entityName });
     try {
-      return await send.update(buildUpdate(model, tableName, entityName, input, remove, stored));
+      return await send.update(buildUpdate(model, tableName, entityName, input, remove, stored, extras));
     } catch (error) {
       if ((error as SingleTableError).code !== 'CONDITION_FAILED') throw error;
+      // The inputs read still stand, so the caller's own condition is what failed: not a conflict to retry.
+      const now = (error as ConditionFailedError).item;
+      if (now && missing.every((name) => now[name] === (stored[name] && fromAttributeValue(stored[name])))) throw error;
       if (attempt >= READ_MISSING_ATTEMPTS) {
         throw new SingleTableError('CONDITION_FAILED',
           `${missing.join(', ')} changed between each read and update, ${attempt} times; try again later, or pass them`, { entity: entityName, cause: error });

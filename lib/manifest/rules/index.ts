@@ -1,4 +1,5 @@
 import { lowCardinalityKeysAreSharded, lsiCollectionsAreBounded } from './hot-partitions';
+import { maintainedAttributesFit } from './maintained-attributes';
 import {
   atMostTwentyGlobalIndexes,
   dataAttributesDoNotClash,
@@ -20,6 +21,7 @@ export const ALL_RULES: readonly ManifestRule[] = [
   keyAttributeNamesAreUnique,
   typeAttributeIsValid,
   dataAttributesDoNotClash,
+  maintainedAttributesFit,
   typeValuesAreUnique,
   includeListsAreValid,
   atMostTwentyProjectedPerIndex,

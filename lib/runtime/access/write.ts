@@ -13,7 +13,8 @@ import { absentOrThrow, checkSize, requiredKey, shardFor } from '../keys';
 import type { PutOptions } from '../ops/put-item';
 import { sendWrite } from '../send';
 import type { AttributeSlot } from '../values';
-import { convertItem } from '../values';
+import { convertItem, valuesText } from '../values';
+import { ConditionFailedError } from '../write-failure';
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -98,5 +99,10 @@ export async function putEntity(
   if (mode !== 'upsert') Object.assign(input, putCondition(entity.slots[0].pk![0], entity.name, mode));
   const listener = collections?.(table);
   if (listener) input.ReturnItemCollectionMetrics = 'SIZE';
-  await sendWrite(table, entity.name, input.ConditionExpression, () => table.dynamodb.send(new PutItemCommand(input)), listener);
+  await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) => {
+    // As writeFailure words it for a put without version or condition: the key, then the reason.
+    const names = [...new Set(`${entity.slots[0].pk![1]}#${entity.slots[0].sk![1]}`.match(/[^{}]+(?=\})/g))];
+    return new ConditionFailedError('CONDITION_FAILED', `${valuesText(item, names)}: ${mode === 'create' ? 'an item with this key already exists' : 'there is no item with this key'}`,
+      entity.name, e);
+  }, listener);
 }

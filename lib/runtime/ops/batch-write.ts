@@ -5,7 +5,7 @@ import { BatchEntry, batchWriteItems, keyId } from '../batch';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
 import { collectionsOf } from '../item-collections';
-import { itemToWrite, keyFromInput } from '../items';
+import { itemToWrite, keyFromInput, withMaintained } from '../items';
 import { tableKeyNames } from '../keys';
 import type { BatchWriteRequest } from '../types';
 import { entityOf, valuesText } from '../values';
@@ -22,8 +22,11 @@ export async function batchWrite<M>(table: TableContext<M>, requests: readonly B
     if (r.type !== 'put' && r.type !== 'delete') {
       throw new SingleTableError('INVALID_VALUE', `a batch write has type ${JSON.stringify((r as { type: unknown }).type)}; use 'put' or 'delete'`, { entity: entity.name });
     }
+    if (entity.version !== undefined) {
+      throw new SingleTableError('INVALID_VALUE', 'is versioned, and BatchWriteItem takes no condition, so it could overwrite a version it did not read: write it with putItem, updateItem or deleteItem', { entity: entity.name });
+    }
     const request: WriteRequest = r.type === 'put'
-      ? { PutRequest: { Item: itemToWrite(model, entity, r.item) } }
+      ? { PutRequest: { Item: itemToWrite(model, entity, withMaintained(entity, r.item)) } }
       : { DeleteRequest: { Key: keyFromInput(model, entity, r.key) } };
     const id = writeId(request);
     if (seen.has(id)) {

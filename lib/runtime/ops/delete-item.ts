@@ -1,25 +1,34 @@
 // DeleteItem by an entity's table key.
-import type { EntityName, ResultItemOf } from '../../manifest/infer';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
+import type { WriteCondition } from '../expressions/where';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildDelete } from '../items';
 import { toItem } from '../results';
 import { DeleteItemCommand } from '../sdk';
 import { sendWrite } from '../send';
 import type { KeyOf } from '../types';
+import { writeFailure } from '../write-failure';
 
 /** Options of `deleteItem`. */
-export interface DeleteOptions {
+export interface DeleteOptions<Item = Record<string, unknown>> {
   /** Fail with CONDITION_FAILED when there is no such item. @default false */
   readonly mustExist?: boolean;
+  /** A condition the stored item must meet, made with `where`. @default - none */
+  readonly condition?: WriteCondition<Item>;
+  /** A versioned entity: the version the caller read; the delete fails with VERSION_CONFLICT at another. @default - any version */
+  readonly version?: number;
 }
 
 /** Deletes an item; returns what it held, undefined when there was none. */
 export async function deleteItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions = {},
+  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions<ItemOf<M, E>> = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
   const collections = collectionsOf(table);
-  const input = withItemCollectionRequest(collections, buildDelete(table.model, table.tableName, entity, key, options.mustExist));
-  const out = await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new DeleteItemCommand(input)), collections);
+  const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version);
+  const input = withItemCollectionRequest(collections, built);
+  const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, key, e);
+  const out = await sendWrite(table, () => table.dynamodb.send(new DeleteItemCommand(input)), failed, collections);
   return toItem(out.Attributes, table.strip) as ResultItemOf<M, E> | undefined;
 }

@@ -1,22 +1,26 @@
 // PutItem: the whole item, its type and every key it has, validated before anything is sent.
 import type { EntityName, ItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
+import type { WriteCondition } from '../expressions/where';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
 import { PutItemCommand } from '../sdk';
 import { sendWrite } from '../send';
+import { writeFailure } from '../write-failure';
 
 /** Options of `putItem`. */
-export interface PutOptions {
+export interface PutOptions<Item = Record<string, unknown>> {
   /** `upsert` overwrites, `create` fails if the item exists, `replace` fails if it does not. @default 'upsert' */
   readonly mode?: PutMode;
+  /** A condition the stored item must meet, made with `where`; ANDed with the mode's. @default - none */
+  readonly condition?: WriteCondition<Item>;
 }
 
 /** Writes a whole item. */
 export async function putItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, item: ItemOf<M, E>, options: PutOptions = {},
+  table: TableContext<M>, entity: E, item: ItemOf<M, E>, options: PutOptions<ItemOf<M, E>> = {},
 ): Promise<void> {
   const collections = collectionsOf(table);
-  const input = withItemCollectionRequest(collections, buildPut(table.model, table.tableName, entity, item, options.mode));
-  await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new PutItemCommand(input)), collections);
+  const input = withItemCollectionRequest(collections, buildPut(table.model, table.tableName, entity, item, options.mode, options.condition));
+  await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) => writeFailure(table, entity, input, item, e), collections);
 }

@@ -1,9 +1,7 @@
 // Scan of the table by entity: a filter on the type attribute keeps the asked entities, parallel
 // segments (Segment / TotalSegments) are read at once, and one cursor holds every segment's
 // position, so a scan resumes where it stopped, segment by segment.
-// The Lambda runtime provides the SDK (an optional dependency of the package).
-// eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, ScanCommand, ScanCommandInput } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import type { EntityName } from '../../manifest/infer';
 import { TABLE_INDEX, TableModel } from '../../manifest/model';
 import type { TableContext } from '../context';
@@ -12,6 +10,7 @@ import { SingleTableError } from '../errors';
 import { paged, PagedItems } from '../pages';
 import { optionedRead, ReadOptions } from '../read-options';
 import { EntityItem, ResultShape, toEntityItems } from '../results';
+import { ScanCommand } from '../sdk';
 import { send } from '../send';
 import type { AttributeNameOf, QueryPage, ReadOptionsOf, SelectedItem } from '../types';
 import { entityOf } from '../values';

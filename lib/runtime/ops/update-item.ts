@@ -1,34 +1,40 @@
 // UpdateItem: set and remove attributes of an existing item, its index keys recomputed; with
 // `readMissing`, the other inputs of an index whose keys move are read first (update.ts).
-import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { toItem } from '../results';
 import { GetItemCommand, UpdateItemCommand } from '../sdk';
 import { send, sendWrite } from '../send';
-import type { KeyOf, OptionalAttributeOf } from '../types';
-import { buildUpdate, UpdateOptions, updateReadingMissing } from '../update';
+import type { KeyOf, UpdateItemOptions } from '../types';
+import { buildUpdate, UpdateExtras, UpdateOperators, updateReadingMissing } from '../update';
+import { writeFailure } from '../write-failure';
 
-/** Sets the given attributes of an existing item, removes `remove`; returns the item as it is now. */
+/**
+ * Sets the given attributes of an existing item, removes `remove`, applies the operators (`add`,
+ * `append`, `prepend`, `deleteFromSet`, `setIfMissing`); returns the item as it is now.
+ */
 export async function updateItem<M, E extends EntityName<M>>(
   table: TableContext<M>,
   entity: E,
   changes: KeyOf<M, E> & Partial<ItemOf<M, E>>,
-  options: { readonly remove?: readonly OptionalAttributeOf<M, E>[] } & Pick<UpdateOptions, 'readMissing'> = {},
+  options: UpdateItemOptions<M, E> = {},
 ): Promise<ResultItemOf<M, E>> {
   const { model, tableName } = table;
   const remove = options.remove as readonly string[] | undefined;
+  const extras: UpdateExtras = { operators: options as UpdateOperators, condition: options.condition };
   const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
     const input = withItemCollectionRequest(collections, update);
-    return sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new UpdateItemCommand(input)), collections);
+    const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, changes, e);
+    return sendWrite(table, () => table.dynamodb.send(new UpdateItemCommand(input)), failed, collections);
   };
   const out = options.readMissing
     ? await updateReadingMissing(model, tableName, entity, changes, remove, {
       get: async (input) => (await send(table, () => table.dynamodb.send(new GetItemCommand(input)))).Item,
       update: write,
-    })
-    : await write(buildUpdate(model, tableName, entity, changes, remove));
+    }, extras)
+    : await write(buildUpdate(model, tableName, entity, changes, remove, undefined, extras));
   return toItem(out.Attributes, table.strip) as ResultItemOf<M, E>;
 }
