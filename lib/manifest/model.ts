@@ -134,6 +134,8 @@ export interface EntityModel {
   readonly writesPerSecond?: number;
   /** Declared most items under one table partition key value. @default - unbounded */
   readonly maxItemsPerPartition?: number;
+  /** Attributes no two items of the entity may share, each held by a guard item. @default - none */
+  readonly unique?: string[];
   /** Description. @default - none */
   readonly description?: string;
 }

@@ -275,6 +275,7 @@ function resolveEntity(
     typicalItemSizeBytes: def?.typicalItemSizeBytes ?? estimateItemBytes(draft, indexes, typeAttribute),
     writesPerSecond: def?.writesPerSecond,
     maxItemsPerPartition: def?.maxItemsPerPartition,
+    unique: def?.unique?.length ? [...def.unique] : undefined,
     description: def?.description,
   };
 }

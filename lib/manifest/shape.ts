@@ -84,6 +84,7 @@ const ENTITY: Shape = {
     typicalItemSizeBytes: opt(SIZE),
     writesPerSecond: opt(RATE),
     maxItemsPerPartition: opt(whole('MAX_ITEMS_INVALID', 1, Number.MAX_SAFE_INTEGER, 'a whole number of at least 1')),
+    unique: opt(list(text('UNIQUE_ATTRIBUTE_UNDECLARED'))),
     description: opt(text()),
   },
 };
