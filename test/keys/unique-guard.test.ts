@@ -37,7 +37,8 @@ describe('guard keys', () => {
       fc.pre('template' in parsed);
       if (!('template' in parsed)) return;
       const seed = seeds[Symbol.iterator]();
-      const values = Object.fromEntries(Object.entries(kinds).map(([n, k]) => [n, fc.sample(valueOf(k), { numRuns: 1, seed: seed.next().value as number })[0]]));
+      const sample = (k: AttributeKind) => fc.sample(valueOf(k), { numRuns: 1, seed: seed.next().value as number })[0];
+      const values = Object.fromEntries(Object.entries(kinds).map(([n, k]) => [n, sample(k)]));
       const composed = composeKey(parsed.template, values, delim, esc);
       if (!('key' in composed)) return;
       expect(isGuardKey(composed.key, delim, esc)).toBe(false);
