@@ -3,6 +3,7 @@
 // option on patterns that query a GSI.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PutMode } from './items';
+import type { TransactWriteOptions } from './ops/transact-write';
 import type { QueryOptions } from './query';
 import type { UpdateOptions } from './update';
 import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../manifest/infer';
@@ -44,6 +45,27 @@ export type BatchWriteRequest<M> = {
   [E in EntityName<M>]: { readonly type: 'put'; readonly entity: E; readonly item: ItemOf<M, E> } | { readonly type: 'delete'; readonly entity: E; readonly key: KeyOf<M, E> };
 }[EntityName<M>];
 
+/** One action of `transactWrite`. */
+export type TransactWriteAction<M> = {
+  [E in EntityName<M>]:
+  | {
+    /** Writes a whole item: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
+    readonly type: 'put'; readonly entity: E; readonly item: ItemOf<M, E>; readonly mode?: PutMode;
+  }
+  | {
+    /** Sets `changes`, removes `remove`, recomputes the index keys they move (every input of a moved index key must be given). */
+    readonly type: 'update'; readonly entity: E; readonly changes: KeyOf<M, E> & Partial<ItemOf<M, E>>; readonly remove?: readonly OptionalAttributeOf<M, E>[];
+  }
+  | {
+    /** Deletes an item; with `mustExist` a missing item cancels the transaction. */
+    readonly type: 'delete'; readonly entity: E; readonly key: KeyOf<M, E>; readonly mustExist?: boolean;
+  }
+  | {
+    /** Cancels the transaction unless the item exists. */
+    readonly type: 'conditionCheck'; readonly entity: E; readonly key: KeyOf<M, E>;
+  };
+}[EntityName<M>];
+
 /** The runtime client of one manifest. */
 export interface SingleTableClient<M> {
   /** The compiled model. */
@@ -81,4 +103,8 @@ export interface SingleTableClient<M> {
   ): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
   /** Writes many puts and deletes. */
   batchWrite(requests: readonly BatchWriteRequest<M>[]): Promise<void>;
+  /** Applies up to 100 actions atomically (unique-value guards included); a cancellation throws TransactionCanceledError listing each reason. */
+  transactWrite(actions: readonly TransactWriteAction<M>[], options?: TransactWriteOptions): Promise<void>;
+  /** Reads up to 100 items as one snapshot; results in request order, undefined where there is none. */
+  transactGet(requests: readonly BatchGetRequest<M>[]): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
 }

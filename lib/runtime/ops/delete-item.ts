@@ -9,6 +9,7 @@ import { buildDelete } from '../items';
 import { toItem } from '../results';
 import { sendWrite } from '../send';
 import type { KeyOf } from '../types';
+import { refuseUnique } from '../unique-refusal';
 
 /** Options of `deleteItem`. */
 export interface DeleteOptions {
@@ -20,6 +21,7 @@ export interface DeleteOptions {
 export async function deleteItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
+  refuseUnique(table.model, entity, 'deleteItem');
   const collections = collectionsOf(table);
   const input = withItemCollectionRequest(collections, buildDelete(table.model, table.tableName, entity, key, options.mustExist));
   const out = await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new DeleteItemCommand(input)), collections);

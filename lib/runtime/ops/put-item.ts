@@ -7,6 +7,7 @@ import type { TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
 import { sendWrite } from '../send';
+import { refuseUnique } from '../unique-refusal';
 
 /** Options of `putItem`. */
 export interface PutOptions {
@@ -18,6 +19,7 @@ export interface PutOptions {
 export async function putItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, item: ItemOf<M, E>, options: PutOptions = {},
 ): Promise<void> {
+  refuseUnique(table.model, entity, 'putItem');
   const collections = collectionsOf(table);
   const input = withItemCollectionRequest(collections, buildPut(table.model, table.tableName, entity, item, options.mode));
   await sendWrite(table, entity, input.ConditionExpression, () => table.dynamodb.send(new PutItemCommand(input)), collections);

@@ -9,6 +9,7 @@ import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { toItem } from '../results';
 import { send, sendWrite } from '../send';
 import type { KeyOf, OptionalAttributeOf } from '../types';
+import { refuseUnique } from '../unique-refusal';
 import { buildUpdate, UpdateOptions, updateReadingMissing } from '../update';
 
 /** Sets the given attributes of an existing item, removes `remove`; returns the item as it is now. */
@@ -20,6 +21,8 @@ export async function updateItem<M, E extends EntityName<M>>(
 ): Promise<ResultItemOf<M, E>> {
   const { model, tableName } = table;
   const remove = options.remove as readonly string[] | undefined;
+  // Only a change of a unique value moves a guard; other updates go alone.
+  refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u));
   const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
     const input = withItemCollectionRequest(collections, update);
