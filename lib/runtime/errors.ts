@@ -31,6 +31,8 @@ export type RuntimeErrorCode =
   | 'INVALID_CURSOR'
   | 'SHARDED_PATTERN'
   | 'DUPLICATE_BATCH_KEY'
+  /** A condition (of a write, or a filter) names an unknown operator, is empty, or applies an operator to a kind it does not fit. */
+  | 'INVALID_CONDITION'
   /**
    * A put's, update's or delete's condition on the item's existence failed. A create-only put whose
    * first answer was lost and that the SDK retried fails so on its own write: read the item back

@@ -40,7 +40,8 @@ export function attributeValue(entity: EntityModel, attr: AttributeModel, value:
   return av;
 }
 
-const KIND_RULES: Record<string, string> = {
+/** What a value of each kind must be, for messages. */
+export const KIND_RULES: Readonly<Record<string, string>> = {
   STRING: 'a string',
   NUMBER: 'a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)',
   BOOLEAN: 'a boolean',
