@@ -2,10 +2,11 @@
 // would send (same item, keys, sparse index keys, existence conditions; buildPut, buildUpdate and
 // buildDelete make them), plus the guard writes of unique attributes. Checked before anything is
 // sent: at most 100 items, one action per item, a valid token.
-import type { AttributeValue, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, ConditionCheck, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import { ExpressionRefs } from './expressions/refs';
-import { buildDelete, buildPut, existenceCondition, keyFromInput } from './items';
+import { compileCondition } from './expressions/condition';
+import { ExpressionPlaceholders, ExpressionRefs } from './expressions/refs';
+import { buildDelete, buildPut, keyFromInput } from './items';
 import { tableKeyNames } from './keys';
 import type { TransactItemRef } from './transact-send';
 import { guardWrites, unchangedCondition } from './unique';
@@ -30,6 +31,7 @@ export interface UntypedAction {
   readonly key?: Values;
   readonly mustExist?: boolean;
   readonly readMissing?: unknown;
+  readonly condition?: unknown;
 }
 
 /** What each item sent stands for: the caller's action, its entity and table key, and the guard it is (if one). */
@@ -55,6 +57,9 @@ export function checkActions(model: TableModel, actions: readonly UntypedAction[
     const entity = entityOf(model, a?.entity);
     if (!ACTION_TYPES.includes(a.type)) {
       throw new SingleTableError('INVALID_VALUE', `action ${i} has type ${JSON.stringify(a.type)}; use 'put', 'update', 'delete' or 'conditionCheck'`, { entity: entity.name });
+    }
+    if (a.type === 'conditionCheck' && a.condition === undefined) {
+      throw new SingleTableError('INVALID_CONDITION', `action ${i} is a conditionCheck without a condition; give it one, e.g. { attr: 'status', eq: 'OPEN' }`, { entity: entity.name });
     }
     if (a.type === 'update' && a.readMissing !== undefined) {
       throw new SingleTableError('INVALID_VALUE',
@@ -99,15 +104,10 @@ export function buildTransactWrite(
     const read = readDone[i];
     const before = stored[i];
     const { item, after, owner } = actionItem(model, tableName, entity, action, i);
-    if (read) {
-      // The item must still hold what its guards were computed from.
-      const input = (item.Put ?? item.Update ?? item.Delete)!;
-      const refs = ExpressionRefs.extending(input);
-      const touched = uniqueTouched(entity, action);
-      const unchanged = unchangedCondition(model, before, touched, refs);
-      input.ConditionExpression = input.ConditionExpression ? `(${input.ConditionExpression}) AND ${unchanged}` : unchanged;
-      refs.applyTo(input);
-    }
+    const input = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
+    if (action.condition !== undefined) andCondition(input, (refs) => compileCondition([entity], action.condition, refs, `actions[${i}].condition`));
+    // The item must still hold what its guards were computed from.
+    if (read) andCondition(input, (refs) => unchangedCondition(model, before, uniqueTouched(entity, action), refs));
     items.push(item);
     sent.push({ action: i, entity: entity.name, key, readBefore: read });
     const touched = action.type === 'put' && action.mode === 'create' ? entity.unique ?? [] : uniqueTouched(entity, action);
@@ -152,10 +152,19 @@ function actionItem(
       return { item: { Delete: del }, after: undefined, owner: del.Key! };
     }
     default: {
+      // Its condition (added by the caller) alone decides: it may as well require the item's absence.
       const Key = keyFromInput(model, entity, action.key!);
-      return { item: { ConditionCheck: { TableName: tableName, Key, ...existenceCondition(model, true) } }, after: undefined, owner: Key };
+      return { item: { ConditionCheck: { TableName: tableName, Key } as ConditionCheck }, after: undefined, owner: Key };
     }
   }
+}
+
+/** Adds a condition to a request's with AND, its placeholders merged. */
+function andCondition(input: { ConditionExpression?: string } & ExpressionPlaceholders, build: (refs: ExpressionRefs) => string): void {
+  const refs = ExpressionRefs.extending(input);
+  const expression = build(refs);
+  input.ConditionExpression = input.ConditionExpression ? `(${input.ConditionExpression}) AND (${expression})` : expression;
+  refs.applyTo(input);
 }
 
 function ownerKey(model: TableModel, item: Item): Item {

@@ -2,6 +2,7 @@
 // entity, table keys from the key templates, pattern inputs, tagged results, and no `consistent`
 // option on patterns that query a GSI.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Condition } from './expressions/condition';
 import type { PutMode } from './items';
 import type { TransactWriteOptions } from './ops/transact-write';
 import type { QueryOptions } from './query';
@@ -50,19 +51,34 @@ export type TransactWriteAction<M> = {
   [E in EntityName<M>]:
   | {
     /** Writes a whole item: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
-    readonly type: 'put'; readonly entity: E; readonly item: ItemOf<M, E>; readonly mode?: PutMode;
+    readonly type: 'put';
+    readonly entity: E;
+    readonly item: ItemOf<M, E>;
+    readonly mode?: PutMode;
+    /** A condition on the item as stored before the write. */
+    readonly condition?: Condition<ItemOf<M, E>>;
   }
   | {
     /** Sets `changes`, removes `remove`, recomputes the index keys they move (every input of a moved index key must be given). */
-    readonly type: 'update'; readonly entity: E; readonly changes: KeyOf<M, E> & Partial<ItemOf<M, E>>; readonly remove?: readonly OptionalAttributeOf<M, E>[];
+    readonly type: 'update';
+    readonly entity: E;
+    readonly changes: KeyOf<M, E> & Partial<ItemOf<M, E>>;
+    readonly remove?: readonly OptionalAttributeOf<M, E>[];
+    /** A condition on the item as stored before the write. */
+    readonly condition?: Condition<ItemOf<M, E>>;
   }
   | {
     /** Deletes an item; with `mustExist` a missing item cancels the transaction. */
-    readonly type: 'delete'; readonly entity: E; readonly key: KeyOf<M, E>; readonly mustExist?: boolean;
+    readonly type: 'delete';
+    readonly entity: E;
+    readonly key: KeyOf<M, E>;
+    readonly mustExist?: boolean;
+    /** A condition on the item as stored before the delete. */
+    readonly condition?: Condition<ItemOf<M, E>>;
   }
   | {
-    /** Cancels the transaction unless the item exists. */
-    readonly type: 'conditionCheck'; readonly entity: E; readonly key: KeyOf<M, E>;
+    /** Cancels the transaction unless `condition` holds for the item (a missing item has no attributes). */
+    readonly type: 'conditionCheck'; readonly entity: E; readonly key: KeyOf<M, E>; readonly condition: Condition<ItemOf<M, E>>;
   };
 }[EntityName<M>];
 

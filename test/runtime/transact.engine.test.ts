@@ -46,7 +46,7 @@ describe('transactWrite', () => {
       { type: 'update', entity: 'Order', changes: { username: 'ann', orderId: 'o1', total: 11 } },
       { type: 'delete', entity: 'Order', key: { username: 'ann', orderId: 'o2' }, mustExist: true },
       { type: 'put', entity: 'Order', item: { username: 'ann', orderId: 'o3', total: 30 }, mode: 'create' },
-      { type: 'conditionCheck', entity: 'Order', key: { username: 'ann', orderId: 'o0' } },
+      { type: 'conditionCheck', entity: 'Order', key: { username: 'ann', orderId: 'o0' }, condition: { attr: 'total', eq: 0 } },
     ]);
     const got = await transactGet(table, [
       { entity: 'Order', key: { username: 'ann', orderId: 'o1' } },
@@ -63,7 +63,7 @@ describe('transactWrite', () => {
   test('a cancelled transaction applies nothing and names each failed action: index, entity, key and reason', async () => {
     const error = await transactWrite(table, [
       { type: 'put', entity: 'Order', item: { username: 'bob', orderId: 'o1', total: 1 } },
-      { type: 'conditionCheck', entity: 'Order', key: { username: 'bob', orderId: 'missing' } },
+      { type: 'conditionCheck', entity: 'Order', key: { username: 'bob', orderId: 'missing' }, condition: { attr: 'total', exists: true } },
       { type: 'delete', entity: 'Order', key: { username: 'bob', orderId: 'gone' }, mustExist: true },
     ]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransactionCanceledError);
@@ -75,6 +75,41 @@ describe('transactWrite', () => {
     ]);
     expect(cancelled.message).toContain('action 1, Order (username: "bob", orderId: "missing"): ConditionalCheckFailed');
     expect(await raw('CUSTOMER#bob', 'ORDER#o1')).toBeUndefined();
+  });
+
+  test('each action may carry a condition; one that fails cancels all, one that holds lets all apply', async () => {
+    await transactWrite(table, [
+      { type: 'put', entity: 'Order', item: { username: 'ivy', orderId: 'o1', total: 10 } },
+      { type: 'put', entity: 'Order', item: { username: 'ivy', orderId: 'o2', total: 20 } },
+    ]);
+    const error = await transactWrite(table, [
+      { type: 'update', entity: 'Order', changes: { username: 'ivy', orderId: 'o1', total: 11 }, condition: { attr: 'total', eq: 10 } },
+      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o2' }, condition: { attr: 'total', gt: 100 } },
+    ]).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'TRANSACTION_CANCELLED', reasons: [expect.objectContaining({ action: 1, code: 'ConditionalCheckFailed' })] });
+    expect((await raw('CUSTOMER#ivy', 'ORDER#o1'))?.total).toEqual({ N: '10' });
+    await transactWrite(table, [
+      { type: 'update', entity: 'Order', changes: { username: 'ivy', orderId: 'o1', total: 11 }, condition: { attr: 'total', eq: 10 } },
+      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o2' }, condition: { attr: 'total', between: [10, 30] } },
+      { type: 'put', entity: 'Order', item: { username: 'ivy', orderId: 'o3', total: 3 }, condition: { attr: 'total', exists: false } },
+      // A condition check may require that an item is absent.
+      { type: 'conditionCheck', entity: 'Order', key: { username: 'ivy', orderId: 'o9' }, condition: { attr: 'orderId', exists: false } },
+    ]);
+    expect((await raw('CUSTOMER#ivy', 'ORDER#o1'))?.total).toEqual({ N: '11' });
+    expect(await raw('CUSTOMER#ivy', 'ORDER#o2')).toBeUndefined();
+    expect(await raw('CUSTOMER#ivy', 'ORDER#o3')).toBeDefined();
+  });
+
+  test('a bad condition is refused before sending, naming the action; a condition check needs one', async () => {
+    const requests = countRequests(engine.client);
+    const before = requests.total();
+    await expect(transactWrite(table, [
+      { type: 'put', entity: 'Order', item: { username: 'ivy', orderId: 'o4', total: 1 } },
+      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o3' }, condition: { and: [{ attr: 'total', eq: 1 }, { attr: 'colour', eq: 'red' } as never] } },
+    ])).rejects.toThrow(/actions\[1\]\.condition\.and\[1\]/);
+    await expect(transactWrite(table, [{ type: 'conditionCheck', entity: 'Order', key: { username: 'ivy', orderId: 'o3' } } as never]))
+      .rejects.toMatchObject({ code: 'INVALID_CONDITION', message: expect.stringContaining('action 0 is a conditionCheck without a condition') });
+    expect(requests.total()).toBe(before);
   });
 
   test('sparse index keys are kept inside transactions as in single writes: set, moved, removed', async () => {
@@ -148,7 +183,7 @@ describe('transactWrite', () => {
     expect(await raw('CUSTOMER#fay', 'ORDER#o1')).toBeDefined();
 
     sent.length = 0;
-    await expect(transactWrite(conflicted, [{ type: 'conditionCheck', entity: 'Order', key: { username: 'fay', orderId: 'none' } }]))
+    await expect(transactWrite(conflicted, [{ type: 'conditionCheck', entity: 'Order', key: { username: 'fay', orderId: 'none' }, condition: { attr: 'total', exists: true } }]))
       .rejects.toMatchObject({ code: 'TRANSACTION_CANCELLED' });
     expect(sent).toHaveLength(1);
   });

@@ -8,14 +8,13 @@ import { guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, deleteItem, openTable, putItem, TransactionCanceledError, transactWrite, updateItem } from '../../lib/runtime';
-import type { TableContext } from '../../lib/runtime/context';
 import { GUARD_OWNER_ATTRIBUTE } from '../../lib/runtime/unique';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 
 type M = typeof manifest;
 const model = resolveModel(manifest);
-const { partitionKey: PK, sortKey: SK } = model.indexes.table;
+const { partitionKey: PK } = model.indexes.table;
 const joinedAt = '2024-05-01T00:00:00.000Z';
 let engine: Engine;
 
