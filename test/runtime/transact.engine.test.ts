@@ -25,9 +25,10 @@ afterAll(() => engine.stop());
 
 const joinedAt = '2024-05-01T00:00:00.000Z';
 const { partitionKey, sortKey } = model.indexes.table;
-const raw = async (pk: string, sk: string) =>
-  (await engine.client.send(new GetItemCommand({ TableName: tableName, Key: { [partitionKey]: { S: pk }, [sortKey!]: { S: sk } }, ConsistentRead: true })))
-    .Item;
+const raw = async (pk: string, sk: string) => {
+  const key = { [partitionKey]: { S: pk }, [sortKey!]: { S: sk } };
+  return (await engine.client.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+};
 /** A table over a client whose requests `wrap` may intercept. */
 function tableWith(wrap: (client: DynamoDBClient) => void): TableContext<M> {
   const client = engine.newClient();
