@@ -11,6 +11,12 @@
 import { encodeString, encodeValue } from './encoding';
 import type { AttributeKind } from '../manifest/structs';
 
+/**
+ * The attribute of a guard item that holds the table key of the item holding its value (a map).
+ * Its name has a character key attribute names cannot have, so no index ever reads it as a key.
+ */
+export const GUARD_OWNER_ATTRIBUTE = 'unique:owner';
+
 /** The reserved first segment of every guard partition key, and the guard's sort key, for an escape character. */
 export function guardMark(escapeChar: string): string {
   return `${escapeChar}unique`;

@@ -10,14 +10,12 @@ import { checkSize, keyAttributes, tableKey } from './keys';
 import { fromAttributeValue } from './marshall';
 import { attributeOf } from './values';
 import { MAX_PARTITION_KEY_BYTES } from '../keys/encoding';
-import { guardKey, guardMark } from '../keys/unique-guard';
+import { GUARD_OWNER_ATTRIBUTE, guardKey, guardMark } from '../keys/unique-guard';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 type Item = Record<string, AttributeValue>;
 type Values = Readonly<Record<string, unknown>>;
 
-/** The attribute of a guard item that holds the table key of the item holding its value. */
-export const GUARD_OWNER_ATTRIBUTE = 'unique:owner';
 
 /** A guard a transaction writes or deletes, for error reports. */
 export interface GuardRef {

@@ -4,11 +4,10 @@
 import { DynamoDBClient, ScanCommand, AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { uniqueManifest as manifest } from './fixtures/unique-manifest';
-import { guardMark } from '../../lib/keys/unique-guard';
+import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, deleteItem, openTable, putItem, TransactionCanceledError, transactWrite, updateItem } from '../../lib/runtime';
-import { GUARD_OWNER_ATTRIBUTE } from '../../lib/runtime/unique';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 
