@@ -129,7 +129,7 @@ function uniqueTable(report: CostReport): ReportTable {
     heading: 'Unique values',
     intro: 'Writes of entities with unique attributes, each one transaction: the read before it, the item\'s write and the guard items\' writes, all at transaction price.',
     headers: ['Entity', 'Write', 'Read units before', 'Item', 'Guard writes (at most)', 'Guard units', 'Total write units'],
-    rows: report.unique.map((u) => [u.entity, u.write, String(u.readUnits), String(u.itemUnits), String(u.guardWrites), String(u.guardUnits), String(u.totalWriteUnits)]),
+    rows: report.unique.map((u) => [u.entity, u.write, ...[u.readUnits, u.itemUnits, u.guardWrites, u.guardUnits, u.totalWriteUnits].map(String)]),
     codeColumns: [],
   };
 }

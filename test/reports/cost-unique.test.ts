@@ -24,7 +24,8 @@ test('the guard size estimate is the size of the guard item the runtime writes f
   const owner = keyAttributes(model, tableKey(model, customer, values));
   const [put] = guardWrites(model, 'T', customer, owner, undefined, values, ['email']);
   const item = fromItem(put.item.Put!.Item!);
-  expect(Object.keys(item).sort()).toEqual([model.indexes.table.partitionKey, model.indexes.table.sortKey, model.typeAttribute, GUARD_OWNER_ATTRIBUTE].sort());
+  const { partitionKey, sortKey } = model.indexes.table;
+  expect(Object.keys(item).sort()).toEqual([partitionKey, sortKey, model.typeAttribute, GUARD_OWNER_ATTRIBUTE].sort());
   const exact = Object.entries(item).reduce((sum, [name, value]) => sum + attributeBytes(name, value)!, 0);
   expect(guardItemBytes(model, customer, 'email')).toBe(exact);
 });
