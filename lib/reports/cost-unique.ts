@@ -52,7 +52,8 @@ export function uniqueWriteCosts(model: TableModel, sizes: EntitySizes[]): Uniqu
     const row = (write: string, readUnitsBefore: number, itemUnits: number, guards: string[]): UniqueWriteCost => {
       const units = guards.reduce((sum, g) => sum + guardUnits(g), 0);
       return {
-        entity: s.entity, write, readUnits: readUnitsBefore, itemUnits, guardWrites: guards.length, guardUnits: units, totalWriteUnits: itemUnits + units,
+        entity: s.entity, write, readUnits: readUnitsBefore, itemUnits,
+        guardWrites: guards.length, guardUnits: units, totalWriteUnits: itemUnits + units,
       };
     };
     return [
