@@ -51,10 +51,8 @@ export function uniqueWriteCosts(model: TableModel, sizes: EntitySizes[]): Uniqu
     const item = (kind: WriteKind, attrs: string[] = []) => writeCost(model, s, kind, attrs).transactionUnits;
     const row = (write: string, readUnitsBefore: number, itemUnits: number, guards: string[]): UniqueWriteCost => {
       const units = guards.reduce((sum, g) => sum + guardUnits(g), 0);
-      return {
-        entity: s.entity, write, readUnits: readUnitsBefore, itemUnits,
-        guardWrites: guards.length, guardUnits: units, totalWriteUnits: itemUnits + units,
-      };
+      const totalWriteUnits = itemUnits + units;
+      return { entity: s.entity, write, readUnits: readUnitsBefore, itemUnits, guardWrites: guards.length, guardUnits: units, totalWriteUnits };
     };
     return [
       row('create', 0, item(WriteKind.PUT), unique),
