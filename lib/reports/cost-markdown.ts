@@ -13,6 +13,7 @@ const RULES = [
   'A read on a write-sharded index is one query per shard, each at least 1 read unit (0.5 eventually consistent), the entries spread evenly.',
   'Transactions cost twice on the table (TransactWriteItems, TransactGetItems); the index writes a committed transaction causes cost as usual.',
   'Unique attributes: each value is held by a guard item; a write that sets, changes or drops one is a transaction with the guard puts and deletes, after a strongly consistent read of the item (none for a create).',
+  'A conditional write (existence, a condition, a version check) costs what the write costs; one whose condition fails still consumes its table write units.',
   `Storage: every table item and index entry carries ${ENTRY_OVERHEAD_BYTES} bytes of overhead.`,
   'Shards: ceil(peak index write units per second / 800), 800 being the safe margin under a partition\'s ~1,000.',
 ];

@@ -49,8 +49,9 @@ async function alone(table: TableContext<unknown>, action: Values): Promise<void
   try {
     await transactWrite(table as TableContext<never>, [action as never]);
   } catch (error) {
+    // The item's own condition failed (a create of an existing item may also find its own value taken).
     if (!(error instanceof TransactionCanceledError) || error.code !== 'TRANSACTION_CANCELLED') throw error;
-    if (!error.reasons.every((r) => !r.unique && r.code === 'ConditionalCheckFailed')) throw error;
+    if (!error.reasons.every((r) => r.code === 'ConditionalCheckFailed') || error.reasons.every((r) => r.unique)) throw error;
     const why = action.type === 'put' && action.mode === 'create' ? 'an item with this key already exists'
       : action.type === 'put' && action.mode !== 'replace' ? 'the item changed while its unique values were being moved; try again'
         : 'there is no item with this key, or it changed while its unique values were being moved';

@@ -71,6 +71,9 @@ describe('unique values', () => {
     expect((error as Error).message).toContain('another item holds email "a@x"');
     expect((error as TransactionCanceledError).reasons).toEqual([expect.objectContaining({ action: 0, unique: { attribute: 'email', value: 'a@x' } })]);
     expect(await db.get('Customer', { username: 'bob' })).toBeUndefined();
+    // A create of an existing item fails on its key, as putItem's does, also when its value is its own.
+    await expect(db.put('Customer', { username: 'ann', email: 'a@x', joinedAt }, { mode: 'create' }))
+      .rejects.toMatchObject({ code: 'CONDITION_FAILED', message: expect.stringContaining('an item with this key already exists') });
     // Without an email an item claims nothing: any number may lack one.
     await db.put('Customer', { username: 'cy', joinedAt });
     await db.put('Customer', { username: 'dee', joinedAt });
