@@ -113,6 +113,12 @@ project.package.addField('exports', {
   './.jsii': './.jsii',
 });
 
+// No module of the package does anything when imported but define things, so a bundler may drop
+// the import of a module whose exports a handler never uses (esbuild otherwise keeps each such
+// module's `require("@aws-sdk/client-dynamodb")`: every operation added to the runtime would grow
+// every handler).
+project.package.addField('sideEffects', false);
+
 // TypeScript's classic `node` (node10) module resolution ignores `exports`; this maps the subpath
 // for projects still on it (many CDK apps), so `cdk-single-table/runtime` type-checks there too.
 project.package.addField('typesVersions', {

@@ -146,6 +146,8 @@ export interface EntityModel {
   readonly version?: string;
   /** The timestamp attributes the runtime keeps. @default - none */
   readonly timestamps?: TimestampsModel;
+  /** Attributes no two items of the entity may share, each held by a guard item. @default - none */
+  readonly unique?: string[];
   /** Description. @default - none */
   readonly description?: string;
 }

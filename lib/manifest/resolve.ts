@@ -287,6 +287,7 @@ function resolveEntity(
       createdAt: def.timestamps.createdAt ?? DEFAULT_CREATED_AT,
       updatedAt: def.timestamps.updatedAt ?? DEFAULT_UPDATED_AT,
     } : undefined,
+    unique: def?.unique?.length ? [...def.unique] : undefined,
     description: def?.description,
   };
 }

@@ -86,6 +86,7 @@ const ENTITY: Shape = {
     maxItemsPerPartition: opt(whole('MAX_ITEMS_INVALID', 1, Number.MAX_SAFE_INTEGER, 'a whole number of at least 1')),
     version: opt({ kind: 'struct', fields: { attribute: opt(name('VERSION_ATTRIBUTE_INVALID')) } }),
     timestamps: opt({ kind: 'struct', fields: { createdAt: opt(name('TIMESTAMP_ATTRIBUTE_INVALID')), updatedAt: opt(name('TIMESTAMP_ATTRIBUTE_INVALID')) } }),
+    unique: opt(list(text('UNIQUE_ATTRIBUTE_UNDECLARED'))),
     description: opt(text()),
   },
 };

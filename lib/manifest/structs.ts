@@ -131,6 +131,15 @@ export interface EntityDefinition {
   readonly timestamps?: TimestampsDefinition;
 
   /**
+   * Attributes whose values no two items of this entity may share (e.g. a customer's email). Each
+   * value is held by a guard item written in the same transaction as the item, so writes of this
+   * entity go through `transactWrite` (or `createClient`, which does it for put, update and
+   * delete). An item without the attribute holds no value. STRING, NUMBER or DATE attributes.
+   * @default - no unique attributes
+   */
+  readonly unique?: string[];
+
+  /**
    * A description shown in the reports.
    * @default - none
    */

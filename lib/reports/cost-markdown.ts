@@ -12,6 +12,8 @@ const RULES = [
   'Read units: 1 per 4 KB of everything a query returns, rounded up; eventually consistent reads cost half. A follow-up fetch reads each item on its own.',
   'A read on a write-sharded index is one query per shard, each at least 1 read unit (0.5 eventually consistent), the entries spread evenly.',
   'Transactions cost twice on the table (TransactWriteItems, TransactGetItems); the index writes a committed transaction causes cost as usual.',
+  'Unique attributes: each value is held by a guard item; a write that sets, changes or drops one is a transaction with the guard puts and deletes, after a strongly consistent read of the item (none for a create).',
+  'A conditional write (existence, a condition, a version check) costs what the write costs; one whose condition fails still consumes its table write units.',
   `Storage: every table item and index entry carries ${ENTRY_OVERHEAD_BYTES} bytes of overhead.`,
   'Shards: ceil(peak index write units per second / 800), 800 being the safe margin under a partition\'s ~1,000.',
 ];
@@ -38,6 +40,7 @@ export function costMarkdown(model: TableModel, report: CostReport): string {
     renderTable(readsTable(report), 2),
     renderTable(getsTable(report), 2),
   ];
+  if (report.unique.length > 0) parts.push(renderTable(uniqueTable(report), 2));
   if (report.shards.length > 0) parts.push(renderTable(shardsTable(report), 2));
   return parts.join('\n\n') + '\n';
 }
@@ -118,6 +121,16 @@ function getsTable(report: CostReport): ReportTable {
     heading: 'Reads by key (GetItem)',
     headers: ['Entity', 'Strong', 'Eventual', 'In a transaction'],
     rows: report.gets.map((g) => [g.entity, String(g.strongUnits), String(g.eventualUnits), String(g.transactionUnits)]),
+    codeColumns: [],
+  };
+}
+
+function uniqueTable(report: CostReport): ReportTable {
+  return {
+    heading: 'Unique values',
+    intro: 'Writes of entities with unique attributes, each one transaction: the read before it, the item\'s write and the guard items\' writes, all at transaction price.',
+    headers: ['Entity', 'Write', 'Read units before', 'Item', 'Guard writes (at most)', 'Guard units', 'Total write units'],
+    rows: report.unique.map((u) => [u.entity, u.write, ...[u.readUnits, u.itemUnits, u.guardWrites, u.guardUnits, u.totalWriteUnits].map(String)]),
     codeColumns: [],
   };
 }

@@ -6,6 +6,7 @@ import { getItemCosts, GetItemCost, patternReadCosts, PatternReadCost } from './
 import { ShardSizing, shardSizing } from './cost-shards';
 import { entitySizes, EntitySizes, SampleItems } from './cost-sizes';
 import { storageCosts, StorageCost } from './cost-storage';
+import { uniqueWriteCosts, UniqueWriteCost } from './cost-unique';
 import { keyAttributesOn, writeCost, WriteCost, WriteKind } from './cost-writes';
 import { EntityModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
@@ -41,6 +42,8 @@ export interface CostReport {
   readonly storage: StorageCost[];
   /** Sharded GSIs. */
   readonly shards: ShardSizing[];
+  /** The transactions that writes of entities with unique attributes are (their guard items included); empty without unique attributes. */
+  readonly unique: UniqueWriteCost[];
 }
 
 /** Computes the cost report. Throws when a sample item or an option is invalid. */
@@ -56,6 +59,7 @@ export function costReport(model: TableModel, options: CostOptions = {}): CostRe
     reads: patternReadCosts(model, sizes, itemsPerQuery),
     storage: storageCosts(sizes),
     shards: shardSizing(model),
+    unique: uniqueWriteCosts(model, sizes),
   };
 }
 

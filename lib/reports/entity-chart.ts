@@ -3,6 +3,7 @@
 // attributes the runtime maintains, sparse-index conditions).
 import { keyPairText, secondaryIndexes, sparseCondition } from './describe';
 import { ReportTable } from './report-table';
+import { guardMark } from '../keys/unique-guard';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 
 /** The main-table entity chart. */
@@ -24,6 +25,7 @@ export function entityChart(model: TableModel): ReportTable {
     }
     return [entity.name, keys?.pk.source ?? '-', keys?.sk?.source ?? '-', gsi.join('\n') || '-', lsi.join('\n') || '-', notes.join('\n')];
   });
+  rows.push(...guardRows(model));
   return {
     heading: 'Main table',
     intro: `Keys ${table.partitionKey} / ${table.sortKey}; every item carries its entity type in \`${model.typeAttribute}\`.`,
@@ -31,4 +33,18 @@ export function entityChart(model: TableModel): ReportTable {
     rows,
     codeColumns: [1, 2, 3, 4],
   };
+}
+
+/** One row per unique attribute: the guard items that hold its values. */
+function guardRows(model: TableModel): string[][] {
+  const mark = guardMark(model.escapeChar);
+  const d = model.delimiter;
+  return Object.values(model.entities).flatMap((entity) => (entity.unique ?? []).map((attribute) => [
+    `${entity.name} ${attribute} guard`,
+    [mark, entity.typeValue, attribute, `{${attribute}}`].join(d),
+    mark,
+    '-',
+    '-',
+    `one item per ${attribute} value held by an item of ${entity.name} (type \`${mark}\`); written and deleted in the item's transactions`,
+  ]));
 }

@@ -10,4 +10,5 @@ export { writeCost, WriteCost, WriteKind, IndexWriteCost, IndexEffect } from './
 export { PatternReadCost, GetItemCost } from './cost-reads';
 export { StorageCost, ENTRY_OVERHEAD_BYTES } from './cost-storage';
 export { ShardSizing } from './cost-shards';
+export { UniqueWriteCost } from './cost-unique';
 export { valueBytes } from './item-size';

@@ -4,20 +4,19 @@
 // (./ops, `openTable`), and esbuild drops the rest. Given a manifest rather than a compiled model
 // file, it also resolves the manifest at start (no validation rules: the stack validated it at
 // synth, and the fingerprint check proves the function runs that manifest).
+import { clientWrites } from './client-writes';
 import { contextOf, ClientOptions } from './context';
-import { where } from './expressions/where';
 import { collectionsOf } from './item-collections';
 import { isModelDocument, loadModel } from './load-model';
 import { batchGet } from './ops/batch-get';
 import { batchWrite } from './ops/batch-write';
 import { decodeStreamEvent } from './ops/decode-stream';
-import { deleteItem } from './ops/delete-item';
 import { getItem } from './ops/get-item';
-import { putItem } from './ops/put-item';
 import { queryShardsAll } from './ops/query-shards-all';
 import { queryShardsWith } from './ops/query-shards-with';
 import { scan, scanAll } from './ops/scan';
-import { updateItem } from './ops/update-item';
+import { transactGet } from './ops/transact-get';
+import { transactWrite } from './ops/transact-write';
 import type { SingleTableClient } from './types';
 import type { TypedManifest } from '../manifest/infer';
 import { resolveModel } from '../manifest/resolve';
@@ -34,20 +33,23 @@ export function createClient<M>(source: TypedManifest<M> | SingleTableManifest |
   const model = isModelDocument(source) ? loadModel(source) : resolveModel(source as SingleTableManifest);
   const table = contextOf<M>(model, options);
   collectionsOf(table); // checks the itemCollections option now, not at the first write
+  const writes = clientWrites(table); // entities with unique attributes write in transactions
   const client: SingleTableClient<M> = {
     model,
     tableName: table.tableName,
     dynamodb: table.dynamodb,
-    put: (entity, item, o) => putItem(table, entity, item, { ...o, condition: o?.condition && where(o.condition) }),
+    put: (entity, item, o) => writes.put(entity, item, o),
     get: (entity, key, o) => getItem(table, entity, key, o),
-    update: (entity, changes, o) => updateItem(table, entity, changes, { ...o, condition: o?.condition && where(o.condition) }),
-    delete: (entity, key, o) => deleteItem(table, entity, key, { ...o, condition: o?.condition && where(o.condition) }),
+    update: (entity, changes, o) => writes.update(entity, changes, o) as never,
+    delete: (entity, key, o) => writes.delete(entity, key, o) as never,
     query: (pattern, input, o) => queryShardsWith(table, pattern, input, o),
     queryAll: (pattern, input, o) => queryShardsAll(table, pattern, input, o),
     scan: (o) => scan(table, o),
     scanAll: (o) => scanAll(table, o),
     batchGet: (requests, o) => batchGet(table, requests, o),
     batchWrite: (requests) => batchWrite(table, requests),
+    transactWrite: (actions, o) => transactWrite(table, actions, o),
+    transactGet: (requests) => transactGet(table, requests),
     decodeStream: (event, o) => decodeStreamEvent(table, event, o),
   };
   return client;

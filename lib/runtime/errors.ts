@@ -13,6 +13,18 @@ export type RuntimeErrorCode =
   | 'MISSING_ATTRIBUTE'
   | 'INVALID_VALUE'
   | 'KEY_TOO_LARGE'
+  /** A transaction was cancelled: TransactionCanceledError lists each action's reason. */
+  | 'TRANSACTION_CANCELLED'
+  /** A write would give a unique attribute's value to a second item: TransactionCanceledError names the entity, attribute and value. */
+  | 'UNIQUE_VIOLATION'
+  /** A single-item write of an entity with unique attributes, whose guard items only a transaction keeps. */
+  | 'UNIQUE_NEEDS_TRANSACTION'
+  /** A transaction holds more than 100 actions (guard items counted), or none. */
+  | 'TRANSACTION_TOO_LARGE'
+  /** Two actions of one transaction write the same item (or guard), which DynamoDB rejects. */
+  | 'DUPLICATE_TRANSACTION_ITEM'
+  /** A transaction's token was used within 10 minutes for a transaction with other content. */
+  | 'TOKEN_REUSED'
   | 'PARTIAL_INDEX_UPDATE'
   | 'INVALID_QUERY_INPUT'
   | 'CONSISTENT_READ_ON_GSI'

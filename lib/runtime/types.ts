@@ -7,6 +7,7 @@ import type { WriteCondition } from './expressions/where';
 import type { PutMode } from './items';
 import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
 import type { ScanOptions } from './ops/scan';
+import type { TransactWriteOptions } from './ops/transact-write';
 import type { PagedItems } from './pages';
 import type { QueryOptions } from './query';
 import type { StreamEventInput } from './stream-record';
@@ -106,6 +107,42 @@ export type BatchWriteRequest<M> = {
   [E in EntityName<M>]: { readonly type: 'put'; readonly entity: E; readonly item: ItemOf<M, E> } | { readonly type: 'delete'; readonly entity: E; readonly key: KeyOf<M, E> };
 }[EntityName<M>];
 
+/** One action of `transactWrite`. */
+export type TransactWriteAction<M> = {
+  [E in EntityName<M>]:
+  | {
+    /** Writes a whole item: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
+    readonly type: 'put';
+    readonly entity: E;
+    readonly item: ItemOf<M, E>;
+    readonly mode?: PutMode;
+    /** A condition on the item as stored before the write. */
+    readonly condition?: Condition<ItemOf<M, E>>;
+  }
+  | {
+    /** Sets `changes`, removes `remove`, recomputes the index keys they move (every input of a moved index key must be given). */
+    readonly type: 'update';
+    readonly entity: E;
+    readonly changes: KeyOf<M, E> & Partial<ItemOf<M, E>>;
+    readonly remove?: readonly OptionalAttributeOf<M, E>[];
+    /** A condition on the item as stored before the write. */
+    readonly condition?: Condition<ItemOf<M, E>>;
+  }
+  | {
+    /** Deletes an item; with `mustExist` a missing item cancels the transaction. */
+    readonly type: 'delete';
+    readonly entity: E;
+    readonly key: KeyOf<M, E>;
+    readonly mustExist?: boolean;
+    /** A condition on the item as stored before the delete. */
+    readonly condition?: Condition<ItemOf<M, E>>;
+  }
+  | {
+    /** Cancels the transaction unless `condition` holds for the item (a missing item has no attributes). */
+    readonly type: 'conditionCheck'; readonly entity: E; readonly key: KeyOf<M, E>; readonly condition: Condition<ItemOf<M, E>>;
+  };
+}[EntityName<M>];
+
 /** The runtime client of one manifest. */
 export interface SingleTableClient<M> {
   /** The compiled model. */
@@ -163,4 +200,8 @@ export interface SingleTableClient<M> {
   batchWrite(requests: readonly BatchWriteRequest<M>[]): Promise<void>;
   /** Decodes a stream event's records into typed entity changes (sends nothing); see `decodeStreamEvent`. */
   decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: StreamDecodeOptions<E>): StreamChange<M, E>[];
+  /** Applies up to 100 actions atomically (unique-value guards included); a cancellation throws TransactionCanceledError listing each reason. */
+  transactWrite(actions: readonly TransactWriteAction<M>[], options?: TransactWriteOptions): Promise<void>;
+  /** Reads up to 100 items as one snapshot; results in request order, undefined where there is none. */
+  transactGet(requests: readonly BatchGetRequest<M>[]): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
 }

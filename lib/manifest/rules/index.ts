@@ -13,6 +13,7 @@ import { atMostHundredProjectedAttributes, atMostTwentyProjectedPerIndex, includ
 import type { ManifestRule } from './rule';
 import { shardSettingsArePossible, shardsCoverDeclaredPeak } from './sharding';
 import { entityKeysDoNotCollide, literalKeyTextFits, tableKeysAreAlwaysComposable } from './templates';
+import { uniqueAttributesAreKeyable } from './unique';
 
 /** Every manifest rule, in the order their findings are reported. */
 export const ALL_RULES: readonly ManifestRule[] = [
@@ -38,4 +39,5 @@ export const ALL_RULES: readonly ManifestRule[] = [
   shardsCoverDeclaredPeak,
   lowCardinalityKeysAreSharded,
   lsiCollectionsAreBounded,
+  uniqueAttributesAreKeyable,
 ];

@@ -9,6 +9,7 @@ import { toItem } from '../results';
 import { DeleteItemCommand } from '../sdk';
 import { sendWrite } from '../send';
 import type { KeyOf } from '../types';
+import { refuseUnique } from '../unique-refusal';
 import { writeFailure } from '../write-failure';
 
 /** Options of `deleteItem`. */
@@ -25,6 +26,7 @@ export interface DeleteOptions<Item = Record<string, unknown>> {
 export async function deleteItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions<ItemOf<M, E>> = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
+  refuseUnique(table.model, entity, 'deleteItem');
   const collections = collectionsOf(table);
   const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version);
   const input = withItemCollectionRequest(collections, built);

@@ -6,6 +6,7 @@ import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
 import { PutItemCommand } from '../sdk';
 import { sendWrite } from '../send';
+import { refuseUnique } from '../unique-refusal';
 import { writeFailure } from '../write-failure';
 
 /** Options of `putItem`. */
@@ -20,6 +21,7 @@ export interface PutOptions<Item = Record<string, unknown>> {
 export async function putItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, item: ItemOf<M, E>, options: PutOptions<ItemOf<M, E>> = {},
 ): Promise<void> {
+  refuseUnique(table.model, entity, 'putItem');
   const collections = collectionsOf(table);
   const input = withItemCollectionRequest(collections, buildPut(table.model, table.tableName, entity, item, options.mode, options.condition));
   await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) => writeFailure(table, entity, input, item, e), collections);

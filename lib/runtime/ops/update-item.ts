@@ -8,6 +8,7 @@ import { toItem } from '../results';
 import { GetItemCommand, UpdateItemCommand } from '../sdk';
 import { send, sendWrite } from '../send';
 import type { KeyOf, UpdateItemOptions } from '../types';
+import { refuseUnique } from '../unique-refusal';
 import { buildUpdate, UpdateExtras, UpdateOperators, updateReadingMissing } from '../update';
 import { writeFailure } from '../write-failure';
 
@@ -23,7 +24,10 @@ export async function updateItem<M, E extends EntityName<M>>(
 ): Promise<ResultItemOf<M, E>> {
   const { model, tableName } = table;
   const remove = options.remove as readonly string[] | undefined;
-  const extras: UpdateExtras = { operators: options as UpdateOperators, condition: options.condition };
+  const operators = options as UpdateOperators;
+  const extras: UpdateExtras = { operators, condition: options.condition };
+  // Only a change of a unique value moves a guard; other updates go alone.
+  refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u) || touchedByOperator(operators, u));
   const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
     const input = withItemCollectionRequest(collections, update);
@@ -37,4 +41,9 @@ export async function updateItem<M, E extends EntityName<M>>(
     }, extras)
     : await write(buildUpdate(model, tableName, entity, changes, remove, undefined, extras));
   return toItem(out.Attributes, table.strip) as ResultItemOf<M, E>;
+}
+
+/** Whether an update operator (add, append, ...) names the attribute. */
+export function touchedByOperator(operators: UpdateOperators, name: string): boolean {
+  return [operators.add, operators.append, operators.prepend, operators.deleteFromSet, operators.setIfMissing].some((o) => o !== undefined && Object.hasOwn(o, name));
 }

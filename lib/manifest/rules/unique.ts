@@ -1,0 +1,45 @@
+// Unique attribute rules: each names a declared attribute of a kind a guard key can hold, once,
+// and no entity's type value is the one guard items carry.
+import { guardMark } from '../../keys/unique-guard';
+import { AttributeKind } from '../structs';
+import type { ManifestRule } from './rule';
+import { describeValue } from '../values';
+
+/** Kinds whose values a guard key encodes: a boolean has two values, lists, maps and sets none that keys hold. */
+const UNIQUE_KINDS: ReadonlySet<string> = new Set([AttributeKind.STRING, AttributeKind.NUMBER, AttributeKind.DATE]);
+
+/**
+ * A write of an entity with n unique attributes is one transaction of up to 1 + 2n actions (the
+ * item, a delete of each old guard, a put of each new one); DynamoDB takes 100.
+ */
+export const MAX_UNIQUE_ATTRIBUTES = 49;
+
+/** Every unique attribute is declared, a STRING, NUMBER or DATE, and listed once. */
+export const uniqueAttributesAreKeyable: ManifestRule = (model, _manifest, sink) => {
+  const anyUnique = Object.values(model.entities).some((e) => e.unique);
+  for (const entity of Object.values(model.entities)) {
+    const where = `entity ${entity.name}`;
+    if (anyUnique && entity.typeValue === guardMark(model.escapeChar)) {
+      sink.error('UNIQUE_GUARD_TYPE_RESERVED', where, `typeValue ${describeValue(entity.typeValue)} is the type value of unique-attribute guard items`, 'choose another typeValue');
+    }
+    const names = entity.unique ?? [];
+    if (names.length > MAX_UNIQUE_ATTRIBUTES) {
+      sink.error('UNIQUE_TOO_MANY', where, `lists ${names.length} unique attributes; a write changing all of them needs ${1 + 2 * names.length} transaction actions and DynamoDB allows 100`,
+        `keep at most ${MAX_UNIQUE_ATTRIBUTES}`);
+    }
+    const seen = new Set<string>();
+    for (const name of names) {
+      const attr = Object.prototype.hasOwnProperty.call(entity.attributes, name) ? entity.attributes[name] : undefined;
+      if (seen.has(name)) {
+        sink.error('UNIQUE_ATTRIBUTE_DUPLICATE', `${where}, unique`, `lists '${name}' twice`, `list '${name}' once`);
+      } else if (!attr) {
+        sink.error('UNIQUE_ATTRIBUTE_UNDECLARED', `${where}, unique`, `names ${describeValue(name)}, which is not an attribute of ${entity.name}`,
+          `declare it in the entity's attributes, or remove it from unique (declared: ${Object.keys(entity.attributes).join(', ')})`);
+      } else if (!UNIQUE_KINDS.has(attr.type)) {
+        sink.error('UNIQUE_ATTRIBUTE_KIND', `${where}, attribute ${name}`, `is unique but of type ${attr.type}; a guard key holds a STRING, NUMBER or DATE value`,
+          `remove '${name}' from unique, or make it a STRING (e.g. a canonical text of the value)`);
+      }
+      seen.add(name);
+    }
+  }
+};

@@ -1,0 +1,89 @@
+// Unique attributes inside a transaction: which guard items an action writes or deletes, and the
+// condition that the item still holds the unique values its guards were computed from. A write
+// that can change a unique value reads the item's current values first (`readUnique`); the
+// transaction then holds the item's write on the condition that they are unchanged, the delete of
+// each guard the item gives up and a create-only put of each guard it claims.
+import type { AttributeValue, GetItemCommandInput, TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { SingleTableError } from './errors';
+import type { ExpressionRefs } from './expressions/refs';
+import { checkSize, keyAttributes, tableKey } from './keys';
+import { fromAttributeValue } from './marshall';
+import { attributeOf } from './values';
+import { MAX_PARTITION_KEY_BYTES } from '../keys/encoding';
+import { GUARD_OWNER_ATTRIBUTE, guardKey, guardMark } from '../keys/unique-guard';
+import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
+
+type Item = Record<string, AttributeValue>;
+type Values = Readonly<Record<string, unknown>>;
+
+
+/** A guard a transaction writes or deletes, for error reports. */
+export interface GuardRef {
+  readonly attribute: string;
+  readonly value: unknown;
+}
+
+/** The table key attributes of the guard of `value` in `attribute`, or undefined when there is no value. */
+export function guardKeyAttributes(model: TableModel, entity: EntityModel, attribute: string, value: unknown): Item | undefined {
+  const key = guardKey(model.delimiter, model.escapeChar, entity.typeValue, attribute, attributeOf(entity, attribute).type, value);
+  if (key === undefined) return undefined;
+  if ('error' in key) throw new SingleTableError('INVALID_VALUE', `${key.error} (a unique attribute)`, { entity: entity.name, attribute });
+  checkSize(entity, attribute, key.pk, MAX_PARTITION_KEY_BYTES);
+  return keyAttributes(model, key);
+}
+
+/** The consistent read of the unique values (and the existence) of the item with this table key. */
+export function buildReadUnique(model: TableModel, tableName: string, entity: EntityModel, keyValues: Values): GetItemCommandInput {
+  const names: Record<string, string> = { '#k': model.indexes[TABLE_INDEX].partitionKey };
+  entity.unique!.forEach((name, i) => { names[`#u${i}`] = name; });
+  return {
+    TableName: tableName,
+    Key: keyAttributes(model, tableKey(model, entity, keyValues)),
+    ConsistentRead: true,
+    ProjectionExpression: Object.keys(names).join(', '),
+    ExpressionAttributeNames: names,
+  };
+}
+
+/**
+ * The guard writes of one item's change of unique values: `before` is the item as read (undefined:
+ * none), `after` its values after the write (undefined: deleted), `touched` the unique
+ * attributes the write can change. Unchanged values keep their guards.
+ */
+export function guardWrites(
+  model: TableModel, tableName: string, entity: EntityModel, owner: Item,
+  before: Item | undefined, after: Values | undefined, touched: readonly string[],
+): { item: TransactWriteItem; guard: GuardRef }[] {
+  const out: { item: TransactWriteItem; guard: GuardRef }[] = [];
+  for (const attribute of touched) {
+    const oldValue = before?.[attribute] === undefined ? undefined : fromAttributeValue(before[attribute]);
+    const newValue = after?.[attribute];
+    const oldKey = oldValue === undefined ? undefined : guardKeyAttributes(model, entity, attribute, oldValue);
+    const newKey = after === undefined ? undefined : guardKeyAttributes(model, entity, attribute, newValue);
+    const pk = model.indexes[TABLE_INDEX].partitionKey;
+    if (oldKey?.[pk].S === newKey?.[pk].S) continue;
+    if (oldKey) out.push({ item: { Delete: { TableName: tableName, Key: oldKey } }, guard: { attribute, value: oldValue } });
+    if (newKey) {
+      const guard: Item = { ...newKey, [model.typeAttribute]: { S: guardMark(model.escapeChar) }, [GUARD_OWNER_ATTRIBUTE]: { M: owner } };
+      out.push({
+        item: { Put: { TableName: tableName, Item: guard, ConditionExpression: 'attribute_not_exists(#k)', ExpressionAttributeNames: { '#k': pk } } },
+        guard: { attribute, value: newValue },
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The condition that the item is as read: present with these unique values, or absent. Added to
+ * `refs`; returns the expression.
+ */
+export function unchangedCondition(model: TableModel, stored: Item | undefined, attributes: readonly string[], refs: ExpressionRefs): string {
+  const pk = refs.name(model.indexes[TABLE_INDEX].partitionKey);
+  if (!stored) return `attribute_not_exists(${pk})`;
+  const parts = [`attribute_exists(${pk})`];
+  for (const name of attributes) {
+    parts.push(stored[name] === undefined ? `attribute_not_exists(${refs.name(name)})` : `${refs.name(name)} = ${refs.value(stored[name])}`);
+  }
+  return parts.join(' AND ');
+}

@@ -1,0 +1,79 @@
+// Guard keys of unique values never equal an entity's key, and distinct (entity, attribute, value)
+// triples never share a guard.
+import fc from 'fast-check';
+import { ALLOWED_DELIMITERS, decodeString, encodeValue, escapeCharFor } from '../../lib/keys/encoding';
+import { composeKey, parseTemplate } from '../../lib/keys/template';
+import { guardKey, guardMark, isGuardKey } from '../../lib/keys/unique-guard';
+import { AttributeKind } from '../../lib/manifest/structs';
+
+const delimiter = fc.constantFrom(...ALLOWED_DELIMITERS.split(''));
+const anyString = fc.string({ unit: 'binary', maxLength: 10 });
+const KINDS = [AttributeKind.STRING, AttributeKind.NUMBER, AttributeKind.DATE, AttributeKind.BOOLEAN] as const;
+const valueOf = (kind: AttributeKind): fc.Arbitrary<unknown> => {
+  switch (kind) {
+    case AttributeKind.NUMBER: return fc.double({ noNaN: true, noDefaultInfinity: true });
+    case AttributeKind.DATE: return fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true });
+    case AttributeKind.BOOLEAN: return fc.boolean();
+    default: return anyString;
+  }
+};
+/** A template segment: a literal (possibly one the parser refuses) or an attribute of some kind. */
+const segment = fc.oneof(
+  fc.record({ literal: fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), fc.constantFrom('unique', ...ALLOWED_DELIMITERS.split('').map((d) => guardMark(escapeCharFor(d))))) }),
+  fc.record({ kind: fc.constantFrom(...KINDS) }),
+);
+
+describe('guard keys', () => {
+  test('no template the parser accepts composes, from any values, a key that is a guard key', () => {
+    fc.assert(fc.property(delimiter, fc.array(segment, { minLength: 1, maxLength: 4 }), fc.infiniteStream(fc.nat()), (delim, segs, seeds) => {
+      const esc = escapeCharFor(delim);
+      const kinds: Record<string, AttributeKind> = {};
+      const source = segs.map((s, i) => {
+        if ('literal' in s) return s.literal;
+        kinds[`a${i}`] = s.kind;
+        return `{a${i}}`;
+      }).join(delim);
+      const parsed = parseTemplate(source, delim, esc, (n) => kinds[n]);
+      fc.pre('template' in parsed);
+      if (!('template' in parsed)) return;
+      const seed = seeds[Symbol.iterator]();
+      const sample = (k: AttributeKind) => fc.sample(valueOf(k), { numRuns: 1, seed: seed.next().value as number })[0];
+      const values = Object.fromEntries(Object.entries(kinds).map(([n, k]) => [n, sample(k)]));
+      const composed = composeKey(parsed.template, values, delim, esc);
+      if (!('key' in composed)) return;
+      expect(isGuardKey(composed.key, delim, esc)).toBe(false);
+      expect(composed.key.split(delim)[0]).not.toBe(guardMark(esc));
+    }), { numRuns: 2000 });
+  });
+
+  test('no encoded value of any kind holds the guard mark, and a literal holding it is refused', () => {
+    fc.assert(fc.property(delimiter, fc.constantFrom(...KINDS).chain((k) => fc.tuple(fc.constant(k), valueOf(k))), (delim, [kind, value]) => {
+      const esc = escapeCharFor(delim);
+      const encoded = encodeValue(kind, value, esc);
+      if (typeof encoded === 'string') expect(encoded.includes(guardMark(esc).slice(0, 2))).toBe(false);
+    }), { numRuns: 3000 });
+    for (const delim of ALLOWED_DELIMITERS) {
+      const esc = escapeCharFor(delim);
+      expect(parseTemplate(`${guardMark(esc)}${delim}{a}`, delim, esc, () => AttributeKind.STRING)).toEqual({ error: expect.stringContaining('literals may not contain') });
+    }
+  });
+
+  test('distinct entity, attribute and value triples have distinct guards, each decodable back to its triple', () => {
+    fc.assert(fc.property(delimiter, anyString, anyString, anyString, (delim, typeValue, attribute, value) => {
+      const esc = escapeCharFor(delim);
+      const key = guardKey(delim, esc, typeValue || 'T', attribute || 'a', AttributeKind.STRING, value);
+      if (!key || 'error' in key) return;
+      const parts = key.pk.split(delim);
+      expect(parts).toHaveLength(4);
+      expect(parts.slice(1).map((p) => decodeString(p, esc))).toEqual([typeValue || 'T', attribute || 'a', value]);
+      expect(isGuardKey(key.pk, delim, esc)).toBe(true);
+      expect(key.sk).toBe(guardMark(esc));
+    }));
+  });
+
+  test('an empty value has no guard; a value the key cannot hold says why', () => {
+    expect(guardKey('#', '$', 'Customer', 'email', AttributeKind.STRING, '')).toBeUndefined();
+    expect(guardKey('#', '$', 'Customer', 'email', AttributeKind.STRING, 42)).toEqual({ error: 'must be a string, got number 42' });
+    expect(guardKey('#', '$', 'Customer', 'email', AttributeKind.STRING, 'a#b')).toEqual({ pk: '$unique#Customer#email#a$db', sk: '$unique' });
+  });
+});

@@ -1,0 +1,59 @@
+// Unique attribute rules: declared, keyable, listed once; guard items' type value is reserved.
+import { edited, findings, theFinding } from './manifest-fixture';
+import { resolveModel } from '../../lib/manifest/resolve';
+import { AttributeKind } from '../../lib/manifest/structs';
+
+describe('unique attributes', () => {
+  test('a valid unique attribute compiles into the entity model; an entity without one has none', () => {
+    const manifest = edited((m) => { m.entities.Customer.unique = ['email']; });
+    expect(findings(manifest).filter((f) => f.code.startsWith('UNIQUE'))).toEqual([]);
+    const model = resolveModel(manifest);
+    expect(model.entities.Customer.unique).toEqual(['email']);
+    expect(model.entities.Order.unique).toBeUndefined();
+  });
+
+  test('UNIQUE_ATTRIBUTE_UNDECLARED names the attribute and the declared ones', () => {
+    const d = theFinding(edited((m) => { m.entities.Customer.unique = ['mail']; }), 'UNIQUE_ATTRIBUTE_UNDECLARED');
+    expect(d.location).toBe('entity Customer, unique');
+    expect(d.message).toContain('"mail"');
+    expect(d.fix).toContain('username, email');
+  });
+
+  test('UNIQUE_ATTRIBUTE_KIND: a boolean, list or map cannot be unique', () => {
+    for (const type of [AttributeKind.BOOLEAN, AttributeKind.LIST, AttributeKind.MAP]) {
+      const d = theFinding(edited((m) => {
+        m.entities.Customer.attributes.flag = { type };
+        m.entities.Customer.unique = ['flag'];
+      }), 'UNIQUE_ATTRIBUTE_KIND');
+      expect(d.location).toBe('entity Customer, attribute flag');
+      expect(d.message).toContain(`of type ${type}`);
+    }
+  });
+
+  test('UNIQUE_ATTRIBUTE_DUPLICATE', () => {
+    expect(theFinding(edited((m) => { m.entities.Customer.unique = ['email', 'email']; }), 'UNIQUE_ATTRIBUTE_DUPLICATE').message).toBe("lists 'email' twice");
+  });
+
+  test('UNIQUE_GUARD_TYPE_RESERVED: an entity may not carry the guard items\' type value', () => {
+    const d = theFinding(edited((m) => {
+      m.entities.Customer.unique = ['email'];
+      m.entities.Order.typeValue = '$unique';
+    }), 'UNIQUE_GUARD_TYPE_RESERVED');
+    expect(d.location).toBe('entity Order');
+    // Without unique attributes there are no guard items, and the value is free.
+    expect(findings(edited((m) => { m.entities.Order.typeValue = '$unique'; })).filter((f) => f.code.startsWith('UNIQUE'))).toEqual([]);
+  });
+
+  test('UNIQUE_TOO_MANY: a write changing every value must fit one transaction', () => {
+    const d = theFinding(edited((m) => {
+      const names = Array.from({ length: 50 }, (_, i) => `u${i}`);
+      for (const n of names) m.entities.Customer.attributes[n] = { type: AttributeKind.STRING };
+      m.entities.Customer.unique = names;
+    }), 'UNIQUE_TOO_MANY');
+    expect(d.message).toContain('101 transaction actions');
+  });
+
+  test('a unique list that is not a list of strings is a shape finding', () => {
+    expect(findings(edited((m) => { (m.entities.Customer as { unique: unknown }).unique = 'email'; })).map((f) => f.code)).toContain('PROPERTY_TYPE_INVALID');
+  });
+});
