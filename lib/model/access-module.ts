@@ -89,7 +89,13 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     // The table slot first: the functions read the table key from it.
     slots.sort((a, b) => Number(b.startsWith(`{ index: ${json(TABLE_INDEX)}`)) - Number(a.startsWith(`{ index: ${json(TABLE_INDEX)}`)));
     const name = entity.name;
-    values.add('putEntity').add('getEntity');
+    // A version, timestamps or unique values: the full runtime's putItem keeps them (or refuses, for unique values).
+    const maintained = entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
+    if (maintained) {
+      needsModelFile = true;
+      values.add('putItem').add('openTable as openModelFile');
+    }
+    values.add(maintained ? 'getEntity' : 'putEntity').add('getEntity');
     if (model.localIndexesEnabled) values.add('collectionsOf');
     out.push(
       `const ${name}Entity: EntityAccess = {`,
@@ -101,7 +107,9 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       '',
       `/** Writes a whole ${name}: \`upsert\` (default), \`create\` (fails if it exists) or \`replace\` (fails if it does not). */`,
       `export function put${name}(table: AccessTable<M>, item: ItemOf<M, ${json(name)}>, options?: PutOptions): Promise<void> {`,
-      `  return putEntity(table, ${name}Entity, item, options${model.localIndexesEnabled ? ', collectionsOf' : ''});`,
+      maintained
+        ? `  return putItem(fullRuntime(table), ${json(name)}, item, options);`
+        : `  return putEntity(table, ${name}Entity, item, options${model.localIndexesEnabled ? ', collectionsOf' : ''});`,
       '}',
       '',
       // A get reads the table key only: its slice holds the key attributes and the table slot.

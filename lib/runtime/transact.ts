@@ -132,7 +132,8 @@ function actionItem(
   switch (action.type) {
     case 'put': {
       // The values hold a versioned entity's expected version.
-      const { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = buildPut(model, tableName, name, action.item!, action.mode as never);
+      const built = buildPut(model, tableName, name, action.item!, action.mode as never);
+      const { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = built;
       const put = { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues };
       return { item: { Put: put }, after: action.item, owner: ownerKey(model, Item!) };
     }

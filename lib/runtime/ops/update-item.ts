@@ -45,5 +45,6 @@ export async function updateItem<M, E extends EntityName<M>>(
 
 /** Whether an update operator (add, append, ...) names the attribute. */
 export function touchedByOperator(operators: UpdateOperators, name: string): boolean {
-  return [operators.add, operators.append, operators.prepend, operators.deleteFromSet, operators.setIfMissing].some((o) => o !== undefined && Object.hasOwn(o, name));
+  const { add, append, prepend, deleteFromSet, setIfMissing } = operators;
+  return [add, append, prepend, deleteFromSet, setIfMissing].some((o) => o !== undefined && Object.hasOwn(o, name));
 }

@@ -1,0 +1,29 @@
+// A generated access module writes an entity whose attributes the runtime maintains (a version,
+// timestamps, unique values) through the full runtime's putItem, which keeps them; the small
+// putEntity writes the item as given and would skip them.
+import { accessModule } from '../../lib/model/access-module';
+import { AttributeKind, defineManifest } from '../../lib/runtime';
+import { resolveModel } from '../../lib/manifest/resolve';
+
+const attributes = { id: { type: AttributeKind.STRING, required: true }, email: { type: AttributeKind.STRING } };
+const entity = (extra: object) => ({ attributes, pk: 'X#{id}', sk: 'X', ...extra });
+
+const model = resolveModel(defineManifest({
+  entities: {
+    Plain: entity({ pk: 'PLAIN#{id}' }),
+    Versioned: entity({ pk: 'V#{id}', version: {} }),
+    Stamped: entity({ pk: 'S#{id}', timestamps: {} }),
+    Unique: entity({ pk: 'U#{id}', unique: ['email'] }),
+  },
+}));
+const source = accessModule(model, { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts', modelFile: '/app/manifest.model.json' });
+
+test.each(['Versioned', 'Stamped', 'Unique'])('put%s goes through the full runtime', (name) => {
+  expect(source).toContain(`return putItem(fullRuntime(table), "${name}", item, options);`);
+  expect(source).toContain('import modelFile from "./manifest.model.json";');
+});
+
+test('an entity without maintained attributes keeps the small put', () => {
+  expect(source).toContain('return putEntity(table, PlainEntity, item, options');
+  expect(source).not.toContain('putItem(fullRuntime(table), "Plain"');
+});
