@@ -1,7 +1,7 @@
 // The backfill job's CloudFormation: the state machine's definition (segment list, Distributed Map,
 // the Choice loop, retries), least-privilege policies, logs and tracing, cdk-nag's AwsSolutions
 // pack, the staged Lambda code, and the errors bad props get at synth.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { App, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -240,7 +240,9 @@ describe('bad props fail the synth, naming the construct, the value and the fix'
 });
 
 test('an imported table gets the same job, its grants on the ARN the import forms', () => {
-  const app = new App({ outdir: mkdtempSync(path.join(__dirname, '..', '..', '..', 'cdk.out', 'backfill-')) });
+  const cdkOut = path.join(__dirname, '..', '..', '..', 'cdk.out');
+  mkdirSync(cdkOut, { recursive: true }); // absent in a fresh clone
+  const app = new App({ outdir: mkdtempSync(path.join(cdkOut, 'backfill-')) });
   try {
     const stack = new Stack(app, 'Jobs', { env: { account: '111111111111', region: 'eu-west-1' } });
     const table = SingleTable.fromTableName(stack, 'Orders', 'orders', shopManifest('B'));

@@ -1,7 +1,7 @@
 // The stack of docs/migrations.md's backfill job, as a user copies it: it type-checks against the
 // package's sources (standing in for `cdk-single-table`) with strict settings, and synthesizes the
 // job it describes.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -17,6 +17,7 @@ beforeAll(() => {
   const page = readFileSync(path.join(ROOT, 'docs', 'migrations.md'), 'utf8');
   const block = /^```ts\n([\s\S]*?)```/.exec(page.slice(page.indexOf(MARK) + MARK.length).trimStart());
   if (!block) throw new Error('docs/migrations.md has no ts block after the mark');
+  mkdirSync(path.join(ROOT, 'cdk.out'), { recursive: true }); // absent in a fresh clone
   dir = mkdtempSync(path.join(ROOT, 'cdk.out', 'docs-backfill-'));
   const lib = path.relative(dir, path.join(ROOT, 'lib', 'index')).split(path.sep).join('/');
   writeFileSync(path.join(dir, 'stack.ts'), block[1].replace("from 'cdk-single-table'", `from '${lib}'`));

@@ -1,6 +1,6 @@
 // A stack holding a SingleTable of the shop (design B) and its backfill job, synthesized to a
 // directory so the staged Lambda asset can be read back.
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'fs';
 import * as path from 'path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -32,7 +32,9 @@ export function backfillStack(
     buildSegmentBundle();
     built = true;
   }
-  const outdir = mkdtempSync(path.join(__dirname, '..', '..', '..', 'cdk.out', 'backfill-'));
+  const cdkOut = path.join(__dirname, '..', '..', '..', 'cdk.out');
+  mkdirSync(cdkOut, { recursive: true }); // absent in a fresh clone
+  const outdir = mkdtempSync(path.join(cdkOut, 'backfill-'));
   const app = new App({ outdir });
   const stack = new Stack(app, 'Shop', region ? { env: { region } } : undefined);
   let table: SingleTable;
