@@ -209,12 +209,9 @@ export function describe(value: unknown): string {
 }
 
 /** Kinds that can appear in key templates. */
-export const KEYABLE_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set([
-  AttributeKind.STRING,
-  AttributeKind.NUMBER,
-  AttributeKind.DATE,
-  AttributeKind.BOOLEAN,
-]);
+// The kinds' values, not AttributeKind's members: a bundler keeps a set built from property reads
+// of another module (they might have effects) even where nothing uses it.
+export const KEYABLE_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<`${AttributeKind}`>(['STRING', 'NUMBER', 'DATE', 'BOOLEAN']);
 
 /** UTF-8 byte length of a string, without allocating. */
 export function utf8Length(s: string): number {

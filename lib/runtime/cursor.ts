@@ -21,16 +21,18 @@ export function encodeCursor(pattern: string, binding: string, position: unknown
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
+const FOREIGN = 'the cursor is not one this runtime issued';
+
 /** Decodes a cursor for `pattern`; throws INVALID_CURSOR saying why it does not fit. */
 export function decodeCursor(pattern: string, binding: string, cursor: string): unknown {
   let body: CursorBody;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch (cause) {
-    throw new SingleTableError('INVALID_CURSOR', 'the cursor is not one this runtime issued (not base64url JSON)', { pattern, cause });
+    throw new SingleTableError('INVALID_CURSOR', `${FOREIGN} (not base64url JSON)`, { pattern, cause });
   }
   if (!body || typeof body !== 'object' || typeof body.p !== 'string' || typeof body.c !== 'string') {
-    throw new SingleTableError('INVALID_CURSOR', 'the cursor is not one this runtime issued', { pattern });
+    throw new SingleTableError('INVALID_CURSOR', FOREIGN, { pattern });
   }
   if (body.p !== pattern) {
     throw new SingleTableError('INVALID_CURSOR', `the cursor belongs to pattern '${body.p}'; pass it to that pattern's query`, { pattern });
