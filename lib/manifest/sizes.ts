@@ -4,12 +4,9 @@
 import { EntityModel, IndexModel, KeyTemplateModel, TABLE_INDEX } from './model';
 import { AttributeKind, ProjectionKind } from './structs';
 
-const DEFAULT_VALUE_BYTES: Record<string, number> = {
-  [AttributeKind.STRING]: 20,
-  [AttributeKind.NUMBER]: 8,
-  [AttributeKind.DATE]: 24,
-  [AttributeKind.BOOLEAN]: 1,
-};
+// Keyed by the kinds' values, not computed from AttributeKind's members: a bundler keeps an
+// object with computed keys read from another module even in a Lambda that never uses it.
+const DEFAULT_VALUE_BYTES: Partial<Record<`${AttributeKind}`, number>> = { STRING: 20, NUMBER: 8, DATE: 24, BOOLEAN: 1 };
 
 /** Default typical size of a value of this kind. */
 export function defaultValueBytes(kind: AttributeKind): number {

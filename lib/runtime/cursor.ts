@@ -3,8 +3,8 @@
 // the query they belong to. A cursor from another pattern, from the same pattern with other input
 // or order, or edited by hand is rejected before any network call. The checksum detects misuse and
 // tampering by accident, it is not a signature: DynamoDB still validates the key it resumes from.
+import { createHash } from 'crypto';
 import { SingleTableError } from './errors';
-import { fingerprintOf } from '../manifest/fingerprint';
 
 interface CursorBody {
   /** Pattern name. */
@@ -17,9 +17,11 @@ interface CursorBody {
 
 /** Encodes a position of a query page. `binding` identifies the query (pattern, input, order). */
 export function encodeCursor(pattern: string, binding: string, position: unknown): string {
-  const body: CursorBody = { p: pattern, k: position, c: fingerprintOf([pattern, binding, position]) };
+  const body: CursorBody = { p: pattern, k: position, c: checksum(pattern, binding, position) };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
+
+const FOREIGN = 'the cursor is not one this runtime issued';
 
 /** Decodes a cursor for `pattern`; throws INVALID_CURSOR saying why it does not fit. */
 export function decodeCursor(pattern: string, binding: string, cursor: string): unknown {
@@ -27,16 +29,25 @@ export function decodeCursor(pattern: string, binding: string, cursor: string): 
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch (cause) {
-    throw new SingleTableError('INVALID_CURSOR', 'the cursor is not one this runtime issued (not base64url JSON)', { pattern, cause });
+    throw new SingleTableError('INVALID_CURSOR', `${FOREIGN} (not base64url JSON)`, { pattern, cause });
   }
   if (!body || typeof body !== 'object' || typeof body.p !== 'string' || typeof body.c !== 'string') {
-    throw new SingleTableError('INVALID_CURSOR', 'the cursor is not one this runtime issued', { pattern });
+    throw new SingleTableError('INVALID_CURSOR', FOREIGN, { pattern });
   }
   if (body.p !== pattern) {
     throw new SingleTableError('INVALID_CURSOR', `the cursor belongs to pattern '${body.p}'; pass it to that pattern's query`, { pattern });
   }
-  if (body.c !== fingerprintOf([body.p, binding, body.k])) {
+  if (body.c !== checksum(body.p, binding, body.k)) {
     throw new SingleTableError('INVALID_CURSOR', 'the cursor was altered, or was issued for other input or order of this pattern; start again without a cursor', { pattern });
   }
   return body.k;
+}
+
+/**
+ * SHA-256 (Node's, already loaded by the SDK) of the JSON of the three, cut to 96 bits. The position
+ * is hashed as JSON.stringify writes it: a cursor's JSON parses back to an object that writes the
+ * same text, so no canonical form is needed.
+ */
+function checksum(pattern: string, binding: string, position: unknown): string {
+  return createHash('sha256').update(JSON.stringify([pattern, binding, position])).digest('base64url').slice(0, 16);
 }

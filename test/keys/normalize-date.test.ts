@@ -1,5 +1,5 @@
-// normalizeDate's fast path (a string already in normalized form, checked field by field) must
-// agree with parsing through Date, for real and impossible dates alike.
+// normalizeDate's fast path (a string already in normalized form, matched by one range-checked
+// pattern) must agree with parsing through Date, for real and impossible dates alike.
 import { execFileSync } from 'child_process';
 import fc from 'fast-check';
 import { normalizeDate } from '../../lib/keys/encoding';
@@ -23,7 +23,7 @@ test('normalized strings: the fast path accepts exactly what Date round-trips', 
 });
 
 test('one character off a normalized string: accepted as is exactly when Date round-trips it, also right after the original', () => {
-  // The fast path checks digits and separators by character code and remembers the last string it
+  // The fast path matches digits and separators with a pattern and remembers the last string it
   // accepted; neither may let a near miss through.
   const base = '2024-02-29T23:59:59.999Z';
   const variant = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom('0', '9', '/', ':', ' ', 'a', 'T', 'Z', '-', '.', '\u0660'))
