@@ -30,14 +30,14 @@ export function itemToWrite(model: TableModel, entity: EntityModel, item: Readon
 export function buildPut(
   model: TableModel, tableName: string, entityName: string, item: Readonly<Record<string, unknown>>, mode: PutMode = 'upsert', condition?: WriteCondition<unknown>,
 ): PutItemCommandInput {
-  // An untyped caller's typo must not quietly become a create-only put.
-  if (mode !== 'upsert' && mode !== 'create' && mode !== 'replace') {
-    throw new SingleTableError('INVALID_VALUE', `put mode ${JSON.stringify(mode)} is not 'upsert', 'create' or 'replace'`, { entity: entityName });
-  }
   const entity = entityOf(model, entityName);
   const version = entity.version;
   const expected = version === undefined ? undefined : expectedVersion(entity, item[version]);
   const input: PutItemCommandInput = { TableName: tableName, Item: itemToWrite(model, entity, withMaintained(entity, item, expected)) };
+  // An untyped caller's typo must not quietly become a create-only put (checked after the item, as putCondition is).
+  if (mode !== 'upsert' && mode !== 'create' && mode !== 'replace') {
+    throw new SingleTableError('INVALID_VALUE', `put mode ${JSON.stringify(mode)} is not 'upsert', 'create' or 'replace'`, { entity: entityName });
+  }
   if (version !== undefined) {
     if (expected === undefined && mode === 'replace') {
       throw new SingleTableError('MISSING_ATTRIBUTE', 'is the version: a replace of a versioned item gives the version it read', { entity: entityName, attribute: version });

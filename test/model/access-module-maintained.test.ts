@@ -1,9 +1,9 @@
 // A generated access module writes an entity whose attributes the runtime maintains (a version,
 // timestamps, unique values) through the full runtime's putItem, which keeps them; the small
 // putEntity writes the item as given and would skip them.
+import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule } from '../../lib/model/access-module';
 import { AttributeKind, defineManifest } from '../../lib/runtime';
-import { resolveModel } from '../../lib/manifest/resolve';
 
 const attributes = { id: { type: AttributeKind.STRING, required: true }, email: { type: AttributeKind.STRING } };
 const entity = (extra: object) => ({ attributes, pk: 'X#{id}', sk: 'X', ...extra });

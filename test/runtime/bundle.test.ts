@@ -16,9 +16,9 @@ import { bundle, BundleResult, LAMBDA_BUNDLE_OPTIONS, packagedRuntime, ROOT } fr
  * query, the whole model in a handler that needs a slice, the manifest's resolution in a Lambda.
  */
 const BUDGETS = {
-  'bench/handlers/cdk-single-table.ts': 14_700,
+  'bench/handlers/cdk-single-table.ts': 15_100,
   'bench/handlers/cdk-single-table-get.ts': 8_192,
-  'examples/handler.ts': 50_000,
+  'examples/handler.ts': 51_900,
 };
 
 const results: Record<string, { fromSources: BundleResult; asPackage: BundleResult }> = {};

@@ -6,9 +6,9 @@ import type { AttributeValue, TransactWriteItemsCommandInput } from '@aws-sdk/cl
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
+import { GetItemCommand, TransactWriteItemsCommand } from '../sdk';
 import { send } from '../send';
 import { buildTransactWrite, checkActions, UntypedAction, uniqueTouched } from '../transact';
-import { GetItemCommand, TransactWriteItemsCommand } from '../transact-commands';
 import { sendTransaction, TransactionCanceledError } from '../transact-send';
 import type { TransactWriteAction } from '../types';
 import { buildReadUnique } from '../unique';
