@@ -20,6 +20,8 @@ const manifest: SingleTableManifest = {
         tenantId: { type: AttributeKind.STRING, required: true },
         invoiceId: { type: AttributeKind.STRING, required: true },
         status: { type: AttributeKind.STRING, required: true },
+        // In no key: a KEYS_ONLY index entry lacks it, so invoicesByStatus fetches the items.
+        amount: { type: AttributeKind.NUMBER },
       },
       pk: 'TENANT#{tenantId}#INVOICE#{invoiceId}',
       sk: 'INVOICE#{invoiceId}',
@@ -139,4 +141,15 @@ test('property: a tenant matches its own keys on every template and never anothe
     for (const key of keysOf(mine)) expect(patterns.some((p) => stringLike(p, key))).toBe(true);
     for (const key of keysOf(theirs)) expect(patterns.some((p) => stringLike(p, key))).toBe(false);
   }), { numRuns: 60 });
+});
+
+test('a KEYS_ONLY pattern whose keys hold every attribute of its entity fetches nothing, so gets no BatchGetItem', () => {
+  const m = JSON.parse(JSON.stringify(manifest));
+  delete m.entities.Invoice.attributes.amount;
+  const { stack, table } = tableStack(m);
+  const fn = newFunction(stack, 'Fn');
+  table.grantAccess(fn, { patterns: ['invoicesByStatus'], tenant: { attribute: 'tenantId', value: 'acme' } });
+  const actions = statementsOf(stack, fn).flatMap((s: any) => [s.Action].flat());
+  expect(actions).toContain('dynamodb:Query');
+  expect(actions).not.toContain('dynamodb:BatchGetItem');
 });
