@@ -89,11 +89,11 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     // The table slot first: the functions read the table key from it.
     slots.sort((a, b) => Number(b.startsWith(`{ index: ${json(TABLE_INDEX)}`)) - Number(a.startsWith(`{ index: ${json(TABLE_INDEX)}`)));
     const name = entity.name;
-    // A version, timestamps or unique values: the full runtime's putItem keeps them (or refuses, for unique values).
+    // A version, timestamps or unique values: the full runtime's putItem keeps them (or refuses, for unique values), with its maintainedWrites.
     const maintained = entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
     if (maintained) {
       needsModelFile = true;
-      values.add('putItem').add('openTable as openModelFile');
+      values.add('putItem').add('openTable as openModelFile').add('maintainedWrites');
     }
     values.add(maintained ? 'getEntity' : 'putEntity').add('getEntity');
     if (model.localIndexesEnabled) values.add('collectionsOf');
@@ -184,7 +184,8 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     '/** The full runtime\'s table, for patterns it serves (sharded fan-out, fetched attributes, keys-only entries). */',
     'function fullRuntime(table: AccessTable<M>): TableContext<M> {',
     '  let context = full.get(table);',
-    '  if (!context) full.set(table, context = openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName }));',
+    `  if (!context) full.set(table, context = openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName${
+      values.has('maintainedWrites') ? ', maintainedWrites' : ''} }));`,
     '  return context;',
     '}',
     '',

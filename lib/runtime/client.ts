@@ -8,6 +8,7 @@ import { clientWrites } from './client-writes';
 import { contextOf, ClientOptions } from './context';
 import { collectionsOf } from './item-collections';
 import { isModelDocument, loadModel } from './load-model';
+import { maintainedWrites } from './maintained-writes';
 import { batchGet } from './ops/batch-get';
 import { batchWrite } from './ops/batch-write';
 import { decodeStreamEvent } from './ops/decode-stream';
@@ -31,7 +32,7 @@ export type { ClientOptions } from './context';
  */
 export function createClient<M>(source: TypedManifest<M> | SingleTableManifest | ModelFile, options: ClientOptions = {}): SingleTableClient<M> {
   const model = isModelDocument(source) ? loadModel(source) : resolveModel(source as SingleTableManifest);
-  const table = contextOf<M>(model, options);
+  const table = contextOf<M>(model, { ...options, maintainedWrites }); // it holds every write, so it keeps versions, timestamps and unique values itself
   collectionsOf(table); // checks the itemCollections option now, not at the first write
   const writes = clientWrites(table); // entities with unique attributes write in transactions
   const client: SingleTableClient<M> = {

@@ -6,6 +6,7 @@ import { SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';
 import type { ItemCollectionReporting } from './item-collections';
 import { loadModel } from './load-model';
+import type { MaintainedWrites } from './maintained-writes';
 import type { RetryPolicy } from './retry';
 import { DynamoDBClient } from './sdk';
 import type { TableModel } from '../manifest/model';
@@ -24,6 +25,13 @@ export interface ClientOptions {
   readonly shardConcurrency?: number;
   /** Item collection size estimates of writes on a table with LSIs: `'emf'` log lines, `'off'`, or a function. @default 'emf' */
   readonly itemCollections?: ItemCollectionReporting;
+  /**
+   * The hooks single-item writes need for entities with a version, timestamps or unique attributes:
+   * pass `maintainedWrites` (exported by this module) when the model has such an entity; `openTable`
+   * refuses the model without them. Handlers of other models leave them out, and with them their code.
+   * @default - none: the model may have no versioned, timestamped or unique entity
+   */
+  readonly maintainedWrites?: MaintainedWrites;
 }
 
 /**
@@ -42,6 +50,8 @@ export interface TableContext<M = SingleTableManifest> {
   readonly options: ClientOptions;
   /** Attributes results leave out: key attributes and the type attribute (storage details). */
   readonly strip: ReadonlySet<string>;
+  /** The hooks of versioned, timestamped and unique entities' writes (`maintainedWrites`); set whenever the model has such an entity. */
+  readonly maintained?: MaintainedWrites;
   /** Carries the manifest's type; never set. */
   readonly manifestType?: M;
 }
@@ -59,9 +69,27 @@ export function openTable<M = SingleTableManifest>(document: ModelFile, options:
   return contextOf<M>(loadModel(document), options);
 }
 
-/** The context of a loaded model: table name, fingerprint check, SDK client. */
+/** The context of a loaded model: the maintained-write hooks it needs, table name, fingerprint check, SDK client. */
 export function contextOf<M>(model: TableModel, options: ClientOptions): TableContext<M> {
-  return { model, ...connect(model.fingerprint, options), strip: new Set([...model.keyAttributes, model.typeAttribute]) };
+  const maintained = options.maintainedWrites;
+  if (!maintained) refuseMaintained(model);
+  return { model, ...connect(model.fingerprint, options), strip: new Set([...model.keyAttributes, model.typeAttribute]), maintained };
+}
+
+/**
+ * Throws when the model has an entity whose single-item writes keep a version, timestamps or
+ * unique values: without the hooks its writes would skip them (a lost update, a stale updatedAt,
+ * a value held twice). At cold start, so no request is ever sent without them.
+ */
+function refuseMaintained(model: TableModel): void {
+  const needs = Object.values(model.entities).map((e) => {
+    const options = [e.version !== undefined && `version ${e.version}`, e.timestamps && 'timestamps', e.unique?.length && `unique ${e.unique.join(', ')}`];
+    return options.some(Boolean) ? `${e.name} (${options.filter(Boolean).join(', ')})` : '';
+  }).filter(Boolean);
+  if (needs.length === 0) return;
+  throw new SingleTableError('MAINTAINED_WRITES_MISSING',
+    `the model has entities whose writes the runtime maintains: ${needs.join('; ')}. Open the table with the hooks that keep them: `
+    + "import { maintainedWrites } from 'cdk-single-table/runtime'; openTable(model, { maintainedWrites })");
 }
 
 /** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint is checked. */

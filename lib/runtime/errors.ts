@@ -5,6 +5,8 @@
 /** Stable error codes of the runtime. */
 export type RuntimeErrorCode =
   | 'TABLE_NAME_MISSING'
+  /** The model has a versioned, timestamped or unique entity and the table was opened without `maintainedWrites`. */
+  | 'MAINTAINED_WRITES_MISSING'
   | 'MANIFEST_MISMATCH'
   | 'INVALID_MODEL'
   | 'UNKNOWN_ENTITY'

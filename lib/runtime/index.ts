@@ -42,6 +42,8 @@ export { where } from './expressions/where';
 export type { WriteCondition } from './expressions/where';
 export type { AttributeOperator, Condition, SizeComparison } from './expressions/condition';
 export { ConditionFailedError } from './write-failure';
+export { maintainedWrites } from './maintained-writes';
+export type { MaintainedWrites } from './maintained-writes';
 export type { RuntimeErrorCode } from './errors';
 export type { ItemCollectionEstimate, ItemCollectionReporting } from './item-collections';
 export type { PutMode } from './items';

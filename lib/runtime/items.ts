@@ -4,9 +4,8 @@ import type { AttributeValue, DeleteItemCommandInput, GetItemCommandInput, PutIt
 import { SingleTableError } from './errors';
 import type { WriteCondition } from './expressions/where';
 import { keyAttributes, tableKey, writeItemKeys } from './keys';
+import type { MaintainedWrites } from './maintained-writes';
 import { attributeOf, attributeValue, entityOf, itemAttributes } from './values';
-import { EXPECTED_VERSION } from './write-failure';
-import { describe } from '../keys/encoding';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 type Values = Readonly<Record<string, unknown>>;
@@ -23,33 +22,25 @@ export function itemToWrite(model: TableModel, entity: EntityModel, item: Readon
 }
 
 /**
- * PutItem input. On a versioned entity a put without the version creates the item (version 1),
- * and one with the version the caller read replaces the item at that version (and writes the
- * next); `condition` adds the caller's own condition.
+ * PutItem input. On a versioned entity (its `maintained` hooks given) a put without the version
+ * creates the item (version 1), and one with the version the caller read replaces the item at that
+ * version (and writes the next); `condition` adds the caller's own condition.
  */
 export function buildPut(
   model: TableModel, tableName: string, entityName: string, item: Readonly<Record<string, unknown>>, mode: PutMode = 'upsert', condition?: WriteCondition<unknown>,
+  maintained?: MaintainedWrites,
 ): PutItemCommandInput {
   const entity = entityOf(model, entityName);
-  const version = entity.version;
-  const expected = version === undefined ? undefined : expectedVersion(entity, item[version]);
-  const input: PutItemCommandInput = { TableName: tableName, Item: itemToWrite(model, entity, withMaintained(entity, item, expected)) };
+  const kept = maintained?.put(model, entity, item);
+  const input: PutItemCommandInput = { TableName: tableName, Item: itemToWrite(model, entity, kept?.item ?? item) };
   // An untyped caller's typo must not quietly become a create-only put (checked after the item, as putCondition is).
   if (mode !== 'upsert' && mode !== 'create' && mode !== 'replace') {
     throw new SingleTableError('INVALID_VALUE', `put mode ${JSON.stringify(mode)} is not 'upsert', 'create' or 'replace'`, { entity: entityName });
   }
-  if (version !== undefined) {
-    if (expected === undefined && mode === 'replace') {
-      throw new SingleTableError('MISSING_ATTRIBUTE', 'is the version: a replace of a versioned item gives the version it read', { entity: entityName, attribute: version });
-    }
-    if (expected !== undefined && mode === 'create') {
-      throw new SingleTableError('INVALID_VALUE', 'is the version: a create writes version 1; leave it out', { entity: entityName, attribute: version });
-    }
-    Object.assign(input, expected === undefined ? existenceCondition(model, false) : versionCondition(model, version, expected));
-  } else if (mode !== 'upsert') {
-    Object.assign(input, putCondition(model.indexes[TABLE_INDEX].partitionKey, entityName, mode));
-  }
-  if (version !== undefined || condition) input.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
+  const versioned = kept?.condition;
+  if (versioned) Object.assign(input, versioned(mode));
+  else if (mode !== 'upsert') Object.assign(input, putCondition(model.indexes[TABLE_INDEX].partitionKey, entityName, mode));
+  if (versioned || condition) input.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
   condition?.addTo(input, entity);
   return input;
 }
@@ -73,42 +64,6 @@ function keyExistence(partitionKey: string, exists: boolean) {
     ConditionExpression: exists ? 'attribute_exists(#pk)' : 'attribute_not_exists(#pk)',
     ExpressionAttributeNames: { '#pk': partitionKey },
   };
-}
-
-/** The item exists at the version the write expects. */
-export function versionCondition(model: TableModel, attribute: string, expected: number) {
-  return {
-    ConditionExpression: `attribute_exists(#pk) AND #ver = ${EXPECTED_VERSION}`,
-    ExpressionAttributeNames: { '#pk': model.indexes[TABLE_INDEX].partitionKey, '#ver': attribute },
-    ExpressionAttributeValues: { [EXPECTED_VERSION]: { N: String(expected) } },
-  };
-}
-
-/** The version a write states it read: a whole number from 1, or undefined when it states none. */
-export function expectedVersion(entity: EntityModel, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || (value as number) < 1) {
-    throw new SingleTableError('INVALID_VALUE', `is the version the write expects: a whole number from 1 as read from the item, got ${describe(value)}`,
-      { entity: entity.name, attribute: entity.version });
-  }
-  return value as number;
-}
-
-/**
- * The item with the attributes the runtime maintains: the next version (1 for a create), and the
- * timestamps (createdAt kept when the item gives it, updatedAt now).
- */
-export function withMaintained(entity: EntityModel, item: Readonly<Record<string, unknown>>, expected?: number): Readonly<Record<string, unknown>> {
-  const { version, timestamps } = entity;
-  if (version === undefined && !timestamps) return item;
-  const out: Record<string, unknown> = { ...item };
-  if (version !== undefined) out[version] = (expected ?? 0) + 1;
-  if (timestamps) {
-    const now = new Date().toISOString();
-    out[timestamps.createdAt] ??= now;
-    out[timestamps.updatedAt] = now;
-  }
-  return out;
 }
 
 /**
@@ -136,16 +91,18 @@ export function buildGet(model: TableModel, tableName: string, entityName: strin
 
 /**
  * DeleteItem input; with `mustExist` the delete fails when there is no such item, with `version`
- * (a versioned entity) when the item is at another version.
+ * (a versioned entity, its `maintained` hooks given) when the item is at another version.
  */
 export function buildDelete(
   model: TableModel, tableName: string, entityName: string, key: Values, mustExist = false, condition?: WriteCondition<unknown>, version?: number,
+  maintained?: MaintainedWrites,
 ): DeleteItemCommandInput {
   const entity = entityOf(model, entityName);
   const input: DeleteItemCommandInput = { TableName: tableName, Key: keyFromInput(model, entity, key), ReturnValues: 'ALL_OLD' };
   if (version !== undefined) {
-    if (entity.version === undefined) throw new SingleTableError('INVALID_VALUE', `is not versioned: remove the version option (${version})`, { entity: entityName });
-    Object.assign(input, versionCondition(model, entity.version, expectedVersion(entity, version)!));
+    // Without the hooks the model has no versioned entity (openTable checks).
+    if (!maintained) throw new SingleTableError('INVALID_VALUE', `is not versioned: remove the version option (${version})`, { entity: entityName });
+    Object.assign(input, maintained.deleteAt(model, entity, version));
   } else if (mustExist) {
     Object.assign(input, existenceCondition(model, true));
   }

@@ -8,6 +8,7 @@ import { compileCondition } from './expressions/condition';
 import { ExpressionPlaceholders, ExpressionRefs } from './expressions/refs';
 import { buildDelete, buildPut, keyFromInput } from './items';
 import { tableKeyNames } from './keys';
+import { maintainedWrites } from './maintained-writes';
 import type { TransactItemRef } from './transact-send';
 import { guardWrites, unchangedCondition } from './unique';
 import { buildUpdate, missingIndexInputs } from './update';
@@ -132,20 +133,21 @@ function actionItem(
   switch (action.type) {
     case 'put': {
       // The values hold a versioned entity's expected version.
-      const built = buildPut(model, tableName, name, action.item!, action.mode as never);
+      const built = buildPut(model, tableName, name, action.item!, action.mode as never, undefined, maintainedWrites);
       const { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = built;
       const put = { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues };
       return { item: { Put: put }, after: action.item, owner: ownerKey(model, Item!) };
     }
     case 'update': {
       const remove = action.remove ?? [];
-      const lacking = missingIndexInputs(model, name, action.changes ?? {}, remove);
+      const extras = { maintained: maintainedWrites };
+      const lacking = missingIndexInputs(model, name, action.changes ?? {}, remove, extras);
       if (lacking.length > 0) {
         throw new SingleTableError('PARTIAL_INDEX_UPDATE',
           `action ${i} moves index keys also composed from ${lacking.join(', ')}; pass ${lacking.join(', ')} too (their current values are fine): ` +
           'a transaction cannot read them first', { entity: name, attribute: lacking[0] });
       }
-      const { ReturnValues: _, ...update } = buildUpdate(model, tableName, name, action.changes!, remove);
+      const { ReturnValues: _, ...update } = buildUpdate(model, tableName, name, action.changes!, remove, undefined, extras);
       const after: Record<string, unknown> = { ...action.changes };
       for (const r of remove) after[r] = undefined;
       return { item: { Update: update as Update }, after, owner: update.Key! };

@@ -8,8 +8,9 @@
 import type { AttributeValue, GetItemCommandInput, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import type { WriteCondition } from './expressions/where';
-import { existenceCondition, expectedVersion, versionCondition } from './items';
+import { existenceCondition } from './items';
 import { indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from './keys';
+import type { ConditionParts, MaintainedWrites } from './maintained-writes';
 import { fromAttributeValue, storableNumber } from './marshall';
 import { attributeOf, attributeValue, entityOf } from './values';
 import type { ConditionFailedError } from './write-failure';
@@ -47,10 +48,11 @@ export interface UpdateOperators {
   readonly setIfMissing?: Readonly<Record<string, unknown>>;
 }
 
-/** What an update adds beside its values and removals: operators and the caller's condition. */
+/** What an update adds beside its values and removals: operators, the caller's condition, and the hooks of a versioned or timestamped entity. */
 export interface UpdateExtras {
   readonly operators?: UpdateOperators;
   readonly condition?: WriteCondition<unknown>;
+  readonly maintained?: MaintainedWrites;
 }
 
 type OperatorName = keyof UpdateOperators;
@@ -73,8 +75,8 @@ interface Changes {
   readonly entity: EntityModel;
   /** The input with the maintained attributes' new values (version, updatedAt). */
   readonly values: Input;
-  /** The version the update expects (a versioned entity). */
-  readonly expected?: number;
+  /** The condition on the version the update read (a versioned entity). */
+  readonly versioned?: ConditionParts;
   readonly operations: [OperatorName, string, AttributeValue][];
   readonly keyNames: ReadonlySet<string>;
   readonly set: [string, AttributeValue][];
@@ -84,10 +86,11 @@ interface Changes {
   readonly missing: ReadonlyMap<string, string[]>;
 }
 
-function changesOf(model: TableModel, entityName: string, given: Input, remove: readonly string[], operators: UpdateOperators = {}): Changes {
+function changesOf(model: TableModel, entityName: string, given: Input, remove: readonly string[], extras: UpdateExtras): Changes {
   const entity = entityOf(model, entityName);
   const keyNames = new Set(tableKeyNames(entity));
-  const { input, expected } = maintainedUpdate(entity, given);
+  const maintained = extras.maintained?.update(model, entity, given);
+  const { input, condition: versioned, owned } = maintained ?? { input: given, owned: [] };
   const set: [string, AttributeValue][] = [];
   const changed = new Set<string>();
   for (const name in input) {
@@ -108,7 +111,7 @@ function changesOf(model: TableModel, entityName: string, given: Input, remove: 
     removed.add(name);
     changed.add(name);
   }
-  const operations = operationsOf(model, entity, operators, keyNames, changed);
+  const operations = operationsOf(model, entity, extras.operators ?? {}, keyNames, changed, owned);
   for (const name of keyNames) {
     if (input[name] === undefined) throw new SingleTableError('MISSING_ATTRIBUTE', 'is part of the table key and identifies the item to update', { entity: entity.name, attribute: name });
   }
@@ -122,33 +125,14 @@ function changesOf(model: TableModel, entityName: string, given: Input, remove: 
     const lacking = inputs.filter((n) => input[n] === undefined && !keyNames.has(n));
     if (lacking.length > 0) missing.set(slot, lacking);
   }
-  return { entity, values: input, expected, operations, keyNames, set, removed, changed, missing };
-}
-
-/**
- * The input with what the runtime maintains: a versioned entity's next version (the update must
- * give the one it read) and the updatedAt timestamp.
- */
-function maintainedUpdate(entity: EntityModel, given: Input): { input: Input; expected?: number } {
-  const { version, timestamps } = entity;
-  if (version === undefined && !timestamps) return { input: given };
-  const input: Record<string, unknown> = { ...given };
-  let expected: number | undefined;
-  if (version !== undefined) {
-    expected = expectedVersion(entity, given[version]);
-    if (expected === undefined) {
-      throw new SingleTableError('MISSING_ATTRIBUTE', 'is the version: an update of a versioned item gives the version it read', { entity: entity.name, attribute: version });
-    }
-    input[version] = expected + 1;
-  }
-  if (timestamps) input[timestamps.updatedAt] = new Date().toISOString();
-  return { input, expected };
+  return { entity, values: input, versioned, operations, keyNames, set, removed, changed, missing };
 }
 
 /** The operators' attributes and values, checked: declared, of a kind the operator fits, no key input, each attribute changed once. */
-function operationsOf(model: TableModel, entity: EntityModel, operators: UpdateOperators, keyNames: ReadonlySet<string>, changed: Set<string>) {
+function operationsOf(
+  model: TableModel, entity: EntityModel, operators: UpdateOperators, keyNames: ReadonlySet<string>, changed: Set<string>, owned: readonly string[],
+) {
   const out: [OperatorName, string, AttributeValue][] = [];
-  const maintained = [entity.version, entity.timestamps?.updatedAt];
   for (const op of Object.keys(OPERATOR_KINDS) as OperatorName[]) {
     const values = operators[op];
     for (const name in values) {
@@ -158,7 +142,7 @@ function operationsOf(model: TableModel, entity: EntityModel, operators: UpdateO
       const kinds = OPERATOR_KINDS[op];
       if (kinds && !kinds.includes(attr.type)) throw new SingleTableError('INVALID_VALUE', `${op} applies to ${kinds.join(', ')} attributes; ${name} is ${attr.type}`, where);
       if (keyNames.has(name)) throw new SingleTableError('INVALID_VALUE', `is part of the table key, which identifies the item: ${op} cannot change it`, where);
-      if (maintained.includes(name)) throw new SingleTableError('INVALID_VALUE', `is maintained by the runtime: ${op} cannot change it`, where);
+      if (owned.includes(name)) throw new SingleTableError('INVALID_VALUE', `is maintained by the runtime: ${op} cannot change it`, where);
       for (const slot in entity.keys) {
         if (slot !== TABLE_INDEX && indexInputs(entity, model.indexes[slot]).includes(name)) {
           throw new SingleTableError('PARTIAL_INDEX_UPDATE',
@@ -178,9 +162,9 @@ function operationsOf(model: TableModel, entity: EntityModel, operators: UpdateO
 
 /** The attributes an update lacks to recompute the index keys it moves, every index at once; empty when it lacks none. */
 export function missingIndexInputs(
-  model: TableModel, entityName: string, input: Input, remove: readonly string[] = [], operators?: UpdateOperators,
+  model: TableModel, entityName: string, input: Input, remove: readonly string[] = [], extras: UpdateExtras = {},
 ): string[] {
-  return unionOf(changesOf(model, entityName, input, remove, operators).missing);
+  return unionOf(changesOf(model, entityName, input, remove, extras).missing);
 }
 
 function unionOf(missing: ReadonlyMap<string, string[]>): string[] {
@@ -201,8 +185,8 @@ export function buildUpdate(
   stored?: Item,
   extras: UpdateExtras = {},
 ): UpdateItemCommandInput {
-  const changes = changesOf(model, entityName, input, remove, extras.operators);
-  const { entity, values: withMaintainedValues, expected, operations, set, removed, changed, missing } = changes;
+  const changes = changesOf(model, entityName, input, remove, extras);
+  const { entity, values: withMaintainedValues, versioned, operations, set, removed, changed, missing } = changes;
   const lacking = unionOf(missing);
   if (lacking.length > 0 && !stored) {
     const given = [...changed].filter((n) => [...missing.keys()].some((slot) => indexInputs(entity, model.indexes[slot]).includes(n)));
@@ -274,9 +258,9 @@ export function buildUpdate(
     throw new SingleTableError('INVALID_VALUE', 'the update sets and removes nothing', { entity: entity.name });
   }
 
-  const condition = expected === undefined ? existenceCondition(model, true) : versionCondition(model, entity.version!, expected);
+  const condition: ConditionParts = versioned ?? existenceCondition(model, true);
   Object.assign(names, condition.ExpressionAttributeNames);
-  Object.assign(values, 'ExpressionAttributeValues' in condition ? condition.ExpressionAttributeValues : undefined);
+  Object.assign(values, condition.ExpressionAttributeValues);
   const clauses: [string, string[]][] = [['SET', sets], ['REMOVE', removes], ['ADD', adds], ['DELETE', deletes]];
   const out: UpdateItemCommandInput = {
     TableName: tableName,
@@ -287,7 +271,7 @@ export function buildUpdate(
     ReturnValues: 'ALL_NEW',
   };
   if (Object.keys(values).length) out.ExpressionAttributeValues = values;
-  if (expected !== undefined || extras.condition) out.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
+  if (versioned || extras.condition) out.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
   extras.condition?.addTo(out, entity);
   return out;
 }
@@ -325,7 +309,7 @@ export async function updateReadingMissing<T>(
   model: TableModel, tableName: string, entityName: string, input: Input, remove: readonly string[] = [], send: ReadMissingSend<T>,
   extras: UpdateExtras = {},
 ): Promise<T> {
-  const missing = missingIndexInputs(model, entityName, input, remove, extras.operators);
+  const missing = missingIndexInputs(model, entityName, input, remove, extras);
   if (missing.length === 0) return send.update(buildUpdate(model, tableName, entityName, input, remove, undefined, extras));
   for (let attempt = 1; ; attempt++) {
     const stored = await send.get(buildReadMissing(model, tableName, entityName, input, missing));

@@ -2,16 +2,15 @@
 // item's existence (create / replace / update / mustExist), the version a versioned entity expects,
 // inputs read for `readMissing`, and the caller's own condition. When the write asked DynamoDB for
 // the stored item on failure (ReturnValuesOnConditionCheckFailure: ALL_OLD, which it does whenever
-// there is more than existence to tell apart), the stored item says which part failed.
+// there is more than existence to tell apart), the stored item says which part failed. A version
+// conflict is told by the table's maintained-write hooks (maintained-writes.ts), so a handler of
+// a model without versions carries none of its wording.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from './context';
 import { SingleTableError } from './errors';
 import { tableKeyNames } from './keys';
 import { fromItem } from './marshall';
 import { valuesText } from './values';
-
-/** The placeholder of the version a versioned write expects. */
-export const EXPECTED_VERSION = ':expectedVersion';
 
 /** A write refused by its condition: CONDITION_FAILED, or VERSION_CONFLICT for a versioned entity. */
 export class ConditionFailedError extends SingleTableError {
@@ -20,16 +19,16 @@ export class ConditionFailedError extends SingleTableError {
    * write asked for it (it had a condition of the caller's or a version); undefined when there was no item.
    */
   public readonly item?: Record<string, unknown>;
+  // Declared only: the maintained-write hooks set them on a VERSION_CONFLICT, so the class emits no code for them.
   /** VERSION_CONFLICT: the version the write expected; undefined for a put that only creates. */
-  public readonly expectedVersion?: number;
+  declare public readonly expectedVersion?: number;
   /** VERSION_CONFLICT: the version stored. */
-  public readonly storedVersion?: number;
+  declare public readonly storedVersion?: number;
 
-  constructor(code: 'CONDITION_FAILED' | 'VERSION_CONFLICT', message: string, entity: string, cause: unknown, item?: Record<string, unknown>, versions: [number?, number?] = []) {
+  constructor(code: 'CONDITION_FAILED' | 'VERSION_CONFLICT', message: string, entity: string, cause: unknown, item?: Record<string, unknown>) {
     super(code, message, { entity, cause });
     this.name = 'ConditionFailedError';
     this.item = item;
-    [this.expectedVersion, this.storedVersion] = versions;
   }
 }
 
@@ -50,22 +49,14 @@ export function writeFailure(
   const creates = condition.includes('attribute_not_exists(#pk)');
   const stored = error.Item;
   const item = stored && fromItem(stored, table.strip);
-  const fail = (why: string, code: 'CONDITION_FAILED' | 'VERSION_CONFLICT' = 'CONDITION_FAILED', versions?: [number?, number?]) =>
-    new ConditionFailedError(code, `${valuesText(values, tableKeyNames(entity))}: ${why}`, entityName, error, item, versions);
+  const fail = (why: string, code: 'CONDITION_FAILED' | 'VERSION_CONFLICT' = 'CONDITION_FAILED') =>
+    new ConditionFailedError(code, `${valuesText(values, tableKeyNames(entity))}: ${why}`, entityName, error, item);
   const exists = 'an item with this key already exists';
   const missing = 'there is no item with this key';
   if (input.ReturnValuesOnConditionCheckFailure !== 'ALL_OLD') return fail(creates ? exists : missing);
   if (!stored && condition.includes('attribute_exists(#pk)')) return fail(missing);
-  const expected = input.ExpressionAttributeValues?.[EXPECTED_VERSION]?.N;
-  if (stored && entity.version && (creates || expected !== undefined)) {
-    const actual = stored[entity.version]?.N;
-    if (creates || actual !== expected) {
-      const at = actual === undefined ? 'has no version' : `is at version ${actual}`;
-      const fix = actual === undefined ? '' : `; read it and retry with version ${actual}`;
-      return fail(`${creates ? 'a put without a version only creates, and the item' : `the write expected version ${expected}; the item`} ${at}${fix}`,
-        'VERSION_CONFLICT', [expected === undefined ? undefined : Number(expected), actual === undefined ? undefined : Number(actual)]);
-    }
-  }
+  const conflict = stored && table.maintained?.conflict(entity, input, stored, creates, fail);
+  if (conflict) return conflict;
   if (stored && creates) return fail(exists);
   return fail(`the caller's condition is false for ${stored ? 'the item as stored (the error\'s `item`)' : 'the item: there is none with this key'}`);
 }

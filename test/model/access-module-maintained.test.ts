@@ -3,7 +3,7 @@
 // putEntity writes the item as given and would skip them.
 import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule } from '../../lib/model/access-module';
-import { AttributeKind, defineManifest } from '../../lib/runtime';
+import { AttributeKind, defineManifest, ProjectionKind } from '../../lib/runtime';
 
 const attributes = { id: { type: AttributeKind.STRING, required: true }, email: { type: AttributeKind.STRING } };
 const entity = (extra: object) => ({ attributes, pk: 'X#{id}', sk: 'X', ...extra });
@@ -26,4 +26,17 @@ test.each(['Versioned', 'Stamped', 'Unique'])('put%s goes through the full runti
 test('an entity without maintained attributes keeps the small put', () => {
   expect(source).toContain('return putEntity(table, PlainEntity, item, options');
   expect(source).not.toContain('putItem(fullRuntime(table), "Plain"');
+});
+
+test('the full runtime of a model with maintained entities opens with maintainedWrites; of a model without, with nothing', () => {
+  expect(source).toMatch(/^import \{[^}]*\bmaintainedWrites\b[^}]*\} from "cdk-single-table\/runtime";$/m);
+  expect(source).toContain('openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName, maintainedWrites })');
+  // A keys-only pattern needs the full runtime too (it fetches), but no entity keeps anything: no hooks, none of their code.
+  const plainSource = accessModule(resolveModel(defineManifest({
+    entities: { Plain: entity({ pk: 'PLAIN#{id}', indexes: { GSI1: { pk: 'ALL', sk: 'X#{id}' } } }) },
+    globalIndexes: { GSI1: { projection: ProjectionKind.KEYS_ONLY } },
+    accessPatterns: { everything: { index: 'GSI1', entities: ['Plain'] } },
+  })), { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts', modelFile: '/app/manifest.model.json' });
+  expect(plainSource).toContain('openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName })');
+  expect(plainSource).not.toContain('maintainedWrites');
 });

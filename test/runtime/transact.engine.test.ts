@@ -5,7 +5,7 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, openTable, SingleTableError, TransactionCanceledError, transactGet, transactWrite } from '../../lib/runtime';
+import { createClient, maintainedWrites, openTable, SingleTableError, TransactionCanceledError, transactGet, transactWrite } from '../../lib/runtime';
 import { TableContext } from '../../lib/runtime/context';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
@@ -19,7 +19,7 @@ const model = resolveModel(manifest);
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
   tableName = await engine.createTable();
-  table = openTable<M>(modelDocument(model), { client: engine.client, tableName });
+  table = openTable<M>(modelDocument(model), { client: engine.client, tableName, maintainedWrites });
 });
 afterAll(() => engine.stop());
 
@@ -33,7 +33,7 @@ const raw = async (pk: string, sk: string) => {
 function tableWith(wrap: (client: DynamoDBClient) => void): TableContext<M> {
   const client = engine.newClient();
   wrap(client);
-  return openTable<M>(modelDocument(model), { client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+  return openTable<M>(modelDocument(model), { client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 2 }, maintainedWrites });
 }
 
 describe('transactWrite', () => {

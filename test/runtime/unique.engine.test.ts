@@ -7,7 +7,7 @@ import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, deleteItem, openTable, putItem, TransactionCanceledError, transactWrite, updateItem } from '../../lib/runtime';
+import { createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -25,7 +25,7 @@ afterAll(() => engine.stop());
 async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-  return { tableName, table: openTable<M>(modelDocument(model), options), db: createClient(manifest, options) };
+  return { tableName, table: openTable<M>(modelDocument(model), { ...options, maintainedWrites }), db: createClient(manifest, options) };
 }
 
 async function scanAll(tableName: string): Promise<Record<string, AttributeValue>[]> {

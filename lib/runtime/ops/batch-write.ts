@@ -5,7 +5,7 @@ import { BatchEntry, batchWriteItems, keyId } from '../batch';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
 import { collectionsOf } from '../item-collections';
-import { itemToWrite, keyFromInput, withMaintained } from '../items';
+import { itemToWrite, keyFromInput } from '../items';
 import { tableKeyNames } from '../keys';
 import type { BatchWriteRequest } from '../types';
 import { entityOf, valuesText } from '../values';
@@ -26,7 +26,7 @@ export async function batchWrite<M>(table: TableContext<M>, requests: readonly B
       throw new SingleTableError('INVALID_VALUE', 'is versioned, and BatchWriteItem takes no condition, so it could overwrite a version it did not read: write it with putItem, updateItem or deleteItem', { entity: entity.name });
     }
     const request: WriteRequest = r.type === 'put'
-      ? { PutRequest: { Item: itemToWrite(model, entity, withMaintained(entity, r.item)) } }
+      ? { PutRequest: { Item: itemToWrite(model, entity, table.maintained?.stamp(entity, r.item) ?? r.item) } }
       : { DeleteRequest: { Key: keyFromInput(model, entity, r.key) } };
     const id = writeId(request);
     if (seen.has(id)) {

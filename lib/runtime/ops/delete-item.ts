@@ -9,7 +9,6 @@ import { toItem } from '../results';
 import { DeleteItemCommand } from '../sdk';
 import { sendWrite } from '../send';
 import type { KeyOf } from '../types';
-import { refuseUnique } from '../unique-refusal';
 import { writeFailure } from '../write-failure';
 
 /** Options of `deleteItem`. */
@@ -26,9 +25,9 @@ export interface DeleteOptions<Item = Record<string, unknown>> {
 export async function deleteItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions<ItemOf<M, E>> = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
-  refuseUnique(table.model, entity, 'deleteItem');
+  table.maintained?.refuseUnique(table.model, entity, 'deleteItem');
   const collections = collectionsOf(table);
-  const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version);
+  const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version, table.maintained);
   const input = withItemCollectionRequest(collections, built);
   const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, key, e);
   const out = await sendWrite(table, () => table.dynamodb.send(new DeleteItemCommand(input)), failed, collections);

@@ -6,7 +6,6 @@ import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
 import { PutItemCommand } from '../sdk';
 import { sendWrite } from '../send';
-import { refuseUnique } from '../unique-refusal';
 import { writeFailure } from '../write-failure';
 
 /** Options of `putItem`. */
@@ -21,8 +20,10 @@ export interface PutOptions<Item = Record<string, unknown>> {
 export async function putItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, item: ItemOf<M, E>, options: PutOptions<ItemOf<M, E>> = {},
 ): Promise<void> {
-  refuseUnique(table.model, entity, 'putItem');
+  // A put alone cannot move the guard items of unique values; the hooks are there whenever the model has such an entity.
+  table.maintained?.refuseUnique(table.model, entity, 'putItem');
   const collections = collectionsOf(table);
-  const input = withItemCollectionRequest(collections, buildPut(table.model, table.tableName, entity, item, options.mode, options.condition));
+  const built = buildPut(table.model, table.tableName, entity, item, options.mode, options.condition, table.maintained);
+  const input = withItemCollectionRequest(collections, built);
   await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) => writeFailure(table, entity, input, item, e), collections);
 }

@@ -8,7 +8,6 @@ import { toItem } from '../results';
 import { GetItemCommand, UpdateItemCommand } from '../sdk';
 import { send, sendWrite } from '../send';
 import type { KeyOf, UpdateItemOptions } from '../types';
-import { refuseUnique } from '../unique-refusal';
 import { buildUpdate, UpdateExtras, UpdateOperators, updateReadingMissing } from '../update';
 import { writeFailure } from '../write-failure';
 
@@ -25,9 +24,9 @@ export async function updateItem<M, E extends EntityName<M>>(
   const { model, tableName } = table;
   const remove = options.remove as readonly string[] | undefined;
   const operators = options as UpdateOperators;
-  const extras: UpdateExtras = { operators, condition: options.condition };
+  const extras: UpdateExtras = { operators, condition: options.condition, maintained: table.maintained };
   // Only a change of a unique value moves a guard; other updates go alone.
-  refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u) || touchedByOperator(operators, u));
+  table.maintained?.refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u) || touchedByOperator(operators, u));
   const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
     const input = withItemCollectionRequest(collections, update);
