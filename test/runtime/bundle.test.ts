@@ -18,7 +18,7 @@ import { bundle, BundleResult, LAMBDA_BUNDLE_OPTIONS, packagedRuntime, ROOT } fr
 const BUDGETS = {
   'bench/handlers/cdk-single-table.ts': 15_100,
   'bench/handlers/cdk-single-table-get.ts': 8_192,
-  'examples/handler.ts': 51_900,
+  'examples/handler.ts': 50_700,
 };
 
 const results: Record<string, { fromSources: BundleResult; asPackage: BundleResult }> = {};
@@ -108,6 +108,22 @@ test('users get what the sources measure: an import of cdk-single-table/runtime 
 test('createClient, the object holding every operation, is the larger option: it bundles them all', async () => {
   const { bytes } = await bundle('test/runtime/fixtures/create-client-handler.ts', { asPackage: true });
   expect(bytes).toBeGreaterThan(results['bench/handlers/cdk-single-table.ts'].asPackage.bytes * 1.3);
+});
+
+// What versioned, timestamped and unique entities' writes carry: their error codes, the expected
+// version's placeholder and fields, the updatedAt they set.
+const MAINTAINED_CODE = [/VERSION_CONFLICT/, /UNIQUE_NEEDS_TRANSACTION/, /expectedVersion/, /storedVersion/, /\.updatedAt\b/, /retry with version/];
+
+test('a handler over a model without versioned, timestamped or unique entities carries none of their code', async () => {
+  for (const entry of Object.keys(BUDGETS) as (keyof typeof BUDGETS)[]) {
+    expect(inputsOf(entry)).not.toContain('lib/runtime/maintained-writes.ts');
+    for (const { code } of [results[entry].fromSources, results[entry].asPackage]) {
+      for (const pattern of MAINTAINED_CODE) expect(code).not.toMatch(pattern);
+    }
+  }
+  // createClient passes the hooks itself: its bundle has every one of them, so the patterns find what they look for.
+  const { code } = await bundle('test/runtime/fixtures/create-client-handler.ts', { asPackage: true });
+  for (const pattern of MAINTAINED_CODE) expect(code).toMatch(pattern);
 });
 
 test('a require() of cdk-single-table/runtime (CommonJS) reaches no validation rule and no CDK code', async () => {
