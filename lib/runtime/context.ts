@@ -27,8 +27,8 @@ export interface ClientOptions {
   readonly itemCollections?: ItemCollectionReporting;
   /**
    * The hooks single-item writes need for entities with a version, timestamps or unique attributes:
-   * pass `maintainedWrites` (exported by this module) when the model has such an entity; `openTable`
-   * refuses the model without them. Handlers of other models leave them out, and with them their code.
+   * pass `maintainedWrites` (exported by this module) when the handler writes such an entity; those
+   * writes refuse to run without them. Other handlers leave them out, and with them their code.
    * @default - none: the model may have no versioned, timestamped or unique entity
    */
   readonly maintainedWrites?: MaintainedWrites;
@@ -69,27 +69,27 @@ export function openTable<M = SingleTableManifest>(document: ModelFile, options:
   return contextOf<M>(loadModel(document), options);
 }
 
-/** The context of a loaded model: the maintained-write hooks it needs, table name, fingerprint check, SDK client. */
+/** The context of a loaded model: table name, fingerprint check, SDK client, and the maintained-write hooks when given. */
 export function contextOf<M>(model: TableModel, options: ClientOptions): TableContext<M> {
-  const maintained = options.maintainedWrites;
-  if (!maintained) refuseMaintained(model);
-  return { model, ...connect(model.fingerprint, options), strip: new Set([...model.keyAttributes, model.typeAttribute]), maintained };
+  const strip = new Set([...model.keyAttributes, model.typeAttribute]);
+  return { model, ...connect(model.fingerprint, options), strip, maintained: options.maintainedWrites };
 }
 
 /**
- * Throws when the model has an entity whose single-item writes keep a version, timestamps or
- * unique values: without the hooks its writes would skip them (a lost update, a stale updatedAt,
- * a value held twice). At cold start, so no request is ever sent without them.
+ * The hooks a write of `entity` needs. Throws MAINTAINED_WRITES_MISSING, before any request, when
+ * the entity keeps a version, timestamps or unique values and the table was opened without
+ * `maintainedWrites`: the write would skip them (a lost update, a stale updatedAt, a value held
+ * twice). Checked by the writes, not by openTable, so a handler that only reads such entities
+ * carries none of their code.
  */
-function refuseMaintained(model: TableModel): void {
-  const needs = Object.values(model.entities).map((e) => {
-    const options = [e.version !== undefined && `version ${e.version}`, e.timestamps && 'timestamps', e.unique?.length && `unique ${e.unique.join(', ')}`];
-    return options.some(Boolean) ? `${e.name} (${options.filter(Boolean).join(', ')})` : '';
-  }).filter(Boolean);
-  if (needs.length === 0) return;
-  throw new SingleTableError('MAINTAINED_WRITES_MISSING',
-    `the model has entities whose writes the runtime maintains: ${needs.join('; ')}. Open the table with the hooks that keep them: `
-    + "import { maintainedWrites } from 'cdk-single-table/runtime'; openTable(model, { maintainedWrites })");
+export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'maintained'>, entityName: string): MaintainedWrites | undefined {
+  const e = table.model.entities[entityName];
+  if (!table.maintained && e && (e.version !== undefined || e.timestamps || e.unique?.length)) {
+    const kept = [e.version !== undefined && `version ${e.version}`, e.timestamps && 'timestamps', e.unique?.length && `unique ${e.unique.join(', ')}`];
+    throw new SingleTableError('MAINTAINED_WRITES_MISSING', `keeps ${kept.filter(Boolean).join(', ')}: its writes need the hooks that maintain them; `
+      + "open the table with import { maintainedWrites } from 'cdk-single-table/runtime'; openTable(model, { maintainedWrites })", { entity: entityName });
+  }
+  return table.maintained;
 }
 
 /** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint is checked. */

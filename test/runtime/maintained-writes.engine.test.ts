@@ -1,6 +1,6 @@
 // The writes of versioned, timestamped and unique entities take the hooks of `maintainedWrites`:
-// openTable refuses a model with such an entity without them, at cold start, and a model without
-// one opens with nothing and keeps the plain wording of refused writes. On DynamoDB Local.
+// their writes refuse to run without them, before any request, and a model without such an entity
+// opens with nothing and keeps the plain wording of refused writes. On DynamoDB Local.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
@@ -52,14 +52,21 @@ beforeAll(async () => {
 });
 afterAll(() => engine.stop());
 
-test('openTable refuses a model with a versioned, timestamped or unique entity without maintainedWrites: at cold start, naming each and the fix', () => {
+test('a write of a versioned, timestamped or unique entity without maintainedWrites is refused before any request, naming the entity, its options and the fix', async () => {
   const client = new DynamoDBClient({ region: 'us-east-1' });
   const send = jest.spyOn(client, 'send');
-  expect(() => openTable<typeof kept>(keptFile, { client, tableName })).toThrow(
-    '[MAINTAINED_WRITES_MISSING] the model has entities whose writes the runtime maintains: Doc (version rev, timestamps); Note (timestamps); '
-    + 'Customer (unique email). Open the table with the hooks that keep them: '
-    + "import { maintainedWrites } from 'cdk-single-table/runtime'; openTable(model, { maintainedWrites })");
+  const table = openTable<typeof kept>(keptFile, { client, tableName });
+  const fix = "its writes need the hooks that maintain them; open the table with import { maintainedWrites } from 'cdk-single-table/runtime'; "
+    + 'openTable(model, { maintainedWrites })';
+  await expect(putItem(table, 'Doc', { id: 'd0' })).rejects.toThrow(`[MAINTAINED_WRITES_MISSING] entity Doc: keeps version rev, timestamps: ${fix}`);
+  await expect(updateItem(table, 'Note', { id: 'n0' })).rejects.toThrow(`[MAINTAINED_WRITES_MISSING] entity Note: keeps timestamps: ${fix}`);
+  await expect(deleteItem(table, 'Customer', { id: 'c0' })).rejects.toThrow(`[MAINTAINED_WRITES_MISSING] entity Customer: keeps unique email: ${fix}`);
+  await expect(batchWrite(table, [{ type: 'put', entity: 'Note', item: { id: 'n0' } }])).rejects.toThrow('[MAINTAINED_WRITES_MISSING] entity Note');
   expect(send).not.toHaveBeenCalled();
+  // Reads and writes of the other entities need nothing: a read-only handler carries no hooks.
+  const local = openTable<typeof kept>(keptFile, { client: engine.client, tableName });
+  await putItem(local, 'Ticket', { id: 't0', status: 'OPEN' });
+  expect(await getItem(local, 'Doc', { id: 'd0' })).toBeUndefined();
   expect(openTable<typeof kept>(keptFile, { client, tableName, maintainedWrites }).maintained).toBe(maintainedWrites);
 });
 
@@ -98,6 +105,9 @@ test('with maintainedWrites, the operations keep versions and timestamps and ref
   await batchWrite(table, [{ type: 'put', entity: 'Note', item: { id: 'n1' } }]);
   expect((await getItem(table, 'Note', { id: 'n1' }))!.touchedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
   await expect(putItem(table, 'Customer', { id: 'c1', email: 'a@example.com' })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
+  // BatchWriteItem takes no transaction: it cannot write guard items either.
+  await expect(batchWrite(table, [{ type: 'put', entity: 'Customer', item: { id: 'c1', email: 'a@example.com' } }])).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
+  expect(await getItem(table, 'Customer', { id: 'c1' })).toBeUndefined();
 
   const db = createClient<typeof kept>(keptFile, { client: engine.client, tableName });
   await db.put('Customer', { id: 'c1', email: 'a@example.com' });

@@ -2,7 +2,7 @@
 import type { AttributeValue, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { TABLE_INDEX } from '../../manifest/model';
 import { BatchEntry, batchWriteItems, keyId } from '../batch';
-import type { TableContext } from '../context';
+import { maintainedFor, TableContext } from '../context';
 import { SingleTableError } from '../errors';
 import { collectionsOf } from '../item-collections';
 import { itemToWrite, keyFromInput } from '../items';
@@ -25,8 +25,11 @@ export async function batchWrite<M>(table: TableContext<M>, requests: readonly B
     if (entity.version !== undefined) {
       throw new SingleTableError('INVALID_VALUE', 'is versioned, and BatchWriteItem takes no condition, so it could overwrite a version it did not read: write it with putItem, updateItem or deleteItem', { entity: entity.name });
     }
+    const maintained = maintainedFor(table, entity.name);
+    // BatchWriteItem takes no transaction, so it cannot write the guard items of unique values.
+    maintained?.refuseUnique(model, entity.name, 'batchWrite');
     const request: WriteRequest = r.type === 'put'
-      ? { PutRequest: { Item: itemToWrite(model, entity, table.maintained?.stamp(entity, r.item) ?? r.item) } }
+      ? { PutRequest: { Item: itemToWrite(model, entity, maintained?.stamp(entity, r.item) ?? r.item) } }
       : { DeleteRequest: { Key: keyFromInput(model, entity, r.key) } };
     const id = writeId(request);
     if (seen.has(id)) {

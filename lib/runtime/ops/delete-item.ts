@@ -1,7 +1,7 @@
 // DeleteItem by an entity's table key.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
-import type { TableContext } from '../context';
+import { maintainedFor, TableContext } from '../context';
 import type { WriteCondition } from '../expressions/where';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildDelete } from '../items';
@@ -25,9 +25,11 @@ export interface DeleteOptions<Item = Record<string, unknown>> {
 export async function deleteItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions<ItemOf<M, E>> = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
-  table.maintained?.refuseUnique(table.model, entity, 'deleteItem');
+  const maintained = maintainedFor(table, entity);
+  // A single-item write cannot move the guard items of unique values.
+  maintained?.refuseUnique(table.model, entity, 'deleteItem');
   const collections = collectionsOf(table);
-  const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version, table.maintained);
+  const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version, maintained);
   const input = withItemCollectionRequest(collections, built);
   const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, key, e);
   const out = await sendWrite(table, () => table.dynamodb.send(new DeleteItemCommand(input)), failed, collections);

@@ -1,6 +1,6 @@
 // PutItem: the whole item, its type and every key it has, validated before anything is sent.
 import type { EntityName, ItemOf } from '../../manifest/infer';
-import type { TableContext } from '../context';
+import { maintainedFor, TableContext } from '../context';
 import type { WriteCondition } from '../expressions/where';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
@@ -20,10 +20,11 @@ export interface PutOptions<Item = Record<string, unknown>> {
 export async function putItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, item: ItemOf<M, E>, options: PutOptions<ItemOf<M, E>> = {},
 ): Promise<void> {
-  // A put alone cannot move the guard items of unique values; the hooks are there whenever the model has such an entity.
-  table.maintained?.refuseUnique(table.model, entity, 'putItem');
+  const maintained = maintainedFor(table, entity);
+  // A single-item write cannot move the guard items of unique values.
+  maintained?.refuseUnique(table.model, entity, 'putItem');
   const collections = collectionsOf(table);
-  const built = buildPut(table.model, table.tableName, entity, item, options.mode, options.condition, table.maintained);
+  const built = buildPut(table.model, table.tableName, entity, item, options.mode, options.condition, maintained);
   const input = withItemCollectionRequest(collections, built);
   await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) => writeFailure(table, entity, input, item, e), collections);
 }

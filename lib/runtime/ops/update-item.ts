@@ -2,7 +2,7 @@
 // `readMissing`, the other inputs of an index whose keys move are read first (update.ts).
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
-import type { TableContext } from '../context';
+import { maintainedFor, TableContext } from '../context';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { toItem } from '../results';
 import { GetItemCommand, UpdateItemCommand } from '../sdk';
@@ -24,9 +24,10 @@ export async function updateItem<M, E extends EntityName<M>>(
   const { model, tableName } = table;
   const remove = options.remove as readonly string[] | undefined;
   const operators = options as UpdateOperators;
-  const extras: UpdateExtras = { operators, condition: options.condition, maintained: table.maintained };
+  const maintained = maintainedFor(table, entity);
+  const extras: UpdateExtras = { operators, condition: options.condition, maintained };
   // Only a change of a unique value moves a guard; other updates go alone.
-  table.maintained?.refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u) || touchedByOperator(operators, u));
+  maintained?.refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u) || touchedByOperator(operators, u));
   const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
     const input = withItemCollectionRequest(collections, update);
