@@ -2,9 +2,8 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { BOOLEAN_KEY_KIND, DATE_KEY_KIND, DATE_KIND, LIST_KIND, NUMBER_KEY_KIND, STRING_KEY_KIND, STRING_KIND, collectionsOf, getEntity, openAccess, openTable as openModelFile, partitionCondition, putEntity, queryPattern, queryShards, shardedBy, sortKeyCondition } from "../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, FetchMode, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TableContext, TaggedItem } from "../lib/runtime";
-import modelFile from "./manifest.model.json";
+import { BOOLEAN_KEY_KIND, DATE_KEY_KIND, DATE_KIND, LIST_KIND, NUMBER_KEY_KIND, STRING_KEY_KIND, STRING_KIND, collectionsOf, getEntity, named, openAccess, partitionCondition, putEntity, queryPattern, shardedBy, sliceReader, sortKeyCondition } from "../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, FetchMode, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, ModelSlice, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SortKeyCondition, SortOrder, TaggedItem } from "../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -18,15 +17,6 @@ export const FINGERPRINT = "c4462448c2a3f3e4";
  */
 export function openTable(options?: ClientOptions): AccessTable<M> {
   return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK","GSI3PK","GSI3SK","LSI1SK","LSI2SK","LSI3SK","LSI4SK","LSI5SK"], localIndexesEnabled: true }, options);
-}
-
-const full = new WeakMap<AccessTable<M>, TableContext<M>>();
-
-/** The full runtime's table, for patterns it serves (sharded fan-out, fetched attributes, keys-only entries). */
-function fullRuntime(table: AccessTable<M>): TableContext<M> {
-  let context = full.get(table);
-  if (!context) full.set(table, context = openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName }));
-  return context;
 }
 
 const CustomerEntity: EntityAccess = {
@@ -230,11 +220,23 @@ export function queryOrderById(
   return queryPattern(table, orderByIdPattern, input, options) as never;
 }
 
+const ordersByStatusPattern: PatternAccess = {
+  name: "ordersByStatus",
+  index: "GSI2",
+  order: "DESCENDING" as SortOrder,
+  consistentRead: false,
+  fetch: "NONE" as FetchMode,
+  slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel },
+  types: { "Order": "Order" },
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersByStatus","pk":{"source":"ORDER#{status}","segments":[{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}],"attributes":["status"]},"sk":{"source":"{createdAt}","segments":[{"attribute":"createdAt","kind":"DATE"}],"attributes":["createdAt"]},"sortKeyCondition":"BETWEEN"} as KeyedPattern),
+  read: /* @__PURE__ */ sliceReader({"pattern":{"name":"ordersByStatus","index":"GSI2","entities":["Order"],"fetch":"NONE","sortKeyCondition":"BETWEEN","pk":{"source":"ORDER#{status}","attributes":["status"]},"sk":{"source":"{createdAt}","attributes":["createdAt"]}},"projection":"INCLUDE","table":{"partitionKey":"PK","sortKey":"SK"},"entityByType":{"Order":"Order"},"entities":{"Order":{"name":"Order","keys":{"table":{"pk":{"segments":[{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}]},"sk":{"segments":[{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]}},"GSI2":{"pk":{"segments":[{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}]},"sk":{"segments":[{"attribute":"createdAt","kind":"DATE"}]}}}}}} as ModelSlice),
+};
+
 /** Orders in a status, newest first, within a date range: the access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */
 export function queryOrdersByStatus(
   table: AccessTable<M>, input: PatternInput<M, "ordersByStatus">, options?: PatternQueryOptions<M, "ordersByStatus">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "ordersByStatus">>>> {
-  return queryShards(fullRuntime(table), "ordersByStatus", input, options as never) as never;
+  return queryPattern(table, ordersByStatusPattern, input, options) as never;
 }
 
 const customerByEmailPattern: PatternAccess = {
@@ -313,11 +315,23 @@ export function queryMembersOfGroup(
   return queryPattern(table, membersOfGroupPattern, input, options) as never;
 }
 
+const runningTasksPattern: PatternAccess = {
+  name: "runningTasks",
+  index: "GSI3",
+  order: "ASCENDING" as SortOrder,
+  consistentRead: false,
+  fetch: "BATCH_GET" as FetchMode,
+  slot: { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" },
+  types: { "Task": "Task" },
+  condition: /* @__PURE__ */ partitionCondition({ name: "runningTasks", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "RUNNING#{running}", attributes: ["running"] }, sk: { source: "{startedAt}", attributes: ["startedAt"] } }, [{ name: "running", kind: BOOLEAN_KEY_KIND }]),
+  read: /* @__PURE__ */ sliceReader({"pattern":{"name":"runningTasks","index":"GSI3","entities":["Task"],"fetch":"BATCH_GET","sortKeyCondition":"NONE","pk":{"source":"RUNNING#{running}","attributes":["running"]},"sk":{"source":"{startedAt}","attributes":["startedAt"]}},"projection":"KEYS_ONLY","table":{"partitionKey":"PK","sortKey":"SK"},"entityByType":{"Task":"Task"},"entities":{"Task":{"name":"Task","keys":{"table":{"pk":{"segments":[{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}]},"sk":{"segments":[{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}]}},"GSI3":{"pk":{"segments":[{"literal":"RUNNING"},{"attribute":"running","kind":"BOOLEAN"}]},"sk":{"segments":[{"attribute":"startedAt","kind":"DATE"}]}}}}}} as ModelSlice),
+};
+
 /** Tasks currently running, oldest first (sparse boolean index): the access pattern runningTasks: one page of typed results, and a cursor when there may be more. */
 export function queryRunningTasks(
   table: AccessTable<M>, input: PatternInput<M, "runningTasks">, options?: PatternQueryOptions<M, "runningTasks">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "runningTasks">>>> {
-  return queryShards(fullRuntime(table), "runningTasks", input, options as never) as never;
+  return queryPattern(table, runningTasksPattern, input, options) as never;
 }
 
 const ordersForCustomerByDatePattern: PatternAccess = {
@@ -354,4 +368,22 @@ export function queryOrdersForCustomerByAmount(
   table: AccessTable<M>, input: PatternInput<M, "ordersForCustomerByAmount">, options?: PatternQueryOptions<M, "ordersForCustomerByAmount">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "ordersForCustomerByAmount">>>> {
   return queryPattern(table, ordersForCustomerByAmountPattern, input, options) as never;
+}
+
+/** Every entity's put, by entity name. */
+export const puts = { "Customer": putCustomer, "Order": putOrder, "Product": putProduct, "Group": putGroup, "Membership": putMembership, "Task": putTask };
+
+/** Writes a whole item of the entity named (UNKNOWN_ENTITY when the manifest declares none so named). */
+export function put<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions): Promise<void> {
+  return named('entity', puts, entity)(table, item as never, options);
+}
+
+/** Every access pattern's query, by pattern name. */
+export const patterns = { "ordersForCustomer": queryOrdersForCustomer, "customerWithOrders": queryCustomerWithOrders, "orderById": queryOrderById, "ordersByStatus": queryOrdersByStatus, "customerByEmail": queryCustomerByEmail, "productsByCategory": queryProductsByCategory, "groupsForCustomer": queryGroupsForCustomer, "membersOfGroup": queryMembersOfGroup, "runningTasks": queryRunningTasks, "ordersForCustomerByDate": queryOrdersForCustomerByDate, "ordersForCustomerByAmount": queryOrdersForCustomerByAmount };
+
+/** Runs the access pattern named (UNKNOWN_PATTERN when the manifest declares none so named): one page of typed results, and a cursor when there may be more. */
+export function query<P extends PatternName<M>>(
+  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: PatternQueryOptions<M, P>,
+): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
+  return named('pattern', patterns, pattern)(table, input as never, options as never) as never;
 }

@@ -2,8 +2,8 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { DATE_KEY_KIND, NUMBER_KIND, STRING_KEY_KIND, getEntity, openAccess, partitionCondition, putEntity, queryPattern } from "../../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, FetchMode, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TaggedItem } from "../../lib/runtime";
+import { DATE_KEY_KIND, NUMBER_KIND, STRING_KEY_KIND, getEntity, named, openAccess, partitionCondition, putEntity, queryPattern } from "../../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, FetchMode, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TaggedItem } from "../../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -59,4 +59,22 @@ export function queryOrdersByStatus(
   table: AccessTable<M>, input: PatternInput<M, "ordersByStatus">, options?: PatternQueryOptions<M, "ordersByStatus">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "ordersByStatus">>>> {
   return queryPattern(table, ordersByStatusPattern, input, options) as never;
+}
+
+/** Every entity's put, by entity name. */
+export const puts = { "Order": putOrder };
+
+/** Writes a whole item of the entity named (UNKNOWN_ENTITY when the manifest declares none so named). */
+export function put<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions): Promise<void> {
+  return named('entity', puts, entity)(table, item as never, options);
+}
+
+/** Every access pattern's query, by pattern name. */
+export const patterns = { "ordersByStatus": queryOrdersByStatus };
+
+/** Runs the access pattern named (UNKNOWN_PATTERN when the manifest declares none so named): one page of typed results, and a cursor when there may be more. */
+export function query<P extends PatternName<M>>(
+  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: PatternQueryOptions<M, P>,
+): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
+  return named('pattern', patterns, pattern)(table, input as never, options as never) as never;
 }
