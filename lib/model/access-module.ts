@@ -5,7 +5,7 @@
 // manifest's `defineManifest` literal (a type-only import). Build side: the CLI and tests.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
-import { EntityModel, IndexModel, PatternModel, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexModel, KeyTemplateModel, PatternModel, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
 export function defaultAccessFile(manifestFile: string): string {
@@ -37,6 +37,14 @@ const KIND_NAMES: Record<string, string> = {
   MAP: 'MAP_KIND',
   STRING_SET: 'STRING_SET_KIND',
   NUMBER_SET: 'NUMBER_SET_KIND',
+};
+
+/** The runtime's segment encoder of each kind a key template can hold. */
+const SEGMENT_ENCODERS: Record<string, string> = {
+  STRING: 'stringSegment',
+  NUMBER: 'numberSegment',
+  DATE: 'dateSegment',
+  BOOLEAN: 'booleanSegment',
 };
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -92,31 +100,48 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   const runtime = options.runtime ?? 'cdk-single-table/runtime';
   const values = new Set<string>(['openAccess']);
   const out: string[] = [];
-  // Attributes in a key get the kind with its segment encoder; the others the kind without.
-  const inKeys = (entity: EntityModel) => new Set(Object.values(entity.keys).flatMap((k) => [...k.pk.attributes, ...k.sk?.attributes ?? []])
-    .concat(Object.keys(entity.keys).map((i) => model.indexes[i].shards?.attribute ?? '')));
   const kindsOf = (entity: EntityModel, names?: readonly string[]) => `[${Object.values(entity.attributes).filter((a) => !names || names.includes(a.name)).map((a) => {
-    const kind = KIND_NAMES[a.type].replace(/_KIND$/, inKeys(entity).has(a.name) ? '_KEY_KIND' : '_KIND');
-    values.add(kind);
-    return `{ name: ${json(a.name)}, kind: ${kind}${a.required ? ', required: true' : ''} }`;
+    values.add(KIND_NAMES[a.type]);
+    return `{ name: ${json(a.name)}, kind: ${KIND_NAMES[a.type]}${a.required ? ', required: true' : ''} }`;
   }).join(', ')}]`;
+  // A template as its literal text around one encoder per placeholder (TemplateParts).
+  const encoder = (kind: string) => {
+    const name = SEGMENT_ENCODERS[kind];
+    values.add(name);
+    return name;
+  };
+  const partsOf = (template: KeyTemplateModel) => {
+    const parts: string[] = [];
+    let text = '';
+    template.segments.forEach((seg, i) => {
+      if (i > 0) text += model.delimiter;
+      if (seg.literal !== undefined) {
+        text += seg.literal;
+      } else {
+        parts.push(json(text), json(seg.attribute), encoder(seg.kind!));
+        text = '';
+      }
+    });
+    return `[${[...parts, json(text)].join(', ')}]`;
+  };
   let needsModelFile = false;
 
   for (const entity of Object.values(model.entities)) {
-    const slots = Object.values(entity.keys).map((k) => {
-      const index = model.indexes[k.index];
-      const parts = [`index: ${json(k.index)}`];
-      if (index.type !== 'LSI') parts.push(`pk: [${json(index.partitionKey)}, ${json(k.pk.source)}]`);
-      if (index.sortKey && k.sk) parts.push(`sk: [${json(index.sortKey)}, ${json(k.sk.source)}]`);
+    // The table slot first: the functions read the table key from it.
+    const slots = [TABLE_INDEX, ...Object.keys(entity.keys).filter((i) => i !== TABLE_INDEX)].map((i) => {
+      const k = entity.keys[i];
+      const index = model.indexes[i];
+      const parts: string[] = [];
+      if (index.type !== 'LSI') parts.push(`pk: [${json(index.partitionKey)}, ${partsOf(k.pk)}]`);
+      if (index.sortKey && k.sk) parts.push(`sk: [${json(index.sortKey)}, ${partsOf(k.sk)}]`);
       if (index.shards) {
         values.add('shardedBy');
-        const by = index.shards.strategy === 'ATTRIBUTE' ? `, ${kindsOf(entity, [index.shards.attribute!]).slice(1, -1)}` : '';
+        const attribute = index.shards.strategy === 'ATTRIBUTE' ? entity.attributes[index.shards.attribute!] : undefined;
+        const by = attribute ? `, ${json(attribute.name)}, ${encoder(attribute.type)}` : '';
         parts.push(`shard: /* @__PURE__ */ shardedBy(${json(index.name)}, ${index.shards.writeCount}${by})`);
       }
       return `{ ${parts.join(', ')} }`;
     });
-    // The table slot first: the functions read the table key from it.
-    slots.sort((a, b) => Number(b.startsWith(`{ index: ${json(TABLE_INDEX)}`)) - Number(a.startsWith(`{ index: ${json(TABLE_INDEX)}`)));
     const name = entity.name;
     // A version, timestamps or unique values: the full runtime's putItem keeps them (or refuses, for unique values).
     const maintained = entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
@@ -163,7 +188,6 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       + `: Promise<QueryPage<TaggedItem<M, PatternEntities<M, ${json(name)}>>>> {`;
     const doc = `/** ${pattern.description ? pattern.description.replace(/\*\//g, '* /') + ': the' : 'The'} access pattern ${name}: one page of typed results, and a cursor when there may be more. */`;
     const index: IndexModel = model.indexes[pattern.index];
-    const first = model.entities[pattern.entities[0]];
     const slot = `{ name: ${json(index.name)}, type: ${json(index.type)} as IndexType, partitionKey: ${json(index.partitionKey)}${index.sortKey ? `, sortKey: ${json(index.sortKey)}` : ''}`
       // The fan-out and the key size check read these of the shards.
       + `${index.shards ? `, shards: ${json(pickShards(index.shards))} as ShardModel` : ''} }`;
@@ -177,7 +201,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       values.add('partitionCondition');
       const template = (t: { source: string; attributes: string[] }) => `{ source: ${json(t.source)}, attributes: ${json(t.attributes)} }`;
       condition = `/* @__PURE__ */ partitionCondition({ name: ${json(name)}, sortKeyCondition: ${json(pattern.sortKeyCondition)} as SortKeyCondition, pk: ${template(pattern.pk)}`
-        + `${pattern.sk ? `, sk: ${template(pattern.sk)}` : ''} }, ${kindsOf(first, pattern.pk.attributes)})`;
+        + `${pattern.sk ? `, sk: ${template(pattern.sk)}` : ''} }, ${partsOf(pattern.pk)})`;
     } else {
       values.add('sortKeyCondition');
       const keyed = { name, pk: pattern.pk, sk: pattern.sk, sortKeyCondition: pattern.sortKeyCondition, skCoverage: pattern.skCoverage };

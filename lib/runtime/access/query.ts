@@ -6,7 +6,8 @@
 // whose patterns have none carries none of the range code.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '../sdk';
-import { AccessModel, AccessTable, templateComposer } from './table';
+import type { AccessModel, AccessTable } from './table';
+import { composeParts, TemplateParts } from '../../keys/template';
 import type { IndexModel, PatternModel } from '../../manifest/model';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { checkInput, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
@@ -15,7 +16,6 @@ import type { SliceReader } from './slice-read';
 import { BoundQuery, buildQueryInput, checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
 import type { EntityItem } from '../results';
 import { send } from '../send';
-import type { AttributeSlot } from '../values';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -33,15 +33,14 @@ export interface PatternAccess extends Pick<PatternModel, 'name' | 'index' | 'or
   readonly read?: SliceReader;
 }
 
-/** The key condition of a pattern without a sort-key condition: the partition key, from inputs of these kinds. */
+/** The key condition of a pattern without a sort-key condition: the partition key, composed from its template's parts. */
 export function partitionCondition(
   pattern: Pick<PatternModel, 'name' | 'sortKeyCondition'> & { readonly pk: { readonly source: string; readonly attributes: string[] }; readonly sk?: { readonly source: string; readonly attributes: string[] } },
-  kinds: readonly AttributeSlot[],
+  parts: TemplateParts,
 ): PatternAccess['condition'] {
-  let compose: ReturnType<typeof templateComposer> | undefined;
   return (model, input) => {
     checkInput(pattern, input);
-    const pk = (compose ??= templateComposer(model, pattern.pk.source, kinds))(input);
+    const pk = composeParts(parts, input, model.escapeChar);
     if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
     return { pk };
   };
