@@ -2,9 +2,8 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { BOOLEAN_KEY_KIND, DATE_KEY_KIND, DATE_KIND, LIST_KIND, NUMBER_KEY_KIND, STRING_KEY_KIND, STRING_KIND, collectionsOf, getEntity, openAccess, openTable as openModelFile, partitionCondition, putEntity, queryPattern, queryShards, shardedBy, sortKeyCondition } from "../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, FetchMode, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TableContext, TaggedItem } from "../lib/runtime";
-import modelFile from "./manifest.model.json";
+import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, booleanSegment, collectionsOf, dateSegment, getEntity, named, numberSegment, openAccess, partitionCondition, putEntity, queryPattern, shardedBy, sliceReader, sortKeyCondition, stringSegment } from "../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, FetchMode, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, ModelSlice, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SortKeyCondition, SortOrder, TaggedItem } from "../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -20,20 +19,11 @@ export function openTable(options?: ClientOptions): AccessTable<M> {
   return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK","GSI3PK","GSI3SK","LSI1SK","LSI2SK","LSI3SK","LSI4SK","LSI5SK"], localIndexesEnabled: true }, options);
 }
 
-const full = new WeakMap<AccessTable<M>, TableContext<M>>();
-
-/** The full runtime's table, for patterns it serves (sharded fan-out, fetched attributes, keys-only entries). */
-function fullRuntime(table: AccessTable<M>): TableContext<M> {
-  let context = full.get(table);
-  if (!context) full.set(table, context = openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName }));
-  return context;
-}
-
 const CustomerEntity: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "email", kind: STRING_KEY_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }, { name: "createdAt", kind: DATE_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "CUSTOMER#{username}"] }, { index: "GSI1", pk: ["GSI1PK", "EMAIL#{email}"], sk: ["GSI1SK", "CUSTOMER#{username}"] }],
+  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "email", kind: STRING_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }, { name: "createdAt", kind: DATE_KIND, required: true }],
+  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["CUSTOMER#", "username", stringSegment, ""]] }, { pk: ["GSI1PK", ["EMAIL#", "email", stringSegment, ""]], sk: ["GSI1SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
 };
 
 /** Writes a whole Customer: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -44,8 +34,8 @@ export function putCustomer(table: AccessTable<M>, item: ItemOf<M, "Customer">, 
 const CustomerKey: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "CUSTOMER#{username}"] }],
+  attributes: [{ name: "username", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
 };
 
 /** Reads one Customer by its table key; undefined when there is none. */
@@ -56,8 +46,8 @@ export function getCustomer(table: AccessTable<M>, key: KeyOf<M, "Customer">, op
 const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "orderId", kind: STRING_KEY_KIND, required: true }, { name: "status", kind: STRING_KEY_KIND, required: true }, { name: "createdAt", kind: DATE_KEY_KIND, required: true }, { name: "amount", kind: NUMBER_KEY_KIND, required: true }, { name: "trackingNumber", kind: STRING_KIND }, { name: "lines", kind: LIST_KIND }],
-  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "ORDER#{orderId}"] }, { index: "GSI1", pk: ["GSI1PK", "ORDER#{orderId}"], sk: ["GSI1SK", "ORDER#{orderId}"] }, { index: "GSI2", pk: ["GSI2PK", "ORDER#{status}"], sk: ["GSI2SK", "{createdAt}"], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { index: "LSI1", sk: ["LSI1SK", "ORDERED#{createdAt}"] }, { index: "LSI2", sk: ["LSI2SK", "AMOUNT#{amount}"] }],
+  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }, { name: "status", kind: STRING_KIND, required: true }, { name: "createdAt", kind: DATE_KIND, required: true }, { name: "amount", kind: NUMBER_KIND, required: true }, { name: "trackingNumber", kind: STRING_KIND }, { name: "lines", kind: LIST_KIND }],
+  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI1PK", ["ORDER#", "orderId", stringSegment, ""]], sk: ["GSI1SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", ["ORDERED#", "createdAt", dateSegment, ""]] }, { sk: ["LSI2SK", ["AMOUNT#", "amount", numberSegment, ""]] }],
 };
 
 /** Writes a whole Order: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -68,8 +58,8 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
 const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "orderId", kind: STRING_KEY_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "ORDER#{orderId}"] }],
+  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }],
 };
 
 /** Reads one Order by its table key; undefined when there is none. */
@@ -80,8 +70,8 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
 const ProductEntity: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [{ name: "productId", kind: STRING_KEY_KIND, required: true }, { name: "category", kind: STRING_KEY_KIND, required: true }, { name: "price", kind: NUMBER_KEY_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "PRODUCT#{productId}"], sk: ["SK", "PRODUCT#{productId}"] }, { index: "GSI1", pk: ["GSI1PK", "CATEGORY#{category}"], sk: ["GSI1SK", "PRICE#{price}"] }],
+  attributes: [{ name: "productId", kind: STRING_KIND, required: true }, { name: "category", kind: STRING_KIND, required: true }, { name: "price", kind: NUMBER_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["PRODUCT#", "productId", stringSegment, ""]], sk: ["SK", ["PRODUCT#", "productId", stringSegment, ""]] }, { pk: ["GSI1PK", ["CATEGORY#", "category", stringSegment, ""]], sk: ["GSI1SK", ["PRICE#", "price", numberSegment, ""]] }],
 };
 
 /** Writes a whole Product: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -92,8 +82,8 @@ export function putProduct(table: AccessTable<M>, item: ItemOf<M, "Product">, op
 const ProductKey: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [{ name: "productId", kind: STRING_KEY_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "PRODUCT#{productId}"], sk: ["SK", "PRODUCT#{productId}"] }],
+  attributes: [{ name: "productId", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["PRODUCT#", "productId", stringSegment, ""]], sk: ["SK", ["PRODUCT#", "productId", stringSegment, ""]] }],
 };
 
 /** Reads one Product by its table key; undefined when there is none. */
@@ -104,8 +94,8 @@ export function getProduct(table: AccessTable<M>, key: KeyOf<M, "Product">, opti
 const GroupEntity: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [{ name: "groupId", kind: STRING_KEY_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "GROUP#{groupId}"], sk: ["SK", "GROUP#{groupId}"] }, { index: "GSI1", pk: ["GSI1PK", "GROUP#{groupId}"], sk: ["GSI1SK", "GROUP#{groupId}"] }],
+  attributes: [{ name: "groupId", kind: STRING_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }, { pk: ["GSI1PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["GSI1SK", ["GROUP#", "groupId", stringSegment, ""]] }],
 };
 
 /** Writes a whole Group: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -116,8 +106,8 @@ export function putGroup(table: AccessTable<M>, item: ItemOf<M, "Group">, option
 const GroupKey: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [{ name: "groupId", kind: STRING_KEY_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "GROUP#{groupId}"], sk: ["SK", "GROUP#{groupId}"] }],
+  attributes: [{ name: "groupId", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }],
 };
 
 /** Reads one Group by its table key; undefined when there is none. */
@@ -128,8 +118,8 @@ export function getGroup(table: AccessTable<M>, key: KeyOf<M, "Group">, options?
 const MembershipEntity: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "groupId", kind: STRING_KEY_KIND, required: true }, { name: "joinedAt", kind: DATE_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "GROUP#{groupId}"] }, { index: "GSI1", pk: ["GSI1PK", "GROUP#{groupId}"], sk: ["GSI1SK", "CUSTOMER#{username}"] }],
+  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "groupId", kind: STRING_KIND, required: true }, { name: "joinedAt", kind: DATE_KIND, required: true }],
+  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }, { pk: ["GSI1PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["GSI1SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
 };
 
 /** Writes a whole Membership: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -140,8 +130,8 @@ export function putMembership(table: AccessTable<M>, item: ItemOf<M, "Membership
 const MembershipKey: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "groupId", kind: STRING_KEY_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "GROUP#{groupId}"] }],
+  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "groupId", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }],
 };
 
 /** Reads one Membership by its table key; undefined when there is none. */
@@ -152,8 +142,8 @@ export function getMembership(table: AccessTable<M>, key: KeyOf<M, "Membership">
 const TaskEntity: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [{ name: "taskId", kind: STRING_KEY_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }, { name: "running", kind: BOOLEAN_KEY_KIND }, { name: "startedAt", kind: DATE_KEY_KIND }],
-  slots: [{ index: "table", pk: ["PK", "TASK#{taskId}"], sk: ["SK", "TASK#{taskId}"] }, { index: "GSI3", pk: ["GSI3PK", "RUNNING#{running}"], sk: ["GSI3SK", "{startedAt}"] }],
+  attributes: [{ name: "taskId", kind: STRING_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }, { name: "running", kind: BOOLEAN_KIND }, { name: "startedAt", kind: DATE_KIND }],
+  slots: [{ pk: ["PK", ["TASK#", "taskId", stringSegment, ""]], sk: ["SK", ["TASK#", "taskId", stringSegment, ""]] }, { pk: ["GSI3PK", ["RUNNING#", "running", booleanSegment, ""]], sk: ["GSI3SK", ["", "startedAt", dateSegment, ""]] }],
 };
 
 /** Writes a whole Task: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -164,8 +154,8 @@ export function putTask(table: AccessTable<M>, item: ItemOf<M, "Task">, options?
 const TaskKey: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [{ name: "taskId", kind: STRING_KEY_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "TASK#{taskId}"], sk: ["SK", "TASK#{taskId}"] }],
+  attributes: [{ name: "taskId", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["TASK#", "taskId", stringSegment, ""]], sk: ["SK", ["TASK#", "taskId", stringSegment, ""]] }],
 };
 
 /** Reads one Task by its table key; undefined when there is none. */
@@ -201,7 +191,7 @@ const customerWithOrdersPattern: PatternAccess = {
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
   types: { "Customer": "Customer", "Order": "Order" },
   typeFilter: ["Customer","Order"],
-  condition: /* @__PURE__ */ partitionCondition({ name: "customerWithOrders", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "CUSTOMER#{username}", attributes: ["username"] } }, [{ name: "username", kind: STRING_KEY_KIND, required: true }]),
+  condition: /* @__PURE__ */ partitionCondition({ name: "customerWithOrders", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "CUSTOMER#{username}", attributes: ["username"] } }, ["CUSTOMER#", "username", stringSegment, ""]),
 };
 
 /** A customer and their orders in one query (item collection): the access pattern customerWithOrders: one page of typed results, and a cursor when there may be more. */
@@ -230,11 +220,23 @@ export function queryOrderById(
   return queryPattern(table, orderByIdPattern, input, options) as never;
 }
 
+const ordersByStatusPattern: PatternAccess = {
+  name: "ordersByStatus",
+  index: "GSI2",
+  order: "DESCENDING" as SortOrder,
+  consistentRead: false,
+  fetch: "NONE" as FetchMode,
+  slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel },
+  types: { "Order": "Order" },
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersByStatus","pk":{"source":"ORDER#{status}","segments":[{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}],"attributes":["status"]},"sk":{"source":"{createdAt}","segments":[{"attribute":"createdAt","kind":"DATE"}],"attributes":["createdAt"]},"sortKeyCondition":"BETWEEN"} as KeyedPattern),
+  read: /* @__PURE__ */ sliceReader({"pattern":{"name":"ordersByStatus","index":"GSI2","entities":["Order"],"fetch":"NONE","sortKeyCondition":"BETWEEN","pk":{"source":"ORDER#{status}","attributes":["status"]},"sk":{"source":"{createdAt}","attributes":["createdAt"]}},"projection":"INCLUDE","table":{"partitionKey":"PK","sortKey":"SK"},"entityByType":{"Order":"Order"},"entities":{"Order":{"name":"Order","keys":{"table":{"pk":{"segments":[{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}]},"sk":{"segments":[{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]}},"GSI2":{"pk":{"segments":[{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}]},"sk":{"segments":[{"attribute":"createdAt","kind":"DATE"}]}}}}}} as ModelSlice),
+};
+
 /** Orders in a status, newest first, within a date range: the access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */
 export function queryOrdersByStatus(
   table: AccessTable<M>, input: PatternInput<M, "ordersByStatus">, options?: PatternQueryOptions<M, "ordersByStatus">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "ordersByStatus">>>> {
-  return queryShards(fullRuntime(table), "ordersByStatus", input, options as never) as never;
+  return queryPattern(table, ordersByStatusPattern, input, options) as never;
 }
 
 const customerByEmailPattern: PatternAccess = {
@@ -246,7 +248,7 @@ const customerByEmailPattern: PatternAccess = {
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
   types: { "Customer": "Customer" },
   typeFilter: ["Customer"],
-  condition: /* @__PURE__ */ partitionCondition({ name: "customerByEmail", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "EMAIL#{email}", attributes: ["email"] }, sk: { source: "CUSTOMER#{username}", attributes: ["username"] } }, [{ name: "email", kind: STRING_KEY_KIND, required: true }]),
+  condition: /* @__PURE__ */ partitionCondition({ name: "customerByEmail", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "EMAIL#{email}", attributes: ["email"] }, sk: { source: "CUSTOMER#{username}", attributes: ["username"] } }, ["EMAIL#", "email", stringSegment, ""]),
 };
 
 /** Get a customer by email: the access pattern customerByEmail: one page of typed results, and a cursor when there may be more. */
@@ -303,7 +305,7 @@ const membersOfGroupPattern: PatternAccess = {
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
   types: { "Group": "Group", "Membership": "Membership" },
   typeFilter: ["Group","Membership"],
-  condition: /* @__PURE__ */ partitionCondition({ name: "membersOfGroup", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "GROUP#{groupId}", attributes: ["groupId"] } }, [{ name: "groupId", kind: STRING_KEY_KIND, required: true }]),
+  condition: /* @__PURE__ */ partitionCondition({ name: "membersOfGroup", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "GROUP#{groupId}", attributes: ["groupId"] } }, ["GROUP#", "groupId", stringSegment, ""]),
 };
 
 /** A group and its members (inverted adjacency list): the access pattern membersOfGroup: one page of typed results, and a cursor when there may be more. */
@@ -313,11 +315,23 @@ export function queryMembersOfGroup(
   return queryPattern(table, membersOfGroupPattern, input, options) as never;
 }
 
+const runningTasksPattern: PatternAccess = {
+  name: "runningTasks",
+  index: "GSI3",
+  order: "ASCENDING" as SortOrder,
+  consistentRead: false,
+  fetch: "BATCH_GET" as FetchMode,
+  slot: { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" },
+  types: { "Task": "Task" },
+  condition: /* @__PURE__ */ partitionCondition({ name: "runningTasks", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "RUNNING#{running}", attributes: ["running"] }, sk: { source: "{startedAt}", attributes: ["startedAt"] } }, ["RUNNING#", "running", booleanSegment, ""]),
+  read: /* @__PURE__ */ sliceReader({"pattern":{"name":"runningTasks","index":"GSI3","entities":["Task"],"fetch":"BATCH_GET","sortKeyCondition":"NONE","pk":{"source":"RUNNING#{running}","attributes":["running"]},"sk":{"source":"{startedAt}","attributes":["startedAt"]}},"projection":"KEYS_ONLY","table":{"partitionKey":"PK","sortKey":"SK"},"entityByType":{"Task":"Task"},"entities":{"Task":{"name":"Task","keys":{"table":{"pk":{"segments":[{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}]},"sk":{"segments":[{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}]}},"GSI3":{"pk":{"segments":[{"literal":"RUNNING"},{"attribute":"running","kind":"BOOLEAN"}]},"sk":{"segments":[{"attribute":"startedAt","kind":"DATE"}]}}}}}} as ModelSlice),
+};
+
 /** Tasks currently running, oldest first (sparse boolean index): the access pattern runningTasks: one page of typed results, and a cursor when there may be more. */
 export function queryRunningTasks(
   table: AccessTable<M>, input: PatternInput<M, "runningTasks">, options?: PatternQueryOptions<M, "runningTasks">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "runningTasks">>>> {
-  return queryShards(fullRuntime(table), "runningTasks", input, options as never) as never;
+  return queryPattern(table, runningTasksPattern, input, options) as never;
 }
 
 const ordersForCustomerByDatePattern: PatternAccess = {
@@ -354,4 +368,22 @@ export function queryOrdersForCustomerByAmount(
   table: AccessTable<M>, input: PatternInput<M, "ordersForCustomerByAmount">, options?: PatternQueryOptions<M, "ordersForCustomerByAmount">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "ordersForCustomerByAmount">>>> {
   return queryPattern(table, ordersForCustomerByAmountPattern, input, options) as never;
+}
+
+/** Every entity's put, by entity name. */
+export const puts = { "Customer": putCustomer, "Order": putOrder, "Product": putProduct, "Group": putGroup, "Membership": putMembership, "Task": putTask };
+
+/** Writes a whole item of the entity named (UNKNOWN_ENTITY when the manifest declares none so named). */
+export function put<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions): Promise<void> {
+  return named('entity', puts, entity)(table, item as never, options);
+}
+
+/** Every access pattern's query, by pattern name. */
+export const patterns = { "ordersForCustomer": queryOrdersForCustomer, "customerWithOrders": queryCustomerWithOrders, "orderById": queryOrderById, "ordersByStatus": queryOrdersByStatus, "customerByEmail": queryCustomerByEmail, "productsByCategory": queryProductsByCategory, "groupsForCustomer": queryGroupsForCustomer, "membersOfGroup": queryMembersOfGroup, "runningTasks": queryRunningTasks, "ordersForCustomerByDate": queryOrdersForCustomerByDate, "ordersForCustomerByAmount": queryOrdersForCustomerByAmount };
+
+/** Runs the access pattern named (UNKNOWN_PATTERN when the manifest declares none so named): one page of typed results, and a cursor when there may be more. */
+export function query<P extends PatternName<M>>(
+  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: PatternQueryOptions<M, P>,
+): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
+  return named('pattern', patterns, pattern)(table, input as never, options as never) as never;
 }

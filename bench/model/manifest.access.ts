@@ -2,8 +2,8 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { DATE_KEY_KIND, NUMBER_KIND, STRING_KEY_KIND, getEntity, openAccess, partitionCondition, putEntity, queryPattern } from "../../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, FetchMode, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TaggedItem } from "../../lib/runtime";
+import { DATE_KIND, NUMBER_KIND, STRING_KIND, dateSegment, getEntity, named, openAccess, partitionCondition, putEntity, queryPattern, stringSegment } from "../../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, FetchMode, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TaggedItem } from "../../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -22,8 +22,8 @@ export function openTable(options?: ClientOptions): AccessTable<M> {
 const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "orderId", kind: STRING_KEY_KIND, required: true }, { name: "status", kind: STRING_KEY_KIND, required: true }, { name: "createdAt", kind: DATE_KEY_KIND, required: true }, { name: "amount", kind: NUMBER_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "ORDER#{orderId}"] }, { index: "GSI1", pk: ["GSI1PK", "ORDER#{orderId}"], sk: ["GSI1SK", "ORDER#{orderId}"] }, { index: "GSI2", pk: ["GSI2PK", "ORDER#{status}"], sk: ["GSI2SK", "{createdAt}"] }],
+  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }, { name: "status", kind: STRING_KIND, required: true }, { name: "createdAt", kind: DATE_KIND, required: true }, { name: "amount", kind: NUMBER_KIND, required: true }],
+  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI1PK", ["ORDER#", "orderId", stringSegment, ""]], sk: ["GSI1SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]] }],
 };
 
 /** Writes a whole Order: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -34,8 +34,8 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
 const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KEY_KIND, required: true }, { name: "orderId", kind: STRING_KEY_KIND, required: true }],
-  slots: [{ index: "table", pk: ["PK", "CUSTOMER#{username}"], sk: ["SK", "ORDER#{orderId}"] }],
+  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }],
+  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }],
 };
 
 /** Reads one Order by its table key; undefined when there is none. */
@@ -51,7 +51,7 @@ const ordersByStatusPattern: PatternAccess = {
   fetch: "NONE" as FetchMode,
   slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK" },
   types: { "Order": "Order" },
-  condition: /* @__PURE__ */ partitionCondition({ name: "ordersByStatus", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "ORDER#{status}", attributes: ["status"] }, sk: { source: "{createdAt}", attributes: ["createdAt"] } }, [{ name: "status", kind: STRING_KEY_KIND, required: true }]),
+  condition: /* @__PURE__ */ partitionCondition({ name: "ordersByStatus", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "ORDER#{status}", attributes: ["status"] }, sk: { source: "{createdAt}", attributes: ["createdAt"] } }, ["ORDER#", "status", stringSegment, ""]),
 };
 
 /** The access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */
@@ -59,4 +59,22 @@ export function queryOrdersByStatus(
   table: AccessTable<M>, input: PatternInput<M, "ordersByStatus">, options?: PatternQueryOptions<M, "ordersByStatus">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "ordersByStatus">>>> {
   return queryPattern(table, ordersByStatusPattern, input, options) as never;
+}
+
+/** Every entity's put, by entity name. */
+export const puts = { "Order": putOrder };
+
+/** Writes a whole item of the entity named (UNKNOWN_ENTITY when the manifest declares none so named). */
+export function put<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions): Promise<void> {
+  return named('entity', puts, entity)(table, item as never, options);
+}
+
+/** Every access pattern's query, by pattern name. */
+export const patterns = { "ordersByStatus": queryOrdersByStatus };
+
+/** Runs the access pattern named (UNKNOWN_PATTERN when the manifest declares none so named): one page of typed results, and a cursor when there may be more. */
+export function query<P extends PatternName<M>>(
+  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: PatternQueryOptions<M, P>,
+): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
+  return named('pattern', patterns, pattern)(table, input as never, options as never) as never;
 }

@@ -72,7 +72,7 @@ export interface SegmentEncoder {
   readonly literal?: string;
   readonly attribute?: string;
   /** Encodes a given (not absent) value; see encodeValue. */
-  readonly encode?: (value: unknown, escapeChar: string) => SegmentResult;
+  readonly encode?: SegmentEncode;
 }
 
 /** Compiles a template into a composer, once per template (see composerWith). */
@@ -83,38 +83,46 @@ export function composerOf(template: KeyTemplateModel, delimiter: string, escape
   }), delimiter, escapeChar);
 }
 
+/** Encodes a given (not absent) value as a key segment; see encodeValue. */
+export type SegmentEncode = (value: unknown, escapeChar: string) => SegmentResult;
+
 /**
- * A composer of segments: each attribute segment with the literal text (and delimiters) before
- * it, so composing a key walks only the attributes and allocates nothing but the key. A value
- * that is undefined, null or '' is absent.
+ * A template as the text around its placeholders: the literal text before the first attribute
+ * (delimiters included), then per attribute its name, its encoder and the literal text after it:
+ * `CUSTOMER#{username}` is `['CUSTOMER#', 'username', stringSegment, '']`.
  */
+export type TemplateParts = readonly (string | SegmentEncode)[];
+
+/**
+ * Composes a key from its template's parts, walking only the attributes and allocating nothing
+ * but the key. A value that is undefined, null or '' is absent.
+ */
+export function composeParts(parts: TemplateParts, values: Readonly<Record<string, unknown>>, escapeChar: string): string | ComposeFailure {
+  let key = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 3) {
+    const name = parts[i] as string;
+    const value = values[name];
+    const r = value === undefined || value === null || value === '' ? undefined : (parts[i + 1] as SegmentEncode)(value, escapeChar);
+    if (typeof r !== 'string') return r === undefined ? { absent: name } : { error: r.error, attribute: name };
+    key += r + (parts[i + 2] as string);
+  }
+  return key;
+}
+
+/** The template a list of parts was made from: `CUSTOMER#{username}` (for messages). */
+export function partsSource(parts: TemplateParts): string {
+  return parts.map((p, i) => (i % 3 === 0 ? p : i % 3 === 1 ? `{${p as string}}` : '')).join('');
+}
+
+/** A composer of segments (see composeParts). */
 export function composerWith(segments: readonly SegmentEncoder[], delimiter: string, escapeChar: string): Composer {
-  const names: string[] = [];
-  const encoders: NonNullable<SegmentEncoder['encode']>[] = [];
-  const before: string[] = [];
-  let text = '';
+  const parts: (string | SegmentEncode)[] = [''];
   segments.forEach((seg, i) => {
-    if (i > 0) text += delimiter;
-    if (seg.literal !== undefined) {
-      text += seg.literal;
-      return;
-    }
-    names.push(seg.attribute!);
-    encoders.push(seg.encode!);
-    before.push(text);
-    text = '';
+    if (i > 0) parts[parts.length - 1] += delimiter;
+    if (seg.literal !== undefined) parts[parts.length - 1] += seg.literal;
+    else parts.push(seg.attribute!, seg.encode!, '');
   });
-  const tail = text;
-  return (values) => {
-    let key = '';
-    for (let i = 0; i < names.length; i++) {
-      const value = values[names[i]];
-      const r = value === undefined || value === null || value === '' ? undefined : encoders[i](value, escapeChar);
-      if (typeof r !== 'string') return r === undefined ? { absent: names[i] } : { error: r.error, attribute: names[i] };
-      key += before[i] + r;
-    }
-    return key + tail;
-  };
+  return (values) => composeParts(parts, values, escapeChar);
 }
 
 const composers = new WeakMap<KeyTemplateModel, Composer>();

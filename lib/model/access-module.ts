@@ -5,7 +5,7 @@
 // manifest's `defineManifest` literal (a type-only import). Build side: the CLI and tests.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
-import { EntityModel, IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexModel, KeyTemplateModel, PatternModel, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
 export function defaultAccessFile(manifestFile: string): string {
@@ -18,15 +18,15 @@ export interface AccessModuleOptions {
   readonly file: string;
   /** The manifest module (imported for its type only). */
   readonly manifestFile: string;
-  /** The compiled model file (imported by the functions of patterns only the full runtime serves). */
+  /** The compiled model file (imported by the puts of entities whose attributes the full runtime maintains). */
   readonly modelFile: string;
   /** What the module imports the runtime as. @default 'cdk-single-table/runtime' */
   readonly runtime?: string;
 }
 
 /** The runtime's types a module may name; it imports those it does. */
-const TYPES = ['AccessTable', 'ClientOptions', 'EntityAccess', 'FetchMode', 'GetOptions', 'IndexType', 'ItemOf', 'KeyedPattern', 'KeyOf', 'PatternAccess',
-  'PatternEntities', 'PatternInput', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'SortKeyCondition', 'SortOrder', 'TableContext', 'TaggedItem'];
+const TYPES = ['AccessTable', 'ClientOptions', 'EntityAccess', 'EntityName', 'FetchMode', 'GetOptions', 'IndexType', 'ItemOf', 'KeyedPattern', 'KeyOf', 'ModelSlice', 'PatternAccess',
+  'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'ShardModel', 'SortKeyCondition', 'SortOrder', 'TableContext', 'TaggedItem'];
 
 const KIND_NAMES: Record<string, string> = {
   STRING: 'STRING_KIND',
@@ -39,6 +39,14 @@ const KIND_NAMES: Record<string, string> = {
   NUMBER_SET: 'NUMBER_SET_KIND',
 };
 
+/** The runtime's segment encoder of each kind a key template can hold. */
+const SEGMENT_ENCODERS: Record<string, string> = {
+  STRING: 'stringSegment',
+  NUMBER: 'numberSegment',
+  DATE: 'dateSegment',
+  BOOLEAN: 'booleanSegment',
+};
+
 const json = (value: unknown) => JSON.stringify(value);
 const capitalized = (name: string) => name[0].toUpperCase() + name.slice(1);
 
@@ -49,13 +57,42 @@ function specifier(from: string, to: string): string {
 }
 
 /**
- * Whether a pattern's generated query can run on the access primitives: one partition (an
- * unsharded index), and entries that carry the type attribute without a BatchGetItem round.
- * The others call the full runtime's `queryShards` with the compiled model file.
+ * Whether a pattern's generated query reads through its slice of the model (sliceReader): a
+ * write-sharded index (fan-out), entries fetched with BatchGetItem, or entries of an index that
+ * does not project everything, whose attributes partly live in their keys. The others read one
+ * partition whose entries carry the type attribute.
  */
-export function servedByAccess(model: TableModel, pattern: PatternModel): boolean {
+export function readsThroughSlice(model: TableModel, pattern: PatternModel): boolean {
   const index = model.indexes[pattern.index];
-  return !index.shards && pattern.fetch !== 'BATCH_GET' && (index.projection !== 'KEYS_ONLY' || pattern.fetch === 'LSI_FETCH');
+  return !!index.shards || pattern.fetch === 'BATCH_GET' || (index.projection !== 'ALL' && pattern.fetch === 'NONE');
+}
+
+const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]) =>
+  Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Pick<T, K>;
+const pickShards = (shards: ShardModel) => pick(shards, 'readCount', 'counts', 'pinnedReads', 'attribute');
+
+/** The part of the model a pattern's slice reader reads (see ModelSlice in lib/runtime/access/slice-read.ts). */
+function modelSlice(model: TableModel, pattern: PatternModel): object {
+  const template = (t: PatternModel['pk']) => pick(t, 'source', 'attributes');
+  const index = model.indexes[pattern.index];
+  const shards = index.shards;
+  const entities = pattern.entities.map((name) => {
+    const entity = model.entities[name];
+    const keys = Object.fromEntries([...new Set([TABLE_INDEX, pattern.index])].map((i) => {
+      const slot = entity.keys[i];
+      return [i, { pk: pick(slot.pk, 'segments'), ...slot.sk && { sk: pick(slot.sk, 'segments') } }];
+    }));
+    // Shard choice reads the type of the shard attribute, when reads are pinned to its shard.
+    const attributes = shards?.pinnedReads ? { [shards.attribute!]: { type: entity.attributes[shards.attribute!].type } } : undefined;
+    return [name, { name, keys, ...attributes && { attributes } }];
+  });
+  return {
+    pattern: { ...pick(pattern, 'name', 'index', 'entities', 'fetch', 'sortKeyCondition'), pk: template(pattern.pk), ...pattern.sk && { sk: template(pattern.sk) } },
+    projection: index.projection,
+    table: pick(model.indexes[TABLE_INDEX], 'partitionKey', 'sortKey'),
+    entityByType: Object.fromEntries(pattern.entities.map((e) => [model.entities[e].typeValue, e])),
+    entities: Object.fromEntries(entities),
+  };
 }
 
 /** The TypeScript text of the access module of a model. */
@@ -63,31 +100,48 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   const runtime = options.runtime ?? 'cdk-single-table/runtime';
   const values = new Set<string>(['openAccess']);
   const out: string[] = [];
-  // Attributes in a key get the kind with its segment encoder; the others the kind without.
-  const inKeys = (entity: EntityModel) => new Set(Object.values(entity.keys).flatMap((k) => [...k.pk.attributes, ...k.sk?.attributes ?? []])
-    .concat(Object.keys(entity.keys).map((i) => model.indexes[i].shards?.attribute ?? '')));
   const kindsOf = (entity: EntityModel, names?: readonly string[]) => `[${Object.values(entity.attributes).filter((a) => !names || names.includes(a.name)).map((a) => {
-    const kind = KIND_NAMES[a.type].replace(/_KIND$/, inKeys(entity).has(a.name) ? '_KEY_KIND' : '_KIND');
-    values.add(kind);
-    return `{ name: ${json(a.name)}, kind: ${kind}${a.required ? ', required: true' : ''} }`;
+    values.add(KIND_NAMES[a.type]);
+    return `{ name: ${json(a.name)}, kind: ${KIND_NAMES[a.type]}${a.required ? ', required: true' : ''} }`;
   }).join(', ')}]`;
+  // A template as its literal text around one encoder per placeholder (TemplateParts).
+  const encoder = (kind: string) => {
+    const name = SEGMENT_ENCODERS[kind];
+    values.add(name);
+    return name;
+  };
+  const partsOf = (template: KeyTemplateModel) => {
+    const parts: string[] = [];
+    let text = '';
+    template.segments.forEach((seg, i) => {
+      if (i > 0) text += model.delimiter;
+      if (seg.literal !== undefined) {
+        text += seg.literal;
+      } else {
+        parts.push(json(text), json(seg.attribute), encoder(seg.kind!));
+        text = '';
+      }
+    });
+    return `[${[...parts, json(text)].join(', ')}]`;
+  };
   let needsModelFile = false;
 
   for (const entity of Object.values(model.entities)) {
-    const slots = Object.values(entity.keys).map((k) => {
-      const index = model.indexes[k.index];
-      const parts = [`index: ${json(k.index)}`];
-      if (index.type !== 'LSI') parts.push(`pk: [${json(index.partitionKey)}, ${json(k.pk.source)}]`);
-      if (index.sortKey && k.sk) parts.push(`sk: [${json(index.sortKey)}, ${json(k.sk.source)}]`);
+    // The table slot first: the functions read the table key from it.
+    const slots = [TABLE_INDEX, ...Object.keys(entity.keys).filter((i) => i !== TABLE_INDEX)].map((i) => {
+      const k = entity.keys[i];
+      const index = model.indexes[i];
+      const parts: string[] = [];
+      if (index.type !== 'LSI') parts.push(`pk: [${json(index.partitionKey)}, ${partsOf(k.pk)}]`);
+      if (index.sortKey && k.sk) parts.push(`sk: [${json(index.sortKey)}, ${partsOf(k.sk)}]`);
       if (index.shards) {
         values.add('shardedBy');
-        const by = index.shards.strategy === 'ATTRIBUTE' ? `, ${kindsOf(entity, [index.shards.attribute!]).slice(1, -1)}` : '';
+        const attribute = index.shards.strategy === 'ATTRIBUTE' ? entity.attributes[index.shards.attribute!] : undefined;
+        const by = attribute ? `, ${json(attribute.name)}, ${encoder(attribute.type)}` : '';
         parts.push(`shard: /* @__PURE__ */ shardedBy(${json(index.name)}, ${index.shards.writeCount}${by})`);
       }
       return `{ ${parts.join(', ')} }`;
     });
-    // The table slot first: the functions read the table key from it.
-    slots.sort((a, b) => Number(b.startsWith(`{ index: ${json(TABLE_INDEX)}`)) - Number(a.startsWith(`{ index: ${json(TABLE_INDEX)}`)));
     const name = entity.name;
     // A version, timestamps or unique values: the full runtime's putItem keeps them (or refuses, for unique values), with its maintainedWrites.
     const maintained = entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
@@ -133,15 +187,12 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     const signature = `export function query${capitalized(name)}(\n  table: AccessTable<M>, input: PatternInput<M, ${json(name)}>, options?: PatternQueryOptions<M, ${json(name)}>,\n)`
       + `: Promise<QueryPage<TaggedItem<M, PatternEntities<M, ${json(name)}>>>> {`;
     const doc = `/** ${pattern.description ? pattern.description.replace(/\*\//g, '* /') + ': the' : 'The'} access pattern ${name}: one page of typed results, and a cursor when there may be more. */`;
-    if (!servedByAccess(model, pattern)) {
-      needsModelFile = true;
-      values.add('queryShards').add('openTable as openModelFile');
-      out.push(doc, signature, `  return queryShards(fullRuntime(table), ${json(name)}, input, options as never) as never;`, '}', '');
-      continue;
-    }
     const index: IndexModel = model.indexes[pattern.index];
-    const first = model.entities[pattern.entities[0]];
-    const slot = `{ name: ${json(index.name)}, type: ${json(index.type)} as IndexType, partitionKey: ${json(index.partitionKey)}${index.sortKey ? `, sortKey: ${json(index.sortKey)}` : ''} }`;
+    const slot = `{ name: ${json(index.name)}, type: ${json(index.type)} as IndexType, partitionKey: ${json(index.partitionKey)}${index.sortKey ? `, sortKey: ${json(index.sortKey)}` : ''}`
+      // The fan-out and the key size check read these of the shards.
+      + `${index.shards ? `, shards: ${json(pickShards(index.shards))} as ShardModel` : ''} }`;
+    const slice = readsThroughSlice(model, pattern);
+    if (slice) values.add('sliceReader');
     const types = `{ ${pattern.entities.map((e) => `${json(model.entities[e].typeValue)}: ${json(e)}`).join(', ')} }`;
     const typeFilter = index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))
       ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
@@ -150,7 +201,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       values.add('partitionCondition');
       const template = (t: { source: string; attributes: string[] }) => `{ source: ${json(t.source)}, attributes: ${json(t.attributes)} }`;
       condition = `/* @__PURE__ */ partitionCondition({ name: ${json(name)}, sortKeyCondition: ${json(pattern.sortKeyCondition)} as SortKeyCondition, pk: ${template(pattern.pk)}`
-        + `${pattern.sk ? `, sk: ${template(pattern.sk)}` : ''} }, ${kindsOf(first, pattern.pk.attributes)})`;
+        + `${pattern.sk ? `, sk: ${template(pattern.sk)}` : ''} }, ${partsOf(pattern.pk)})`;
     } else {
       values.add('sortKeyCondition');
       const keyed = { name, pk: pattern.pk, sk: pattern.sk, sortKeyCondition: pattern.sortKeyCondition, skCoverage: pattern.skCoverage };
@@ -168,6 +219,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       `  types: ${types},`,
       ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
       `  condition: ${condition},`,
+      ...(slice ? [`  read: /* @__PURE__ */ sliceReader(${json(modelSlice(model, pattern))} as ModelSlice),`] : []),
       '};',
       '',
       doc,
@@ -178,10 +230,39 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     );
   }
 
+  // By name, for code that names the entity or pattern at run time (an event's field).
+  values.add('named');
+  const entities = Object.keys(model.entities);
+  const patterns = Object.keys(model.patterns);
+  out.push(
+    '/** Every entity\'s put, by entity name. */',
+    `export const puts = { ${entities.map((e) => `${json(e)}: put${e}`).join(', ')} };`,
+    '',
+    '/** Writes a whole item of the entity named (UNKNOWN_ENTITY when the manifest declares none so named). */',
+    'export function put<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions): Promise<void> {',
+    '  return named(\'entity\', puts, entity)(table, item as never, options);',
+    '}',
+    '',
+  );
+  if (patterns.length) {
+    out.push(
+      '/** Every access pattern\'s query, by pattern name. */',
+      `export const patterns = { ${patterns.map((p) => `${json(p)}: query${capitalized(p)}`).join(', ')} };`,
+      '',
+      '/** Runs the access pattern named (UNKNOWN_PATTERN when the manifest declares none so named): one page of typed results, and a cursor when there may be more. */',
+      'export function query<P extends PatternName<M>>(',
+      '  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: PatternQueryOptions<M, P>,',
+      '): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {',
+      '  return named(\'pattern\', patterns, pattern)(table, input as never, options as never) as never;',
+      '}',
+      '',
+    );
+  }
+
   const full = needsModelFile ? [
     'const full = new WeakMap<AccessTable<M>, TableContext<M>>();',
     '',
-    '/** The full runtime\'s table, for patterns it serves (sharded fan-out, fetched attributes, keys-only entries). */',
+    '/** The full runtime\'s table, for the puts of entities whose attributes it maintains (version, timestamps, unique values). */',
     'function fullRuntime(table: AccessTable<M>): TableContext<M> {',
     '  let context = full.get(table);',
     `  if (!context) full.set(table, context = openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName${

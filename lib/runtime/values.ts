@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
-import { booleanSegment, dateSegment, describe, normalizeDate, numberSegment, SegmentResult, stringSegment } from '../keys/encoding';
+import { describe, normalizeDate } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
 
 /** The entity of a name, or an error listing the known ones. */
@@ -19,15 +19,13 @@ export function entityOf(model: TableModel, name: string): EntityModel {
 
 /**
  * How the runtime checks and stores one attribute kind. One object per kind, so code that knows
- * its entities' kinds (a generated access module) carries only those kinds' checks and encoders.
+ * its entities' kinds (a generated access module) carries only those kinds' checks.
  */
 export interface ValueKind {
   /** What a value must be, as INVALID_VALUE says it. */
   readonly rule: string;
   /** The AttributeValue of a value; false or undefined when the value is not of the kind. */
   readonly value: (value: unknown) => AttributeValue | false | undefined;
-  /** Its key segment encoder (see encodeValue); kinds that cannot be in a key have none. */
-  readonly segment?: (value: unknown, escapeChar: string) => SegmentResult;
 }
 
 const STRING_RULE = 'a string';
@@ -46,11 +44,6 @@ export const STRING_KIND: ValueKind = { rule: STRING_RULE, value: stringValue };
 export const NUMBER_KIND: ValueKind = { rule: NUMBER_RULE, value: storedNumber };
 export const BOOLEAN_KIND: ValueKind = { rule: BOOLEAN_RULE, value: booleanValue };
 export const DATE_KIND: ValueKind = { rule: DATE_RULE, value: dateValue };
-/** The kinds of attributes that are in a key template: with their segment encoders. */
-export const STRING_KEY_KIND: ValueKind = { rule: STRING_RULE, value: stringValue, segment: stringSegment };
-export const NUMBER_KEY_KIND: ValueKind = { rule: NUMBER_RULE, value: storedNumber, segment: numberSegment };
-export const BOOLEAN_KEY_KIND: ValueKind = { rule: BOOLEAN_RULE, value: booleanValue, segment: booleanSegment };
-export const DATE_KEY_KIND: ValueKind = { rule: DATE_RULE, value: dateValue, segment: dateSegment };
 export const LIST_KIND: ValueKind = { rule: 'an array of storable values', value: (v) => Array.isArray(v) && toAttributeValue(v) };
 export const MAP_KIND: ValueKind = { rule: 'a plain object of storable values', value: (v) => isPlainObject(v) && toAttributeValue(v) };
 export const STRING_SET_KIND: ValueKind = { rule: 'a non-empty Set of strings', value: (v) => v instanceof Set && setValue(v, 'string') };

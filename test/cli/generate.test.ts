@@ -39,7 +39,8 @@ test('generate --access writes the access module beside the manifest; check and 
   expect(module).toContain(`export const FINGERPRINT = "${compileManifest(manifest).model.fingerprint}";`);
   expect(module).toMatch(/^import \{[^}]*putEntity[^}]*\} from "my-runtime";$/m);
   expect(module).toContain('import type manifest from "./orders.json";');
-  expect(module).toContain('import modelFile from "./orders.model.json";');
+  // Every pattern, sharded and fetched ones too, reads through the module's own slices: no model file.
+  expect(module).not.toContain('model.json');
   for (const name of ['putOrder', 'getCustomer', 'queryOrdersForCustomer', 'queryOrdersByStatus']) expect(module).toContain(`export function ${name}(`);
   expect((await run('check', file)).code).toBe(0);
 

@@ -1,43 +1,46 @@
-// Query for a generated access module: one partition of an unsharded index whose entries carry
-// the type attribute, with the same checks, request, results and cursors as `query`. The key
+// Query for a generated access module, with the same checks, request, results and cursors as
+// `queryShards`: one partition of an index whose entries carry the type attribute here, the
+// others (sharded, fetched, keys decoded) through the pattern's slice reader (./slice-read.ts). The key
 // condition is the pattern's own function: `partitionCondition` for a pattern without a sort-key
 // condition, `sortKeyCondition` (the runtime's full key condition) for the others, so a handler
 // whose patterns have none carries none of the range code.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '../sdk';
-import { AccessModel, AccessTable, templateComposer } from './table';
+import type { AccessModel, AccessTable } from './table';
+import { composeParts, TemplateParts } from '../../keys/template';
 import type { IndexModel, PatternModel } from '../../manifest/model';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { checkInput, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
 import { fromItem } from '../marshall';
+import type { SliceReader } from './slice-read';
 import { BoundQuery, buildQueryInput, checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
 import type { EntityItem } from '../results';
 import { send } from '../send';
-import type { AttributeSlot } from '../values';
 
 type Input = Readonly<Record<string, unknown>>;
 
 /** What a pattern's generated query reads of it. */
 export interface PatternAccess extends Pick<PatternModel, 'name' | 'index' | 'order' | 'consistentRead' | 'fetch'> {
   /** The index it queries. */
-  readonly slot: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey'>;
+  readonly slot: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'>;
   /** Entity name by type value, of the entities it returns. */
   readonly types: Readonly<Record<string, string>>;
   /** The type values a filter keeps, where other entities share the index. @default - no filter */
   readonly typeFilter?: string[];
   /** Its key condition from the input. */
   readonly condition: (model: AccessModel, input: Input) => KeyCondition;
+  /** Reads a page of a sharded, fetched or key-decoded pattern. @default - one Query of one partition, results named by the type attribute */
+  readonly read?: SliceReader;
 }
 
-/** The key condition of a pattern without a sort-key condition: the partition key, from inputs of these kinds. */
+/** The key condition of a pattern without a sort-key condition: the partition key, composed from its template's parts. */
 export function partitionCondition(
   pattern: Pick<PatternModel, 'name' | 'sortKeyCondition'> & { readonly pk: { readonly source: string; readonly attributes: string[] }; readonly sk?: { readonly source: string; readonly attributes: string[] } },
-  kinds: readonly AttributeSlot[],
+  parts: TemplateParts,
 ): PatternAccess['condition'] {
-  let compose: ReturnType<typeof templateComposer> | undefined;
   return (model, input) => {
     checkInput(pattern, input);
-    const pk = (compose ??= templateComposer(model, pattern.pk.source, kinds))(input);
+    const pk = composeParts(parts, input, model.escapeChar);
     if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
     return { pk };
   };
@@ -58,6 +61,10 @@ export async function queryPattern(
   checkKeySizes(pattern, pattern.slot, condition);
   const plan: BoundQuery = { pattern, index: pattern.slot, condition, descending, consistent, limit: options.limit, typeFilter: pattern.typeFilter };
   const start = options.cursor === undefined ? undefined : decodeCursor(pattern.name, queryBinding(model, plan), options.cursor);
+  if (pattern.read) {
+    const page = await pattern.read(table, plan, input, start);
+    return { items: page.items, cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(model, plan), page.next) };
+  }
   const request = buildQueryInput(model, table.tableName, plan, condition.pk, start as Record<string, AttributeValue> | undefined);
   const out = await send(table, () => table.dynamodb.send(new QueryCommand(request)));
   const items: EntityItem[] = [];

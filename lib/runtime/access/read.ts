@@ -2,10 +2,10 @@
 // slot, with the same errors and the same request as `getItem`.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetItemCommand } from '../sdk';
-import { AccessModel, AccessTable, EntityAccess, templateComposer } from './table';
+import { AccessModel, AccessTable, EntityAccess, tableKeyNames, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
+import { partsSource } from '../../keys/template';
 import { SingleTableError } from '../errors';
-import { requiredKey } from '../keys';
 import { fromItem } from '../marshall';
 import type { GetOptions } from '../ops/get-item';
 import { send } from '../send';
@@ -17,17 +17,19 @@ import { checkedValue } from '../values';
  */
 export function entityKey(model: AccessModel, entity: EntityAccess, key: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
   if (typeof key !== 'object' || key === null) throw new SingleTableError('INVALID_VALUE', 'the key must be an object', { entity: entity.name });
-  const [pk, sk] = [entity.slots[0].pk!, entity.slots[0].sk!];
-  const names = [...new Set(`${pk[1]}#${sk[1]}`.match(/[^{}]+(?=\})/g))];
+  const { pk, sk } = entity.slots[0];
+  const names = tableKeyNames(entity);
   for (const name in key) {
     if (!names.includes(name)) {
-      throw new SingleTableError('UNKNOWN_ATTRIBUTE', `is not part of the table key (${pk[1]} / ${sk[1]}); pass only ${names.join(', ')}`, { entity: entity.name, attribute: name });
+      throw new SingleTableError('UNKNOWN_ATTRIBUTE', `is not part of the table key (${partsSource(pk![1])} / ${partsSource(sk![1])}); pass only ${names.join(', ')}`,
+        { entity: entity.name, attribute: name });
     }
     checkedValue(entity.name, name, entity.attributes.find((a) => a.name === name)!.kind, key[name]);
   }
-  const compose = (k: readonly [string, string], limit: number) =>
-    requiredKey(entity, { source: k[1] }, templateComposer(model, k[1], entity.attributes)(key), k[0], limit);
-  return { [pk[0]]: { S: compose(pk, MAX_PARTITION_KEY_BYTES) }, [sk[0]]: { S: compose(sk, MAX_SORT_KEY_BYTES) } };
+  return {
+    [pk![0]]: { S: tableKeyValue(model, entity, pk!, key, MAX_PARTITION_KEY_BYTES) },
+    [sk![0]]: { S: tableKeyValue(model, entity, sk!, key, MAX_SORT_KEY_BYTES) },
+  };
 }
 
 /** Reads an item of an entity by its table key; undefined when there is none. */

@@ -1,12 +1,14 @@
-// What a generated access module (`single-table generate`, lib/codegen/access.ts) holds of the
-// model: the table's key facts, and per entity and pattern only what its functions read, with
-// each attribute's kind as the runtime object that checks and encodes it. A function carries its
-// own slice and kinds, so a bundle holds the model and the code of the functions it calls only.
-import { composerWith, Composer } from '../../keys/template';
+// What a generated access module (`single-table generate --access`, lib/model/access-module.ts)
+// holds of the model: the table's key facts, and per entity and pattern only what its functions
+// read: each attribute's kind as the runtime object that checks it, each key template as its
+// literal text around one encoder per placeholder. A function carries its own slice, so a bundle
+// holds the model and the code of the functions it calls only.
+import { composeParts, partsSource, TemplateParts } from '../../keys/template';
 import type { TableModel } from '../../manifest/model';
 import type { SingleTableManifest } from '../../manifest/structs';
 import type { TableContext } from '../context';
 import { ClientOptions, connect } from '../context';
+import { checkSize, requiredKey } from '../keys';
 import type { AttributeSlot } from '../values';
 
 /** The table-wide facts of a model that generated functions read. */
@@ -27,13 +29,11 @@ export function openAccess<M>(model: AccessModel, options: ClientOptions = {}): 
   return { model, ...connect(model.fingerprint, options), strip: new Set([...model.keyAttributes, model.typeAttribute]) };
 }
 
-/** One key of an index slot: the key attribute and its template, e.g. `['GSI1PK', 'ORDER#{orderId}']`. */
-export type KeyAccess = readonly [attribute: string, template: string];
+/** One key of an index slot: the key attribute and its template's parts, e.g. `['PK', ['CUSTOMER#', 'username', stringSegment, '']]`. */
+export type KeyAccess = readonly [attribute: string, template: TemplateParts];
 
 /** An entity's keys on one index slot. */
 export interface SlotAccess {
-  /** The index name: `table` (always first), a GSI or an LSI slot. */
-  readonly index: string;
   /** The partition key; none on an LSI, which shares the table's. */
   readonly pk?: KeyAccess;
   /** The sort key. @default - the index has none */
@@ -55,14 +55,16 @@ export interface EntityAccess {
   readonly slots: readonly SlotAccess[];
 }
 
-/**
- * A key template compiled with the kinds of the attributes it reads. Segments are whole literals
- * or whole `{attribute}` placeholders (the manifest's rules), so splitting at the delimiter parses it.
- */
-export function templateComposer(model: AccessModel, template: string, attributes: readonly AttributeSlot[]): Composer {
-  return composerWith(template.split(model.delimiter).map((part) => {
-    if (part[0] !== '{') return { literal: part };
-    const attribute = part.slice(1, -1);
-    return { attribute, encode: attributes.find((a) => a.name === attribute)!.kind.segment };
-  }), model.delimiter, model.escapeChar);
+/** The attributes of the table key, in template order. */
+export function tableKeyNames(entity: EntityAccess): string[] {
+  const { pk, sk } = entity.slots[0];
+  return [...new Set([...pk![1], ...sk![1]].filter((_, i, all) => typeof all[i + 1] === 'function'))] as string[];
+}
+
+/** A table key composed from values; throws MISSING_ATTRIBUTE, INVALID_VALUE or KEY_TOO_LARGE naming the key and its template. */
+export function tableKeyValue(
+  model: AccessModel, entity: EntityAccess, key: KeyAccess, values: Readonly<Record<string, unknown>>, limit: number,
+): string {
+  const r = composeParts(key[1], values, model.escapeChar);
+  return typeof r === 'string' ? checkSize(entity, key[0], r, limit) : requiredKey(entity, { source: partsSource(key[1]) }, r, key[0], limit);
 }

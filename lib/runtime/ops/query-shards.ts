@@ -31,7 +31,10 @@ export const readAnyPattern: IndexReader = (t, plan, values, position) => plan.i
   ? readShards(t, plan, shardsToQuery(t.model, plan, values), position as FanOutState | undefined)
   : readPartition(t, plan, position as Record<string, AttributeValue> | undefined);
 
-async function readShards(table: TableContext<unknown>, plan: QueryPlan, shards: number[], state: FanOutState | undefined): Promise<IndexPage> {
+/** One fan-out page over `shards` (also the reader of a generated access module's sharded patterns). */
+export async function readShards(
+  table: TableContext<unknown>, plan: QueryPlan, shards: number[], state: FanOutState | undefined,
+): Promise<IndexPage> {
   const { model } = table;
   const { index } = plan;
   const tableIndex = model.indexes[TABLE_INDEX];

@@ -1,0 +1,13 @@
+// The function of an entity or pattern named at run time (an event's field): the generated
+// module's `put` and `query` look names up here, with the errors `putItem` and `queryShards` raise.
+import { SingleTableError } from '../errors';
+
+/** The member of `record` called `name` (own members only), or UNKNOWN_ENTITY / UNKNOWN_PATTERN listing the known ones. */
+export function named<T>(kind: 'entity' | 'pattern', record: Readonly<Record<string, T>>, name: string): T {
+  // Own properties only: a name such as 'constructor' must not find Object.prototype's member.
+  if (Object.hasOwn(record, name)) return record[name];
+  const known = Object.keys(record).join(', ');
+  throw kind === 'entity'
+    ? new SingleTableError('UNKNOWN_ENTITY', `is not declared in the manifest; known entities: ${known}`, { entity: String(name) })
+    : new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${known}`, { pattern: String(name) });
+}
