@@ -2,7 +2,7 @@
 // would send (same item, keys, sparse index keys, existence conditions; buildPut, buildUpdate and
 // buildDelete make them), plus the guard writes of unique attributes. Checked before anything is
 // sent: at most 100 items, one action per item, a valid token.
-import type { AttributeValue, ConditionCheck, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, ConditionCheck, Put, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { compileCondition } from './expressions/condition';
 import { ExpressionPlaceholders, ExpressionRefs } from './expressions/refs';
@@ -30,6 +30,7 @@ export interface UntypedAction {
   readonly remove?: readonly string[];
   readonly key?: Values;
   readonly mustExist?: boolean;
+  readonly version?: number;
   readonly readMissing?: unknown;
   readonly condition?: unknown;
 }
@@ -133,8 +134,10 @@ function actionItem(
     case 'put': {
       // The values hold a versioned entity's expected version.
       const built = buildPut(model, tableName, name, action.item!, action.mode as never);
+      // A versioned put asks for the stored item on failure, which tells a version conflict apart.
       const { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = built;
-      const put = { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues };
+      const put: Put = { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues };
+      put.ReturnValuesOnConditionCheckFailure = built.ReturnValuesOnConditionCheckFailure;
       return { item: { Put: put }, after: action.item, owner: ownerKey(model, Item!) };
     }
     case 'update': {
@@ -151,7 +154,7 @@ function actionItem(
       return { item: { Update: update as Update }, after, owner: update.Key! };
     }
     case 'delete': {
-      const { ReturnValues: _, ...del } = buildDelete(model, tableName, name, action.key!, action.mustExist);
+      const { ReturnValues: _, ...del } = buildDelete(model, tableName, name, action.key!, action.mustExist, undefined, action.version);
       return { item: { Delete: del }, after: undefined, owner: del.Key! };
     }
     default: {

@@ -134,6 +134,8 @@ export type TransactWriteAction<M> = {
     readonly entity: E;
     readonly key: KeyOf<M, E>;
     readonly mustExist?: boolean;
+    /** A versioned entity: the version the caller read; at another version the transaction is cancelled. */
+    readonly version?: number;
     /** A condition on the item as stored before the delete. */
     readonly condition?: Condition<ItemOf<M, E>>;
   }
