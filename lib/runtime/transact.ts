@@ -114,7 +114,7 @@ export function buildTransactWrite(
     const touched = action.type === 'put' && action.mode === 'create' ? entity.unique ?? [] : uniqueTouched(entity, action);
     // An update or delete of an item that is not there fails on its own condition: no guard moves.
     if (touched.length > 0 && !(action.type !== 'put' && read && !before)) {
-      for (const g of guardWrites(model, tableName, entity, owner, before, after, touched)) {
+      for (const g of guardWrites(model, tableName, entity, owner, values, before, after, touched)) {
         items.push(g.item);
         sent.push({ action: i, entity: entity.name, key, guard: g.guard });
       }
