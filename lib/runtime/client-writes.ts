@@ -44,8 +44,10 @@ export function clientWrites(table: TableContext<unknown>) {
       // An operator's result is unknown without the item, and so the guard to move: updateItem refuses it.
       const operated = uniqueOf(entity).some((u) => touchedByOperator(options, u));
       if (touched.length === 0 || options.readMissing || operated) return updateItem(t, entity as never, changes as never, single(options) as never);
-      await alone(table, { type: 'update', entity, changes, remove: options.remove, condition: options.condition },
-        () => buildUpdate(table.model, table.tableName, entity, changes, options.remove), changes);
+      const { add, append, prepend, deleteFromSet, setIfMissing } = options;
+      const operators = { add, append, prepend, deleteFromSet, setIfMissing };
+      await alone(table, { type: 'update', entity, changes, remove: options.remove, condition: options.condition, ...operators },
+        () => buildUpdate(table.model, table.tableName, entity, changes, options.remove, undefined, { operators }), changes);
       // A transaction returns no item: read it as the update left it.
       return (await getItem(t, entity as never, keyOf(table, entity, changes) as never, { consistent: true }))!;
     },

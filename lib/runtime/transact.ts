@@ -8,9 +8,10 @@ import { compileCondition } from './expressions/condition';
 import { ExpressionPlaceholders, ExpressionRefs } from './expressions/refs';
 import { buildDelete, buildPut, keyFromInput } from './items';
 import { tableKeyNames } from './keys';
+import { touchedByOperator } from './ops/update-item';
 import type { TransactItemRef } from './transact-send';
 import { guardWrites, unchangedCondition } from './unique';
-import { buildUpdate, missingIndexInputs } from './update';
+import { buildUpdate, missingIndexInputs, UpdateOperators } from './update';
 import { entityOf, valuesText } from './values';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
@@ -20,8 +21,8 @@ type Values = Readonly<Record<string, unknown>>;
 /** DynamoDB's most items in one transaction. */
 export const MAX_TRANSACT_ITEMS = 100;
 
-/** An action as the builder reads it (the typed forms are in types.ts). */
-export interface UntypedAction {
+/** An action as the builder reads it (the typed forms are in types.ts); an update's operators as updateItem's. */
+export interface UntypedAction extends UpdateOperators {
   readonly type: string;
   readonly entity: string;
   readonly item?: Values;
@@ -48,6 +49,7 @@ export interface TransactPlan {
 }
 
 const ACTION_TYPES = ['put', 'update', 'delete', 'conditionCheck'];
+const OPERATOR_NAMES = ['add', 'append', 'prepend', 'deleteFromSet', 'setIfMissing'] as const;
 
 /** The actions' entities, checked; throws before anything is sent. */
 export function checkActions(model: TableModel, actions: readonly UntypedAction[]): EntityModel[] {
@@ -61,6 +63,13 @@ export function checkActions(model: TableModel, actions: readonly UntypedAction[
     }
     if (a.type === 'conditionCheck' && a.condition === undefined) {
       throw new SingleTableError('INVALID_CONDITION', `action ${i} is a conditionCheck without a condition; give it one, e.g. { attr: 'status', eq: 'OPEN' }`, { entity: entity.name });
+    }
+    // DynamoDB computes an operator's result, so the guard of the new value cannot be known.
+    const operated = a.type === 'update' ? entity.unique?.find((u) => touchedByOperator(a, u)) : undefined;
+    if (operated) {
+      throw new SingleTableError('INVALID_VALUE',
+        `action ${i}: ${OPERATOR_NAMES.find((op) => a[op] && Object.hasOwn(a[op], operated))} on the unique attribute ${operated} leaves its new value to DynamoDB, `
+        + `so the guard of that value cannot be written; set ${operated} to its new value instead`, { entity: entity.name, attribute: operated });
     }
     if (a.type === 'update' && a.readMissing !== undefined) {
       throw new SingleTableError('INVALID_VALUE',
@@ -142,13 +151,13 @@ function actionItem(
     }
     case 'update': {
       const remove = action.remove ?? [];
-      const lacking = missingIndexInputs(model, name, action.changes ?? {}, remove);
+      const lacking = missingIndexInputs(model, name, action.changes ?? {}, remove, action);
       if (lacking.length > 0) {
         throw new SingleTableError('PARTIAL_INDEX_UPDATE',
           `action ${i} moves index keys also composed from ${lacking.join(', ')}; pass ${lacking.join(', ')} too (their current values are fine): ` +
           'a transaction cannot read them first', { entity: name, attribute: lacking[0] });
       }
-      const { ReturnValues: _, ...update } = buildUpdate(model, tableName, name, action.changes!, remove);
+      const { ReturnValues: _, ...update } = buildUpdate(model, tableName, name, action.changes!, remove, undefined, { operators: action });
       const after: Record<string, unknown> = { ...action.changes };
       for (const r of remove) after[r] = undefined;
       return { item: { Update: update as Update }, after, owner: update.Key! };
