@@ -8,7 +8,12 @@
 // template parser refuses it), and an encoded string has it only before 'A' + the code of an
 // escaped character, which is at most 'A' + ',' ('m', for the delimiter '+'); numbers, dates and
 // booleans never hold it. So no entity's key can equal a guard's, whatever its templates and values.
-import { encodeString, encodeValue } from './encoding';
+//
+// A scoped entity's guards (unique per tenant) start with the items' partition key prefix up to the
+// scope value, `TENANT#acme#<mark>#...`: the mark segment still tells them from every entity key
+// (no segment of an entity key can be it), and the prefix puts them under the tenant's LeadingKeys.
+import { encodeString, encodeValue, SegmentResult } from './encoding';
+import type { KeyTemplateModel } from '../manifest/model';
 import type { AttributeKind } from '../manifest/structs';
 
 /**
@@ -27,20 +32,34 @@ export type GuardKeyResult = { readonly pk: string; readonly sk: string } | { re
 
 /**
  * The table key of the guard of `value` in `attribute` of the entity whose type value is
- * `typeValue`: `<mark>#<typeValue>#<attribute>#<value>` / `<mark>`, each part encoded as a
- * key segment (so distinct triples give distinct keys). Undefined when there is no value.
+ * `typeValue`: `[<scope>#]<mark>#<typeValue>#<attribute>#<value>` / `<mark>`, each part encoded
+ * as a key segment (so distinct scopes and triples give distinct keys). `scope` is the prefix
+ * `scopePrefix` composes, for a scoped entity. Undefined when there is no value.
  */
 export function guardKey(
-  delimiter: string, escapeChar: string, typeValue: string, attribute: string, kind: AttributeKind, value: unknown,
+  delimiter: string, escapeChar: string, typeValue: string, attribute: string, kind: AttributeKind, value: unknown, scope?: string,
 ): GuardKeyResult | undefined {
   const encoded = encodeValue(kind, value, escapeChar);
   if (encoded === undefined) return undefined;
   if (typeof encoded !== 'string') return encoded;
   const mark = guardMark(escapeChar);
-  return { pk: [mark, encodeString(typeValue, escapeChar), encodeString(attribute, escapeChar), encoded].join(delimiter), sk: mark };
+  const parts = [mark, encodeString(typeValue, escapeChar), encodeString(attribute, escapeChar), encoded];
+  return { pk: (scope === undefined ? parts : [scope, ...parts]).join(delimiter), sk: mark };
 }
 
-/** Whether a table partition key value is a guard's. */
+/**
+ * The partition key prefix of a scoped entity's guards: the template's literals before the scope
+ * attribute and its encoded value (`TENANT#acme`), as the entity's own keys start. Undefined
+ * without a value; the manifest rules ensure only literals precede the scope attribute.
+ */
+export function scopePrefix(template: KeyTemplateModel, scope: string, value: unknown, delimiter: string, escapeChar: string): SegmentResult {
+  const at = template.segments.findIndex((s) => s.attribute === scope);
+  const encoded = encodeValue(template.segments[at].kind!, value, escapeChar);
+  if (typeof encoded !== 'string') return encoded;
+  return [...template.segments.slice(0, at).map((s) => s.literal!), encoded].join(delimiter);
+}
+
+/** Whether a table partition key value is a guard's: one of its segments is the mark. */
 export function isGuardKey(pk: string, delimiter: string, escapeChar: string): boolean {
-  return pk.startsWith(guardMark(escapeChar) + delimiter);
+  return pk.split(delimiter).includes(guardMark(escapeChar));
 }

@@ -288,6 +288,7 @@ function resolveEntity(
       updatedAt: def.timestamps.updatedAt ?? DEFAULT_UPDATED_AT,
     } : undefined,
     unique: def?.unique?.length ? [...def.unique] : undefined,
+    uniqueScope: def?.uniqueScope,
     description: def?.description,
   };
 }

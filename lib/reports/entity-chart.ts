@@ -4,7 +4,7 @@
 import { keyPairText, secondaryIndexes, sparseCondition } from './describe';
 import { ReportTable } from './report-table';
 import { guardMark } from '../keys/unique-guard';
-import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 
 /** The main-table entity chart. */
 export function entityChart(model: TableModel): ReportTable {
@@ -41,10 +41,19 @@ function guardRows(model: TableModel): string[][] {
   const d = model.delimiter;
   return Object.values(model.entities).flatMap((entity) => (entity.unique ?? []).map((attribute) => [
     `${entity.name} ${attribute} guard`,
-    [mark, entity.typeValue, attribute, `{${attribute}}`].join(d),
+    [...scopeSegments(entity), mark, entity.typeValue, attribute, `{${attribute}}`].join(d),
     mark,
     '-',
     '-',
-    `one item per ${attribute} value held by an item of ${entity.name} (type \`${mark}\`); written and deleted in the item's transactions`,
+    `one item per ${attribute} value held by an item of ${entity.name}${entity.uniqueScope ? ` in one ${entity.uniqueScope}` : ''} (type \`${mark}\`); `
+      + "written and deleted in the item's transactions",
   ]));
+}
+
+/** A scoped entity's guard key prefix as written in its template: `TENANT`, `{tenantId}`. */
+function scopeSegments(entity: EntityModel): string[] {
+  const scope = entity.uniqueScope;
+  if (scope === undefined) return [];
+  const segments = entity.keys[TABLE_INDEX].pk.segments;
+  return segments.slice(0, segments.findIndex((s) => s.attribute === scope) + 1).map((s) => s.literal ?? `{${s.attribute}}`);
 }

@@ -6,6 +6,7 @@
 // call carries the same ClientRequestToken, so a resend of an attempt whose answer was lost (the
 // SDK's own retry) or that is still in progress (TransactionInProgressException) is one
 // idempotent request: DynamoDB applies it at most once within 10 minutes.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from './context';
 import { SingleTableError } from './errors';
 import { backoffDelay, RetryPolicy, sleep } from './retry';
@@ -41,6 +42,8 @@ export interface CancellationReason {
   readonly message?: string;
   /** Set when the item that failed is the guard of a unique value: that value is held by another item. */
   readonly unique?: GuardRef;
+  /** The item as stored when its condition failed, as DynamoDB returns it to an action that asks (a versioned write's). */
+  readonly stored?: Record<string, AttributeValue>;
 }
 
 /**
@@ -73,13 +76,13 @@ function describeReason(r: CancellationReason): string {
 
 /** The reasons of a TransactionCanceledException, each named by its item; undefined for any other error. */
 export function cancellationReasons(error: unknown, refs: readonly TransactItemRef[]): CancellationReason[] | undefined {
-  const e = error as { name?: string; CancellationReasons?: { Code?: string; Message?: string }[] };
+  const e = error as { name?: string; CancellationReasons?: { Code?: string; Message?: string; Item?: Record<string, AttributeValue> }[] };
   if (e?.name !== 'TransactionCanceledException') return undefined;
   const reasons: CancellationReason[] = [];
   (e.CancellationReasons ?? []).forEach((r, i) => {
     if (!r?.Code || r.Code === 'None') return;
     const ref = refs[i];
-    reasons.push({ action: ref.action, entity: ref.entity, key: ref.key, code: r.Code, message: r.Message, unique: ref.guard });
+    reasons.push({ action: ref.action, entity: ref.entity, key: ref.key, code: r.Code, message: r.Message, unique: ref.guard, stored: r.Item });
   });
   return reasons;
 }

@@ -2,16 +2,17 @@
 // would send (same item, keys, sparse index keys, existence conditions; buildPut, buildUpdate and
 // buildDelete make them), plus the guard writes of unique attributes. Checked before anything is
 // sent: at most 100 items, one action per item, a valid token.
-import type { AttributeValue, ConditionCheck, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, ConditionCheck, Put, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { compileCondition } from './expressions/condition';
 import { ExpressionPlaceholders, ExpressionRefs } from './expressions/refs';
 import { buildDelete, buildPut, keyFromInput } from './items';
 import { tableKeyNames } from './keys';
 import { maintainedWrites } from './maintained-writes';
+import { touchedByOperator } from './ops/update-item';
 import type { TransactItemRef } from './transact-send';
 import { guardWrites, unchangedCondition } from './unique';
-import { buildUpdate, missingIndexInputs } from './update';
+import { buildUpdate, missingIndexInputs, UpdateOperators } from './update';
 import { entityOf, valuesText } from './values';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
@@ -21,8 +22,8 @@ type Values = Readonly<Record<string, unknown>>;
 /** DynamoDB's most items in one transaction. */
 export const MAX_TRANSACT_ITEMS = 100;
 
-/** An action as the builder reads it (the typed forms are in types.ts). */
-export interface UntypedAction {
+/** An action as the builder reads it (the typed forms are in types.ts); an update's operators as updateItem's. */
+export interface UntypedAction extends UpdateOperators {
   readonly type: string;
   readonly entity: string;
   readonly item?: Values;
@@ -31,6 +32,7 @@ export interface UntypedAction {
   readonly remove?: readonly string[];
   readonly key?: Values;
   readonly mustExist?: boolean;
+  readonly version?: number;
   readonly readMissing?: unknown;
   readonly condition?: unknown;
 }
@@ -48,6 +50,7 @@ export interface TransactPlan {
 }
 
 const ACTION_TYPES = ['put', 'update', 'delete', 'conditionCheck'];
+const OPERATOR_NAMES = ['add', 'append', 'prepend', 'deleteFromSet', 'setIfMissing'] as const;
 
 /** The actions' entities, checked; throws before anything is sent. */
 export function checkActions(model: TableModel, actions: readonly UntypedAction[]): EntityModel[] {
@@ -61,6 +64,13 @@ export function checkActions(model: TableModel, actions: readonly UntypedAction[
     }
     if (a.type === 'conditionCheck' && a.condition === undefined) {
       throw new SingleTableError('INVALID_CONDITION', `action ${i} is a conditionCheck without a condition; give it one, e.g. { attr: 'status', eq: 'OPEN' }`, { entity: entity.name });
+    }
+    // DynamoDB computes an operator's result, so the guard of the new value cannot be known.
+    const operated = a.type === 'update' ? entity.unique?.find((u) => touchedByOperator(a, u)) : undefined;
+    if (operated) {
+      throw new SingleTableError('INVALID_VALUE',
+        `action ${i}: ${OPERATOR_NAMES.find((op) => a[op] && Object.hasOwn(a[op], operated))} on the unique attribute ${operated} leaves its new value to DynamoDB, `
+        + `so the guard of that value cannot be written; set ${operated} to its new value instead`, { entity: entity.name, attribute: operated });
     }
     if (a.type === 'update' && a.readMissing !== undefined) {
       throw new SingleTableError('INVALID_VALUE',
@@ -114,7 +124,7 @@ export function buildTransactWrite(
     const touched = action.type === 'put' && action.mode === 'create' ? entity.unique ?? [] : uniqueTouched(entity, action);
     // An update or delete of an item that is not there fails on its own condition: no guard moves.
     if (touched.length > 0 && !(action.type !== 'put' && read && !before)) {
-      for (const g of guardWrites(model, tableName, entity, owner, before, after, touched)) {
+      for (const g of guardWrites(model, tableName, entity, owner, values, before, after, touched)) {
         items.push(g.item);
         sent.push({ action: i, entity: entity.name, key, guard: g.guard });
       }
@@ -134,13 +144,15 @@ function actionItem(
     case 'put': {
       // The values hold a versioned entity's expected version.
       const built = buildPut(model, tableName, name, action.item!, action.mode as never, undefined, maintainedWrites);
+      // A versioned put asks for the stored item on failure, which tells a version conflict apart.
       const { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = built;
-      const put = { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues };
+      const put: Put = { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues };
+      put.ReturnValuesOnConditionCheckFailure = built.ReturnValuesOnConditionCheckFailure;
       return { item: { Put: put }, after: action.item, owner: ownerKey(model, Item!) };
     }
     case 'update': {
       const remove = action.remove ?? [];
-      const extras = { maintained: maintainedWrites };
+      const extras = { operators: action, maintained: maintainedWrites };
       const lacking = missingIndexInputs(model, name, action.changes ?? {}, remove, extras);
       if (lacking.length > 0) {
         throw new SingleTableError('PARTIAL_INDEX_UPDATE',
@@ -153,7 +165,7 @@ function actionItem(
       return { item: { Update: update as Update }, after, owner: update.Key! };
     }
     case 'delete': {
-      const { ReturnValues: _, ...del } = buildDelete(model, tableName, name, action.key!, action.mustExist);
+      const { ReturnValues: _, ...del } = buildDelete(model, tableName, name, action.key!, action.mustExist, undefined, action.version, maintainedWrites);
       return { item: { Delete: del }, after: undefined, owner: del.Key! };
     }
     default: {

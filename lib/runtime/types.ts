@@ -119,21 +119,27 @@ export type TransactWriteAction<M> = {
     /** A condition on the item as stored before the write. */
     readonly condition?: Condition<ItemOf<M, E>>;
   }
-  | {
-    /** Sets `changes`, removes `remove`, recomputes the index keys they move (every input of a moved index key must be given). */
+  | ({
+    /**
+     * Sets `changes`, removes `remove`, applies the operators (`add`, `append`, `prepend`,
+     * `deleteFromSet`, `setIfMissing`) as updateItem does, recomputes the index keys they move
+     * (every input of a moved index key must be given).
+     */
     readonly type: 'update';
     readonly entity: E;
     readonly changes: KeyOf<M, E> & Partial<ItemOf<M, E>>;
     readonly remove?: readonly OptionalAttributeOf<M, E>[];
     /** A condition on the item as stored before the write. */
     readonly condition?: Condition<ItemOf<M, E>>;
-  }
+  } & UpdateOperatorsOf<ItemOf<M, E>>)
   | {
     /** Deletes an item; with `mustExist` a missing item cancels the transaction. */
     readonly type: 'delete';
     readonly entity: E;
     readonly key: KeyOf<M, E>;
     readonly mustExist?: boolean;
+    /** A versioned entity: the version the caller read; at another version the transaction is cancelled. */
+    readonly version?: number;
     /** A condition on the item as stored before the delete. */
     readonly condition?: Condition<ItemOf<M, E>>;
   }

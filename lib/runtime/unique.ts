@@ -10,7 +10,7 @@ import { checkSize, keyAttributes, tableKey } from './keys';
 import { fromAttributeValue } from './marshall';
 import { attributeOf } from './values';
 import { MAX_PARTITION_KEY_BYTES } from '../keys/encoding';
-import { GUARD_OWNER_ATTRIBUTE, guardKey, guardMark } from '../keys/unique-guard';
+import { GUARD_OWNER_ATTRIBUTE, guardKey, guardMark, scopePrefix } from '../keys/unique-guard';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
 type Item = Record<string, AttributeValue>;
@@ -23,13 +23,27 @@ export interface GuardRef {
   readonly value: unknown;
 }
 
-/** The table key attributes of the guard of `value` in `attribute`, or undefined when there is no value. */
-export function guardKeyAttributes(model: TableModel, entity: EntityModel, attribute: string, value: unknown): Item | undefined {
-  const key = guardKey(model.delimiter, model.escapeChar, entity.typeValue, attribute, attributeOf(entity, attribute).type, value);
+/**
+ * The table key attributes of the guard of `value` in `attribute`, or undefined when there is no
+ * value. `keyValues` hold the item's table key attributes, the scope among them (a scoped entity).
+ */
+export function guardKeyAttributes(model: TableModel, entity: EntityModel, attribute: string, value: unknown, keyValues: Values): Item | undefined {
+  const kind = attributeOf(entity, attribute).type;
+  const key = guardKey(model.delimiter, model.escapeChar, entity.typeValue, attribute, kind, value, scopeOf(model, entity, keyValues));
   if (key === undefined) return undefined;
   if ('error' in key) throw new SingleTableError('INVALID_VALUE', `${key.error} (a unique attribute)`, { entity: entity.name, attribute });
   checkSize(entity, attribute, key.pk, MAX_PARTITION_KEY_BYTES);
   return keyAttributes(model, key);
+}
+
+/** A scoped entity's guard prefix (`TENANT#acme`); undefined for an entity unique across the table. */
+function scopeOf(model: TableModel, entity: EntityModel, keyValues: Values): string | undefined {
+  const scope = entity.uniqueScope;
+  if (scope === undefined) return undefined;
+  const prefix = scopePrefix(entity.keys[TABLE_INDEX].pk, scope, keyValues[scope], model.delimiter, model.escapeChar);
+  if (typeof prefix === 'string') return prefix;
+  const why = prefix === undefined ? 'is missing' : prefix.error;
+  throw new SingleTableError(prefix === undefined ? 'MISSING_ATTRIBUTE' : 'INVALID_VALUE', `${why} (the scope of the unique values)`, { entity: entity.name, attribute: scope });
 }
 
 /** The consistent read of the unique values (and the existence) of the item with this table key. */
@@ -48,18 +62,19 @@ export function buildReadUnique(model: TableModel, tableName: string, entity: En
 /**
  * The guard writes of one item's change of unique values: `before` is the item as read (undefined:
  * none), `after` its values after the write (undefined: deleted), `touched` the unique
- * attributes the write can change. Unchanged values keep their guards.
+ * attributes the write can change, `keyValues` the item's table key attributes (its scope).
+ * Unchanged values keep their guards.
  */
 export function guardWrites(
-  model: TableModel, tableName: string, entity: EntityModel, owner: Item,
+  model: TableModel, tableName: string, entity: EntityModel, owner: Item, keyValues: Values,
   before: Item | undefined, after: Values | undefined, touched: readonly string[],
 ): { item: TransactWriteItem; guard: GuardRef }[] {
   const out: { item: TransactWriteItem; guard: GuardRef }[] = [];
   for (const attribute of touched) {
     const oldValue = before?.[attribute] === undefined ? undefined : fromAttributeValue(before[attribute]);
     const newValue = after?.[attribute];
-    const oldKey = oldValue === undefined ? undefined : guardKeyAttributes(model, entity, attribute, oldValue);
-    const newKey = after === undefined ? undefined : guardKeyAttributes(model, entity, attribute, newValue);
+    const oldKey = oldValue === undefined ? undefined : guardKeyAttributes(model, entity, attribute, oldValue, keyValues);
+    const newKey = after === undefined ? undefined : guardKeyAttributes(model, entity, attribute, newValue, keyValues);
     const pk = model.indexes[TABLE_INDEX].partitionKey;
     if (oldKey?.[pk].S === newKey?.[pk].S) continue;
     if (oldKey) out.push({ item: { Delete: { TableName: tableName, Key: oldKey } }, guard: { attribute, value: oldValue } });

@@ -7,6 +7,7 @@ import { WriteOperation } from '../../lib/construct/access/options';
 import { composeKey } from '../../lib/keys/template';
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { guardKeyAttributes } from '../../lib/runtime/unique';
 
 const manifest: SingleTableManifest = {
   entities: {
@@ -152,4 +153,74 @@ test('a KEYS_ONLY pattern whose keys hold every attribute of its entity fetches 
   const actions = statementsOf(stack, fn).flatMap((s: any) => [s.Action].flat());
   expect(actions).toContain('dynamodb:Query');
   expect(actions).not.toContain('dynamodb:BatchGetItem');
+});
+
+/** The manifest with invoice numbers unique per tenant (or, with `scope` undefined, across the table). */
+function withUniqueNumbers(scope: string | undefined): SingleTableManifest {
+  const m = JSON.parse(JSON.stringify(manifest));
+  m.entities.Invoice.attributes.number = { type: AttributeKind.STRING };
+  m.entities.Invoice.unique = ['number'];
+  if (scope) m.entities.Invoice.uniqueScope = scope;
+  return m;
+}
+
+test('writes of a unique entity scoped by the tenant get the tenant\'s guard keys in a statement of their own, and the read before', () => {
+  const { stack, table } = tableStack(withUniqueNumbers('tenantId'));
+  const fn = newFunction(stack, 'Fn');
+  table.grantAccess(fn, { writes: [WriteOperation.PUT], tenant: { attribute: 'tenantId', value: 'acme' } });
+  expect(statementsOf(stack, fn)).toEqual([
+    {
+      Effect: 'Allow',
+      Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+      Resource: 'TABLE',
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#acme', 'TENANT#acme#*'] } },
+    },
+    {
+      Effect: 'Allow',
+      // An upsert that changes the number deletes the guard of the old one.
+      Action: ['dynamodb:DeleteItem', 'dynamodb:PutItem'],
+      Resource: 'TABLE',
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#acme#${$}unique#*'] } },
+    },
+  ]);
+});
+
+test('without tenant isolation the guard writes are restricted to guard keys: a delete-only grant deletes no other item through them', () => {
+  for (const [scope, pattern] of [[undefined, '${$}unique#*'], ['tenantId', 'TENANT#*#${$}unique#*']] as const) {
+    const { stack, table } = tableStack(withUniqueNumbers(scope));
+    const fn = newFunction(stack, 'Fn');
+    table.grantAccess(fn, { writes: [WriteOperation.DELETE] });
+    expect(statementsOf(stack, fn)).toEqual([
+      { Effect: 'Allow', Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem'], Resource: 'TABLE' },
+      { Effect: 'Allow', Action: 'dynamodb:DeleteItem', Resource: 'TABLE', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [pattern] } } },
+    ]);
+  }
+});
+
+test('a tenant-isolated grant refuses a unique entity whose guards every tenant shares, saying how to scope them', () => {
+  const { stack, table } = tableStack(withUniqueNumbers(undefined));
+  const fn = newFunction(stack, 'Fn');
+  expect(() => table.grantAccess(fn, { writes: [WriteOperation.UPDATE], tenant: { attribute: 'tenantId', value: 'acme' } }))
+    .toThrow("entity Invoice: its unique values (number) are held by guard items shared by every tenant, which tenant isolation on 'tenantId' cannot allow "
+      + "without letting one tenant see and take another's values; declare uniqueScope: 'tenantId' on Invoice");
+  // Reads alone write no guard.
+  table.grantAccess(fn, { patterns: ['tenant'], tenant: { attribute: 'tenantId', value: 'acme' } });
+});
+
+test('property: a tenant\'s grant matches the guard keys the runtime writes for its own values and never another tenant\'s', () => {
+  const m = withUniqueNumbers('tenantId');
+  const model = compileManifest(m).model;
+  const invoice = model.entities.Invoice;
+  const id = fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom('a', 'b', '#', '$', '*', '?', ' ', 'Z', '-') });
+  fc.assert(fc.property(id, id, fc.string({ minLength: 1, maxLength: 10 }), (mine, theirs, number) => {
+    fc.pre(mine !== theirs);
+    const { stack, table } = tableStack(m);
+    const fn = newFunction(stack, 'Fn');
+    table.grantAccess(fn, { writes: [WriteOperation.PUT, WriteOperation.DELETE], tenant: { attribute: 'tenantId', value: mine } });
+    const guardStatements = statementsOf(stack, fn).filter((s: any) => [s.Action].flat().includes('dynamodb:DeleteItem'));
+    const patterns = guardStatements.flatMap(leadingKeys);
+    const guardOf = (tenantId: string) => guardKeyAttributes(model, invoice, 'number', number, { tenantId, invoiceId: 'i1' })![model.indexes.table.partitionKey].S!;
+    expect(patterns.some((p) => stringLike(p, guardOf(mine)))).toBe(true);
+    expect(patterns.some((p) => stringLike(p, guardOf(theirs)))).toBe(false);
+  }), { numRuns: 40 });
 });

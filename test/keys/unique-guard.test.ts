@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { ALLOWED_DELIMITERS, decodeString, encodeValue, escapeCharFor } from '../../lib/keys/encoding';
 import { composeKey, parseTemplate } from '../../lib/keys/template';
-import { guardKey, guardMark, isGuardKey } from '../../lib/keys/unique-guard';
+import { guardKey, guardMark, isGuardKey, scopePrefix } from '../../lib/keys/unique-guard';
 import { AttributeKind } from '../../lib/manifest/structs';
 
 const delimiter = fc.constantFrom(...ALLOWED_DELIMITERS.split(''));
@@ -69,6 +69,45 @@ describe('guard keys', () => {
       expect(isGuardKey(key.pk, delim, esc)).toBe(true);
       expect(key.sk).toBe(guardMark(esc));
     }));
+  });
+
+  test('scoped guards (unique per tenant): never an entity key, distinct per tenant and triple, and under the tenant\'s own key prefix', () => {
+    const tenantTemplate = (delim: string, esc: string, literals: string[]) => {
+      const parsed = parseTemplate([...literals, '{tenantId}', 'INVOICE', '{invoiceId}'].join(delim), delim, esc, () => AttributeKind.STRING);
+      return 'template' in parsed ? parsed.template : undefined;
+    };
+    fc.assert(fc.property(
+      delimiter, fc.array(fc.constantFrom('TENANT', 'T', 'unique', 'ORG'), { maxLength: 2 }), anyString, anyString, anyString, anyString, anyString,
+      (delim, literals, tenantA, tenantB, value, invoiceId, typeValue) => {
+        const esc = escapeCharFor(delim);
+        const template = tenantTemplate(delim, esc, literals)!;
+        const guardOf = (tenant: string) => {
+          const scope = scopePrefix(template, 'tenantId', tenant, delim, esc);
+          if (typeof scope !== 'string') return undefined;
+          const key = guardKey(delim, esc, typeValue || 'T', 'email', AttributeKind.STRING, value, scope);
+          return key && 'pk' in key ? { key: key.pk, scope } : undefined;
+        };
+        const a = guardOf(tenantA);
+        if (!a) return;
+        expect(isGuardKey(a.key, delim, esc)).toBe(true);
+        // The tenant's items and its guards share the prefix up to the tenant id, then part at the next segment.
+        const item = composeKey(template, { tenantId: tenantA, invoiceId }, delim, esc);
+        if ('key' in item) {
+          expect(item.key.startsWith(a.scope + delim)).toBe(true);
+          expect(a.key.startsWith(a.scope + delim)).toBe(true);
+          expect(item.key).not.toBe(a.key);
+          expect(isGuardKey(item.key, delim, esc)).toBe(false);
+        }
+        const b = guardOf(tenantB);
+        if (b && tenantA !== tenantB) {
+          expect(b.key).not.toBe(a.key);
+          // No tenant's prefix reaches another's guards: encoded ids hold no delimiter.
+          expect(b.key.startsWith(a.scope + delim)).toBe(false);
+        }
+        // A guard unique across the table never equals a scoped one.
+        const global = guardKey(delim, esc, typeValue || 'T', 'email', AttributeKind.STRING, value);
+        if (global && 'pk' in global) expect(global.pk).not.toBe(a.key);
+      }), { numRuns: 2000 });
   });
 
   test('an empty value has no guard; a value the key cannot hold says why', () => {

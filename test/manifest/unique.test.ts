@@ -56,4 +56,26 @@ describe('unique attributes', () => {
   test('a unique list that is not a list of strings is a shape finding', () => {
     expect(findings(edited((m) => { (m.entities.Customer as { unique: unknown }).unique = 'email'; })).map((f) => f.code)).toContain('PROPERTY_TYPE_INVALID');
   });
+
+  test('UNIQUE_SCOPE_NOT_LEADING and UNIQUE_SCOPE_WITHOUT_UNIQUE: a scope is a partition key attribute after literals only, with unique values to scope', () => {
+    const notInKey = theFinding(edited((m) => {
+      m.entities.Customer.unique = ['email'];
+      m.entities.Customer.uniqueScope = 'email';
+    }), 'UNIQUE_SCOPE_NOT_LEADING');
+    expect(notInKey.location).toBe('entity Customer, uniqueScope');
+    expect(notInKey.message).toContain('"email" is not in the table partition key');
+    const m2 = edited((m) => {
+      m.entities.Order.unique = ['total'];
+      m.entities.Order.uniqueScope = 'orderId';
+      m.entities.Order.pk = 'CUSTOMER#{username}#ORDER#{orderId}';
+    });
+    expect(theFinding(m2, 'UNIQUE_SCOPE_NOT_LEADING').message).toContain('comes after {username}');
+    expect(theFinding(edited((m) => { m.entities.Customer.uniqueScope = 'username'; }), 'UNIQUE_SCOPE_WITHOUT_UNIQUE').fix).toContain('remove uniqueScope');
+    const scoped = edited((m) => {
+      m.entities.Customer.unique = ['email'];
+      m.entities.Customer.uniqueScope = 'username';
+    });
+    expect(findings(scoped).filter((f) => f.code.startsWith('UNIQUE'))).toEqual([]);
+    expect(resolveModel(scoped).entities.Customer.uniqueScope).toBe('username');
+  });
 });

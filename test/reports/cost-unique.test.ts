@@ -22,7 +22,7 @@ test('the guard size estimate is the size of the guard item the runtime writes f
   const text = (bytes: number) => 'x'.repeat(bytes);
   const values = { username: text(customer.attributes.username.typicalSizeBytes), email: text(customer.attributes.email.typicalSizeBytes) };
   const owner = keyAttributes(model, tableKey(model, customer, values));
-  const [put] = guardWrites(model, 'T', customer, owner, undefined, values, ['email']);
+  const [put] = guardWrites(model, 'T', customer, owner, values, undefined, values, ['email']);
   const item = fromItem(put.item.Put!.Item!);
   const { partitionKey, sortKey } = model.indexes.table;
   expect(Object.keys(item).sort()).toEqual([partitionKey, sortKey, model.typeAttribute, GUARD_OWNER_ATTRIBUTE].sort());

@@ -29,8 +29,8 @@ export function resourceArn(tableArn: string, resource: string): string {
 /** Adds the statements of the plan to the grantee's policy. */
 export function grantNeeds(target: GrantTarget, grantee: IGrantable, needs: AccessNeed[]): Grant {
   const groups = new Map<string, { actions: string[]; keys?: string[]; resources: string[] }>();
-  for (const [resource, actions] of actionsByResource(needs)) {
-    const keys = leadingKeysOf(needs.filter((n) => n.resource === resource));
+  for (const [[resource, guardItems], actions] of actionsByResource(needs)) {
+    const keys = leadingKeysOf(needs.filter((n) => n.resource === resource && !!n.guardItems === guardItems));
     const id = JSON.stringify([actions, keys]);
     const group = groups.get(id) ?? { actions, keys, resources: [] };
     group.resources.push(resourceArn(target.tableArn, resource));
@@ -56,11 +56,15 @@ export function grantNeeds(target: GrantTarget, grantee: IGrantable, needs: Acce
   return grants.reduce((all, g) => all.combine(g));
 }
 
-/** Sorted actions per resource, resources in first-use order. */
-function actionsByResource(needs: AccessNeed[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const n of needs) out.set(n.resource, [...(out.get(n.resource) ?? []), n.action].sort());
-  return out;
+/** Sorted actions per resource (guard item writes apart), resources in first-use order. */
+function actionsByResource(needs: AccessNeed[]): [[string, boolean], string[]][] {
+  const out = new Map<string, [[string, boolean], string[]]>();
+  for (const n of needs) {
+    const id = JSON.stringify([n.resource, !!n.guardItems]);
+    const [, actions] = out.get(id) ?? [[n.resource, !!n.guardItems], []];
+    out.set(id, [[n.resource, !!n.guardItems], [...actions, n.action].sort()]);
+  }
+  return [...out.values()];
 }
 
 /** The union of a resource's tenant keys; undefined without tenant isolation. */

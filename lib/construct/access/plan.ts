@@ -3,7 +3,7 @@
 // runtime sends: a pattern is a Query on its index, plus BatchGetItem on the table when the index
 // lacks attributes it needs (FetchMode.BATCH_GET); an LSI's own fetch happens inside the Query.
 import { WriteOperation, SingleTableGrantOptions } from './options';
-import { tenantKeyPattern } from './tenant';
+import { guardKeyPattern, tenantKeyPattern } from './tenant';
 import { FetchMode, IndexType, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 
 /** One action on one resource, with the partition key patterns allowed (tenant isolation). */
@@ -14,6 +14,8 @@ export interface AccessNeed {
   readonly action: string;
   /** LeadingKeys patterns; undefined without tenant isolation. */
   readonly leadingKeys?: string[];
+  /** Writes of unique-value guard items: a statement of their own, on the guards' keys only. */
+  readonly guardItems?: boolean;
 }
 
 const WRITE_ACTIONS: Record<WriteOperation, string> = {
@@ -54,19 +56,40 @@ export function accessNeeds(model: TableModel, options: SingleTableGrantOptions)
     if (!action) throw new Error(`unknown write operation ${JSON.stringify(write)}; use one of ${Object.keys(WRITE_ACTIONS).join(', ')}`);
     needs.add(TABLE_INDEX, action, needs.entityKeys(Object.keys(model.entities), false));
   }
+  needs.addGuards(writes);
   return needs.all();
 }
 
 class Needs {
-  private readonly byKey = new Map<string, { resource: string; action: string; keys?: Set<string> }>();
+  private readonly byKey = new Map<string, { resource: string; action: string; keys?: Set<string>; guardItems: boolean }>();
 
   constructor(private readonly model: TableModel, private readonly options: SingleTableGrantOptions) {}
 
-  public add(resource: string, action: string, leadingKeys: string[] | undefined): void {
-    const id = resource + ' ' + action;
-    const need = this.byKey.get(id) ?? { resource, action, keys: leadingKeys && new Set<string>() };
+  public add(resource: string, action: string, leadingKeys: string[] | undefined, guardItems = false): void {
+    const id = resource + ' ' + action + (guardItems ? ' guards' : '');
+    const need = this.byKey.get(id) ?? { resource, action, keys: leadingKeys && new Set<string>(), guardItems };
     leadingKeys?.forEach((k) => need.keys!.add(k));
     this.byKey.set(id, need);
+  }
+
+  /**
+   * A put, update or delete of an entity with unique values is a transaction that first reads the
+   * item's values (GetItem) and puts and deletes guard items (an upsert may move a value, so a put
+   * deletes too; a delete only deletes). The guard writes get a statement restricted to the guard
+   * keys, so they never widen what the grant's own writes allow.
+   */
+  public addGuards(writes: WriteOperation[]): void {
+    const moves = (w: WriteOperation) => writes.includes(w);
+    if (!moves(WriteOperation.PUT) && !moves(WriteOperation.UPDATE) && !moves(WriteOperation.DELETE)) return;
+    const reached = Object.values(this.model.entities)
+      .filter((e) => e.unique)
+      .map((e) => ({ entity: e.name, key: guardKeyPattern(this.model, e, this.options.tenant) }))
+      .filter((g): g is { entity: string; key: string } => g.key !== undefined);
+    if (reached.length === 0) return;
+    const keys = [...new Set(reached.map((g) => g.key))];
+    if (moves(WriteOperation.PUT) || moves(WriteOperation.UPDATE)) this.add(TABLE_INDEX, 'dynamodb:PutItem', keys, true);
+    this.add(TABLE_INDEX, 'dynamodb:DeleteItem', keys, true);
+    this.add(TABLE_INDEX, 'dynamodb:GetItem', this.entityKeys(reached.map((g) => g.entity), false));
   }
 
   /**
@@ -91,6 +114,8 @@ class Needs {
   }
 
   public all(): AccessNeed[] {
-    return [...this.byKey.values()].map((n) => ({ resource: n.resource, action: n.action, leadingKeys: n.keys && [...n.keys].sort() }));
+    return [...this.byKey.values()].map((n) => ({
+      resource: n.resource, action: n.action, leadingKeys: n.keys && [...n.keys].sort(), ...(n.guardItems && { guardItems: true }),
+    }));
   }
 }

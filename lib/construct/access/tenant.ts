@@ -5,7 +5,8 @@
 // nor a tenant whose id is `acme#x` (encoded `acme$dx`).
 import type { TenantIsolation } from './options';
 import { encodeSegment } from '../../keys/encoding';
-import { KeyTemplateModel, TableModel } from '../../manifest/model';
+import { guardMark } from '../../keys/unique-guard';
+import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { AttributeKind } from '../../manifest/structs';
 
 /** An IAM policy variable, e.g. `${aws:PrincipalTag/tenantId}`: inserted without encoding. */
@@ -51,4 +52,29 @@ function tenantValue(model: TableModel, tenant: TenantIsolation): string {
     throw new Error(`tenant isolation: the tenant id ${JSON.stringify(tenant.value)} ${why}`);
   }
   return iamLiteral(encoded.segment);
+}
+
+/**
+ * The LeadingKeys pattern of an entity's unique-value guards: `$unique#*` for values unique
+ * across the table, the items' prefix up to the scope then `#$unique#*` for a scoped entity (the
+ * tenant's own id under tenant isolation, any value without). Undefined when the entity's keys
+ * are out of the tenant's reach. Throws when the tenant could write the entity but its guards
+ * are shared by every tenant: allowing them would let a tenant see and take other tenants' values.
+ */
+export function guardKeyPattern(model: TableModel, entity: EntityModel, tenant: TenantIsolation | undefined): string | undefined {
+  const guards = iamLiteral(guardMark(model.escapeChar) + model.delimiter) + '*';
+  const pk = entity.keys[TABLE_INDEX].pk;
+  const scope = entity.uniqueScope;
+  const at = pk.segments.findIndex((s) => s.attribute === (tenant?.attribute ?? scope));
+  if (tenant && at < 0) return undefined;
+  if (tenant && scope !== tenant.attribute) {
+    throw new Error(`entity ${entity.name}: its unique values (${entity.unique!.join(', ')}) are held by guard items shared by every tenant, `
+      + `which tenant isolation on '${tenant.attribute}' cannot allow without letting one tenant see and take another's values; `
+      + `declare uniqueScope: '${tenant.attribute}' on ${entity.name} (each tenant's values unique among its own items)`);
+  }
+  if (scope === undefined) return guards;
+  const prefix = tenant
+    ? tenantKeyPattern(model, { ...pk, segments: pk.segments.slice(0, at + 1) }, tenant, false, `entity ${entity.name}`)
+    : pk.segments.slice(0, at).map((s) => iamLiteral(s.literal! + model.delimiter)).join('') + '*';
+  return prefix + iamLiteral(model.delimiter) + guards;
 }

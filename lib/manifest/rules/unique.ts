@@ -1,6 +1,7 @@
 // Unique attribute rules: each names a declared attribute of a kind a guard key can hold, once,
-// and no entity's type value is the one guard items carry.
+// no entity's type value is the one guard items carry, and a scope is a leading partition key attribute.
 import { guardMark } from '../../keys/unique-guard';
+import { EntityModel, TABLE_INDEX } from '../model';
 import { AttributeKind } from '../structs';
 import type { ManifestRule } from './rule';
 import { describeValue } from '../values';
@@ -41,5 +42,27 @@ export const uniqueAttributesAreKeyable: ManifestRule = (model, _manifest, sink)
       }
       seen.add(name);
     }
+    if (entity.uniqueScope !== undefined) checkScope(entity, sink);
   }
 };
+
+/**
+ * The scope of unique values is an attribute of the table partition key preceded only by literals:
+ * its guards then share the items' partition key prefix (what tenant isolation's LeadingKeys match).
+ */
+function checkScope(entity: EntityModel, sink: Parameters<ManifestRule>[2]): void {
+  const where = `entity ${entity.name}, uniqueScope`;
+  const scope = entity.uniqueScope!;
+  if (!entity.unique) {
+    sink.error('UNIQUE_SCOPE_WITHOUT_UNIQUE', where, `is ${describeValue(scope)} but the entity lists no unique attributes`, 'remove uniqueScope, or list the unique attributes');
+    return;
+  }
+  const pk = entity.keys[TABLE_INDEX].pk;
+  const at = pk.segments.findIndex((s) => s.attribute === scope);
+  const before = pk.segments.slice(0, Math.max(at, 0)).find((s) => s.literal === undefined);
+  if (at < 0 || before) {
+    const why = at < 0 ? 'is not in' : `comes after {${before!.attribute}} in`;
+    sink.error('UNIQUE_SCOPE_NOT_LEADING', where, `${describeValue(scope)} ${why} the table partition key ${pk.source}`,
+      `scope by an attribute the partition key starts with after its literals, e.g. TENANT#{${scope}}#..., or remove uniqueScope`);
+  }
+}

@@ -1,0 +1,61 @@
+// Unique values scoped by a tenant on DynamoDB Local: each tenant's members hold distinct emails,
+// two tenants may hold the same one, and every guard lies under its tenant's partition key prefix
+// (what a tenant-isolated grant's LeadingKeys allow).
+import { AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
+import { resolveModel } from '../../lib/manifest/resolve';
+import { AttributeKind, createClient, defineManifest } from '../../lib/runtime';
+import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+
+const manifest = defineManifest({
+  entities: {
+    Member: {
+      attributes: {
+        tenantId: { type: AttributeKind.STRING, required: true },
+        memberId: { type: AttributeKind.STRING, required: true },
+        email: { type: AttributeKind.STRING },
+      },
+      pk: 'TENANT#{tenantId}#MEMBER#{memberId}',
+      sk: 'MEMBER',
+      unique: ['email'],
+      uniqueScope: 'tenantId',
+    },
+  },
+  localIndexes: { enabled: false },
+});
+const model = resolveModel(manifest);
+const PK = model.indexes.table.partitionKey;
+let engine: Engine;
+
+beforeAll(async () => {
+  engine = await startEngine(synthesizedTemplate(manifest));
+});
+afterAll(() => engine.stop());
+
+async function guards(tableName: string): Promise<[string, string][]> {
+  const out = await engine.client.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
+  return (out.Items ?? [])
+    .filter((i: Record<string, AttributeValue>) => i[model.typeAttribute].S === guardMark(model.escapeChar))
+    .map((i: Record<string, AttributeValue>): [string, string] => [i[PK].S!, i[GUARD_OWNER_ATTRIBUTE].M![PK].S!])
+    .sort();
+}
+
+test('a value is unique within a tenant; another tenant may hold it; guards move within the tenant\'s prefix', async () => {
+  const tableName = await engine.createTable();
+  const db = createClient(manifest, { client: engine.client, tableName });
+  await db.put('Member', { tenantId: 'a', memberId: 'm1', email: 'x@y' }, { mode: 'create' });
+  await db.put('Member', { tenantId: 'b', memberId: 'm1', email: 'x@y' }, { mode: 'create' });
+  await expect(db.put('Member', { tenantId: 'a', memberId: 'm2', email: 'x@y' }, { mode: 'create' }))
+    .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', entity: 'Member', attribute: 'email' });
+  expect(await guards(tableName)).toEqual([
+    ['TENANT#a#$unique#Member#email#x@y', 'TENANT#a#MEMBER#m1'],
+    ['TENANT#b#$unique#Member#email#x@y', 'TENANT#b#MEMBER#m1'],
+  ]);
+  await db.update('Member', { tenantId: 'a', memberId: 'm1', email: 'z@y' });
+  await db.put('Member', { tenantId: 'a', memberId: 'm2', email: 'x@y' }, { mode: 'create' });
+  await db.delete('Member', { tenantId: 'b', memberId: 'm1' });
+  expect(await guards(tableName)).toEqual([
+    ['TENANT#a#$unique#Member#email#x@y', 'TENANT#a#MEMBER#m2'],
+    ['TENANT#a#$unique#Member#email#z@y', 'TENANT#a#MEMBER#m1'],
+  ]);
+});
