@@ -35,7 +35,7 @@ export function clientWrites(table: TableContext<unknown>) {
     put: async (entity: string, item: Values, options: Omit<PutOptions, 'condition'> & WriteOptions = {}): Promise<void> => {
       if (uniqueOf(entity).length === 0) return putItem(t, entity as never, item as never, single(options) as never);
       await alone(table, { type: 'put', entity, item, mode: options.mode, condition: options.condition },
-        () => buildPut(table.model, table.tableName, entity, item, options.mode), item);
+        () => buildPut(table.model, table.tableName, entity, item, options.mode, undefined, table.maintained), item);
     },
     update: async (
       entity: string, changes: Values, options: Pick<UpdateOptions, 'readMissing'> & UpdateOperators & WriteOptions & { remove?: readonly string[] } = {},
@@ -47,7 +47,7 @@ export function clientWrites(table: TableContext<unknown>) {
       const { add, append, prepend, deleteFromSet, setIfMissing } = options;
       const operators = { add, append, prepend, deleteFromSet, setIfMissing };
       await alone(table, { type: 'update', entity, changes, remove: options.remove, condition: options.condition, ...operators },
-        () => buildUpdate(table.model, table.tableName, entity, changes, options.remove, undefined, { operators }), changes);
+        () => buildUpdate(table.model, table.tableName, entity, changes, options.remove, undefined, { operators, maintained: table.maintained }), changes);
       // A transaction returns no item: read it as the update left it.
       return (await getItem(t, entity as never, keyOf(table, entity, changes) as never, { consistent: true }))!;
     },
@@ -56,7 +56,7 @@ export function clientWrites(table: TableContext<unknown>) {
       const before = await getItem(t, entity as never, key as never, { consistent: true });
       const { mustExist, version } = options;
       await alone(table, { type: 'delete', entity, key, mustExist, version, condition: options.condition },
-        () => buildDelete(table.model, table.tableName, entity, key, mustExist, undefined, version), key);
+        () => buildDelete(table.model, table.tableName, entity, key, mustExist, undefined, version, table.maintained), key);
       return before;
     },
   };
