@@ -165,7 +165,8 @@ function actionItem(
       return { item: { Update: update as Update }, after, owner: update.Key! };
     }
     case 'delete': {
-      const { ReturnValues: _, ...del } = buildDelete(model, tableName, name, action.key!, action.mustExist, undefined, action.version, maintainedWrites);
+      const built = buildDelete(model, tableName, name, action.key!, action.mustExist, undefined, action.version, maintainedWrites);
+      const { ReturnValues: _, ...del } = built;
       return { item: { Delete: del }, after: undefined, owner: del.Key! };
     }
     default: {
