@@ -28,15 +28,17 @@ test('an entity without maintained attributes keeps the small put', () => {
   expect(source).not.toContain('putItem(fullRuntime(table), "Plain"');
 });
 
-test('the full runtime of a model with maintained entities opens with maintainedWrites; of a model without, with nothing', () => {
+test('the full runtime of a model with maintained entities opens with maintainedWrites; a model without needs neither it nor the model file', () => {
   expect(source).toMatch(/^import \{[^}]*\bmaintainedWrites\b[^}]*\} from "cdk-single-table\/runtime";$/m);
   expect(source).toContain('openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName, maintainedWrites })');
-  // A keys-only pattern needs the full runtime too (it fetches), but no entity keeps anything: no hooks, none of their code.
+  // A keys-only pattern reads through its own slice (it fetches), and no entity keeps anything: no model file, no hooks, none of their code.
   const plainSource = accessModule(resolveModel(defineManifest({
     entities: { Plain: entity({ pk: 'PLAIN#{id}', indexes: { GSI1: { pk: 'ALL', sk: 'X#{id}' } } }) },
     globalIndexes: { GSI1: { projection: ProjectionKind.KEYS_ONLY } },
     accessPatterns: { everything: { index: 'GSI1', entities: ['Plain'] } },
   })), { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts', modelFile: '/app/manifest.model.json' });
-  expect(plainSource).toContain('openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName })');
+  expect(plainSource).toContain('export function queryEverything(');
+  expect(plainSource).not.toContain('openModelFile');
+  expect(plainSource).not.toContain('manifest.model.json');
   expect(plainSource).not.toContain('maintainedWrites');
 });
