@@ -2,8 +2,8 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, booleanSegment, collectionsOf, dateSegment, getEntity, named, numberSegment, openAccess, partitionCondition, putEntity, queryPattern, shardedBy, sliceReader, sortKeyCondition, stringSegment } from "../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, EntityName, FetchMode, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, ModelSlice, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SortKeyCondition, SortOrder, TaggedItem } from "../lib/runtime";
+import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, booleanSegment, collectionsOf, dateSegment, getEntity, named, numberSegment, openAccess, partitionCondition, putEntity, queryPattern, readPattern, shardedBy, sliceReader, sortKeyCondition, sortKeyRequest, stringSegment } from "../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, ModelSlice, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SlicedPatternAccess, SortOrder, TaggedItem } from "../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -22,7 +22,7 @@ export function openTable(options?: ClientOptions): AccessTable<M> {
 const CustomerEntity: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "email", kind: STRING_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }, { name: "createdAt", kind: DATE_KIND, required: true }],
+  attributes: [["username", STRING_KIND, true], ["email", STRING_KIND, true], ["name", STRING_KIND, true], ["createdAt", DATE_KIND, true]],
   slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["CUSTOMER#", "username", stringSegment, ""]] }, { pk: ["GSI1PK", ["EMAIL#", "email", stringSegment, ""]], sk: ["GSI1SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
 };
 
@@ -34,7 +34,7 @@ export function putCustomer(table: AccessTable<M>, item: ItemOf<M, "Customer">, 
 const CustomerKey: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }],
+  attributes: [["username", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
 };
 
@@ -46,7 +46,7 @@ export function getCustomer(table: AccessTable<M>, key: KeyOf<M, "Customer">, op
 const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }, { name: "status", kind: STRING_KIND, required: true }, { name: "createdAt", kind: DATE_KIND, required: true }, { name: "amount", kind: NUMBER_KIND, required: true }, { name: "trackingNumber", kind: STRING_KIND }, { name: "lines", kind: LIST_KIND }],
+  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true], ["trackingNumber", STRING_KIND], ["lines", LIST_KIND]],
   slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI1PK", ["ORDER#", "orderId", stringSegment, ""]], sk: ["GSI1SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", ["ORDERED#", "createdAt", dateSegment, ""]] }, { sk: ["LSI2SK", ["AMOUNT#", "amount", numberSegment, ""]] }],
 };
 
@@ -58,7 +58,7 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
 const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }],
+  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }],
 };
 
@@ -70,7 +70,7 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
 const ProductEntity: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [{ name: "productId", kind: STRING_KIND, required: true }, { name: "category", kind: STRING_KIND, required: true }, { name: "price", kind: NUMBER_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }],
+  attributes: [["productId", STRING_KIND, true], ["category", STRING_KIND, true], ["price", NUMBER_KIND, true], ["name", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["PRODUCT#", "productId", stringSegment, ""]], sk: ["SK", ["PRODUCT#", "productId", stringSegment, ""]] }, { pk: ["GSI1PK", ["CATEGORY#", "category", stringSegment, ""]], sk: ["GSI1SK", ["PRICE#", "price", numberSegment, ""]] }],
 };
 
@@ -82,7 +82,7 @@ export function putProduct(table: AccessTable<M>, item: ItemOf<M, "Product">, op
 const ProductKey: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [{ name: "productId", kind: STRING_KIND, required: true }],
+  attributes: [["productId", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["PRODUCT#", "productId", stringSegment, ""]], sk: ["SK", ["PRODUCT#", "productId", stringSegment, ""]] }],
 };
 
@@ -94,7 +94,7 @@ export function getProduct(table: AccessTable<M>, key: KeyOf<M, "Product">, opti
 const GroupEntity: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [{ name: "groupId", kind: STRING_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }],
+  attributes: [["groupId", STRING_KIND, true], ["name", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }, { pk: ["GSI1PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["GSI1SK", ["GROUP#", "groupId", stringSegment, ""]] }],
 };
 
@@ -106,7 +106,7 @@ export function putGroup(table: AccessTable<M>, item: ItemOf<M, "Group">, option
 const GroupKey: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [{ name: "groupId", kind: STRING_KIND, required: true }],
+  attributes: [["groupId", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }],
 };
 
@@ -118,7 +118,7 @@ export function getGroup(table: AccessTable<M>, key: KeyOf<M, "Group">, options?
 const MembershipEntity: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "groupId", kind: STRING_KIND, required: true }, { name: "joinedAt", kind: DATE_KIND, required: true }],
+  attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true], ["joinedAt", DATE_KIND, true]],
   slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }, { pk: ["GSI1PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["GSI1SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
 };
 
@@ -130,7 +130,7 @@ export function putMembership(table: AccessTable<M>, item: ItemOf<M, "Membership
 const MembershipKey: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "groupId", kind: STRING_KIND, required: true }],
+  attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }],
 };
 
@@ -142,7 +142,7 @@ export function getMembership(table: AccessTable<M>, key: KeyOf<M, "Membership">
 const TaskEntity: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [{ name: "taskId", kind: STRING_KIND, required: true }, { name: "name", kind: STRING_KIND, required: true }, { name: "running", kind: BOOLEAN_KIND }, { name: "startedAt", kind: DATE_KIND }],
+  attributes: [["taskId", STRING_KIND, true], ["name", STRING_KIND, true], ["running", BOOLEAN_KIND], ["startedAt", DATE_KIND]],
   slots: [{ pk: ["PK", ["TASK#", "taskId", stringSegment, ""]], sk: ["SK", ["TASK#", "taskId", stringSegment, ""]] }, { pk: ["GSI3PK", ["RUNNING#", "running", booleanSegment, ""]], sk: ["GSI3SK", ["", "startedAt", dateSegment, ""]] }],
 };
 
@@ -154,7 +154,7 @@ export function putTask(table: AccessTable<M>, item: ItemOf<M, "Task">, options?
 const TaskKey: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [{ name: "taskId", kind: STRING_KIND, required: true }],
+  attributes: [["taskId", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["TASK#", "taskId", stringSegment, ""]], sk: ["SK", ["TASK#", "taskId", stringSegment, ""]] }],
 };
 
@@ -165,14 +165,11 @@ export function getTask(table: AccessTable<M>, key: KeyOf<M, "Task">, options?: 
 
 const ordersForCustomerPattern: PatternAccess = {
   name: "ordersForCustomer",
-  index: "table",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomer","sortKeyCondition":"BEGINS_WITH"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]),
   types: { "Order": "Order" },
-  typeFilter: ["Order"],
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomer","pk":{"source":"CUSTOMER#{username}","segments":[{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}],"attributes":["username"]},"sk":{"source":"ORDER#{orderId}","segments":[{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}],"attributes":["orderId"]},"sortKeyCondition":"BEGINS_WITH"} as KeyedPattern),
+  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Order"}}},
+  withSortKey: sortKeyRequest,
 };
 
 /** Get orders for a customer: the access pattern ordersForCustomer: one page of typed results, and a cursor when there may be more. */
@@ -184,14 +181,10 @@ export function queryOrdersForCustomer(
 
 const customerWithOrdersPattern: PatternAccess = {
   name: "customerWithOrders",
-  index: "table",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
-  slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
+  slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK" },
+  condition: /* @__PURE__ */ partitionCondition("customerWithOrders", ["CUSTOMER#", "username", stringSegment, ""]),
   types: { "Customer": "Customer", "Order": "Order" },
-  typeFilter: ["Customer","Order"],
-  condition: /* @__PURE__ */ partitionCondition({ name: "customerWithOrders", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "CUSTOMER#{username}", attributes: ["username"] } }, ["CUSTOMER#", "username", stringSegment, ""]),
+  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0, :t1)","ExpressionAttributeValues":{":t0":{"S":"Customer"},":t1":{"S":"Order"}}},
 };
 
 /** A customer and their orders in one query (item collection): the access pattern customerWithOrders: one page of typed results, and a cursor when there may be more. */
@@ -203,14 +196,11 @@ export function queryCustomerWithOrders(
 
 const orderByIdPattern: PatternAccess = {
   name: "orderById",
-  index: "GSI1",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"orderById","sortKeyCondition":"EQUALS"} as KeyedPattern, [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}], [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]),
   types: { "Order": "Order" },
-  typeFilter: ["Order"],
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"orderById","pk":{"source":"ORDER#{orderId}","segments":[{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}],"attributes":["orderId"]},"sk":{"source":"ORDER#{orderId}","segments":[{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}],"attributes":["orderId"]},"sortKeyCondition":"EQUALS"} as KeyedPattern),
+  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Order"}}},
+  withSortKey: sortKeyRequest,
 };
 
 /** Get an order by its id: the access pattern orderById: one page of typed results, and a cursor when there may be more. */
@@ -220,15 +210,11 @@ export function queryOrderById(
   return queryPattern(table, orderByIdPattern, input, options) as never;
 }
 
-const ordersByStatusPattern: PatternAccess = {
+const ordersByStatusPattern: SlicedPatternAccess = {
   name: "ordersByStatus",
-  index: "GSI2",
   order: "DESCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
   slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel },
-  types: { "Order": "Order" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersByStatus","pk":{"source":"ORDER#{status}","segments":[{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}],"attributes":["status"]},"sk":{"source":"{createdAt}","segments":[{"attribute":"createdAt","kind":"DATE"}],"attributes":["createdAt"]},"sortKeyCondition":"BETWEEN"} as KeyedPattern),
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersByStatus","sortKeyCondition":"BETWEEN"} as KeyedPattern, [{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}], [{"attribute":"createdAt","kind":"DATE"}]),
   read: /* @__PURE__ */ sliceReader({"pattern":{"name":"ordersByStatus","index":"GSI2","entities":["Order"],"fetch":"NONE","sortKeyCondition":"BETWEEN","pk":{"source":"ORDER#{status}","attributes":["status"]},"sk":{"source":"{createdAt}","attributes":["createdAt"]}},"projection":"INCLUDE","table":{"partitionKey":"PK","sortKey":"SK"},"entityByType":{"Order":"Order"},"entities":{"Order":{"name":"Order","keys":{"table":{"pk":{"segments":[{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}]},"sk":{"segments":[{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]}},"GSI2":{"pk":{"segments":[{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}]},"sk":{"segments":[{"attribute":"createdAt","kind":"DATE"}]}}}}}} as ModelSlice),
 };
 
@@ -236,19 +222,15 @@ const ordersByStatusPattern: PatternAccess = {
 export function queryOrdersByStatus(
   table: AccessTable<M>, input: PatternInput<M, "ordersByStatus">, options?: PatternQueryOptions<M, "ordersByStatus">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "ordersByStatus">>>> {
-  return queryPattern(table, ordersByStatusPattern, input, options) as never;
+  return readPattern(table, ordersByStatusPattern, input, options) as never;
 }
 
 const customerByEmailPattern: PatternAccess = {
   name: "customerByEmail",
-  index: "GSI1",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
-  slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
+  slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK" },
+  condition: /* @__PURE__ */ partitionCondition("customerByEmail", ["EMAIL#", "email", stringSegment, ""], "CUSTOMER#{username}"),
   types: { "Customer": "Customer" },
-  typeFilter: ["Customer"],
-  condition: /* @__PURE__ */ partitionCondition({ name: "customerByEmail", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "EMAIL#{email}", attributes: ["email"] }, sk: { source: "CUSTOMER#{username}", attributes: ["username"] } }, ["EMAIL#", "email", stringSegment, ""]),
+  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Customer"}}},
 };
 
 /** Get a customer by email: the access pattern customerByEmail: one page of typed results, and a cursor when there may be more. */
@@ -260,14 +242,11 @@ export function queryCustomerByEmail(
 
 const productsByCategoryPattern: PatternAccess = {
   name: "productsByCategory",
-  index: "GSI1",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"productsByCategory","sortKeyCondition":"BETWEEN"} as KeyedPattern, [{"literal":"CATEGORY"},{"attribute":"category","kind":"STRING"}], [{"literal":"PRICE"},{"attribute":"price","kind":"NUMBER"}]),
   types: { "Product": "Product" },
-  typeFilter: ["Product"],
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"productsByCategory","pk":{"source":"CATEGORY#{category}","segments":[{"literal":"CATEGORY"},{"attribute":"category","kind":"STRING"}],"attributes":["category"]},"sk":{"source":"PRICE#{price}","segments":[{"literal":"PRICE"},{"attribute":"price","kind":"NUMBER"}],"attributes":["price"]},"sortKeyCondition":"BETWEEN"} as KeyedPattern),
+  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Product"}}},
+  withSortKey: sortKeyRequest,
 };
 
 /** Products in a category within a price range, cheapest first: the access pattern productsByCategory: one page of typed results, and a cursor when there may be more. */
@@ -279,14 +258,11 @@ export function queryProductsByCategory(
 
 const groupsForCustomerPattern: PatternAccess = {
   name: "groupsForCustomer",
-  index: "table",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"groupsForCustomer","sortKeyCondition":"BEGINS_WITH"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"GROUP"},{"attribute":"groupId","kind":"STRING"}]),
   types: { "Membership": "Membership" },
-  typeFilter: ["Membership"],
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"groupsForCustomer","pk":{"source":"CUSTOMER#{username}","segments":[{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}],"attributes":["username"]},"sk":{"source":"GROUP#{groupId}","segments":[{"literal":"GROUP"},{"attribute":"groupId","kind":"STRING"}],"attributes":["groupId"]},"sortKeyCondition":"BEGINS_WITH"} as KeyedPattern),
+  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Membership"}}},
+  withSortKey: sortKeyRequest,
 };
 
 /** Groups a customer belongs to: the access pattern groupsForCustomer: one page of typed results, and a cursor when there may be more. */
@@ -298,14 +274,10 @@ export function queryGroupsForCustomer(
 
 const membersOfGroupPattern: PatternAccess = {
   name: "membersOfGroup",
-  index: "GSI1",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
-  slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
+  slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK" },
+  condition: /* @__PURE__ */ partitionCondition("membersOfGroup", ["GROUP#", "groupId", stringSegment, ""]),
   types: { "Group": "Group", "Membership": "Membership" },
-  typeFilter: ["Group","Membership"],
-  condition: /* @__PURE__ */ partitionCondition({ name: "membersOfGroup", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "GROUP#{groupId}", attributes: ["groupId"] } }, ["GROUP#", "groupId", stringSegment, ""]),
+  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0, :t1)","ExpressionAttributeValues":{":t0":{"S":"Group"},":t1":{"S":"Membership"}}},
 };
 
 /** A group and its members (inverted adjacency list): the access pattern membersOfGroup: one page of typed results, and a cursor when there may be more. */
@@ -315,15 +287,10 @@ export function queryMembersOfGroup(
   return queryPattern(table, membersOfGroupPattern, input, options) as never;
 }
 
-const runningTasksPattern: PatternAccess = {
+const runningTasksPattern: SlicedPatternAccess = {
   name: "runningTasks",
-  index: "GSI3",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "BATCH_GET" as FetchMode,
   slot: { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" },
-  types: { "Task": "Task" },
-  condition: /* @__PURE__ */ partitionCondition({ name: "runningTasks", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "RUNNING#{running}", attributes: ["running"] }, sk: { source: "{startedAt}", attributes: ["startedAt"] } }, ["RUNNING#", "running", booleanSegment, ""]),
+  condition: /* @__PURE__ */ partitionCondition("runningTasks", ["RUNNING#", "running", booleanSegment, ""], "{startedAt}"),
   read: /* @__PURE__ */ sliceReader({"pattern":{"name":"runningTasks","index":"GSI3","entities":["Task"],"fetch":"BATCH_GET","sortKeyCondition":"NONE","pk":{"source":"RUNNING#{running}","attributes":["running"]},"sk":{"source":"{startedAt}","attributes":["startedAt"]}},"projection":"KEYS_ONLY","table":{"partitionKey":"PK","sortKey":"SK"},"entityByType":{"Task":"Task"},"entities":{"Task":{"name":"Task","keys":{"table":{"pk":{"segments":[{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}]},"sk":{"segments":[{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}]}},"GSI3":{"pk":{"segments":[{"literal":"RUNNING"},{"attribute":"running","kind":"BOOLEAN"}]},"sk":{"segments":[{"attribute":"startedAt","kind":"DATE"}]}}}}}} as ModelSlice),
 };
 
@@ -331,18 +298,18 @@ const runningTasksPattern: PatternAccess = {
 export function queryRunningTasks(
   table: AccessTable<M>, input: PatternInput<M, "runningTasks">, options?: PatternQueryOptions<M, "runningTasks">,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, "runningTasks">>>> {
-  return queryPattern(table, runningTasksPattern, input, options) as never;
+  return readPattern(table, runningTasksPattern, input, options) as never;
 }
 
 const ordersForCustomerByDatePattern: PatternAccess = {
   name: "ordersForCustomerByDate",
-  index: "LSI1",
   order: "DESCENDING" as SortOrder,
   consistentRead: true,
-  fetch: "NONE" as FetchMode,
   slot: { name: "LSI1", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI1SK" },
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomerByDate","sortKeyCondition":"BETWEEN"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"ORDERED"},{"attribute":"createdAt","kind":"DATE"}]),
   types: { "Order": "Order" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomerByDate","pk":{"source":"CUSTOMER#{username}","segments":[{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}],"attributes":["username"]},"sk":{"source":"ORDERED#{createdAt}","segments":[{"literal":"ORDERED"},{"attribute":"createdAt","kind":"DATE"}],"attributes":["createdAt"]},"sortKeyCondition":"BETWEEN"} as KeyedPattern),
+  request: {"IndexName":"LSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"}},
+  withSortKey: sortKeyRequest,
 };
 
 /** A customer's orders in a date range, newest first, strongly consistent: the access pattern ordersForCustomerByDate: one page of typed results, and a cursor when there may be more. */
@@ -354,13 +321,12 @@ export function queryOrdersForCustomerByDate(
 
 const ordersForCustomerByAmountPattern: PatternAccess = {
   name: "ordersForCustomerByAmount",
-  index: "LSI2",
   order: "DESCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "LSI_FETCH" as FetchMode,
   slot: { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" },
+  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomerByAmount","sortKeyCondition":"GREATER_THAN_OR_EQUAL"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"AMOUNT"},{"attribute":"amount","kind":"NUMBER"}]),
   types: { "Order": "Order" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomerByAmount","pk":{"source":"CUSTOMER#{username}","segments":[{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}],"attributes":["username"]},"sk":{"source":"AMOUNT#{amount}","segments":[{"literal":"AMOUNT"},{"attribute":"amount","kind":"NUMBER"}],"attributes":["amount"]},"sortKeyCondition":"GREATER_THAN_OR_EQUAL"} as KeyedPattern),
+  request: {"IndexName":"LSI2","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"},"Select":"ALL_ATTRIBUTES"},
+  withSortKey: sortKeyRequest,
 };
 
 /** A customer's orders from an amount up, largest first (KEYS_ONLY slot: DynamoDB fetches the rest): the access pattern ordersForCustomerByAmount: one page of typed results, and a cursor when there may be more. */

@@ -3,7 +3,7 @@
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
 import { DATE_KIND, NUMBER_KIND, STRING_KIND, dateSegment, getEntity, named, openAccess, partitionCondition, putEntity, queryPattern, stringSegment } from "../../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, EntityName, FetchMode, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, SortKeyCondition, SortOrder, TaggedItem } from "../../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, TaggedItem } from "../../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -22,7 +22,7 @@ export function openTable(options?: ClientOptions): AccessTable<M> {
 const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }, { name: "status", kind: STRING_KIND, required: true }, { name: "createdAt", kind: DATE_KIND, required: true }, { name: "amount", kind: NUMBER_KIND, required: true }],
+  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true]],
   slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI1PK", ["ORDER#", "orderId", stringSegment, ""]], sk: ["GSI1SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]] }],
 };
 
@@ -34,7 +34,7 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
 const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [{ name: "username", kind: STRING_KIND, required: true }, { name: "orderId", kind: STRING_KIND, required: true }],
+  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true]],
   slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }],
 };
 
@@ -45,13 +45,10 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
 
 const ordersByStatusPattern: PatternAccess = {
   name: "ordersByStatus",
-  index: "GSI2",
-  order: "ASCENDING" as SortOrder,
-  consistentRead: false,
-  fetch: "NONE" as FetchMode,
-  slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK" },
+  slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK" },
+  condition: /* @__PURE__ */ partitionCondition("ordersByStatus", ["ORDER#", "status", stringSegment, ""], "{createdAt}"),
   types: { "Order": "Order" },
-  condition: /* @__PURE__ */ partitionCondition({ name: "ordersByStatus", sortKeyCondition: "NONE" as SortKeyCondition, pk: { source: "ORDER#{status}", attributes: ["status"] }, sk: { source: "{createdAt}", attributes: ["createdAt"] } }, ["ORDER#", "status", stringSegment, ""]),
+  request: {"IndexName":"GSI2","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI2PK"}},
 };
 
 /** The access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { EntityModel, IndexModel, KeyTemplateModel, PatternModel, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { buildQueryInput } from '../runtime/query';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
 export function defaultAccessFile(manifestFile: string): string {
@@ -26,7 +27,7 @@ export interface AccessModuleOptions {
 
 /** The runtime's types a module may name; it imports those it does. */
 const TYPES = ['AccessTable', 'ClientOptions', 'EntityAccess', 'EntityName', 'FetchMode', 'GetOptions', 'IndexType', 'ItemOf', 'KeyedPattern', 'KeyOf', 'ModelSlice', 'PatternAccess',
-  'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'ShardModel', 'SortKeyCondition', 'SortOrder', 'TableContext', 'TaggedItem'];
+  'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'ShardModel', 'SlicedPatternAccess', 'SortKeyCondition', 'SortOrder', 'TableContext', 'TaggedItem'];
 
 const KIND_NAMES: Record<string, string> = {
   STRING: 'STRING_KIND',
@@ -95,6 +96,18 @@ function modelSlice(model: TableModel, pattern: PatternModel): object {
   };
 }
 
+/**
+ * The part of a one-partition pattern's Query request that no input changes, as buildQueryInput
+ * writes it: the generated query fills in the table name, the key values, order, consistency,
+ * limit and start, so the request is the runtime's own.
+ */
+function fixedQuery(model: TableModel, pattern: PatternModel, typeFilter: string[] | undefined): object {
+  const plan = { pattern, index: model.indexes[pattern.index], condition: { pk: '' }, descending: false, consistent: false, typeFilter };
+  const { TableName, ScanIndexForward, ExpressionAttributeValues, ...fixed } = buildQueryInput(model, '', plan, '');
+  const { ':pk': pk, ...values } = ExpressionAttributeValues!;
+  return Object.keys(values).length ? { ...fixed, ExpressionAttributeValues: values } : fixed;
+}
+
 /** The TypeScript text of the access module of a model. */
 export function accessModule(model: TableModel, options: AccessModuleOptions): string {
   const runtime = options.runtime ?? 'cdk-single-table/runtime';
@@ -102,7 +115,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   const out: string[] = [];
   const kindsOf = (entity: EntityModel, names?: readonly string[]) => `[${Object.values(entity.attributes).filter((a) => !names || names.includes(a.name)).map((a) => {
     values.add(KIND_NAMES[a.type]);
-    return `{ name: ${json(a.name)}, kind: ${KIND_NAMES[a.type]}${a.required ? ', required: true' : ''} }`;
+    return `[${json(a.name)}, ${KIND_NAMES[a.type]}${a.required ? ', true' : ''}]`;
   }).join(', ')}]`;
   // A template as its literal text around one encoder per placeholder (TemplateParts).
   const encoder = (kind: string) => {
@@ -188,43 +201,49 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       + `: Promise<QueryPage<TaggedItem<M, PatternEntities<M, ${json(name)}>>>> {`;
     const doc = `/** ${pattern.description ? pattern.description.replace(/\*\//g, '* /') + ': the' : 'The'} access pattern ${name}: one page of typed results, and a cursor when there may be more. */`;
     const index: IndexModel = model.indexes[pattern.index];
-    const slot = `{ name: ${json(index.name)}, type: ${json(index.type)} as IndexType, partitionKey: ${json(index.partitionKey)}${index.sortKey ? `, sortKey: ${json(index.sortKey)}` : ''}`
+    const slice = readsThroughSlice(model, pattern);
+    // One partition reads the sort key for a sort-key condition only; a fan-out merges by it.
+    const sortKey = index.sortKey && (slice || pattern.sortKeyCondition !== 'NONE') ? `, sortKey: ${json(index.sortKey)}` : '';
+    const slot = `{ name: ${json(index.name)}, type: ${json(index.type)} as IndexType, partitionKey: ${json(index.partitionKey)}${sortKey}`
       // The fan-out and the key size check read these of the shards.
       + `${index.shards ? `, shards: ${json(pickShards(index.shards))} as ShardModel` : ''} }`;
-    const slice = readsThroughSlice(model, pattern);
     if (slice) values.add('sliceReader');
     const types = `{ ${pattern.entities.map((e) => `${json(model.entities[e].typeValue)}: ${json(e)}`).join(', ')} }`;
     const typeFilter = index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))
       ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
     let condition: string;
-    if (pattern.sortKeyCondition === 'NONE' || !pattern.sk) {
+    if (pattern.sortKeyCondition === 'NONE') {
       values.add('partitionCondition');
-      const template = (t: { source: string; attributes: string[] }) => `{ source: ${json(t.source)}, attributes: ${json(t.attributes)} }`;
-      condition = `/* @__PURE__ */ partitionCondition({ name: ${json(name)}, sortKeyCondition: ${json(pattern.sortKeyCondition)} as SortKeyCondition, pk: ${template(pattern.pk)}`
-        + `${pattern.sk ? `, sk: ${template(pattern.sk)}` : ''} }, ${partsOf(pattern.pk)})`;
+      condition = `/* @__PURE__ */ partitionCondition(${json(name)}, ${partsOf(pattern.pk)}${pattern.sk ? `, ${json(pattern.sk.source)}` : ''})`;
     } else {
       values.add('sortKeyCondition');
-      const keyed = { name, pk: pattern.pk, sk: pattern.sk, sortKeyCondition: pattern.sortKeyCondition, skCoverage: pattern.skCoverage };
-      condition = `/* @__PURE__ */ sortKeyCondition(${json(keyed)} as KeyedPattern)`;
+      const keyed = pick(pattern, 'name', 'sortKeyCondition', 'skCoverage');
+      condition = `/* @__PURE__ */ sortKeyCondition(${json(keyed)} as KeyedPattern, ${json(pattern.pk.segments)}${pattern.sk ? `, ${json(pattern.sk.segments)}` : ''})`;
     }
-    values.add('queryPattern');
+    const run = slice ? 'readPattern' : 'queryPattern';
+    values.add(run);
+    if (!slice && pattern.sortKeyCondition !== 'NONE') values.add('sortKeyRequest');
     out.push(
-      `const ${name}Pattern: PatternAccess = {`,
+      `const ${name}Pattern: ${slice ? 'SlicedPatternAccess' : 'PatternAccess'} = {`,
       `  name: ${json(name)},`,
-      `  index: ${json(pattern.index)},`,
-      `  order: ${json(pattern.order)} as SortOrder,`,
-      `  consistentRead: ${pattern.consistentRead},`,
-      `  fetch: ${json(pattern.fetch)} as FetchMode,`,
+      // The runtime's defaults (ascending, eventually consistent) go without saying.
+      ...(pattern.order === 'DESCENDING' ? [`  order: ${json(pattern.order)} as SortOrder,`] : []),
+      ...(pattern.consistentRead ? ['  consistentRead: true,'] : []),
       `  slot: ${slot},`,
-      `  types: ${types},`,
-      ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
       `  condition: ${condition},`,
-      ...(slice ? [`  read: /* @__PURE__ */ sliceReader(${json(modelSlice(model, pattern))} as ModelSlice),`] : []),
+      ...(slice ? [
+        ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
+        `  read: /* @__PURE__ */ sliceReader(${json(modelSlice(model, pattern))} as ModelSlice),`,
+      ] : [
+        `  types: ${types},`,
+        `  request: ${json(fixedQuery(model, pattern, typeFilter))},`,
+        ...(pattern.sortKeyCondition !== 'NONE' ? ['  withSortKey: sortKeyRequest,'] : []),
+      ]),
       '};',
       '',
       doc,
       signature,
-      `  return queryPattern(table, ${name}Pattern, input, options) as never;`,
+      `  return ${run}(table, ${name}Pattern, input, options) as never;`,
       '}',
       '',
     );

@@ -102,12 +102,8 @@ function unknownAttribute(entity: string, name: string, declared: readonly strin
   return new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; declared attributes: ${declared.join(', ')}`, { entity, attribute: name });
 }
 
-/** One declared attribute as item conversion reads it. */
-export interface AttributeSlot {
-  readonly name: string;
-  readonly kind: ValueKind;
-  readonly required?: boolean;
-}
+/** One declared attribute as item conversion reads it: its name, its kind, and whether it is required (a tuple: generated modules hold many). */
+export type AttributeSlot = readonly [name: string, kind: ValueKind, required?: boolean];
 
 /**
  * Converts a whole item: every given attribute declared and of its kind, every required one
@@ -128,17 +124,17 @@ export function convertItem(
   // Walks the declared attributes (a short, fixed list) rather than the input's keys; the input
   // then holds an unknown attribute exactly when it has more defined keys than were converted.
   let converted = 0;
-  for (const attr of attributes) {
-    const value = input[attr.name];
+  for (const [name, kind, required] of attributes) {
+    const value = input[name];
     if (value === undefined) {
-      if (attr.required) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity, attribute: attr.name });
+      if (required) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity, attribute: name });
       continue;
     }
-    item[attr.name] = checkedValue(entity, attr.name, attr.kind, value);
+    item[name] = checkedValue(entity, name, kind, value);
     converted++;
   }
   if (Object.keys(input).length !== converted) {
-    const names = attributes.map((a) => a.name);
+    const names = attributes.map((a) => a[0]);
     for (const name in input) if (input[name] !== undefined && !names.includes(name)) throw unknownAttribute(entity, name, names);
   }
   return item;
@@ -150,7 +146,7 @@ const attributeLists = new WeakMap<EntityModel, AttributeSlot[]>();
 function attributeList(entity: EntityModel): AttributeSlot[] {
   let list = attributeLists.get(entity);
   if (!list) {
-    list = Object.values(entity.attributes).map((a) => ({ name: a.name, kind: VALUE_KINDS[a.type], required: a.required }));
+    list = Object.values(entity.attributes).map((a) => [a.name, VALUE_KINDS[a.type], a.required]);
     attributeLists.set(entity, list);
   }
   return list;

@@ -1,43 +1,73 @@
 // Query for a generated access module, with the same checks, request, results and cursors as
-// `queryShards`: one partition of an index whose entries carry the type attribute here, the
-// others (sharded, fetched, keys decoded) through the pattern's slice reader (./slice-read.ts). The key
-// condition is the pattern's own function: `partitionCondition` for a pattern without a sort-key
-// condition, `sortKeyCondition` (the runtime's full key condition) for the others, so a handler
-// whose patterns have none carries none of the range code.
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+// `queryShards`. A pattern of one partition of an index whose entries carry the type attribute
+// runs here (queryPattern): its request is the fixed part the generator wrote (buildQueryInput's,
+// see lib/model/access-module.ts) with the key values filled in. The others (sharded, fetched,
+// keys decoded) read through their slice reader (readPattern, ./slice-read.ts). The key condition
+// is the pattern's own function: `partitionCondition` for a pattern without a sort-key condition,
+// `sortKeyCondition` (the runtime's full key condition) for the others, whose request also gets
+// its sort-key part from `sortKeyRequest`; so a handler whose patterns have none carries none of
+// the range code.
+import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '../sdk';
 import type { AccessModel, AccessTable } from './table';
-import { composeParts, TemplateParts } from '../../keys/template';
-import type { IndexModel, PatternModel } from '../../manifest/model';
+import { composeParts, partsSource, TemplateParts } from '../../keys/template';
+import type { IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel } from '../../manifest/model';
+import type { AttributeKind, SortKeyCondition } from '../../manifest/structs';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { checkInput, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
 import { fromItem } from '../marshall';
 import type { SliceReader } from './slice-read';
-import { BoundQuery, buildQueryInput, checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
+import { BoundQuery, checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
 import type { EntityItem } from '../results';
 import { send } from '../send';
 
 type Input = Readonly<Record<string, unknown>>;
+type Page = Promise<{ items: EntityItem[]; cursor?: string }>;
 
-/** What a pattern's generated query reads of it. */
-export interface PatternAccess extends Pick<PatternModel, 'name' | 'index' | 'order' | 'consistentRead' | 'fetch'> {
-  /** The index it queries. */
+/** What every generated query reads of its pattern. */
+interface PatternBase extends Pick<PatternModel, 'name'>, Partial<Pick<PatternModel, 'order' | 'consistentRead'>> {
+  /** The index it queries (its sort key where the pattern has a sort-key condition). */
   readonly slot: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'>;
-  /** Entity name by type value, of the entities it returns. */
-  readonly types: Readonly<Record<string, string>>;
-  /** The type values a filter keeps, where other entities share the index. @default - no filter */
-  readonly typeFilter?: string[];
   /** Its key condition from the input. */
   readonly condition: (model: AccessModel, input: Input) => KeyCondition;
-  /** Reads a page of a sharded, fetched or key-decoded pattern. @default - one Query of one partition, results named by the type attribute */
-  readonly read?: SliceReader;
 }
 
-/** The key condition of a pattern without a sort-key condition: the partition key, composed from its template's parts. */
-export function partitionCondition(
-  pattern: Pick<PatternModel, 'name' | 'sortKeyCondition'> & { readonly pk: { readonly source: string; readonly attributes: string[] }; readonly sk?: { readonly source: string; readonly attributes: string[] } },
-  parts: TemplateParts,
-): PatternAccess['condition'] {
+/** What the query of a pattern of one partition reads of it. */
+export interface PatternAccess extends PatternBase {
+  /** Entity name by type value, of the entities it returns. */
+  readonly types: Readonly<Record<string, string>>;
+  /**
+   * The part of its request no input changes: what buildQueryInput writes for it but the table
+   * name, key values, order, consistency, limit and start (index, key condition, names, type filter).
+   */
+  readonly request: FixedQuery;
+  /** Adds a sort-key condition to the request: `sortKeyRequest`, on a pattern that has one. @default - none */
+  readonly withSortKey?: typeof sortKeyRequest;
+}
+
+/** What the query of a sharded, fetched or key-decoded pattern reads of it. */
+export interface SlicedPatternAccess extends PatternBase {
+  /** The type values a filter keeps, where other entities share the index. @default - no filter */
+  readonly typeFilter?: string[];
+  /** Reads a page through the pattern's slice of the model. */
+  readonly read: SliceReader;
+}
+
+/** The part of a pattern's Query request that no input changes. */
+export type FixedQuery = Pick<QueryCommandInput, 'IndexName' | 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'FilterExpression' | 'Select'>;
+
+/**
+ * The key condition of a pattern without a sort-key condition: the partition key, composed from
+ * its template's parts. `sortKey` is the source of the index's sort key template, which the error
+ * of an unused input names.
+ */
+export function partitionCondition(name: string, parts: TemplateParts, sortKey?: string): PatternBase['condition'] {
+  const pattern = {
+    name,
+    sortKeyCondition: 'NONE' as SortKeyCondition,
+    pk: { source: partsSource(parts), attributes: parts.filter((_, i) => i % 3 === 1) as string[] },
+    sk: sortKey === undefined ? undefined : { source: sortKey, attributes: [] },
+  };
   return (model, input) => {
     checkInput(pattern, input);
     const pk = composeParts(parts, input, model.escapeChar);
@@ -46,34 +76,84 @@ export function partitionCondition(
   };
 }
 
-/** The key condition of a pattern with a sort-key condition (see keyConditionFor). */
-export function sortKeyCondition(pattern: KeyedPattern): PatternAccess['condition'] {
-  return (model, input) => keyConditionFor(model, pattern, input);
+/** A key template's segment as a generated module writes it (JSON: its kind as the kind's name). */
+export type Segment = Omit<KeySegmentModel, 'kind'> & { readonly kind?: `${AttributeKind}` };
+
+/**
+ * The key condition of a pattern with a sort-key condition (see keyConditionFor), its key templates
+ * given as their segments: the source and the attributes that the condition's errors name follow
+ * from them and the delimiter.
+ */
+export function sortKeyCondition(
+  pattern: Pick<KeyedPattern, 'name' | 'sortKeyCondition' | 'skCoverage'>, pk: readonly Segment[], sk?: readonly Segment[],
+): PatternBase['condition'] {
+  let keyed: KeyedPattern | undefined;
+  return (model, input) => {
+    keyed ??= { ...pattern, pk: templateOf(pk, model.delimiter), sk: sk && templateOf(sk, model.delimiter) };
+    return keyConditionFor(model, keyed, input);
+  };
 }
 
-/** Runs an access pattern: one page of typed results, and a cursor when there may be more. */
-export async function queryPattern(
-  table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options: QueryOptions = {},
-): Promise<{ items: EntityItem[]; cursor?: string }> {
-  const { model } = table;
-  const { consistent, descending } = readOptions(pattern, pattern.slot, options);
-  const condition = pattern.condition(model, input);
+/** A key template from its segments: `CUSTOMER#{username}` as the manifest wrote it. */
+function templateOf(segments: readonly Segment[], delimiter: string): KeyTemplateModel {
+  return {
+    source: segments.map((s) => s.literal ?? `{${s.attribute}}`).join(delimiter),
+    segments: segments as KeySegmentModel[],
+    attributes: segments.flatMap((s) => s.attribute ?? []),
+  };
+}
+
+/** The sort-key part of a request: as buildQueryInput writes it for a condition with a sort key. */
+export function sortKeyRequest(request: QueryCommandInput, sk: NonNullable<KeyCondition['sk']>, attribute: string): void {
+  request.ExpressionAttributeNames = { ...request.ExpressionAttributeNames, '#sk': attribute };
+  request.KeyConditionExpression += ' AND ' + sk.expression;
+  if (sk.lo !== undefined) request.ExpressionAttributeValues![':lo'] = { S: sk.lo };
+  if (sk.hi !== undefined) request.ExpressionAttributeValues![':hi'] = { S: sk.hi };
+}
+
+/** The checks every query runs before sending: options, key condition, key sizes, and the cursor's position. */
+function prepare(table: AccessTable<unknown>, pattern: PatternBase & { readonly typeFilter?: string[] }, input: Input, options: QueryOptions) {
+  // The pattern's defaults: ascending, eventually consistent (readOptions reads these two only).
+  const { consistent, descending } = readOptions(pattern as Pick<PatternModel, 'name' | 'order' | 'consistentRead'>, pattern.slot, options);
+  const condition = pattern.condition(table.model, input);
   checkKeySizes(pattern, pattern.slot, condition);
-  const plan: BoundQuery = { pattern, index: pattern.slot, condition, descending, consistent, limit: options.limit, typeFilter: pattern.typeFilter };
-  const start = options.cursor === undefined ? undefined : decodeCursor(pattern.name, queryBinding(model, plan), options.cursor);
-  if (pattern.read) {
-    const page = await pattern.read(table, plan, input, start);
-    return { items: page.items, cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(model, plan), page.next) };
-  }
-  const request = buildQueryInput(model, table.tableName, plan, condition.pk, start as Record<string, AttributeValue> | undefined);
+  // A binding reads the pattern's index; the slice reader puts the pattern of its slice in its plan.
+  const plan: BoundQuery = { pattern: { index: pattern.slot.name } as BoundQuery['pattern'], index: pattern.slot, condition, descending, consistent, limit: options.limit, typeFilter: pattern.typeFilter };
+  const binding = () => queryBinding(table.model, plan);
+  const start = options.cursor === undefined ? undefined : decodeCursor(pattern.name, binding(), options.cursor);
+  return { plan, binding, start };
+}
+
+/** Runs an access pattern of one partition: one page of typed results, and a cursor when there may be more. */
+export async function queryPattern(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options: QueryOptions = {}): Page {
+  const { plan, binding, start } = prepare(table, pattern, input, options);
+  const { condition } = plan;
+  const fixed = pattern.request;
+  const request: QueryCommandInput = {
+    ...fixed,
+    TableName: table.tableName,
+    ExpressionAttributeValues: { ...fixed.ExpressionAttributeValues, ':pk': { S: condition.pk } },
+    ScanIndexForward: !plan.descending,
+  };
+  if (condition.sk) pattern.withSortKey!(request, condition.sk, pattern.slot.sortKey!);
+  if (plan.consistent) request.ConsistentRead = true;
+  if (options.limit !== undefined) request.Limit = options.limit;
+  if (start) request.ExclusiveStartKey = start as Record<string, AttributeValue>;
   const out = await send(table, () => table.dynamodb.send(new QueryCommand(request)));
   const items: EntityItem[] = [];
   for (const raw of out.Items ?? []) {
-    const type = raw[model.typeAttribute]?.S ?? '';
+    const type = raw[table.model.typeAttribute]?.S ?? '';
     // Left out: another entity's item, and the `<` floor's own key (BETWEEN is inclusive).
     if (!Object.hasOwn(pattern.types, type)) continue;
     if (condition.excludeEqual !== undefined && raw[pattern.slot.sortKey!]?.S === condition.excludeEqual) continue;
     items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
   }
-  return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(model, plan), out.LastEvaluatedKey) };
+  return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, binding(), out.LastEvaluatedKey) };
+}
+
+/** Runs a sharded, fetched or key-decoded access pattern through its slice reader. */
+export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options: QueryOptions = {}): Page {
+  const { plan, binding, start } = prepare(table, pattern, input, options);
+  const page = await pattern.read(table, plan, input, start);
+  return { items: page.items, cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, binding(), page.next) };
 }

@@ -24,7 +24,7 @@ export function entityKey(model: AccessModel, entity: EntityAccess, key: Readonl
       throw new SingleTableError('UNKNOWN_ATTRIBUTE', `is not part of the table key (${partsSource(pk![1])} / ${partsSource(sk![1])}); pass only ${names.join(', ')}`,
         { entity: entity.name, attribute: name });
     }
-    checkedValue(entity.name, name, entity.attributes.find((a) => a.name === name)!.kind, key[name]);
+    checkedValue(entity.name, name, entity.attributes.find((a) => a[0] === name)![1], key[name]);
   }
   return {
     [pk![0]]: { S: tableKeyValue(model, entity, pk!, key, MAX_PARTITION_KEY_BYTES) },
