@@ -56,7 +56,8 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'access-slice-'));
   const file = path.join(dir, 'manifest.access.ts');
   writeFileSync(file, accessModule(model, { file, manifestFile: path.join(__dirname, 'fixtures', 'access-slice-manifest.ts'), modelFile: path.join(dir, 'manifest.model.json'), runtime: path.join(__dirname, '../../lib/runtime') }));
-  access = await import(file);
+  // Loaded through jest's own module system, which transpiles the generated TypeScript as it does the tests.
+  access = jest.requireActual(file);
   table = access.openTable({ client: db.dynamodb, tableName: db.tableName });
 });
 afterAll(async () => {
