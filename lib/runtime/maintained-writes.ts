@@ -47,8 +47,12 @@ export type FailureWording = (why: string, code?: 'VERSION_CONFLICT') => Conditi
  * unique attributes: `openTable` refuses a model with such an entity without them.
  */
 export interface MaintainedWrites {
-  /** Throws UNIQUE_NEEDS_TRANSACTION when `entity` has unique attributes and `touched` (default: any) names one. */
-  refuseUnique(model: TableModel, entity: string, op: string, touched?: (name: string) => unknown): void;
+  /**
+   * Throws UNIQUE_NEEDS_TRANSACTION when `entity` has unique attributes and `touched` (default: any)
+   * names one; INVALID_VALUE when `operated` names one (an update operator's result is DynamoDB's,
+   * so no guard can be written for it, in a transaction or not).
+   */
+  refuseUnique(model: TableModel, entity: string, op: string, touched?: (name: string) => unknown, operated?: (name: string) => unknown): void;
   /** A put's item with the next version (1 for a create) and the timestamps, and its version condition. */
   put(model: TableModel, entity: EntityModel, item: Values): MaintainedPut;
   /** An update's input with the next version and updatedAt, and its version condition. */
@@ -65,8 +69,13 @@ export interface MaintainedWrites {
 
 /** The hooks to pass as `maintainedWrites` when the model has a versioned, timestamped or unique entity. */
 export const maintainedWrites: MaintainedWrites = {
-  refuseUnique(model, entity, op, touched) {
+  refuseUnique(model, entity, op, touched, operated) {
     const unique = model.entities[entity]?.unique;
+    const computed = operated && unique?.find((u) => operated(u));
+    if (computed) {
+      throw new SingleTableError('INVALID_VALUE', `an update operator on the unique attribute ${computed} leaves its new value to DynamoDB, so the guard of that `
+        + `value cannot be written; set ${computed} to its new value instead`, { entity, attribute: computed });
+    }
     if (unique?.some((u) => !touched || touched(u))) {
       throw new SingleTableError('UNIQUE_NEEDS_TRANSACTION', `${op} cannot write the guard items of unique ${unique}: use transactWrite or createClient`, { entity });
     }

@@ -135,6 +135,12 @@ describe('unique values', () => {
     await expect(deleteItem(table, 'Customer', { username: 'ann' })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
     await expect(updateItem(table, 'Customer', { username: 'ann', email: 'c@x' })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
     await expect(updateItem(table, 'Customer', { username: 'ann' }, { remove: ['email'] })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
+    // An operator's result is DynamoDB's: no transaction could write its guard, so the fix is to set the value.
+    for (const update of [updateItem(table, 'Customer', { username: 'ann' }, { setIfMissing: { email: 'c@x' } }), db.update('Customer', { username: 'ann' }, { setIfMissing: { email: 'c@x' } })]) {
+      await expect(update).rejects.toMatchObject({
+        code: 'INVALID_VALUE', attribute: 'email', message: expect.stringContaining('guard of that value cannot be written; set email to its new value instead'),
+      });
+    }
     expect(requests.total()).toBe(before);
     expect(await updateItem(table, 'Customer', { username: 'ann', name: 'Ann' })).toMatchObject({ email: 'a@x', name: 'Ann' });
     // Entities without unique attributes are untouched by the rule.

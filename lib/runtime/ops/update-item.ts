@@ -27,7 +27,8 @@ export async function updateItem<M, E extends EntityName<M>>(
   const maintained = maintainedFor(table, entity);
   const extras: UpdateExtras = { operators, condition: options.condition, maintained };
   // Only a change of a unique value moves a guard; other updates go alone.
-  maintained?.refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u) || touchedByOperator(operators, u));
+  maintained?.refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u),
+    (u) => touchedByOperator(operators, u));
   const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
     const input = withItemCollectionRequest(collections, update);
