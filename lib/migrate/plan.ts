@@ -26,6 +26,8 @@ export interface EntityPlan {
   readonly entity: string;
   /** Slot changes; empty when nothing the items hold is known to be stale. */
   readonly changes: SlotChange[];
+  /** Its unique attributes, whose values get a guard item where they have none. @default - none */
+  readonly unique?: string[];
 }
 
 /** The plan of a backfill: what every item is checked against. */
@@ -87,6 +89,7 @@ export function planBackfill(next: TableModel, previous?: TableModel): BackfillP
   const entities = Object.values(next.entities).map((entity) => ({
     entity: entity.name,
     changes: previous ? slotChanges(previous, next, entity) : shardHistory(next, entity),
+    ...(entity.unique?.length ? { unique: [...entity.unique] } : {}),
   }));
   return { next, previous, entities, managed: [...managed] };
 }

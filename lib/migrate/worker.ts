@@ -1,5 +1,6 @@
 // The segment worker: scans one segment of a parallel scan (Segment / TotalSegments), works out
-// each item's fix and rewrites every stale item with a conditional UpdateItem. Shared by the CLI
+// each item's fix and rewrites every stale item with a conditional UpdateItem; an item of an entity
+// with unique attributes also gets the guard of each value that has none (./guards.ts). Shared by the CLI
 // and a Lambda: it sends through the DynamoDBClient it is given and imports nothing of the CDK.
 //
 // No application write is lost: the update holds the values the fix was computed from as its
@@ -11,6 +12,7 @@
 import { AttributeValue, DynamoDBClient, GetItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { fixWriteUnits } from './fix-cost';
 import { buildFixUpdate, storedKey } from './fix-input';
+import { GuardContext, guardStoredItem } from './guards';
 import { BackfillPlan, ItemFix, itemFix } from './plan';
 import { WriteBudget } from './write-budget';
 import { fromItem } from '../runtime/marshall';
@@ -32,7 +34,12 @@ export interface BackfillCounts {
   skipped: number;
   /** Items that could not be fixed (see the failures). */
   failed: number;
-  /** Write units DynamoDB reported consuming; in a dry run, the units the rewrites would cost. */
+  /**
+   * Guard items written for unique values that had none (items stored before the attribute was
+   * declared unique); in a dry run, the guards that would be written.
+   */
+  guardsWritten: number;
+  /** Write units DynamoDB reported consuming; in a dry run, the units the rewrites and guards would cost. */
   writeUnits: number;
   /** Read units the scan and the re-reads consumed. */
   readUnits: number;
@@ -75,7 +82,7 @@ export interface SegmentOptions {
   readonly pageSize?: number;
   /** Throttled requests. @default - 10 attempts, 50 ms doubling to 5 s, full jitter */
   readonly retry?: RetryPolicy;
-  /** Times one item is re-read and retried after its condition fails. @default 10 */
+  /** Times one item is re-read and retried after its condition (or its guard's transaction) fails. @default 10 */
   readonly maxConflicts?: number;
   /** Called after every page with the checkpoint to save. */
   readonly onCheckpoint?: (checkpoint: SegmentCheckpoint) => void | Promise<void>;
@@ -92,7 +99,7 @@ export interface SegmentResult extends SegmentCheckpoint {
 
 /** A zeroed set of counts. */
 export function emptyCounts(): BackfillCounts {
-  return { scanned: 0, stale: 0, rewritten: 0, conflicts: 0, skipped: 0, failed: 0, writeUnits: 0, readUnits: 0 };
+  return { scanned: 0, stale: 0, rewritten: 0, conflicts: 0, skipped: 0, failed: 0, guardsWritten: 0, writeUnits: 0, readUnits: 0 };
 }
 
 /** Adds `b` into `a`. */
@@ -122,6 +129,9 @@ export async function runSegment(options: SegmentOptions): Promise<SegmentResult
     if (failures.length < (options.maxFailuresListed ?? 100)) failures.push({ key: fromItem(storedKey(plan.next, item)), entity, reason });
   };
   if (start?.done) return { ...start, counts, failures };
+  const dryRun = options.dryRun ?? false;
+  const maxConflicts = options.maxConflicts ?? 10;
+  const guards: GuardContext = { client, tableName, model: plan.next, retry, budget: options.budget, counts, fail, dryRun, maxConflicts };
 
   let lastEvaluatedKey = start?.lastEvaluatedKey;
   do {
@@ -146,6 +156,8 @@ export async function runSegment(options: SegmentOptions): Promise<SegmentResult
         if (options.dryRun) counts.writeUnits += fixWriteUnits(plan.next, item, fix);
         else await rewrite(item, fix);
       }
+      const entity = fix.kind === 'CURRENT' || fix.kind === 'STALE' ? plan.next.entities[fix.entity] : undefined;
+      if (entity?.unique?.length) await guardStoredItem(guards, item, entity);
     }
     lastEvaluatedKey = page.LastEvaluatedKey;
     const checkpoint: SegmentCheckpoint = { segment, totalSegments, lastEvaluatedKey, done: lastEvaluatedKey === undefined, counts: { ...counts } };

@@ -79,7 +79,7 @@ export function guardWrites(
     if (oldKey?.[pk].S === newKey?.[pk].S) continue;
     if (oldKey) out.push({ item: { Delete: { TableName: tableName, Key: oldKey } }, guard: { attribute, value: oldValue } });
     if (newKey) {
-      const guard: Item = { ...newKey, [model.typeAttribute]: { S: guardMark(model.escapeChar) }, [GUARD_OWNER_ATTRIBUTE]: { M: owner } };
+      const guard = guardItem(model, newKey, owner);
       out.push({
         item: { Put: { TableName: tableName, Item: guard, ConditionExpression: 'attribute_not_exists(#k)', ExpressionAttributeNames: { '#k': pk } } },
         guard: { attribute, value: newValue },
@@ -87,6 +87,11 @@ export function guardWrites(
     }
   }
   return out;
+}
+
+/** The guard item with table key `key` of a value the item whose table key is `owner` holds. */
+export function guardItem(model: TableModel, key: Item, owner: Item): Item {
+  return { ...key, [model.typeAttribute]: { S: guardMark(model.escapeChar) }, [GUARD_OWNER_ATTRIBUTE]: { M: owner } };
 }
 
 /**

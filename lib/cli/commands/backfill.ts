@@ -26,6 +26,11 @@ User attributes are never written. Each stale item is rewritten with a condition
 fails if the item changed since it was read; it is then read again and its fix recomputed, so a
 concurrent application write is never lost. A second run rewrites nothing.
 
+An item of an entity with unique attributes (\`unique\`) also gets a guard item for each value that
+has none, as after declaring an attribute unique or changing \`uniqueScope\`: the guard is put in a
+transaction that checks the item still holds the value. A value another item's guard holds is a
+value held twice: the item is listed as failed, naming both.
+
 Deploy the new manifest's runtime first: items written by an older one would be stale again.
 
 Arguments:
@@ -40,8 +45,8 @@ Options:
                      every slot is checked all the same
   --endpoint URL     a DynamoDB endpoint (DynamoDB Local: http://localhost:8000); default: DynamoDB
                      with the environment's region and credentials
-  --dry-run          scan only: count the stale items and the write units their rewrite would cost
-                     (the cost model's index effects on the real item sizes)
+  --dry-run          scan only: count the stale items and missing guards and the write units their
+                     writes would cost (the cost model's index effects on the real item sizes)
   --segments N       parallel scan segments, worked at once (default 1)
   --max-wcu N        write units per second for the whole run, from the measured consumed capacity
                      (default: no limit)
@@ -199,10 +204,12 @@ function render(report: Report, maxWcu: number | undefined): string {
   const c = report.counts;
   const lines = [`${report.dryRun ? 'Dry run of the backfill' : 'Backfill'} of table ${report.table}:`];
   for (const e of report.plan) {
-    lines.push(`  ${e.entity}: ${e.changes.length ? e.changes.map((x) => `${x.index} ${x.change.toLowerCase()} (${x.detail})`).join('; ') : 'no change known (every slot is checked all the same)'}`);
+    const guards = e.unique ? `; unique ${e.unique.join(', ')}: a guard item for each value that has none` : '';
+    lines.push(`  ${e.entity}: ${e.changes.length ? e.changes.map((x) => `${x.index} ${x.change.toLowerCase()} (${x.detail})`).join('; ') : 'no change known (every slot is checked all the same)'}${guards}`);
   }
   lines.push(`Scanned ${c.scanned} items in ${report.segments} segment(s) in ${seconds(report.elapsedMs)}: ${c.stale} stale, ` +
     (report.dryRun ? '' : `${c.rewritten} rewritten, ${c.conflicts} changed meanwhile (re-read), `) + `${c.skipped} of no entity (left alone), ${c.failed} failed.`);
+  if (report.plan.some((e) => e.unique)) lines.push(`Unique values without a guard item: ${c.guardsWritten}${report.dryRun ? ' (none written)' : ', each given its guard'}.`);
   if (report.dryRun) {
     const at = maxWcu ? `; at --max-wcu ${maxWcu}, about ${seconds(Math.round((c.writeUnits / maxWcu) * 1000))}` : '';
     lines.push(`Rewriting them would cost about ${round(c.writeUnits)} write units (cost model)${at}; reading the table cost ${round(c.readUnits)} read units.`);

@@ -117,6 +117,18 @@ describe('the state machine', () => {
     ]);
   });
 
+  test('with unique attributes it may also PutItem and ConditionCheckItem the table: the guard transaction\'s actions', () => {
+    const b = shopManifest('B');
+    const customer = b.entities.Customer;
+    const u = synth({}, { manifest: { ...b, entities: { ...b.entities, Customer: { ...customer, unique: ['email'] } } } });
+    const role = u.logicalId(u.backfill.segmentFunction.role as never);
+    expect(statements(u, role)).toContainEqual({
+      Effect: 'Allow',
+      Action: ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Scan', 'dynamodb:UpdateItem'],
+      Resource: { 'Fn::GetAtt': [u.logicalId(u.table.table), 'Arn'] },
+    });
+  });
+
   test('the state machine may invoke that function only (and run its own child executions, log and trace)', () => {
     const role = s.logicalId(s.backfill.stateMachine.role as never);
     const fn = s.logicalId(s.backfill.segmentFunction);

@@ -1,0 +1,131 @@
+// Unique values of items stored before their attribute was declared unique: the backfill gives
+// each value its guard item, exactly as the runtime writes one (so the runtime's writes then
+// enforce and release it), reports a value two items hold, and never guards a value the item no
+// longer holds when an application write lands between the scan and the guard's transaction.
+import { AttributeValue, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { shopManifest, shopRows } from './shop';
+import { resolveModel } from '../../lib/manifest/resolve';
+import { SingleTableManifest } from '../../lib/manifest/structs';
+import { planBackfill } from '../../lib/migrate/plan';
+import { runBackfill } from '../../lib/migrate/run';
+import { runSegment } from '../../lib/migrate/worker';
+import { createClient } from '../../lib/runtime';
+import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+
+type Db = {
+  put(entity: string, item: object, options?: object): Promise<void>;
+  update(entity: string, changes: object): Promise<unknown>;
+  batchWrite(requests: object[]): Promise<void>;
+};
+
+const before = shopManifest('A');
+const after: SingleTableManifest = { ...before, entities: { ...before.entities, Customer: { ...before.entities.Customer, unique: ['email'] } } };
+const plan = planBackfill(resolveModel(after), resolveModel(before));
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await startEngine(synthesizedTemplate(before));
+});
+afterAll(() => engine.stop());
+
+/** A table holding `customers` customers (and their orders and products) written without guards, and `twins` more sharing c0000's email. */
+async function seeded(customers: number, twins = 0): Promise<string> {
+  const tableName = await engine.createTable();
+  const a = createClient(before, { client: engine.client, tableName }) as unknown as Db;
+  const rows = shopRows(customers, 2, 5).map((r) => ({ type: 'put', entity: r.entity, item: r.item }));
+  for (let i = 0; i < twins; i++) rows.push({ type: 'put', entity: 'Customer', item: { customerId: `twin${i}`, email: 'c0000@example.com', name: `Twin ${i}` } });
+  await a.batchWrite(rows);
+  return tableName;
+}
+
+/** The guard items stored, as `email value -> owner's partition key`. */
+async function guards(tableName: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await engine.client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
+    for (const item of page.Items ?? []) {
+      if (item.Type?.S !== '$unique') continue;
+      out.set(item.PK.S!.split('#').pop()!, item['unique:owner'].M!.PK.S!);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+test('a dry run counts and prices the missing guards and writes none; the run writes them; a second run writes none', async () => {
+  const tableName = await seeded(12);
+  const dry = await runBackfill({ client: engine.client, tableName, plan, dryRun: true });
+  expect(dry.counts).toMatchObject({ guardsWritten: 12, failed: 0, rewritten: 0 });
+  // Two transactional writes of 1 KB or less each: the guard and the check of its item.
+  expect(dry.counts.writeUnits).toBe(12 * 4);
+  expect((await guards(tableName)).size).toBe(0);
+
+  const run = await runBackfill({ client: engine.client, tableName, plan, segments: 3 });
+  expect(run.counts).toMatchObject({ guardsWritten: 12, failed: 0 });
+  const written = await guards(tableName);
+  expect(written.size).toBe(12);
+  expect(written.get('c0003@example.com')).toBe('CUSTOMER#c0003');
+
+  const again = await runBackfill({ client: engine.client, tableName, plan });
+  expect(again.counts).toMatchObject({ guardsWritten: 0, failed: 0, stale: 0 });
+});
+
+test('the guards are the runtime\'s own: a create of a taken value is refused, a changed value releases its guard', async () => {
+  const tableName = await seeded(3);
+  await runBackfill({ client: engine.client, tableName, plan });
+  const db = createClient(after, { client: engine.client, tableName }) as unknown as Db;
+  await expect(db.put('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' }))
+    .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
+  await db.update('Customer', { customerId: 'c0001', email: 'moved@example.com' });
+  await db.put('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' });
+  const held = await guards(tableName);
+  expect(held.get('c0001@example.com')).toBe('CUSTOMER#new');
+  expect(held.get('moved@example.com')).toBe('CUSTOMER#c0001');
+});
+
+test('a value two items hold: one gets the guard, the other is listed as failed naming the holder; nothing else fails', async () => {
+  const tableName = await seeded(6, 1);
+  const run = await runBackfill({ client: engine.client, tableName, plan });
+  expect(run.counts).toMatchObject({ guardsWritten: 6, failed: 1 });
+  const holder = (await guards(tableName)).get('c0000@example.com');
+  const loser = holder === 'CUSTOMER#c0000' ? 'twin0' : 'c0000';
+  expect(holder).toBe(`CUSTOMER#${loser === 'twin0' ? 'c0000' : 'twin0'}`);
+  expect(run.failures).toEqual([expect.objectContaining({
+    entity: 'Customer',
+    key: { PK: `CUSTOMER#${loser}`, SK: `PROFILE#${loser}` },
+    reason: expect.stringMatching(new RegExp(`email "c0000@example.com" is a unique value another item holds too \\(.*${holder}.*\\)`)),
+  })]);
+});
+
+test('a value the application changes between the scan and the guard\'s transaction gets no guard; the value read again does', async () => {
+  const tableName = await seeded(1);
+  let changed = false;
+  const client = engine.newClient();
+  client.middlewareStack.add((next, context) => async (args) => {
+    if (context.commandName === 'TransactWriteItemsCommand' && !changed) {
+      changed = true;
+      // An application write without guards (a function still on the old manifest) lands first.
+      await engine.client.send(new UpdateItemCommand({
+        TableName: tableName,
+        Key: { PK: { S: 'CUSTOMER#c0000' }, SK: { S: 'PROFILE#c0000' } },
+        UpdateExpression: 'SET email = :e',
+        ExpressionAttributeValues: { ':e': { S: 'later@example.com' } },
+      }));
+    }
+    return next(args);
+  }, { step: 'initialize', name: 'writeFirst' });
+  const run = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1 });
+  expect(run.counts).toMatchObject({ guardsWritten: 1, conflicts: 1, failed: 0 });
+  expect([...(await guards(tableName)).entries()]).toEqual([['later@example.com', 'CUSTOMER#c0000']]);
+});
+
+test('an item whose guard names no item is reported, not overwritten', async () => {
+  const tableName = await seeded(1);
+  const model = resolveModel(after);
+  const key = { PK: { S: '$unique#Customer#email#c0000@example.com' }, SK: { S: '$unique' } };
+  expect(model.delimiter).toBe('#');
+  await engine.client.send(new PutItemCommand({ TableName: tableName, Item: { ...key, Type: { S: '$unique' } } }));
+  const run = await runBackfill({ client: engine.client, tableName, plan });
+  expect(run.failures.map((f) => f.reason)).toEqual([expect.stringContaining('another item holds too (an item its guard does not name)')]);
+});
