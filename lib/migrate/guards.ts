@@ -68,7 +68,7 @@ async function guardValues(context: GuardContext, item: Item, entity: EntityMode
     if (guard) {
       const owner = guard[GUARD_OWNER_ATTRIBUTE]?.M;
       if (!owner || !sameKey(context.model, owner, key)) {
-        const other = owner ? JSON.stringify(fromItem(owner)) : 'an item its guard does not name';
+        const other = owner ? JSON.stringify(fromItem(storedKey(context.model, owner))) : 'an item its guard does not name';
         context.fail(item, entity.name, `its ${attribute} ${JSON.stringify(fromAttributeValue(stored))} is a unique value another item holds too (${other}): ` +
           'change the value of one of them, then run the backfill again');
       }

@@ -4,6 +4,7 @@
 // keys are composed by the runtime's own builders (writeItemKeys), never re-encoded here, and no
 // attribute an entity declares is ever written or removed.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { guardMark } from '../keys/unique-guard';
 import { EntityModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { indexInputs, writeItemKeys } from '../runtime/keys';
 import { fromItem } from '../runtime/marshall';
@@ -48,6 +49,8 @@ export interface BackfillPlan {
 /** What an item needs. */
 export type ItemFix =
   | { readonly kind: 'CURRENT'; readonly entity: string }
+  /** A unique value's guard item: the library's own, checked from the item that holds the value. */
+  | { readonly kind: 'GUARD' }
   | { readonly kind: 'STALE'; readonly entity: string; readonly set: Item; readonly remove: string[]; readonly condition: ItemCondition }
   | { readonly kind: 'SKIPPED'; readonly reason: string }
   | { readonly kind: 'FAILED'; readonly entity?: string; readonly reason: string };
@@ -165,6 +168,7 @@ function describeSlot(keys: { pk: { source: string }; sk?: { source: string } })
  */
 export function itemFix(plan: BackfillPlan, item: Item): ItemFix {
   const { next } = plan;
+  if (item[next.typeAttribute]?.S === guardMark(next.escapeChar)) return { kind: 'GUARD' };
   const entity = identify(plan, item);
   if (!entity) {
     const type = item[next.typeAttribute]?.S ?? (plan.previous && item[plan.previous.typeAttribute]?.S);

@@ -194,7 +194,7 @@ export async function runSegment(options: SegmentOptions): Promise<SegmentResult
       if (fix.kind === 'CURRENT') return; // the concurrent write brought it up to date
       if (fix.kind !== 'STALE') {
         if (fix.kind === 'SKIPPED') counts.skipped++;
-        else fail(item, fix.entity, fix.reason);
+        else if (fix.kind === 'FAILED') fail(item, fix.entity, fix.reason);
         return;
       }
       if (attempt >= (options.maxConflicts ?? 10)) {

@@ -98,3 +98,25 @@ test('a changed table key template is refused before any request, naming the ent
   expect(r.stderr).toMatch(/entity Product: its table key changed from PRODUCT#\{productId\} \/ PRODUCT#\{productId\} to PRODUCT#\{productId\} \/ ITEM#\{productId\}/);
   expect((await runIn(dir, 'backfill', 'b.json')).stderr).toMatch(/--table NAME is required/);
 });
+
+test('with a unique attribute the plan names it, the run gives each stored value its guard, and a value held twice fails the run naming both items', async () => {
+  const tableName = await seeded();
+  const b = shopManifest('B');
+  writeFileSync(join(dir, 'unique.json'), JSON.stringify({ ...b, entities: { ...b.entities, Customer: { ...b.entities.Customer, unique: ['email'] } } }));
+  const run = (...args: string[]) => runIn(dir, 'backfill', 'unique.json', '--table', tableName, '--endpoint', engine.endpoint, '--from', 'a.json', ...args);
+  const dry = await run('--dry-run');
+  expect(dry.stdout).toContain('Customer: no change known (every slot is checked all the same); unique email: a guard item for each value that has none');
+  expect(dry.stdout).toContain('Unique values without a guard item: 20 (none written).');
+  const done = await run();
+  expect(done.code).toBe(0);
+  expect(done.stdout).toContain('Unique values without a guard item: 20, each given its guard.');
+
+  const twin = { customerId: { S: 'twin' }, email: { S: 'c0004@example.com' }, name: { S: 'Twin' }, Type: { S: 'Customer' } };
+  await engine.client.send(new PutItemCommand({ TableName: tableName, Item: { PK: { S: 'CUSTOMER#twin' }, SK: { S: 'PROFILE#twin' }, ...twin } }));
+  const again = await run();
+  expect(again.code).toBe(1);
+  expect(again.stdout).toContain('Unique values without a guard item: 0, each given its guard.');
+  // The 20 guards the first run wrote are scanned too, and are no items of an unknown entity.
+  expect(again.stdout).toMatch(/Scanned 181 items .*, 0 of no entity \(left alone\), 1 failed\./);
+  expect(again.stdout).toMatch(/FAILED \{"PK":"CUSTOMER#twin","SK":"PROFILE#twin"\} \(Customer\): its email "c0004@example.com" is a unique value another item holds too \(\{"PK":"CUSTOMER#c0004"/);
+});
