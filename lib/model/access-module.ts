@@ -77,7 +77,7 @@ const pickShards = (shards: ShardModel) => pick(shards, 'readCount', 'counts', '
  * The part of the model a pattern's slice reader reads (see ModelSlice in
  * lib/runtime/access/slice-read.ts), its key templates as the names `template` gives them.
  */
-function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyTemplateModel) => string): string {
+function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyTemplateModel) => string, values: Set<string>): string {
   const index = model.indexes[pattern.index];
   const shards = index.shards;
   const keys = (slot: EntityModel['keys'][string]) => `[${template(slot.pk)}${slot.sk ? `, ${template(slot.sk)}` : ''}]`;
@@ -93,10 +93,14 @@ function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyT
     `entities: { ${entities.join(', ')} }`,
   ];
   if (pattern.fetch === 'BATCH_GET') parts.push('fetch: true');
-  // Shard choice reads the pattern's key attributes and condition and the shard attribute's type, when reads are pinned to its shard.
+  // Where reads are pinned to the shard attribute value's shard: the shard choice, and what it reads
+  // (the pattern's key attributes and condition, the shard attribute's type).
   if (shards?.pinnedReads) {
     const types = Object.fromEntries(pattern.entities.map((e) => [e, model.entities[e].attributes[shards.attribute!].type]));
-    parts.push(`pinned: ${json({ sortKeyCondition: pattern.sortKeyCondition, pk: pattern.pk.attributes, ...pattern.sk && { sk: pattern.sk.attributes }, types })}`);
+    const sk = pattern.sk && { sk: pattern.sk.attributes };
+    const pinned = json({ sortKeyCondition: pattern.sortKeyCondition, pk: pattern.pk.attributes, ...sk, types });
+    parts.push(`pinned: { ${pinned.slice(1, -1)}, choose: shardsToQuery }`);
+    values.add('shardsToQuery');
   }
   return `{ ${parts.join(', ')} }`;
 }
@@ -249,7 +253,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       `  condition: ${condition},`,
       ...(slice ? [
         ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
-        `  read: /* @__PURE__ */ sliceReader(${modelSlice(model, pattern, template)}),`,
+        `  read: /* @__PURE__ */ sliceReader(${modelSlice(model, pattern, template, values)}),`,
       ] : [
         `  types: ${types},`,
         `  request: ${json(fixedQuery(model, pattern, typeFilter))},`,

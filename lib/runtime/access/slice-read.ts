@@ -11,7 +11,7 @@ import type { AccessTable } from './table';
 import { IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import type { TableContext } from '../context';
 import type { FanOutState } from '../fanout';
-import { shardsToQuery } from '../fanout-shards';
+import { everyShard, shardsToQuery } from '../fanout-shards';
 import { finishPage } from '../ops/finish-page';
 import { readPartition } from '../ops/query';
 import { readShards } from '../ops/query-shards';
@@ -35,14 +35,16 @@ export interface ModelSlice {
   /** Whether its entries are fetched from the table with BatchGetItem (FetchMode.BATCH_GET). @default false */
   readonly fetch?: boolean;
   /**
-   * Where reads go to the shard of the shard attribute's value (ShardModel.pinnedReads), what shard
-   * choice reads: the pattern's key attributes and condition, and the attribute's type in each entity.
+   * Where reads go to the shard of the shard attribute's value (ShardModel.pinnedReads): the shard
+   * choice (`shardsToQuery`, only in handlers with such a pattern) and what it reads: the pattern's
+   * key attributes and condition, and the attribute's type in each entity.
    * @default - reads go to every shard
    */
   readonly pinned?: Pick<PatternModel, 'sortKeyCondition'> & {
     readonly pk: readonly string[];
     readonly sk?: readonly string[];
     readonly types: Readonly<Record<string, string>>;
+    readonly choose: typeof shardsToQuery;
   };
 }
 
@@ -63,8 +65,9 @@ export function sliceReader(slice: ModelSlice): SliceReader {
     if (!view) views.set(table, view = viewOf(slice, table, bound.index, name));
     const { context, index } = view;
     const plan = { ...bound, pattern: view.pattern, index } as QueryPlan;
-    const page = index.shards
-      ? await readShards(context, plan, shardsToQuery(context.model, plan, input), position as FanOutState | undefined)
+    const shards = index.shards && (slice.pinned ? slice.pinned.choose(context.model, plan, input) : everyShard(index.shards));
+    const page = shards
+      ? await readShards(context, plan, shards, position as FanOutState | undefined)
       : await readPartition(context, plan, position as Record<string, AttributeValue> | undefined);
     return { items: await finishPage(context, plan, page.items), next: page.next };
   };
