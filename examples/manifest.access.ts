@@ -3,7 +3,7 @@
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
 import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, booleanSegment, collectionsOf, dateSegment, getEntity, named, numberSegment, openAccess, partitionCondition, putEntity, queryPattern, readPattern, shardedBy, sliceReader, sortKeyCondition, sortKeyRequest, stringSegment } from "../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexType, ItemOf, KeyedPattern, KeyOf, ModelSlice, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SlicedPatternAccess, SortOrder, TaggedItem } from "../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, Segment, ShardModel, SlicedPatternAccess, SortOrder, TaggedItem } from "../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -163,10 +163,46 @@ export function getTask(table: AccessTable<M>, key: KeyOf<M, "Task">, options?: 
   return getEntity(table, TaskKey, key, options) as Promise<ResultItemOf<M, "Task"> | undefined>;
 }
 
+/** The key template CUSTOMER#{username}. */
+const template1: Segment[] = [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}];
+
+/** The key template ORDER#{orderId}. */
+const template2: Segment[] = [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}];
+
+/** The key template ORDER#{status}. */
+const template3: Segment[] = [{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}];
+
+/** The key template {createdAt}. */
+const template4: Segment[] = [{"attribute":"createdAt","kind":"DATE"}];
+
+/** The key template CATEGORY#{category}. */
+const template5: Segment[] = [{"literal":"CATEGORY"},{"attribute":"category","kind":"STRING"}];
+
+/** The key template PRICE#{price}. */
+const template6: Segment[] = [{"literal":"PRICE"},{"attribute":"price","kind":"NUMBER"}];
+
+/** The key template GROUP#{groupId}. */
+const template7: Segment[] = [{"literal":"GROUP"},{"attribute":"groupId","kind":"STRING"}];
+
+/** The key template RUNNING#{running}. */
+const template8: Segment[] = [{"literal":"RUNNING"},{"attribute":"running","kind":"BOOLEAN"}];
+
+/** The key template {startedAt}. */
+const template9: Segment[] = [{"attribute":"startedAt","kind":"DATE"}];
+
+/** The key template TASK#{taskId}. */
+const template10: Segment[] = [{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}];
+
+/** The key template ORDERED#{createdAt}. */
+const template11: Segment[] = [{"literal":"ORDERED"},{"attribute":"createdAt","kind":"DATE"}];
+
+/** The key template AMOUNT#{amount}. */
+const template12: Segment[] = [{"literal":"AMOUNT"},{"attribute":"amount","kind":"NUMBER"}];
+
 const ordersForCustomerPattern: PatternAccess = {
   name: "ordersForCustomer",
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomer","sortKeyCondition":"BEGINS_WITH"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]),
+  condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomer", "BEGINS_WITH", template1, template2),
   types: { "Order": "Order" },
   request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Order"}}},
   withSortKey: sortKeyRequest,
@@ -197,7 +233,7 @@ export function queryCustomerWithOrders(
 const orderByIdPattern: PatternAccess = {
   name: "orderById",
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"orderById","sortKeyCondition":"EQUALS"} as KeyedPattern, [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}], [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]),
+  condition: /* @__PURE__ */ sortKeyCondition("orderById", "EQUALS", template2, template2),
   types: { "Order": "Order" },
   request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Order"}}},
   withSortKey: sortKeyRequest,
@@ -214,8 +250,8 @@ const ordersByStatusPattern: SlicedPatternAccess = {
   name: "ordersByStatus",
   order: "DESCENDING" as SortOrder,
   slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersByStatus","sortKeyCondition":"BETWEEN"} as KeyedPattern, [{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}], [{"attribute":"createdAt","kind":"DATE"}]),
-  read: /* @__PURE__ */ sliceReader({"pattern":{"name":"ordersByStatus","index":"GSI2","entities":["Order"],"fetch":"NONE","sortKeyCondition":"BETWEEN","pk":{"source":"ORDER#{status}","attributes":["status"]},"sk":{"source":"{createdAt}","attributes":["createdAt"]}},"projection":"INCLUDE","table":{"partitionKey":"PK","sortKey":"SK"},"entityByType":{"Order":"Order"},"entities":{"Order":{"name":"Order","keys":{"table":{"pk":{"segments":[{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}]},"sk":{"segments":[{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]}},"GSI2":{"pk":{"segments":[{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}]},"sk":{"segments":[{"attribute":"createdAt","kind":"DATE"}]}}}}}} as ModelSlice),
+  condition: /* @__PURE__ */ sortKeyCondition("ordersByStatus", "BETWEEN", template3, template4),
+  read: /* @__PURE__ */ sliceReader({ projection: "INCLUDE", table: ["PK","SK"], entities: { "Order": ["Order", [template1, template2], [template3, template4]] } }),
 };
 
 /** Orders in a status, newest first, within a date range: the access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */
@@ -243,7 +279,7 @@ export function queryCustomerByEmail(
 const productsByCategoryPattern: PatternAccess = {
   name: "productsByCategory",
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"productsByCategory","sortKeyCondition":"BETWEEN"} as KeyedPattern, [{"literal":"CATEGORY"},{"attribute":"category","kind":"STRING"}], [{"literal":"PRICE"},{"attribute":"price","kind":"NUMBER"}]),
+  condition: /* @__PURE__ */ sortKeyCondition("productsByCategory", "BETWEEN", template5, template6),
   types: { "Product": "Product" },
   request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Product"}}},
   withSortKey: sortKeyRequest,
@@ -259,7 +295,7 @@ export function queryProductsByCategory(
 const groupsForCustomerPattern: PatternAccess = {
   name: "groupsForCustomer",
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"groupsForCustomer","sortKeyCondition":"BEGINS_WITH"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"GROUP"},{"attribute":"groupId","kind":"STRING"}]),
+  condition: /* @__PURE__ */ sortKeyCondition("groupsForCustomer", "BEGINS_WITH", template1, template7),
   types: { "Membership": "Membership" },
   request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Membership"}}},
   withSortKey: sortKeyRequest,
@@ -291,7 +327,7 @@ const runningTasksPattern: SlicedPatternAccess = {
   name: "runningTasks",
   slot: { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" },
   condition: /* @__PURE__ */ partitionCondition("runningTasks", ["RUNNING#", "running", booleanSegment, ""], "{startedAt}"),
-  read: /* @__PURE__ */ sliceReader({"pattern":{"name":"runningTasks","index":"GSI3","entities":["Task"],"fetch":"BATCH_GET","sortKeyCondition":"NONE","pk":{"source":"RUNNING#{running}","attributes":["running"]},"sk":{"source":"{startedAt}","attributes":["startedAt"]}},"projection":"KEYS_ONLY","table":{"partitionKey":"PK","sortKey":"SK"},"entityByType":{"Task":"Task"},"entities":{"Task":{"name":"Task","keys":{"table":{"pk":{"segments":[{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}]},"sk":{"segments":[{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}]}},"GSI3":{"pk":{"segments":[{"literal":"RUNNING"},{"attribute":"running","kind":"BOOLEAN"}]},"sk":{"segments":[{"attribute":"startedAt","kind":"DATE"}]}}}}}} as ModelSlice),
+  read: /* @__PURE__ */ sliceReader({ projection: "KEYS_ONLY", table: ["PK","SK"], entities: { "Task": ["Task", [template10, template10], [template8, template9]] }, fetch: true }),
 };
 
 /** Tasks currently running, oldest first (sparse boolean index): the access pattern runningTasks: one page of typed results, and a cursor when there may be more. */
@@ -306,7 +342,7 @@ const ordersForCustomerByDatePattern: PatternAccess = {
   order: "DESCENDING" as SortOrder,
   consistentRead: true,
   slot: { name: "LSI1", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI1SK" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomerByDate","sortKeyCondition":"BETWEEN"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"ORDERED"},{"attribute":"createdAt","kind":"DATE"}]),
+  condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomerByDate", "BETWEEN", template1, template11),
   types: { "Order": "Order" },
   request: {"IndexName":"LSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"}},
   withSortKey: sortKeyRequest,
@@ -323,7 +359,7 @@ const ordersForCustomerByAmountPattern: PatternAccess = {
   name: "ordersForCustomerByAmount",
   order: "DESCENDING" as SortOrder,
   slot: { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" },
-  condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomerByAmount","sortKeyCondition":"GREATER_THAN_OR_EQUAL"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"AMOUNT"},{"attribute":"amount","kind":"NUMBER"}]),
+  condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomerByAmount", "GREATER_THAN_OR_EQUAL", template1, template12),
   types: { "Order": "Order" },
   request: {"IndexName":"LSI2","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"},"Select":"ALL_ATTRIBUTES"},
   withSortKey: sortKeyRequest,

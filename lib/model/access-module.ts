@@ -27,7 +27,8 @@ export interface AccessModuleOptions {
 
 /** The runtime's types a module may name; it imports those it does. */
 const TYPES = ['AccessTable', 'ClientOptions', 'EntityAccess', 'EntityName', 'FetchMode', 'GetOptions', 'IndexType', 'ItemOf', 'KeyedPattern', 'KeyOf', 'ModelSlice', 'PatternAccess',
-  'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'ShardModel', 'SlicedPatternAccess', 'SortKeyCondition', 'SortOrder', 'TableContext', 'TaggedItem'];
+  'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'Segment', 'ShardModel', 'SlicedPatternAccess', 'SortKeyCondition', 'SortOrder',
+  'TableContext', 'TaggedItem'];
 
 const KIND_NAMES: Record<string, string> = {
   STRING: 'STRING_KIND',
@@ -72,28 +73,36 @@ const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]) =>
   Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Pick<T, K>;
 const pickShards = (shards: ShardModel) => pick(shards, 'readCount', 'counts', 'pinnedReads', 'attribute');
 
-/** The part of the model a pattern's slice reader reads (see ModelSlice in lib/runtime/access/slice-read.ts). */
-function modelSlice(model: TableModel, pattern: PatternModel): object {
-  const template = (t: PatternModel['pk']) => pick(t, 'source', 'attributes');
+/**
+ * The part of the model a pattern's slice reader reads (see ModelSlice in
+ * lib/runtime/access/slice-read.ts), its key templates as the names `template` gives them.
+ */
+function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyTemplateModel) => string, values: Set<string>): string {
   const index = model.indexes[pattern.index];
   const shards = index.shards;
+  const keys = (slot: EntityModel['keys'][string]) => `[${template(slot.pk)}${slot.sk ? `, ${template(slot.sk)}` : ''}]`;
   const entities = pattern.entities.map((name) => {
     const entity = model.entities[name];
-    const keys = Object.fromEntries([...new Set([TABLE_INDEX, pattern.index])].map((i) => {
-      const slot = entity.keys[i];
-      return [i, { pk: pick(slot.pk, 'segments'), ...slot.sk && { sk: pick(slot.sk, 'segments') } }];
-    }));
-    // Shard choice reads the type of the shard attribute, when reads are pinned to its shard.
-    const attributes = shards?.pinnedReads ? { [shards.attribute!]: { type: entity.attributes[shards.attribute!].type } } : undefined;
-    return [name, { name, keys, ...attributes && { attributes } }];
+    const onIndex = pattern.index === TABLE_INDEX ? '' : `, ${keys(entity.keys[pattern.index])}`;
+    return `${json(name)}: [${json(entity.typeValue)}, ${keys(entity.keys[TABLE_INDEX])}${onIndex}]`;
   });
-  return {
-    pattern: { ...pick(pattern, 'name', 'index', 'entities', 'fetch', 'sortKeyCondition'), pk: template(pattern.pk), ...pattern.sk && { sk: template(pattern.sk) } },
-    projection: index.projection,
-    table: pick(model.indexes[TABLE_INDEX], 'partitionKey', 'sortKey'),
-    entityByType: Object.fromEntries(pattern.entities.map((e) => [model.entities[e].typeValue, e])),
-    entities: Object.fromEntries(entities),
-  };
+  const table = model.indexes[TABLE_INDEX];
+  const parts = [
+    `projection: ${json(index.projection)}`,
+    `table: ${json([table.partitionKey, ...table.sortKey ? [table.sortKey] : []])}`,
+    `entities: { ${entities.join(', ')} }`,
+  ];
+  if (pattern.fetch === 'BATCH_GET') parts.push('fetch: true');
+  // Where reads are pinned to the shard attribute value's shard: the shard choice, and what it reads
+  // (the pattern's key attributes and condition, the shard attribute's type).
+  if (shards?.pinnedReads) {
+    const types = Object.fromEntries(pattern.entities.map((e) => [e, model.entities[e].attributes[shards.attribute!].type]));
+    const sk = pattern.sk && { sk: pattern.sk.attributes };
+    const pinned = json({ sortKeyCondition: pattern.sortKeyCondition, pk: pattern.pk.attributes, ...sk, types });
+    parts.push(`pinned: { ${pinned.slice(1, -1)}, choose: shardsToQuery }`);
+    values.add('shardsToQuery');
+  }
+  return `{ ${parts.join(', ')} }`;
 }
 
 /**
@@ -138,6 +147,14 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     return `[${[...parts, json(text)].join(', ')}]`;
   };
   let needsModelFile = false;
+  // The key templates of sort-key conditions and slices as their segments, each written once.
+  const templates = new Map<string, string>();
+  const template = (t: KeyTemplateModel) => {
+    const segments = json(t.segments);
+    let name = templates.get(segments);
+    if (!name) templates.set(segments, name = `template${templates.size + 1}`);
+    return name;
+  };
 
   for (const entity of Object.values(model.entities)) {
     // The table slot first: the functions read the table key from it.
@@ -195,6 +212,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     );
   }
 
+  const patternsStart = out.length;
   for (const pattern of Object.values(model.patterns)) {
     const name = pattern.name;
     const signature = `export function query${capitalized(name)}(\n  table: AccessTable<M>, input: PatternInput<M, ${json(name)}>, options?: PatternQueryOptions<M, ${json(name)}>,\n)`
@@ -217,8 +235,10 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       condition = `/* @__PURE__ */ partitionCondition(${json(name)}, ${partsOf(pattern.pk)}${pattern.sk ? `, ${json(pattern.sk.source)}` : ''})`;
     } else {
       values.add('sortKeyCondition');
-      const keyed = pick(pattern, 'name', 'sortKeyCondition', 'skCoverage');
-      condition = `/* @__PURE__ */ sortKeyCondition(${json(keyed)} as KeyedPattern, ${json(pattern.pk.segments)}${pattern.sk ? `, ${json(pattern.sk.segments)}` : ''})`;
+      const args = [json(name), json(pattern.sortKeyCondition), template(pattern.pk)];
+      if (pattern.sk || pattern.skCoverage) args.push(pattern.sk ? template(pattern.sk) : 'undefined');
+      if (pattern.skCoverage) args.push(json(pattern.skCoverage));
+      condition = `/* @__PURE__ */ sortKeyCondition(${args.join(', ')})`;
     }
     const run = slice ? 'readPattern' : 'queryPattern';
     values.add(run);
@@ -233,7 +253,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       `  condition: ${condition},`,
       ...(slice ? [
         ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
-        `  read: /* @__PURE__ */ sliceReader(${json(modelSlice(model, pattern))} as ModelSlice),`,
+        `  read: /* @__PURE__ */ sliceReader(${modelSlice(model, pattern, template, values)}),`,
       ] : [
         `  types: ${types},`,
         `  request: ${json(fixedQuery(model, pattern, typeFilter))},`,
@@ -248,6 +268,11 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       '',
     );
   }
+
+  out.splice(patternsStart, 0, ...[...templates].flatMap(([segments, name]) => {
+    const source = JSON.parse(segments).map((seg: { literal?: string; attribute?: string }) => seg.literal ?? `{${seg.attribute}}`).join(model.delimiter);
+    return [`/** The key template ${source.replace(/\*\//g, '* /')}. */`, `const ${name}: Segment[] = ${segments};`, ''];
+  }));
 
   // By name, for code that names the entity or pattern at run time (an event's field).
   values.add('named');

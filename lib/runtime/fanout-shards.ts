@@ -11,7 +11,7 @@ import { shardForValue } from '../keys/shard';
 import type { ShardModel, TableModel } from '../manifest/model';
 
 // Per shard model, computed once: the model is frozen.
-const everyShard = new WeakMap<ShardModel, number[]>();
+const everyShardOf = new WeakMap<Pick<ShardModel, 'readCount'>, number[]>();
 
 /** Shard numbers to query for a planned query on a sharded index, ascending. */
 export function shardsToQuery(model: TableModel, plan: QueryPlan, input: Readonly<Record<string, unknown>>): number[] {
@@ -21,10 +21,10 @@ export function shardsToQuery(model: TableModel, plan: QueryPlan, input: Readonl
   // The entities of a pattern may type the attribute differently, and so encode it differently.
   for (const entity of value === undefined ? [] : plan.pattern.entities) {
     const encoded = encodeSegment(model.entities[entity].attributes[shards.attribute!].type, value, model.escapeChar);
-    if (!('segment' in encoded)) return all(shards);
+    if (!('segment' in encoded)) return everyShard(shards);
     for (const count of shards.counts) chosen.add(shardForValue(encoded.segment, count));
   }
-  return chosen.size ? [...chosen].sort((a, b) => a - b) : all(shards);
+  return chosen.size ? [...chosen].sort((a, b) => a - b) : everyShard(shards);
 }
 
 /**
@@ -40,11 +40,12 @@ function pinnedValue(plan: QueryPlan, attribute: string, input: Readonly<Record<
   return undefined;
 }
 
-function all(shards: ShardModel): number[] {
-  let numbers = everyShard.get(shards);
+/** Every shard number of a sharded index, ascending: what a query reads when its input pins no shard. */
+export function everyShard(shards: Pick<ShardModel, 'readCount'>): number[] {
+  let numbers = everyShardOf.get(shards);
   if (!numbers) {
     numbers = Array.from({ length: shards.readCount }, (_, i) => i);
-    everyShard.set(shards, numbers);
+    everyShardOf.set(shards, numbers);
   }
   return numbers;
 }

@@ -173,22 +173,25 @@ function refillWave(
 
 /** One shard's progress through a page. */
 class ShardCursor {
-  private buffer: Item[] = [];
-  private next = 0;
-  private resumeKey?: Item;
-  private more = true;
+  #buffer: Item[] = [];
+  #next = 0;
+  #resumeKey?: Item;
+  #more = true;
   /**
    * Whether resumeKey bounds the unread items: on an index with a sort key they follow it in sort-key
    * order, and it holds every key attribute the merge compares.
    */
-  private bounded = false;
+  #bounded = false;
   /** Items taken from this shard in this page. */
   taken = 0;
   /** Items asked for (evaluated, with a filter) and items returned, over this page's reads. */
-  private asked = 0;
-  private got = 0;
+  #asked = 0;
+  #got = 0;
   /** The last item taken, or read past as behind the merge position: the next page starts after it. */
-  private passed?: Item;
+  #passed?: Item;
+  readonly #start: string[] | undefined;
+  readonly #keyAttributes: string[];
+  readonly #sorted: boolean;
   /**
    * The head's sort key, or a waiting shard's LastEvaluatedKey's, and whether it holds a unit from
    * U+D800 up (compareUtf8Known); set while hasHead or waiting.
@@ -200,45 +203,48 @@ class ShardCursor {
     /** Index of the shard in the fan-out's shard list (and in the state). */
     readonly slot: number,
     readonly shard: number,
-    private readonly start: string[] | undefined,
-    private readonly keyAttributes: string[],
+    start: string[] | undefined,
+    keyAttributes: string[],
     partitionKey: FanOutOptions['partitionKey'],
-    private readonly sorted: boolean,
+    sorted: boolean,
   ) {
+    this.#start = start;
+    this.#keyAttributes = keyAttributes;
+    this.#sorted = sorted;
     if (start) {
       const key: Item = partitionKey ? { [partitionKey.attribute]: { S: partitionKey.valueOf(shard) } } : {};
       keyAttributes.forEach((a, i) => { key[a] = { S: start[i] }; });
-      this.resumeKey = key;
+      this.#resumeKey = key;
     }
   }
 
   get hasHead(): boolean {
-    return this.next < this.buffer.length;
+    return this.#next < this.#buffer.length;
   }
 
   get hasMore(): boolean {
-    return this.more;
+    return this.#more;
   }
 
   /** Run dry with more to come, and every unread item sorts at or after its LastEvaluatedKey. */
   get waiting(): boolean {
-    return !this.hasHead && this.more && this.bounded;
+    return !this.hasHead && this.#more && this.#bounded;
   }
 
   get head(): Item {
-    return this.buffer[this.next];
+    return this.#buffer[this.#next];
   }
 
   take(): Item {
-    this.passed = this.buffer[this.next++];
+    this.#passed = this.#buffer[this.#next++];
     this.taken++;
-    this.settle();
-    return this.passed;
+    this.#settle();
+    return this.#passed;
   }
 
   /** The last buffered item while hasHead; the LastEvaluatedKey while waiting. */
   get tail(): Item {
-    return this.hasHead ? this.buffer[this.buffer.length - 1] : this.resumeKey!;
+    return this.hasHead ? this.#buffer[this.#buffer.length - 1] : this.#resumeKey!;
   }
 
   /**
@@ -246,25 +252,25 @@ class ShardCursor {
    * a sort key (ties the engine orders otherwise can only blur the count, which is a prediction).
    */
   bufferedUpTo(item: Item, order: (a: Item, b: Item) => number): number {
-    let lo = this.next;
-    let hi = this.buffer.length;
+    let lo = this.#next;
+    let hi = this.#buffer.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1; // eslint-disable-line no-bitwise
-      if (order(this.buffer[mid], item) <= 0) lo = mid + 1;
+      if (order(this.#buffer[mid], item) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    return lo - this.next;
+    return lo - this.#next;
   }
 
   /** The Limit that should return `items` at the rate a filter let items through so far; at most `limit`. */
   evaluatedFor(items: number, limit: number): number {
-    return Math.min(limit, Math.ceil((items * this.asked) / Math.max(this.got, 1)));
+    return Math.min(limit, Math.ceil((items * this.#asked) / Math.max(this.#got, 1)));
   }
 
   /** Reads the new head's sort key (a waiting shard's LastEvaluatedKey's). */
-  private settle(): void {
-    if (this.hasHead) this.headSort = keyString(this.buffer[this.next], this.keyAttributes[0]);
-    else if (this.waiting) this.headSort = this.resumeKey![this.keyAttributes[0]].S!;
+  #settle(): void {
+    if (this.hasHead) this.headSort = keyString(this.#buffer[this.#next], this.#keyAttributes[0]);
+    else if (this.waiting) this.headSort = this.#resumeKey![this.#keyAttributes[0]].S!;
     else return;
     this.headHigh = hasHighUnit(this.headSort);
   }
@@ -278,27 +284,27 @@ class ShardCursor {
   async fill(fetch: ShardPageFetcher, limit: number, descending: boolean, floor: string | undefined): Promise<void> {
     const floorHigh = floor !== undefined && hasHighUnit(floor);
     do {
-      const page = await fetch(this.shard, this.resumeKey, limit);
-      this.asked += limit;
-      this.got += page.items.length;
+      const page = await fetch(this.shard, this.#resumeKey, limit);
+      this.#asked += limit;
+      this.#got += page.items.length;
       // A shard read ahead (refillWave) still holds items: the page continues them, since it starts
       // after the previous page's LastEvaluatedKey.
-      this.buffer = this.hasHead ? this.buffer.slice(this.next).concat(page.items) : page.items;
-      this.next = 0;
+      this.#buffer = this.hasHead ? this.#buffer.slice(this.#next).concat(page.items) : page.items;
+      this.#next = 0;
       const key = page.lastEvaluatedKey;
-      this.resumeKey = key;
-      this.more = key !== undefined;
-      this.bounded = this.sorted && key !== undefined && this.keyAttributes.every((a) => typeof key[a]?.S === 'string');
-      this.settle();
+      this.#resumeKey = key;
+      this.#more = key !== undefined;
+      this.#bounded = this.#sorted && key !== undefined && this.#keyAttributes.every((a) => typeof key[a]?.S === 'string');
+      this.#settle();
       if (floor !== undefined) {
         const sign = descending ? -1 : 1;
         // Read past for good: the merge position only moves forward, so they are behind every later page too.
         while (this.hasHead && sign * compareUtf8Known(this.headSort, this.headHigh, floor, floorHigh) < 0) {
-          this.passed = this.buffer[this.next++];
-          this.settle();
+          this.#passed = this.#buffer[this.#next++];
+          this.#settle();
         }
       }
-    } while (!this.hasHead && this.more && !this.bounded);
+    } while (!this.hasHead && this.#more && !this.#bounded);
   }
 
   /**
@@ -306,9 +312,9 @@ class ShardCursor {
    * returned (still buffered), so the position is the key of the last item actually returned.
    */
   position(): string[] | null {
-    const passed = this.passed;
-    if (!passed) return this.start ?? null;
-    return this.keyAttributes.map((a) => keyString(passed, a));
+    const passed = this.#passed;
+    if (!passed) return this.#start ?? null;
+    return this.#keyAttributes.map((a) => keyString(passed, a));
   }
 }
 

@@ -57,9 +57,10 @@ export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } fr
 export { putEntity, shardedBy } from './access/write';
 export { getEntity } from './access/read';
 export { queryPattern, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './access/query';
-export type { PatternAccess, SlicedPatternAccess, FixedQuery } from './access/query';
+export type { PatternAccess, SlicedPatternAccess, FixedQuery, Segment } from './access/query';
 export { sliceReader } from './access/slice-read';
-export type { ModelSlice } from './access/slice-read';
+export { shardsToQuery } from './fanout-shards';
+export type { ModelSlice, SliceEntity, SliceKeys, SlicePlan, SliceReader } from './access/slice-read';
 export { named } from './access/named';
 export { STRING_KIND, NUMBER_KIND, BOOLEAN_KIND, DATE_KIND, LIST_KIND, MAP_KIND, STRING_SET_KIND, NUMBER_SET_KIND } from './values';
 export { stringSegment, numberSegment, dateSegment, booleanSegment } from '../keys/encoding';

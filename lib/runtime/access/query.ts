@@ -11,7 +11,7 @@ import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb
 import { QueryCommand } from '../sdk';
 import type { AccessModel, AccessTable } from './table';
 import { composeParts, partsSource, TemplateParts } from '../../keys/template';
-import type { IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel } from '../../manifest/model';
+import type { IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
 import type { AttributeKind, SortKeyCondition } from '../../manifest/structs';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { checkInput, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
@@ -85,11 +85,17 @@ export type Segment = Omit<KeySegmentModel, 'kind'> & { readonly kind?: `${Attri
  * from them and the delimiter.
  */
 export function sortKeyCondition(
-  pattern: Pick<KeyedPattern, 'name' | 'sortKeyCondition' | 'skCoverage'>, pk: readonly Segment[], sk?: readonly Segment[],
+  name: string, condition: `${SortKeyCondition}`, pk: readonly Segment[], sk?: readonly Segment[], skCoverage?: `${SortKeyCoverage}`,
 ): PatternBase['condition'] {
   let keyed: KeyedPattern | undefined;
   return (model, input) => {
-    keyed ??= { ...pattern, pk: templateOf(pk, model.delimiter), sk: sk && templateOf(sk, model.delimiter) };
+    keyed ??= {
+      name,
+      sortKeyCondition: condition as SortKeyCondition,
+      skCoverage: skCoverage as SortKeyCoverage,
+      pk: templateOf(pk, model.delimiter),
+      sk: sk && templateOf(sk, model.delimiter),
+    };
     return keyConditionFor(model, keyed, input);
   };
 }
@@ -154,6 +160,6 @@ export async function queryPattern(table: AccessTable<unknown>, pattern: Pattern
 /** Runs a sharded, fetched or key-decoded access pattern through its slice reader. */
 export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options: QueryOptions = {}): Page {
   const { plan, binding, start } = prepare(table, pattern, input, options);
-  const page = await pattern.read(table, plan, input, start);
+  const page = await pattern.read(table, plan, input, start, pattern.name);
   return { items: page.items, cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, binding(), page.next) };
 }

@@ -1,62 +1,104 @@
 // The reader of a generated access pattern that the one-partition fast path does not cover: a
 // write-sharded index (fan-out over the shards, merged in order, one cursor), entries fetched from
 // the table with BatchGetItem, or entries whose attributes partly live in their keys (KEYS_ONLY,
-// INCLUDE). The module gives it the slice of the model these read (the pattern, its index, the
-// table key, and its entities' key templates), and it runs the runtime's own fan-out, fetch and
-// result decoding over that slice, so it reads and returns exactly what `queryShards` does.
+// INCLUDE). The module gives it the slice of the model these read (the index's projection, the
+// table key, its entities' type values and key templates, each template written once in the
+// module), and it runs the runtime's own fan-out, fetch and result decoding over that slice, so it
+// reads and returns exactly what `queryShards` does.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { Segment } from './query';
 import type { AccessTable } from './table';
-import { EntityModel, IndexModel, KeyTemplateModel, PatternModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import type { TableContext } from '../context';
 import type { FanOutState } from '../fanout';
-import { shardsToQuery } from '../fanout-shards';
-import { fetchItems } from '../ops/fetch-items';
+import { everyShard, shardsToQuery } from '../fanout-shards';
+import { finishPage } from '../ops/finish-page';
 import { readPartition } from '../ops/query';
 import { readShards } from '../ops/query-shards';
 import type { QueryPlan } from '../query';
-import { EntityItem, toEntityItems } from '../results';
+import type { EntityItem } from '../results';
+
+/** An entity's key templates on one index, as their segments: the partition key's, then the sort key's. */
+export type SliceKeys = readonly [pk: readonly Segment[], sk?: readonly Segment[]];
+
+/** An entity a pattern returns: its type value, its table keys, and its keys on the pattern's index (none where that is the table). */
+export type SliceEntity = readonly [typeValue: string, table: SliceKeys, index?: SliceKeys];
 
 /** What the fan-out, the fetch and the result decoding read of the model, for one pattern. */
 export interface ModelSlice {
-  /** The pattern: its entities, key templates' attributes and condition (shard choice reads them). */
-  readonly pattern: Pick<PatternModel, 'name' | 'index' | 'entities' | 'fetch' | 'sortKeyCondition'> & {
-    readonly pk: Pick<PatternModel['pk'], 'source' | 'attributes'>;
-    readonly sk?: Pick<PatternModel['pk'], 'source' | 'attributes'>;
-  };
   /** What the index the pattern queries projects (its keys and shards are the pattern's slot). */
-  readonly projection: IndexModel['projection'];
-  /** The table's key attributes. */
-  readonly table: Pick<IndexModel, 'partitionKey' | 'sortKey'>;
-  /** Entity name by type value, of the pattern's entities. */
-  readonly entityByType: Readonly<Record<string, string>>;
-  /** The pattern's entities: the segments of their key templates (table and index) and the shard attribute's type. */
-  readonly entities: Readonly<Record<string, Pick<EntityModel, 'name'> & {
-    readonly keys: Readonly<Record<string, { readonly pk: Pick<KeyTemplateModel, 'segments'>; readonly sk?: Pick<KeyTemplateModel, 'segments'> }>>;
-    readonly attributes?: Readonly<Record<string, { readonly type: string }>>;
-  }>>;
+  readonly projection: `${IndexModel['projection']}`;
+  /** The table's key attributes: partition key, sort key. */
+  readonly table: readonly [partitionKey: string, sortKey?: string];
+  /** The pattern's entities by name. */
+  readonly entities: Readonly<Record<string, SliceEntity>>;
+  /** Whether its entries are fetched from the table with BatchGetItem (FetchMode.BATCH_GET). @default false */
+  readonly fetch?: boolean;
+  /**
+   * Where reads go to the shard of the shard attribute's value (ShardModel.pinnedReads): the shard
+   * choice (`shardsToQuery`, only in handlers with such a pattern) and what it reads: the pattern's
+   * key attributes and condition, and the attribute's type in each entity.
+   * @default - reads go to every shard
+   */
+  readonly pinned?: Pick<PatternModel, 'sortKeyCondition'> & {
+    readonly pk: readonly string[];
+    readonly sk?: readonly string[];
+    readonly types: Readonly<Record<string, string>>;
+    readonly choose: typeof shardsToQuery;
+  };
 }
+
+/** The plan a slice reader gets: the generated query's, whose index is the pattern's slot. */
+export type SlicePlan = Omit<QueryPlan, 'pattern' | 'index'> & { readonly index: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'> };
 
 /** One page of a pattern read through its slice: typed results, and the position of the next page. */
 export type SliceReader = (
-  table: AccessTable<unknown>, plan: Omit<QueryPlan, 'pattern' | 'index'> & { readonly index: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'> }, input: Readonly<Record<string, unknown>>, position: unknown,
+  table: AccessTable<unknown>, plan: SlicePlan, input: Readonly<Record<string, unknown>>, position: unknown, name: string,
 ) => Promise<{ items: EntityItem[]; next?: unknown }>;
 
 /** The reader of a pattern from its slice of the model. */
 export function sliceReader(slice: ModelSlice): SliceReader {
-  return async (table, bound, input, position) => {
-    // The runtime's operations read these parts of the model only, which the slice holds.
-    const index = { ...bound.index, projection: slice.projection };
-    const model = { ...table.model, ...slice, indexes: { [TABLE_INDEX]: slice.table, [index.name]: index } } as unknown as TableModel;
-    const context: TableContext<unknown> = { ...table, model };
-    const plan = { ...bound, pattern: slice.pattern, index } as unknown as QueryPlan;
-    const page = index.shards
-      ? await readShards(context, plan, shardsToQuery(model, plan, input), position as FanOutState | undefined)
+  // The table the runtime's operations read, built once per opened table (a container opens one).
+  const views = new WeakMap<AccessTable<unknown>, { context: TableContext<unknown>; index: IndexModel; pattern: PatternModel }>();
+  return async (table, bound, input, position, name) => {
+    let view = views.get(table);
+    if (!view) views.set(table, view = viewOf(slice, table, bound.index, name));
+    const { context, index } = view;
+    const plan = { ...bound, pattern: view.pattern, index } as QueryPlan;
+    const shards = index.shards && (slice.pinned ? slice.pinned.choose(context.model, plan, input) : everyShard(index.shards));
+    const page = shards
+      ? await readShards(context, plan, shards, position as FanOutState | undefined)
       : await readPartition(context, plan, position as Record<string, AttributeValue> | undefined);
-    let items = page.items;
-    const equal = plan.condition.excludeEqual;
-    if (equal !== undefined) items = items.filter((i) => i[index.sortKey!]?.S !== equal);
-    if (slice.pattern.fetch === 'BATCH_GET') items = await fetchItems(context, items);
-    const shape = { index: index.name, decodeKeys: index.projection !== 'ALL' && slice.pattern.fetch === 'NONE' };
-    return { items: toEntityItems(model, slice.pattern.entities, items, table.strip, shape), next: page.next };
+    return { items: await finishPage(context, plan, page.items), next: page.next };
   };
+}
+
+/** The parts of a model, index and pattern that the fan-out, fetch and result decoding read, from a slice. */
+function viewOf(slice: ModelSlice, table: AccessTable<unknown>, slot: SlicePlan['index'], name: string) {
+  const index = { ...slot, projection: slice.projection } as IndexModel;
+  const template = (segments: readonly Segment[] | undefined) => segments && { segments };
+  const keys = (k: SliceKeys) => ({ pk: template(k[0]), sk: template(k[1]) });
+  const entities: Record<string, unknown> = {};
+  const entityByType: Record<string, string> = {};
+  for (const [entity, [typeValue, tableKeys, indexKeys]] of Object.entries(slice.entities)) {
+    entityByType[typeValue] = entity;
+    const attribute = slice.pinned && index.shards!.attribute!;
+    entities[entity] = {
+      name: entity,
+      keys: { [TABLE_INDEX]: keys(tableKeys), [index.name]: keys(indexKeys ?? tableKeys) },
+      ...attribute && { attributes: { [attribute]: { type: slice.pinned!.types[entity] } } },
+    };
+  }
+  const [partitionKey, sortKey] = slice.table;
+  const indexes = { [TABLE_INDEX]: { partitionKey, sortKey }, [index.name]: index };
+  const model = { ...table.model, entityByType, entities, indexes } as unknown as TableModel;
+  const pinned = slice.pinned;
+  const pattern = {
+    name,
+    index: index.name,
+    entities: Object.keys(slice.entities),
+    fetch: slice.fetch ? 'BATCH_GET' : 'NONE',
+    ...pinned && { sortKeyCondition: pinned.sortKeyCondition, pk: { attributes: pinned.pk }, sk: pinned.sk && { attributes: pinned.sk } },
+  } as unknown as PatternModel;
+  return { context: { ...table, model } as TableContext<unknown>, index, pattern };
 }

@@ -1,14 +1,14 @@
-// What `query` and `queryShards` share: the plan, the cursor, the `<` floor's filter, fetching
-// unprojected attributes, and typed results. Each passes its own reader of the index, so the
-// fan-out's code is only in handlers that import queryShards; the variants taking read options
-// (filter, attributes) pass `optionedRead`, so the condition compiler is only in theirs.
+// What `query` and `queryShards` share: the plan, the cursor, and the page's end (./finish-page.ts).
+// Each passes its own reader of the index, so the fan-out's code is only in handlers that import
+// queryShards; the variants taking read options (filter, attributes) pass `optionedRead`, so the
+// condition compiler is only in theirs.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from '../context';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { planQuery, QueryOptions, QueryPlan, queryBinding } from '../query';
 import type { optionedRead, ReadOptions } from '../read-options';
-import { EntityItem, toEntityItems } from '../results';
-import { fetchItems } from './fetch-items';
+import type { EntityItem } from '../results';
+import { finishPage } from './finish-page';
 
 type Item = Record<string, AttributeValue>;
 
@@ -38,14 +38,8 @@ export async function patternPage(
   if (optioned) plan = { ...plan, finish: optioned.finish };
   const position = options.cursor === undefined ? undefined : decodeCursor(patternName, queryBinding(model, plan), options.cursor);
   const page = await read(table, plan, input, position);
-  let items = page.items;
-  const equal = plan.condition.excludeEqual;
-  if (equal !== undefined) items = items.filter((i) => i[plan.index.sortKey!]?.S !== equal);
-  if (optioned?.fetch ?? plan.pattern.fetch === 'BATCH_GET') items = await fetchItems(table, items);
-  // Entries of an index that does not project everything, read without a fetch, hold some attributes only in their keys.
-  const shape = optioned?.shape ?? { index: plan.index.name, decodeKeys: plan.index.projection !== 'ALL' && plan.pattern.fetch === 'NONE' };
   return {
-    items: toEntityItems(model, plan.pattern.entities, items, table.strip, shape),
+    items: await finishPage(table, plan, page.items, optioned?.fetch, optioned?.shape),
     cursor: page.next === undefined ? undefined : encodeCursor(patternName, queryBinding(model, plan), page.next),
   };
 }
