@@ -135,7 +135,14 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
         text = '';
       }
     });
-    return `[${[...parts, json(text)].join(', ')}]`;
+    return share(`[${[...parts, json(text)].join(', ')}]`);
+  };
+  // A template's parts written more than once (a key on several slots, a pattern's partition key)
+  // are one constant: a bundle holds them once, and a put composes them from the same array.
+  const shared = new Map<string, string>();
+  const share = (parts: string) => {
+    if (!shared.has(parts)) shared.set(parts, `\u0000${shared.size}\u0000`);
+    return shared.get(parts)!;
   };
   let needsModelFile = false;
 
@@ -165,7 +172,8 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     values.add(maintained ? 'getEntity' : 'putEntity').add('getEntity');
     if (model.localIndexesEnabled) values.add('collectionsOf');
     out.push(
-      `const ${name}Entity: EntityAccess = {`,
+      `/** What the put of ${name} reads of the model (\`putRequest\` builds its request without sending it). */`,
+      `export const ${name}Entity: EntityAccess = {`,
       `  name: ${json(name)},`,
       `  typeValue: ${json(entity.typeValue)},`,
       `  attributes: ${kindsOf(entity)},`,
@@ -224,7 +232,8 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     values.add(run);
     if (!slice && pattern.sortKeyCondition !== 'NONE') values.add('sortKeyRequest');
     out.push(
-      `const ${name}Pattern: ${slice ? 'SlicedPatternAccess' : 'PatternAccess'} = {`,
+      `/** What the query of ${name} reads of the model${slice ? '' : ' (\`patternRequest\` builds its request without sending it)'}. */`,
+      `export const ${name}Pattern: ${slice ? 'SlicedPatternAccess' : 'PatternAccess'} = {`,
       `  name: ${json(name)},`,
       // The runtime's defaults (ascending, eventually consistent) go without saying.
       ...(pattern.order === 'DESCENDING' ? [`  order: ${json(pattern.order)} as SortOrder,`] : []),
@@ -320,7 +329,23 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     '}',
     '',
   ];
-  return [...header, ...full, ...out].join('\n').replace(/\n*$/, '\n');
+  const text = [...header, ...full, ...out].join('\n');
+  const constants: string[] = [];
+  for (const [parts, token] of shared) {
+    if (text.split(token).length > 2) {
+      const name = `parts${constants.length + 1}`;
+      constants.push(`const ${name} = ${parts};`);
+      shared.set(parts, name);
+    } else {
+      shared.set(parts, parts);
+    }
+  }
+  const constantsText = constants.length ? ['/** Key templates as their parts (TemplateParts), each written once. */', ...constants, ''].join('\n') + '\n' : '';
+  const filled = text.replace(/\u0000(\d+)\u0000/g, (_, n) => [...shared.values()][Number(n)]);
+  // The constants go after the header (before the first function).
+  const at = filled.indexOf('\n', filled.indexOf('export function openTable('));
+  const end = filled.indexOf('\n}\n', at) + 3;
+  return (filled.slice(0, end) + '\n' + constantsText + filled.slice(end + 1)).replace(/\n*$/, '\n');
 }
 
 /** The runtime specifier an access module on disk imports, so regenerating and checking it keep it. */
