@@ -184,7 +184,7 @@ export const ordersForCustomerPattern: PatternAccess = {
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
   condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomer","sortKeyCondition":"BEGINS_WITH"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]),
   types: { "Order": "Order" },
-  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Order"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -201,7 +201,7 @@ export const customerWithOrdersPattern: PatternAccess = {
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK" },
   condition: /* @__PURE__ */ partitionCondition("customerWithOrders", parts1),
   types: { "Customer": "Customer", "Order": "Order" },
-  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0, :t1)","ExpressionAttributeValues":{":t0":{"S":"Customer"},":t1":{"S":"Order"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Customer"}, ":t1": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
 };
 
 /** A customer and their orders in one query (item collection): the access pattern customerWithOrders: one page of typed results, and a cursor when there may be more. */
@@ -217,7 +217,7 @@ export const orderByIdPattern: PatternAccess = {
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
   condition: /* @__PURE__ */ sortKeyCondition({"name":"orderById","sortKeyCondition":"EQUALS"} as KeyedPattern, [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}], [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}]),
   types: { "Order": "Order" },
-  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Order"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -250,7 +250,7 @@ export const customerByEmailPattern: PatternAccess = {
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK" },
   condition: /* @__PURE__ */ partitionCondition("customerByEmail", parts2, "CUSTOMER#{username}"),
   types: { "Customer": "Customer" },
-  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Customer"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Customer"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
 };
 
 /** Get a customer by email: the access pattern customerByEmail: one page of typed results, and a cursor when there may be more. */
@@ -266,7 +266,7 @@ export const productsByCategoryPattern: PatternAccess = {
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
   condition: /* @__PURE__ */ sortKeyCondition({"name":"productsByCategory","sortKeyCondition":"BETWEEN"} as KeyedPattern, [{"literal":"CATEGORY"},{"attribute":"category","kind":"STRING"}], [{"literal":"PRICE"},{"attribute":"price","kind":"NUMBER"}]),
   types: { "Product": "Product" },
-  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Product"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Product"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -283,7 +283,7 @@ export const groupsForCustomerPattern: PatternAccess = {
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
   condition: /* @__PURE__ */ sortKeyCondition({"name":"groupsForCustomer","sortKeyCondition":"BEGINS_WITH"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"GROUP"},{"attribute":"groupId","kind":"STRING"}]),
   types: { "Membership": "Membership" },
-  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Membership"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Membership"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -300,7 +300,7 @@ export const membersOfGroupPattern: PatternAccess = {
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK" },
   condition: /* @__PURE__ */ partitionCondition("membersOfGroup", parts5),
   types: { "Group": "Group", "Membership": "Membership" },
-  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0, :t1)","ExpressionAttributeValues":{":t0":{"S":"Group"},":t1":{"S":"Membership"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Group"}, ":t1": {"S":"Membership"} }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
 };
 
 /** A group and its members (inverted adjacency list): the access pattern membersOfGroup: one page of typed results, and a cursor when there may be more. */
@@ -333,7 +333,7 @@ export const ordersForCustomerByDatePattern: PatternAccess = {
   slot: { name: "LSI1", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI1SK" },
   condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomerByDate","sortKeyCondition":"BETWEEN"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"ORDERED"},{"attribute":"createdAt","kind":"DATE"}]),
   types: { "Order": "Order" },
-  request: {"IndexName":"LSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
   withSortKey: sortKeyRequest,
 };
 
@@ -351,7 +351,7 @@ export const ordersForCustomerByAmountPattern: PatternAccess = {
   slot: { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" },
   condition: /* @__PURE__ */ sortKeyCondition({"name":"ordersForCustomerByAmount","sortKeyCondition":"GREATER_THAN_OR_EQUAL"} as KeyedPattern, [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}], [{"literal":"AMOUNT"},{"attribute":"amount","kind":"NUMBER"}]),
   types: { "Order": "Order" },
-  request: {"IndexName":"LSI2","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"},"Select":"ALL_ATTRIBUTES"},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward, Select: "ALL_ATTRIBUTES" }),
   withSortKey: sortKeyRequest,
 };
 

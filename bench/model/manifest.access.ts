@@ -55,7 +55,7 @@ export const ordersByStatusPattern: PatternAccess = {
   slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK" },
   condition: /* @__PURE__ */ partitionCondition("ordersByStatus", parts3, "{createdAt}"),
   types: { "Order": "Order" },
-  request: {"IndexName":"GSI2","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI2PK"}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI2PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
 };
 
 /** The access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */

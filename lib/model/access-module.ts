@@ -97,15 +97,18 @@ function modelSlice(model: TableModel, pattern: PatternModel): object {
 }
 
 /**
- * The part of a one-partition pattern's Query request that no input changes, as buildQueryInput
- * writes it: the generated query fills in the table name, the key values, order, consistency,
- * limit and start, so the request is the runtime's own.
+ * A one-partition pattern's Query request as buildQueryInput writes it, as a function of the table
+ * name, the partition key value and the order that builds it as one literal: the generated query
+ * adds consistency, limit and start, so the request is the runtime's own.
  */
-function fixedQuery(model: TableModel, pattern: PatternModel, typeFilter: string[] | undefined): object {
+function queryRequest(model: TableModel, pattern: PatternModel, typeFilter: string[] | undefined): string {
   const plan = { pattern, index: model.indexes[pattern.index], condition: { pk: '' }, descending: false, consistent: false, typeFilter };
   const { TableName, ScanIndexForward, ExpressionAttributeValues, ...fixed } = buildQueryInput(model, '', plan, '');
   const { ':pk': pk, ...values } = ExpressionAttributeValues!;
-  return Object.keys(values).length ? { ...fixed, ExpressionAttributeValues: values } : fixed;
+  const fields = (keys: string[]) => Object.entries(fixed).filter(([k]) => keys.includes(k)).map(([k, v]) => `, ${k}: ${json(v)}`).join('');
+  const valueFields = Object.entries(values).map(([k, v]) => `, ${json(k)}: ${json(v)}`).join('');
+  return `(TableName, pk, ScanIndexForward) => ({ TableName${fields(['IndexName', 'KeyConditionExpression', 'ExpressionAttributeNames'])}, `
+    + `ExpressionAttributeValues: { ":pk": { S: pk }${valueFields} }, ScanIndexForward${fields(['Select', 'FilterExpression'])} })`;
 }
 
 /** The TypeScript text of the access module of a model. */
@@ -245,7 +248,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
         `  read: /* @__PURE__ */ sliceReader(${json(modelSlice(model, pattern))} as ModelSlice),`,
       ] : [
         `  types: ${types},`,
-        `  request: ${json(fixedQuery(model, pattern, typeFilter))},`,
+        `  request: ${queryRequest(model, pattern, typeFilter)},`,
         ...(pattern.sortKeyCondition !== 'NONE' ? ['  withSortKey: sortKeyRequest,'] : []),
       ]),
       '};',

@@ -57,7 +57,7 @@ export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } fr
 export { putEntity, putRequest, shardedBy } from './access/write';
 export { getEntity } from './access/read';
 export { queryPattern, patternRequest, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './access/query';
-export type { PatternAccess, SlicedPatternAccess, FixedQuery } from './access/query';
+export type { PatternAccess, SlicedPatternAccess } from './access/query';
 export { sliceReader } from './access/slice-read';
 export type { ModelSlice } from './access/slice-read';
 export { named } from './access/named';

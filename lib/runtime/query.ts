@@ -108,8 +108,9 @@ export function checkKeySizes(
 }
 
 /** Identifies pattern, input and order, so a cursor cannot move to another query. Only built when a cursor is. */
-export function queryBinding(model: Pick<TableModel, 'fingerprint'>, plan: BoundQuery): string {
-  return JSON.stringify([plan.pattern.index, plan.condition, plan.descending, model.fingerprint]);
+export function queryBinding(model: Pick<TableModel, 'fingerprint'>, plan: Pick<BoundQuery, 'index' | 'condition' | 'descending'>): string {
+  // The index's name is the pattern's index.
+  return JSON.stringify([plan.index.name, plan.condition, plan.descending, model.fingerprint]);
 }
 
 /** Keeps other entities sharing the index's partitions out; undefined where none can be there. */

@@ -6,7 +6,7 @@ import { PutItemCommand } from '../sdk';
 import { AccessModel, AccessTable, EntityAccess, KeyAccess, SlotAccess, tableKeyNames, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { shardedKey } from '../../keys/shard';
-import { composeParts, partsSource, SegmentEncode } from '../../keys/template';
+import { ComposeFailure, composeParts, partsSource, SegmentEncode, TemplateParts } from '../../keys/template';
 import type { ItemCollectionListener, WritingTable } from '../item-collections';
 import { putCondition, PutMode } from '../items';
 import { absentOrThrow, checkSize, shardFor } from '../keys';
@@ -20,19 +20,26 @@ type Values = Readonly<Record<string, unknown>>;
 /** Every attribute DynamoDB stores for an item: values, type, table and index keys. */
 export function entityItem(model: AccessModel, entity: EntityAccess, item: Values): Record<string, AttributeValue> {
   const stored = convertItem(entity.name, item, entity.attributes);
-  const [{ pk, sk }, ...indexes] = entity.slots;
+  const { slots } = entity;
+  const { pk, sk } = slots[0];
+  // Generated modules write a template used by several keys as one array (SK, GSI1PK and GSI1SK
+  // `ORDER#{orderId}`): a key of the same array as the one before is that key again.
+  let parts: TemplateParts | undefined;
+  let last: string | ComposeFailure;
+  const compose = (key: KeyAccess) => (key[1] === parts ? last : (last = composeParts(parts = key[1], item, model.escapeChar)));
   const tableKey = {
-    pk: tableKeyValue(model, entity, pk!, item, MAX_PARTITION_KEY_BYTES),
-    sk: tableKeyValue(model, entity, sk!, item, MAX_SORT_KEY_BYTES),
+    pk: tableKeyValue(model, entity, pk!, item, MAX_PARTITION_KEY_BYTES, compose(pk!)),
+    sk: tableKeyValue(model, entity, sk!, item, MAX_SORT_KEY_BYTES, compose(sk!)),
   };
   stored[pk![0]] = { S: tableKey.pk };
   stored[sk![0]] = { S: tableKey.sk };
   // An index key's value; undefined where the slot has no such key, null where an input is absent (the item stays out of the index).
   const indexKey = (key?: KeyAccess) => {
-    const r = key && composeParts(key[1], item, model.escapeChar);
+    const r = key && compose(key);
     return typeof r === 'object' ? absentOrThrow(entity, { source: partsSource(key![1]) }, r) ?? null : r;
   };
-  for (const slot of indexes) {
+  for (let i = 1; i < slots.length; i++) {
+    const slot = slots[i];
     const pkValue = indexKey(slot.pk);
     if (pkValue === null) continue;
     // A sharded key carries its shard suffix; the size is the suffixed key's.
