@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { HANDLERS, measureBundles } from './bundles';
 import { describeMachine } from './machine';
-import { PEERS, REFERENCE } from './peers';
+import { OURS, OURS_GENERIC, PEERS, REFERENCE } from './peers';
 import { measureRequireTimes, spreadText } from './require-time';
 import { runShardedFanOut } from './sharded-fanout';
 import { runShardedQuery } from './sharded-query';
@@ -31,7 +31,6 @@ const CONFIG = quick
 
 // The runtime's targets (bytes minified, through the package; ms over the hand-written handler).
 const TARGETS = { putQueryBytes: 12_288, getBytes: 8_192, exampleBytes: 24_576, minBuildRatio: 1 / 3, requireOverSdkMs: 1.5, fanOutRatio: 1.1 };
-const OURS = 'cdk-single-table';
 const OURS_GET = 'cdk-single-table (get only)';
 const OURS_EXAMPLE = 'cdk-single-table (example app)';
 
@@ -73,26 +72,32 @@ async function main(): Promise<void> {
   console.log('the runtime on its own (bench/runtime.ts) ...');
   const runtime = runRuntimeBench();
 
-  const rows = HANDLERS.map(({ name }) => {
-    const size = bundles.find((b) => b.name === name)!;
-    const req = requireTimes.find((t) => t.name === name)!;
+  const speedColumns = (name: string) => {
     const speed = (op: string) => throughput.find((t) => t.name === name && t.operation === op);
     const put = speed('put');
     const query = speed('query');
+    return { 'PutItem input': put ? ratioText(put.ratio) : '', 'Query input': query ? ratioText(query.ratio) : '' };
+  };
+  const rows = HANDLERS.map(({ name }) => {
+    const size = bundles.find((b) => b.name === name)!;
+    const req = requireTimes.find((t) => t.name === name)!;
     return {
       'library': name,
       'bundle': kb(size.bytes),
       'gzip': kb(size.gzipBytes),
-      'process ms': req.overNodeMs,
+      'process ms': req.overNodeMs as number | string,
       'require vs hand-written, ms': spreadText(req.overReferenceMs),
       'CPU ms': spreadText(req.overReferenceCpuMs),
-      'PutItem input': put ? ratioText(put.ratio) : '',
-      'Query input': query ? ratioText(query.ratio) : '',
+      ...speedColumns(name),
     };
   });
+  // The generic operations have no handler of their own: their input building sits under the generated access functions' row.
+  rows.splice(rows.findIndex((r) => r.library === OURS) + 1, 0,
+    { 'library': OURS_GENERIC, 'bundle': '', 'gzip': '', 'process ms': '', 'require vs hand-written, ms': '', 'CPU ms': '', ...speedColumns(OURS_GENERIC) });
   console.log('\nbundle: minified, @aws-sdk/* external; process: median extra wall ms of a process requiring the bundle over `node -e 0`;');
   console.log('require vs hand-written: the require call (SDK client module loaded before), median of paired differences (interquartile range), wall and CPU;');
-  console.log('PutItem / Query input: median speed ratio to the hand-written builder, interleaved rounds');
+  console.log('PutItem / Query input: median speed ratio to the hand-written builder, interleaved rounds; cdk-single-table: the generated access functions');
+  console.log(`  the bench handler calls (putRequest, patternRequest: putOrder / queryOrdersByStatus up to send), ${OURS_GENERIC}: putItem / query up to send`);
   console.table(rows);
   console.log(`synth (construct + app.synth()): SingleTable ${synth.singleTableMs} ms, plain TableV2 ${synth.plainTableV2Ms} ms, ratio ${synth.ratio}x`);
   const referenceNs = (op: 'put' | 'query') => 1e9 / throughput.find((t) => t.name === REFERENCE && t.operation === op)!.opsPerSecond;
@@ -115,8 +120,9 @@ async function main(): Promise<void> {
     putQueryBundle: bundleTarget(OURS, TARGETS.putQueryBytes),
     getBundle: bundleTarget(OURS_GET, TARGETS.getBytes),
     exampleBundle: bundleTarget(OURS_EXAMPLE, TARGETS.exampleBytes),
-    putInput: { target: '>= 1/3 of hand-written', measured: ratioText(ours('put')), met: ours('put') >= TARGETS.minBuildRatio },
-    queryInput: { target: '>= 1/3 of hand-written', measured: ratioText(ours('query')), met: ours('query') >= TARGETS.minBuildRatio },
+    // Judged on the path the bench handler runs: the generated access functions.
+    putInput: { target: '>= 1/3 of hand-written (generated access functions)', measured: ratioText(ours('put')), met: ours('put') >= TARGETS.minBuildRatio },
+    queryInput: { target: '>= 1/3 of hand-written (generated access functions)', measured: ratioText(ours('query')), met: ours('query') >= TARGETS.minBuildRatio },
     require: {
       target: `<= +${TARGETS.requireOverSdkMs} ms over the hand-written handler`,
       measured: `${spreadText(oursRequire.overReferenceMs)} ms wall, ${spreadText(oursRequire.overReferenceCpuMs)} ms CPU`,

@@ -19,11 +19,21 @@ export function openTable(options?: ClientOptions): AccessTable<M> {
   return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK","GSI3PK","GSI3SK","LSI1SK","LSI2SK","LSI3SK","LSI4SK","LSI5SK"], localIndexesEnabled: true }, options);
 }
 
-const CustomerEntity: EntityAccess = {
+/** Key templates as their parts (TemplateParts), each written once. */
+const parts1 = ["CUSTOMER#", "username", stringSegment, ""];
+const parts2 = ["EMAIL#", "email", stringSegment, ""];
+const parts3 = ["ORDER#", "orderId", stringSegment, ""];
+const parts4 = ["PRODUCT#", "productId", stringSegment, ""];
+const parts5 = ["GROUP#", "groupId", stringSegment, ""];
+const parts6 = ["TASK#", "taskId", stringSegment, ""];
+const parts7 = ["RUNNING#", "running", booleanSegment, ""];
+
+/** What the put of Customer reads of the model (`putRequest` builds its request without sending it). */
+export const CustomerEntity: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
   attributes: [["username", STRING_KIND, true], ["email", STRING_KIND, true], ["name", STRING_KIND, true], ["createdAt", DATE_KIND, true]],
-  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["CUSTOMER#", "username", stringSegment, ""]] }, { pk: ["GSI1PK", ["EMAIL#", "email", stringSegment, ""]], sk: ["GSI1SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts1] }, { pk: ["GSI1PK", parts2], sk: ["GSI1SK", parts1] }],
 };
 
 /** Writes a whole Customer: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -35,7 +45,7 @@ const CustomerKey: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
   attributes: [["username", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts1] }],
 };
 
 /** Reads one Customer by its table key; undefined when there is none. */
@@ -43,11 +53,12 @@ export function getCustomer(table: AccessTable<M>, key: KeyOf<M, "Customer">, op
   return getEntity(table, CustomerKey, key, options) as Promise<ResultItemOf<M, "Customer"> | undefined>;
 }
 
-const OrderEntity: EntityAccess = {
+/** What the put of Order reads of the model (`putRequest` builds its request without sending it). */
+export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
   attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true], ["trackingNumber", STRING_KIND], ["lines", LIST_KIND]],
-  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI1PK", ["ORDER#", "orderId", stringSegment, ""]], sk: ["GSI1SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", ["ORDERED#", "createdAt", dateSegment, ""]] }, { sk: ["LSI2SK", ["AMOUNT#", "amount", numberSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }, { pk: ["GSI1PK", parts3], sk: ["GSI1SK", parts3] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", ["ORDERED#", "createdAt", dateSegment, ""]] }, { sk: ["LSI2SK", ["AMOUNT#", "amount", numberSegment, ""]] }],
 };
 
 /** Writes a whole Order: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -59,7 +70,7 @@ const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
   attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }],
 };
 
 /** Reads one Order by its table key; undefined when there is none. */
@@ -67,11 +78,12 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
   return getEntity(table, OrderKey, key, options) as Promise<ResultItemOf<M, "Order"> | undefined>;
 }
 
-const ProductEntity: EntityAccess = {
+/** What the put of Product reads of the model (`putRequest` builds its request without sending it). */
+export const ProductEntity: EntityAccess = {
   name: "Product",
   typeValue: "Product",
   attributes: [["productId", STRING_KIND, true], ["category", STRING_KIND, true], ["price", NUMBER_KIND, true], ["name", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["PRODUCT#", "productId", stringSegment, ""]], sk: ["SK", ["PRODUCT#", "productId", stringSegment, ""]] }, { pk: ["GSI1PK", ["CATEGORY#", "category", stringSegment, ""]], sk: ["GSI1SK", ["PRICE#", "price", numberSegment, ""]] }],
+  slots: [{ pk: ["PK", parts4], sk: ["SK", parts4] }, { pk: ["GSI1PK", ["CATEGORY#", "category", stringSegment, ""]], sk: ["GSI1SK", ["PRICE#", "price", numberSegment, ""]] }],
 };
 
 /** Writes a whole Product: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -83,7 +95,7 @@ const ProductKey: EntityAccess = {
   name: "Product",
   typeValue: "Product",
   attributes: [["productId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["PRODUCT#", "productId", stringSegment, ""]], sk: ["SK", ["PRODUCT#", "productId", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts4], sk: ["SK", parts4] }],
 };
 
 /** Reads one Product by its table key; undefined when there is none. */
@@ -91,11 +103,12 @@ export function getProduct(table: AccessTable<M>, key: KeyOf<M, "Product">, opti
   return getEntity(table, ProductKey, key, options) as Promise<ResultItemOf<M, "Product"> | undefined>;
 }
 
-const GroupEntity: EntityAccess = {
+/** What the put of Group reads of the model (`putRequest` builds its request without sending it). */
+export const GroupEntity: EntityAccess = {
   name: "Group",
   typeValue: "Group",
   attributes: [["groupId", STRING_KIND, true], ["name", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }, { pk: ["GSI1PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["GSI1SK", ["GROUP#", "groupId", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts5], sk: ["SK", parts5] }, { pk: ["GSI1PK", parts5], sk: ["GSI1SK", parts5] }],
 };
 
 /** Writes a whole Group: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -107,7 +120,7 @@ const GroupKey: EntityAccess = {
   name: "Group",
   typeValue: "Group",
   attributes: [["groupId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts5], sk: ["SK", parts5] }],
 };
 
 /** Reads one Group by its table key; undefined when there is none. */
@@ -115,11 +128,12 @@ export function getGroup(table: AccessTable<M>, key: KeyOf<M, "Group">, options?
   return getEntity(table, GroupKey, key, options) as Promise<ResultItemOf<M, "Group"> | undefined>;
 }
 
-const MembershipEntity: EntityAccess = {
+/** What the put of Membership reads of the model (`putRequest` builds its request without sending it). */
+export const MembershipEntity: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
   attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true], ["joinedAt", DATE_KIND, true]],
-  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }, { pk: ["GSI1PK", ["GROUP#", "groupId", stringSegment, ""]], sk: ["GSI1SK", ["CUSTOMER#", "username", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts5] }, { pk: ["GSI1PK", parts5], sk: ["GSI1SK", parts1] }],
 };
 
 /** Writes a whole Membership: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -131,7 +145,7 @@ const MembershipKey: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
   attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["GROUP#", "groupId", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts5] }],
 };
 
 /** Reads one Membership by its table key; undefined when there is none. */
@@ -139,11 +153,12 @@ export function getMembership(table: AccessTable<M>, key: KeyOf<M, "Membership">
   return getEntity(table, MembershipKey, key, options) as Promise<ResultItemOf<M, "Membership"> | undefined>;
 }
 
-const TaskEntity: EntityAccess = {
+/** What the put of Task reads of the model (`putRequest` builds its request without sending it). */
+export const TaskEntity: EntityAccess = {
   name: "Task",
   typeValue: "Task",
   attributes: [["taskId", STRING_KIND, true], ["name", STRING_KIND, true], ["running", BOOLEAN_KIND], ["startedAt", DATE_KIND]],
-  slots: [{ pk: ["PK", ["TASK#", "taskId", stringSegment, ""]], sk: ["SK", ["TASK#", "taskId", stringSegment, ""]] }, { pk: ["GSI3PK", ["RUNNING#", "running", booleanSegment, ""]], sk: ["GSI3SK", ["", "startedAt", dateSegment, ""]] }],
+  slots: [{ pk: ["PK", parts6], sk: ["SK", parts6] }, { pk: ["GSI3PK", parts7], sk: ["GSI3SK", ["", "startedAt", dateSegment, ""]] }],
 };
 
 /** Writes a whole Task: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -155,7 +170,7 @@ const TaskKey: EntityAccess = {
   name: "Task",
   typeValue: "Task",
   attributes: [["taskId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["TASK#", "taskId", stringSegment, ""]], sk: ["SK", ["TASK#", "taskId", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts6], sk: ["SK", parts6] }],
 };
 
 /** Reads one Task by its table key; undefined when there is none. */
@@ -199,12 +214,13 @@ const template11: Segment[] = [{"literal":"ORDERED"},{"attribute":"createdAt","k
 /** The key template AMOUNT#{amount}. */
 const template12: Segment[] = [{"literal":"AMOUNT"},{"attribute":"amount","kind":"NUMBER"}];
 
-const ordersForCustomerPattern: PatternAccess = {
+/** What the query of ordersForCustomer reads of the model (`patternRequest` builds its request without sending it). */
+export const ordersForCustomerPattern: PatternAccess = {
   name: "ordersForCustomer",
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
   condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomer", "BEGINS_WITH", template1, template2),
   types: { "Order": "Order" },
-  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Order"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -215,12 +231,13 @@ export function queryOrdersForCustomer(
   return queryPattern(table, ordersForCustomerPattern, input, options) as never;
 }
 
-const customerWithOrdersPattern: PatternAccess = {
+/** What the query of customerWithOrders reads of the model (`patternRequest` builds its request without sending it). */
+export const customerWithOrdersPattern: PatternAccess = {
   name: "customerWithOrders",
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK" },
-  condition: /* @__PURE__ */ partitionCondition("customerWithOrders", ["CUSTOMER#", "username", stringSegment, ""]),
+  condition: /* @__PURE__ */ partitionCondition("customerWithOrders", parts1),
   types: { "Customer": "Customer", "Order": "Order" },
-  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0, :t1)","ExpressionAttributeValues":{":t0":{"S":"Customer"},":t1":{"S":"Order"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Customer"}, ":t1": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
 };
 
 /** A customer and their orders in one query (item collection): the access pattern customerWithOrders: one page of typed results, and a cursor when there may be more. */
@@ -230,12 +247,13 @@ export function queryCustomerWithOrders(
   return queryPattern(table, customerWithOrdersPattern, input, options) as never;
 }
 
-const orderByIdPattern: PatternAccess = {
+/** What the query of orderById reads of the model (`patternRequest` builds its request without sending it). */
+export const orderByIdPattern: PatternAccess = {
   name: "orderById",
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
   condition: /* @__PURE__ */ sortKeyCondition("orderById", "EQUALS", template2, template2),
   types: { "Order": "Order" },
-  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Order"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -246,7 +264,8 @@ export function queryOrderById(
   return queryPattern(table, orderByIdPattern, input, options) as never;
 }
 
-const ordersByStatusPattern: SlicedPatternAccess = {
+/** What the query of ordersByStatus reads of the model. */
+export const ordersByStatusPattern: SlicedPatternAccess = {
   name: "ordersByStatus",
   order: "DESCENDING" as SortOrder,
   slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel },
@@ -261,12 +280,13 @@ export function queryOrdersByStatus(
   return readPattern(table, ordersByStatusPattern, input, options) as never;
 }
 
-const customerByEmailPattern: PatternAccess = {
+/** What the query of customerByEmail reads of the model (`patternRequest` builds its request without sending it). */
+export const customerByEmailPattern: PatternAccess = {
   name: "customerByEmail",
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK" },
-  condition: /* @__PURE__ */ partitionCondition("customerByEmail", ["EMAIL#", "email", stringSegment, ""], "CUSTOMER#{username}"),
+  condition: /* @__PURE__ */ partitionCondition("customerByEmail", parts2, "CUSTOMER#{username}"),
   types: { "Customer": "Customer" },
-  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Customer"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Customer"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
 };
 
 /** Get a customer by email: the access pattern customerByEmail: one page of typed results, and a cursor when there may be more. */
@@ -276,12 +296,13 @@ export function queryCustomerByEmail(
   return queryPattern(table, customerByEmailPattern, input, options) as never;
 }
 
-const productsByCategoryPattern: PatternAccess = {
+/** What the query of productsByCategory reads of the model (`patternRequest` builds its request without sending it). */
+export const productsByCategoryPattern: PatternAccess = {
   name: "productsByCategory",
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
   condition: /* @__PURE__ */ sortKeyCondition("productsByCategory", "BETWEEN", template5, template6),
   types: { "Product": "Product" },
-  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Product"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Product"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -292,12 +313,13 @@ export function queryProductsByCategory(
   return queryPattern(table, productsByCategoryPattern, input, options) as never;
 }
 
-const groupsForCustomerPattern: PatternAccess = {
+/** What the query of groupsForCustomer reads of the model (`patternRequest` builds its request without sending it). */
+export const groupsForCustomerPattern: PatternAccess = {
   name: "groupsForCustomer",
   slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
   condition: /* @__PURE__ */ sortKeyCondition("groupsForCustomer", "BEGINS_WITH", template1, template7),
   types: { "Membership": "Membership" },
-  request: {"KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK","#type":"Type"},"FilterExpression":"#type IN (:t0)","ExpressionAttributeValues":{":t0":{"S":"Membership"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Membership"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -308,12 +330,13 @@ export function queryGroupsForCustomer(
   return queryPattern(table, groupsForCustomerPattern, input, options) as never;
 }
 
-const membersOfGroupPattern: PatternAccess = {
+/** What the query of membersOfGroup reads of the model (`patternRequest` builds its request without sending it). */
+export const membersOfGroupPattern: PatternAccess = {
   name: "membersOfGroup",
   slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK" },
-  condition: /* @__PURE__ */ partitionCondition("membersOfGroup", ["GROUP#", "groupId", stringSegment, ""]),
+  condition: /* @__PURE__ */ partitionCondition("membersOfGroup", parts5),
   types: { "Group": "Group", "Membership": "Membership" },
-  request: {"IndexName":"GSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI1PK","#type":"Type"},"FilterExpression":"#type IN (:t0, :t1)","ExpressionAttributeValues":{":t0":{"S":"Group"},":t1":{"S":"Membership"}}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Group"}, ":t1": {"S":"Membership"} }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
 };
 
 /** A group and its members (inverted adjacency list): the access pattern membersOfGroup: one page of typed results, and a cursor when there may be more. */
@@ -323,10 +346,11 @@ export function queryMembersOfGroup(
   return queryPattern(table, membersOfGroupPattern, input, options) as never;
 }
 
-const runningTasksPattern: SlicedPatternAccess = {
+/** What the query of runningTasks reads of the model. */
+export const runningTasksPattern: SlicedPatternAccess = {
   name: "runningTasks",
   slot: { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" },
-  condition: /* @__PURE__ */ partitionCondition("runningTasks", ["RUNNING#", "running", booleanSegment, ""], "{startedAt}"),
+  condition: /* @__PURE__ */ partitionCondition("runningTasks", parts7, "{startedAt}"),
   read: /* @__PURE__ */ sliceReader({ projection: "KEYS_ONLY", table: ["PK","SK"], entities: { "Task": ["Task", [template10, template10], [template8, template9]] }, fetch: true }),
 };
 
@@ -337,14 +361,15 @@ export function queryRunningTasks(
   return readPattern(table, runningTasksPattern, input, options) as never;
 }
 
-const ordersForCustomerByDatePattern: PatternAccess = {
+/** What the query of ordersForCustomerByDate reads of the model (`patternRequest` builds its request without sending it). */
+export const ordersForCustomerByDatePattern: PatternAccess = {
   name: "ordersForCustomerByDate",
   order: "DESCENDING" as SortOrder,
   consistentRead: true,
   slot: { name: "LSI1", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI1SK" },
   condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomerByDate", "BETWEEN", template1, template11),
   types: { "Order": "Order" },
-  request: {"IndexName":"LSI1","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
   withSortKey: sortKeyRequest,
 };
 
@@ -355,13 +380,14 @@ export function queryOrdersForCustomerByDate(
   return queryPattern(table, ordersForCustomerByDatePattern, input, options) as never;
 }
 
-const ordersForCustomerByAmountPattern: PatternAccess = {
+/** What the query of ordersForCustomerByAmount reads of the model (`patternRequest` builds its request without sending it). */
+export const ordersForCustomerByAmountPattern: PatternAccess = {
   name: "ordersForCustomerByAmount",
   order: "DESCENDING" as SortOrder,
   slot: { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" },
   condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomerByAmount", "GREATER_THAN_OR_EQUAL", template1, template12),
   types: { "Order": "Order" },
-  request: {"IndexName":"LSI2","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"},"Select":"ALL_ATTRIBUTES"},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward, Select: "ALL_ATTRIBUTES" }),
   withSortKey: sortKeyRequest,
 };
 

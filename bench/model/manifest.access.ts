@@ -19,11 +19,17 @@ export function openTable(options?: ClientOptions): AccessTable<M> {
   return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK"], localIndexesEnabled: false }, options);
 }
 
-const OrderEntity: EntityAccess = {
+/** Key templates as their parts (TemplateParts), each written once. */
+const parts1 = ["CUSTOMER#", "username", stringSegment, ""];
+const parts2 = ["ORDER#", "orderId", stringSegment, ""];
+const parts3 = ["ORDER#", "status", stringSegment, ""];
+
+/** What the put of Order reads of the model (`putRequest` builds its request without sending it). */
+export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
   attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true]],
-  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI1PK", ["ORDER#", "orderId", stringSegment, ""]], sk: ["GSI1SK", ["ORDER#", "orderId", stringSegment, ""]] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts2] }, { pk: ["GSI1PK", parts2], sk: ["GSI1SK", parts2] }, { pk: ["GSI2PK", parts3], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]] }],
 };
 
 /** Writes a whole Order: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -35,7 +41,7 @@ const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
   attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", ["CUSTOMER#", "username", stringSegment, ""]], sk: ["SK", ["ORDER#", "orderId", stringSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts2] }],
 };
 
 /** Reads one Order by its table key; undefined when there is none. */
@@ -43,12 +49,13 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
   return getEntity(table, OrderKey, key, options) as Promise<ResultItemOf<M, "Order"> | undefined>;
 }
 
-const ordersByStatusPattern: PatternAccess = {
+/** What the query of ordersByStatus reads of the model (`patternRequest` builds its request without sending it). */
+export const ordersByStatusPattern: PatternAccess = {
   name: "ordersByStatus",
   slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK" },
-  condition: /* @__PURE__ */ partitionCondition("ordersByStatus", ["ORDER#", "status", stringSegment, ""], "{createdAt}"),
+  condition: /* @__PURE__ */ partitionCondition("ordersByStatus", parts3, "{createdAt}"),
   types: { "Order": "Order" },
-  request: {"IndexName":"GSI2","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"GSI2PK"}},
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI2PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
 };
 
 /** The access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */

@@ -5,6 +5,7 @@ import * as electrodb from './electrodb';
 import * as handWritten from './hand-written';
 import * as onetable from './onetable';
 import * as ours from './ours';
+import * as oursAccess from './ours-access';
 import * as toolbox from './toolbox';
 import type { Order } from '../model/order';
 
@@ -17,12 +18,17 @@ export interface Peer {
 }
 
 export const REFERENCE = 'hand-written';
+/** The bench handler's path (the generated access functions): the row whose bundle and targets are ours. */
+export const OURS = 'cdk-single-table';
+/** The same builds through the generic operations (putItem, query) over the model file. */
+export const OURS_GENERIC = 'cdk-single-table (generic operations)';
 
 const peer = (name: string, m: Omit<Peer, 'name'>): Peer => ({ name, buildPut: m.buildPut, buildQuery: m.buildQuery });
 
 export const PEERS: readonly Peer[] = [
   peer(REFERENCE, handWritten),
-  peer('cdk-single-table', ours),
+  peer(OURS, oursAccess),
+  peer(OURS_GENERIC, ours),
   peer('dynamodb-toolbox', toolbox),
   peer('dynamodb-onetable', onetable),
   peer('electrodb', electrodb),

@@ -1,6 +1,6 @@
-// cdk-single-table: the pure builders the operations run before they send (lib/runtime/items.ts
-// and query.ts), on the compiled model file as `openTable` loads it at cold start. This is exactly
-// the work of `putItem` / `query` up to `dynamodb.send`, validation included.
+// cdk-single-table's generic operations: the pure builders `putItem` and `query` run before they
+// send (lib/runtime/items.ts and query.ts), on the compiled model file as `openTable` loads it at
+// cold start. This is exactly their work up to `dynamodb.send`, validation included.
 import type { PutItemCommandInput, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { buildPut as buildPutInput } from '../../lib/runtime/items';
 import { loadModel } from '../../lib/runtime/load-model';

@@ -24,29 +24,20 @@ export function escapeCharFor(delimiter: string): string {
 /** Escapes a string value for use as a key segment; undefined when it holds an unpaired surrogate (no UTF-8 encoding). */
 export function encodeString(value: string, escapeChar: string): string | undefined {
   const limit = escapeChar.charCodeAt(0);
-  let needs = false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c <= limit || (c >= 0xd800 && c <= 0xdfff)) {
-      needs = true;
-      break;
-    }
-  }
-  if (!needs) return value;
+  // The escaped text up to `from`; a value with nothing to escape is returned as it is.
   let out = '';
+  let from = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c <= limit) {
-      out += escapeChar + String.fromCharCode(ESCAPE_BASE + c);
+      out += value.slice(from, i) + escapeChar + String.fromCharCode(ESCAPE_BASE + c);
+      from = i + 1;
     } else if (c >= 0xd800 && c <= 0xdfff) {
       // A surrogate is only valid as the first half of a pair; a lone one has no UTF-8 encoding.
-      if (c > 0xdbff || !isLowSurrogate(value.charCodeAt(i + 1))) return undefined;
-      out += value[i] + value[++i];
-    } else {
-      out += value[i];
+      if (c > 0xdbff || !isLowSurrogate(value.charCodeAt(++i))) return undefined;
     }
   }
-  return out;
+  return from ? out + value.slice(from) : value;
 }
 
 /** Reverses `encodeString`. */
@@ -213,17 +204,9 @@ export function describe(value: unknown): string {
 // of another module (they might have effects) even where nothing uses it.
 export const KEYABLE_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<`${AttributeKind}`>(['STRING', 'NUMBER', 'DATE', 'BOOLEAN']);
 
-/** UTF-8 byte length of a string, without allocating. */
+/** UTF-8 byte length of a string, without allocating: a lone surrogate counts as the 3 bytes of the U+FFFD it would become. */
 export function utf8Length(s: string): number {
-  let bytes = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) {bytes += 1;} else if (c < 0x800) {bytes += 2;} else if (c >= 0xd800 && c <= 0xdbff && isLowSurrogate(s.charCodeAt(i + 1))) {
-      bytes += 4;
-      i++;
-    } else {bytes += 3;}
-  }
-  return bytes;
+  return Buffer.byteLength(s);
 }
 
 const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;

@@ -106,15 +106,18 @@ function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyT
 }
 
 /**
- * The part of a one-partition pattern's Query request that no input changes, as buildQueryInput
- * writes it: the generated query fills in the table name, the key values, order, consistency,
- * limit and start, so the request is the runtime's own.
+ * A one-partition pattern's Query request as buildQueryInput writes it, as a function of the table
+ * name, the partition key value and the order that builds it as one literal: the generated query
+ * adds consistency, limit and start, so the request is the runtime's own.
  */
-function fixedQuery(model: TableModel, pattern: PatternModel, typeFilter: string[] | undefined): object {
+function queryRequest(model: TableModel, pattern: PatternModel, typeFilter: string[] | undefined): string {
   const plan = { pattern, index: model.indexes[pattern.index], condition: { pk: '' }, descending: false, consistent: false, typeFilter };
   const { TableName, ScanIndexForward, ExpressionAttributeValues, ...fixed } = buildQueryInput(model, '', plan, '');
   const { ':pk': pk, ...values } = ExpressionAttributeValues!;
-  return Object.keys(values).length ? { ...fixed, ExpressionAttributeValues: values } : fixed;
+  const fields = (keys: string[]) => Object.entries(fixed).filter(([k]) => keys.includes(k)).map(([k, v]) => `, ${k}: ${json(v)}`).join('');
+  const valueFields = Object.entries(values).map(([k, v]) => `, ${json(k)}: ${json(v)}`).join('');
+  return `(TableName, pk, ScanIndexForward) => ({ TableName${fields(['IndexName', 'KeyConditionExpression', 'ExpressionAttributeNames'])}, `
+    + `ExpressionAttributeValues: { ":pk": { S: pk }${valueFields} }, ScanIndexForward${fields(['Select', 'FilterExpression'])} })`;
 }
 
 /** The TypeScript text of the access module of a model. */
@@ -144,7 +147,14 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
         text = '';
       }
     });
-    return `[${[...parts, json(text)].join(', ')}]`;
+    return share(`[${[...parts, json(text)].join(', ')}]`);
+  };
+  // A template's parts written more than once (a key on several slots, a pattern's partition key)
+  // are one constant: a bundle holds them once, and a put composes them from the same array.
+  const shared = new Map<string, string>();
+  const share = (parts: string) => {
+    if (!shared.has(parts)) shared.set(parts, `\u0000${shared.size}\u0000`);
+    return shared.get(parts)!;
   };
   let needsModelFile = false;
   // The key templates of sort-key conditions and slices as their segments, each written once.
@@ -182,7 +192,8 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     values.add(maintained ? 'getEntity' : 'putEntity').add('getEntity');
     if (model.localIndexesEnabled) values.add('collectionsOf');
     out.push(
-      `const ${name}Entity: EntityAccess = {`,
+      `/** What the put of ${name} reads of the model (\`putRequest\` builds its request without sending it). */`,
+      `export const ${name}Entity: EntityAccess = {`,
       `  name: ${json(name)},`,
       `  typeValue: ${json(entity.typeValue)},`,
       `  attributes: ${kindsOf(entity)},`,
@@ -244,7 +255,8 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     values.add(run);
     if (!slice && pattern.sortKeyCondition !== 'NONE') values.add('sortKeyRequest');
     out.push(
-      `const ${name}Pattern: ${slice ? 'SlicedPatternAccess' : 'PatternAccess'} = {`,
+      `/** What the query of ${name} reads of the model${slice ? '' : ' (\`patternRequest\` builds its request without sending it)'}. */`,
+      `export const ${name}Pattern: ${slice ? 'SlicedPatternAccess' : 'PatternAccess'} = {`,
       `  name: ${json(name)},`,
       // The runtime's defaults (ascending, eventually consistent) go without saying.
       ...(pattern.order === 'DESCENDING' ? [`  order: ${json(pattern.order)} as SortOrder,`] : []),
@@ -256,7 +268,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
         `  read: /* @__PURE__ */ sliceReader(${modelSlice(model, pattern, template, values)}),`,
       ] : [
         `  types: ${types},`,
-        `  request: ${json(fixedQuery(model, pattern, typeFilter))},`,
+        `  request: ${queryRequest(model, pattern, typeFilter)},`,
         ...(pattern.sortKeyCondition !== 'NONE' ? ['  withSortKey: sortKeyRequest,'] : []),
       ]),
       '};',
@@ -345,7 +357,23 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     '}',
     '',
   ];
-  return [...header, ...full, ...out].join('\n').replace(/\n*$/, '\n');
+  const text = [...header, ...full, ...out].join('\n');
+  const constants: string[] = [];
+  for (const [parts, token] of shared) {
+    if (text.split(token).length > 2) {
+      const name = `parts${constants.length + 1}`;
+      constants.push(`const ${name} = ${parts};`);
+      shared.set(parts, name);
+    } else {
+      shared.set(parts, parts);
+    }
+  }
+  const constantsText = constants.length ? ['/** Key templates as their parts (TemplateParts), each written once. */', ...constants, ''].join('\n') + '\n' : '';
+  const filled = text.replace(/\u0000(\d+)\u0000/g, (_, n) => [...shared.values()][Number(n)]);
+  // The constants go after the header (before the first function).
+  const at = filled.indexOf('\n', filled.indexOf('export function openTable('));
+  const end = filled.indexOf('\n}\n', at) + 3;
+  return (filled.slice(0, end) + '\n' + constantsText + filled.slice(end + 1)).replace(/\n*$/, '\n');
 }
 
 /** The runtime specifier an access module on disk imports, so regenerating and checking it keep it. */

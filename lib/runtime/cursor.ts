@@ -27,19 +27,14 @@ const FOREIGN = 'the cursor is not one this runtime issued';
 export function decodeCursor(pattern: string, binding: string, cursor: string): unknown {
   let body: CursorBody;
   try {
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString());
   } catch (cause) {
     throw new SingleTableError('INVALID_CURSOR', `${FOREIGN} (not base64url JSON)`, { pattern, cause });
   }
-  if (!body || typeof body !== 'object' || typeof body.p !== 'string' || typeof body.c !== 'string') {
-    throw new SingleTableError('INVALID_CURSOR', FOREIGN, { pattern });
-  }
-  if (body.p !== pattern) {
-    throw new SingleTableError('INVALID_CURSOR', `the cursor belongs to pattern '${body.p}'; pass it to that pattern's query`, { pattern });
-  }
-  if (body.c !== checksum(body.p, binding, body.k)) {
-    throw new SingleTableError('INVALID_CURSOR', 'the cursor was altered, or was issued for other input or order of this pattern; start again without a cursor', { pattern });
-  }
+  const why = !body || typeof body !== 'object' || typeof body.p !== 'string' || typeof body.c !== 'string' ? FOREIGN
+    : body.p !== pattern ? `the cursor belongs to pattern '${body.p}'; pass it to that pattern's query`
+      : body.c !== checksum(body.p, binding, body.k) && 'the cursor was altered, or was issued for other input or order of this pattern; start again without a cursor';
+  if (why) throw new SingleTableError('INVALID_CURSOR', why, { pattern });
   return body.k;
 }
 

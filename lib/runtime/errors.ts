@@ -58,23 +58,15 @@ export interface ErrorContext {
 
 /** An error raised by the runtime, with a stable `code`. */
 export class SingleTableError extends Error {
-  public readonly code: RuntimeErrorCode;
-  public readonly entity?: string;
-  public readonly pattern?: string;
-  public readonly attribute?: string;
+  declare public readonly code: RuntimeErrorCode;
+  declare public readonly entity?: string;
+  declare public readonly pattern?: string;
+  declare public readonly attribute?: string;
 
-  constructor(code: RuntimeErrorCode, message: string, context: ErrorContext = {}) {
-    const where = [
-      context.entity && `entity ${context.entity}`,
-      context.pattern && `pattern ${context.pattern}`,
-      context.attribute && `attribute ${context.attribute}`,
-    ].filter(Boolean).join(', ');
-    super(`[${code}] ${where ? where + ': ' : ''}${message}`, context.cause === undefined ? undefined : { cause: context.cause });
-    this.name = 'SingleTableError';
-    this.code = code;
-    this.entity = context.entity;
-    this.pattern = context.pattern;
-    this.attribute = context.attribute;
+  constructor(code: RuntimeErrorCode, message: string, { entity, pattern, attribute, cause }: ErrorContext = {}) {
+    const where = [entity && `entity ${entity}`, pattern && `pattern ${pattern}`, attribute && `attribute ${attribute}`].filter(Boolean).join(', ');
+    super(`[${code}] ${where && where + ': '}${message}`, cause === undefined ? undefined : { cause });
+    Object.assign(this, { name: 'SingleTableError', code, entity, pattern, attribute });
   }
 }
 

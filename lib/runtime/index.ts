@@ -54,10 +54,10 @@ export type * from './types';
 // What the access modules `single-table generate --access` writes are built on.
 export { openAccess } from './access/table';
 export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } from './access/table';
-export { putEntity, shardedBy } from './access/write';
+export { putEntity, putRequest, shardedBy } from './access/write';
 export { getEntity } from './access/read';
-export { queryPattern, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './access/query';
-export type { PatternAccess, SlicedPatternAccess, FixedQuery, Segment } from './access/query';
+export { queryPattern, patternRequest, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './access/query';
+export type { PatternAccess, SlicedPatternAccess, Segment } from './access/query';
 export { sliceReader } from './access/slice-read';
 export { shardsToQuery } from './fanout-shards';
 export type { ModelSlice, SliceEntity, SliceKeys, SlicePlan, SliceReader } from './access/slice-read';

@@ -6,6 +6,7 @@
 // parent `X#a` and its children `X#a#CHILD#...` come back from one query.
 import { SingleTableError } from './errors';
 import { compareUtf8 } from './fanout-order';
+import { keyError } from './keys';
 import { valuesText } from './values';
 import { describe } from '../keys/encoding';
 import { ComposeFailure, Composer, composerOf, composePrefix } from '../keys/template';
@@ -28,19 +29,27 @@ type Input = Readonly<Record<string, unknown>>;
 export type KeyedPattern = Pick<PatternModel, 'name' | 'pk' | 'sk' | 'sortKeyCondition' | 'skCoverage'>;
 
 /** Throws INVALID_QUERY_INPUT unless the input is an object naming only attributes the pattern's key condition uses. */
-export function checkInput(
-  pattern: Pick<PatternModel, 'name' | 'sortKeyCondition'> & { readonly pk: Pick<KeyTemplateModel, 'source' | 'attributes'>; readonly sk?: Pick<KeyTemplateModel, 'source' | 'attributes'> },
-  input: Input,
-): void {
+export function checkInput(pattern: InputPattern, input: Input): void {
+  const condition = pattern.sortKeyCondition;
+  checkNames(pattern, input, (name) =>
+    pattern.pk.attributes.includes(name) || (name === 'between' ? condition === 'BETWEEN' : condition !== 'NONE' && condition !== 'BETWEEN' && !!pattern.sk?.attributes.includes(name)));
+}
+
+/** What checkInput reads of a pattern. */
+export type InputPattern = Pick<PatternModel, 'name' | 'sortKeyCondition'> & {
+  readonly pk: Pick<KeyTemplateModel, 'source' | 'attributes'>;
+  readonly sk?: Pick<KeyTemplateModel, 'source' | 'attributes'>;
+};
+
+/** checkInput with the names a pattern uses given as `used` (a pattern that knows them needs none of the generic rule). */
+export function checkNames(pattern: InputPattern, input: Input, used: (name: string) => boolean): void {
   if (typeof input !== 'object' || input === null) {
     throw new SingleTableError('INVALID_QUERY_INPUT', `the input must be an object, got ${describe(input)}`, { pattern: pattern.name });
   }
-  const skNames = pattern.sk?.attributes ?? [];
-  const condition = pattern.sortKeyCondition;
   for (const name in input) {
-    const allowed = pattern.pk.attributes.includes(name) || (name === 'between' ? condition === 'BETWEEN' : condition !== 'NONE' && condition !== 'BETWEEN' && skNames.includes(name));
-    if (!allowed) {
-      throw new SingleTableError('INVALID_QUERY_INPUT', `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${pattern.sk ? `, sort key ${pattern.sk.source}, condition ${condition}` : ''})`, { pattern: pattern.name, attribute: name });
+    if (!used(name)) {
+      throw new SingleTableError('INVALID_QUERY_INPUT', `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${
+        pattern.sk ? `, sort key ${pattern.sk.source}, condition ${pattern.sortKeyCondition}` : ''})`, { pattern: pattern.name, attribute: name });
     }
   }
 }
@@ -162,9 +171,7 @@ export function patternKeys(model: Pick<TableModel, 'delimiter' | 'escapeChar'>,
 
 /** Why a key of a query could not be composed: MISSING_ATTRIBUTE (with `missing`) or INVALID_VALUE. */
 export function composeError(pattern: Pick<PatternModel, 'name'>, r: ComposeFailure, missing: string): SingleTableError {
-  return 'absent' in r
-    ? new SingleTableError('MISSING_ATTRIBUTE', missing, { pattern: pattern.name, attribute: r.absent })
-    : new SingleTableError('INVALID_VALUE', r.error, { pattern: pattern.name, attribute: r.attribute });
+  return keyError({ pattern: pattern.name }, r, missing);
 }
 
 function range(pk: string, lo: string, hi: string): KeyCondition {

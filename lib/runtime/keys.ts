@@ -3,7 +3,7 @@
 // item stays out of a sparse index), shard suffixes, and UTF-8 size limits that DynamoDB enforces
 // but local engines do not.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { SingleTableError } from './errors';
+import { ErrorContext, SingleTableError } from './errors';
 import { encodeValue, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SegmentResult, utf8Length } from '../keys/encoding';
 import { shardedKey, shardForItem, shardForValue } from '../keys/shard';
 import { ComposeFailure, Composer, composerOf } from '../keys/template';
@@ -99,19 +99,29 @@ export function keyAttributes(model: TableModel, key: { pk: string; sk: string }
 /** A composed key that must exist (the table's); throws MISSING_ATTRIBUTE or INVALID_VALUE naming the key and its template. */
 export function requiredKey(entity: Named, template: Sourced, r: string | ComposeFailure, attribute: string, limit: number): string {
   if (typeof r === 'string') return checkSize(entity, attribute, r, limit);
-  if ('absent' in r) {
-    throw new SingleTableError('MISSING_ATTRIBUTE', `is needed (non-empty) for key ${attribute} = ${template.source}`, { entity: entity.name, attribute: r.absent });
-  }
-  throw new SingleTableError('INVALID_VALUE', `${r.error} (key ${attribute} = ${template.source})`, { entity: entity.name, attribute: r.attribute });
+  const key = `key ${attribute} = ${template.source}`;
+  throw keyError({ entity: entity.name }, r, `is needed (non-empty) for ${key}`, ` (${key})`);
 }
 
-/** Throws KEY_TOO_LARGE when a key value exceeds DynamoDB's UTF-8 byte limit. */
-export function checkSize(entity: Named, attribute: string, key: string, limit: number): string {
+/** Why a key could not be composed: MISSING_ATTRIBUTE saying what needs it, or INVALID_VALUE with the encoder's reason and then `where`. */
+export function keyError(context: ErrorContext, r: ComposeFailure, missing: string, where = ''): SingleTableError {
+  return 'absent' in r
+    ? new SingleTableError('MISSING_ATTRIBUTE', missing, { ...context, attribute: r.absent })
+    : new SingleTableError('INVALID_VALUE', r.error + where, { ...context, attribute: r.attribute });
+}
+
+/**
+ * Throws KEY_TOO_LARGE when a key value exceeds DynamoDB's UTF-8 byte limit: an item's key, naming
+ * its entity, or (`query` given: the bytes a shard suffix adds, else 0) a query's, naming its pattern.
+ */
+export function checkSize(owner: Named, attribute: string, key: string, limit: number, query?: number): string {
+  const suffix = query ?? 0;
   // Each UTF-16 unit is at most 3 UTF-8 bytes, so short keys skip the byte count.
-  if (key.length * 3 > limit) {
-    const bytes = utf8Length(key);
+  if (key.length * 3 + suffix > limit) {
+    const bytes = utf8Length(key) + suffix;
     if (bytes > limit) {
-      throw new SingleTableError('KEY_TOO_LARGE', `key ${attribute} is ${bytes} bytes of UTF-8; DynamoDB allows ${limit}`, { entity: entity.name, attribute });
+      throw new SingleTableError('KEY_TOO_LARGE', `${query === undefined ? '' : "the query's "}key ${attribute} is ${bytes} bytes of UTF-8; DynamoDB allows ${limit}`,
+        { [query === undefined ? 'entity' : 'pattern']: owner.name, attribute });
     }
   }
   return key;
@@ -183,8 +193,7 @@ function slotKeyAttributes(
 
 /** An index key that could not be composed: undefined when an input is absent (the item stays out of the index), else INVALID_VALUE. */
 export function absentOrThrow(entity: Named, template: Sourced, r: ComposeFailure): undefined {
-  if ('absent' in r) return undefined;
-  throw new SingleTableError('INVALID_VALUE', `${r.error} (key template ${template.source})`, { entity: entity.name, attribute: r.attribute });
+  if (!('absent' in r)) throw keyError({ entity: entity.name }, r, '', ` (key template ${template.source})`);
 }
 
 /** The shard an item's entry goes to on a sharded GSI. */

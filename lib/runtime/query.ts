@@ -4,7 +4,8 @@
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { KeyCondition, keyConditionFor, PatternKeys, patternKeys } from './key-condition';
-import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
+import { checkSize } from './keys';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
 import { IndexModel, PatternModel, TableModel } from '../manifest/model';
 
 /** Options of one query call. */
@@ -54,17 +55,15 @@ export function planQuery(
 export function readOptions(
   pattern: Pick<PatternModel, 'name' | 'consistentRead' | 'order'>, index: Pick<IndexModel, 'name' | 'type'>, options: QueryOptions,
 ): { consistent: boolean; descending: boolean } {
+  const { limit, order } = options;
   const consistent = options.consistent ?? pattern.consistentRead;
+  const invalid = (message: string) => new SingleTableError('INVALID_QUERY_INPUT', message, { pattern: pattern.name });
   if (consistent && index.type === 'GSI') {
     throw new SingleTableError('CONSISTENT_READ_ON_GSI', `queries GSI ${index.name}, which is only eventually consistent; drop \`consistent\`, or query the table or an LSI`, { pattern: pattern.name });
   }
-  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) {
-    throw new SingleTableError('INVALID_QUERY_INPUT', `limit must be a positive whole number, got ${options.limit}`, { pattern: pattern.name });
-  }
-  if (options.order !== undefined && options.order !== 'asc' && options.order !== 'desc') {
-    throw new SingleTableError('INVALID_QUERY_INPUT', `order must be 'asc' or 'desc', got ${JSON.stringify(options.order)}`, { pattern: pattern.name });
-  }
-  return { consistent, descending: options.order ? options.order === 'desc' : pattern.order === 'DESCENDING' };
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw invalid(`limit must be a positive whole number, got ${limit}`);
+  if (order !== undefined && order !== 'asc' && order !== 'desc') throw invalid(`order must be 'asc' or 'desc', got ${JSON.stringify(order)}`);
+  return { consistent, descending: order ? order === 'desc' : pattern.order === 'DESCENDING' };
 }
 
 /** What every query of a pattern shares: its index, compiled keys, type filter and shard suffix length. */
@@ -103,25 +102,15 @@ export function checkKeySizes(
   // A sharded partition key also carries the delimiter and the largest shard number.
   shardSuffix = index.shards ? 1 + String(index.shards.readCount - 1).length : 0,
 ): void {
-  checkKeySize(pattern, index.partitionKey, condition.pk, shardSuffix, MAX_PARTITION_KEY_BYTES);
-  if (index.sortKey && condition.sk) {
-    checkKeySize(pattern, index.sortKey, condition.sk.lo, 0, MAX_SORT_KEY_BYTES);
-    checkKeySize(pattern, index.sortKey, condition.sk.hi, 0, MAX_SORT_KEY_BYTES);
-  }
-}
-
-function checkKeySize(pattern: Pick<PatternModel, 'name'>, attribute: string, value: string | undefined, suffix: number, limit: number): void {
-  // A UTF-16 unit is at most 3 bytes of UTF-8: most keys need no count.
-  if (value === undefined || value.length * 3 + suffix <= limit) return;
-  const bytes = utf8Length(value) + suffix;
-  if (bytes > limit) {
-    throw new SingleTableError('KEY_TOO_LARGE', `the query's key ${attribute} is ${bytes} bytes of UTF-8; DynamoDB allows ${limit}`, { pattern: pattern.name, attribute });
-  }
+  checkSize(pattern, index.partitionKey, condition.pk, MAX_PARTITION_KEY_BYTES, shardSuffix);
+  const sk = condition.sk;
+  for (const bound of sk ? [sk.lo, sk.hi] : []) if (bound !== undefined) checkSize(pattern, index.sortKey!, bound, MAX_SORT_KEY_BYTES, 0);
 }
 
 /** Identifies pattern, input and order, so a cursor cannot move to another query. Only built when a cursor is. */
-export function queryBinding(model: Pick<TableModel, 'fingerprint'>, plan: BoundQuery): string {
-  return JSON.stringify([plan.pattern.index, plan.condition, plan.descending, model.fingerprint]);
+export function queryBinding(model: Pick<TableModel, 'fingerprint'>, plan: Pick<BoundQuery, 'index' | 'condition' | 'descending'>): string {
+  // The index's name is the pattern's index.
+  return JSON.stringify([plan.index.name, plan.condition, plan.descending, model.fingerprint]);
 }
 
 /** Keeps other entities sharing the index's partitions out; undefined where none can be there. */

@@ -12,17 +12,13 @@ export interface RetryPolicy {
   readonly maxDelayMs?: number;
 }
 
-const THROTTLING = new Set([
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'TooManyRequestsException',
-]);
+/** ThrottlingException, ProvisionedThroughputExceededException, TooManyRequestsException, RequestLimitExceeded. */
+const THROTTLING = /^((Throttling|ProvisionedThroughputExceeded|TooManyRequests)Exception|RequestLimitExceeded)$/;
 
 /** Whether an SDK error means "slow down". */
 export function isThrottling(error: unknown): boolean {
   const e = error as { name?: string; $retryable?: { throttling?: boolean } } | undefined;
-  return !!e && (THROTTLING.has(e.name ?? '') || e.$retryable?.throttling === true);
+  return !!e && (THROTTLING.test(e.name ?? '') || e.$retryable?.throttling === true);
 }
 
 /** Full-jitter delay before retry number `retry` (1-based): uniform in [0, min(max, base * 2^(retry-1))]. */

@@ -107,9 +107,13 @@ describe('segments by kind', () => {
     expect(encodeSegment(AttributeKind.MAP, {}, ESC)).toHaveProperty('error');
   });
 
-  test('UTF-8 length counts bytes, not UTF-16 units', () => {
+  test('UTF-8 length counts bytes, not UTF-16 units: 1 to 4 per code point, 3 for a lone surrogate (as U+FFFD)', () => {
+    expect(utf8Length('aé中\ud83d\ude00')).toBe(1 + 2 + 3 + 4);
+    expect(utf8Length('\ud800x\udc00')).toBe(3 + 1 + 3);
+    // Per code point: the length of the string is the sum of its code points' lengths.
+    const bytesOf = (c: number) => (c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4);
     fc.assert(fc.property(fc.string({ unit: fc.oneof(fc.constantFrom('\ud800', '\udc00'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) }), (s) => {
-      expect(utf8Length(s)).toBe(Buffer.byteLength(s, 'utf8'));
+      expect(utf8Length(s)).toBe([...s].reduce((n, ch) => n + bytesOf(ch.codePointAt(0)!), 0));
     }));
   });
 });

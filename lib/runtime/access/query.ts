@@ -14,10 +14,10 @@ import { composeParts, partsSource, TemplateParts } from '../../keys/template';
 import type { IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
 import type { AttributeKind, SortKeyCondition } from '../../manifest/structs';
 import { decodeCursor, encodeCursor } from '../cursor';
-import { checkInput, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
+import { checkNames, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
 import { fromItem } from '../marshall';
 import type { SliceReader } from './slice-read';
-import { BoundQuery, checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
+import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
 import type { EntityItem } from '../results';
 import { send } from '../send';
 
@@ -37,10 +37,11 @@ export interface PatternAccess extends PatternBase {
   /** Entity name by type value, of the entities it returns. */
   readonly types: Readonly<Record<string, string>>;
   /**
-   * The part of its request no input changes: what buildQueryInput writes for it but the table
-   * name, key values, order, consistency, limit and start (index, key condition, names, type filter).
+   * Its request from the table name, the partition key value and the order: what buildQueryInput
+   * writes for it (index, key condition, names, type filter) without consistency, limit and start,
+   * as one literal.
    */
-  readonly request: FixedQuery;
+  readonly request: (tableName: string, pk: string, forward: boolean) => QueryCommandInput;
   /** Adds a sort-key condition to the request: `sortKeyRequest`, on a pattern that has one. @default - none */
   readonly withSortKey?: typeof sortKeyRequest;
 }
@@ -53,23 +54,22 @@ export interface SlicedPatternAccess extends PatternBase {
   readonly read: SliceReader;
 }
 
-/** The part of a pattern's Query request that no input changes. */
-export type FixedQuery = Pick<QueryCommandInput, 'IndexName' | 'KeyConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'FilterExpression' | 'Select'>;
-
 /**
  * The key condition of a pattern without a sort-key condition: the partition key, composed from
  * its template's parts. `sortKey` is the source of the index's sort key template, which the error
  * of an unused input names.
  */
 export function partitionCondition(name: string, parts: TemplateParts, sortKey?: string): PatternBase['condition'] {
+  const attributes = parts.filter((_, i) => i % 3 === 1) as string[];
   const pattern = {
     name,
     sortKeyCondition: 'NONE' as SortKeyCondition,
-    pk: { source: partsSource(parts), attributes: parts.filter((_, i) => i % 3 === 1) as string[] },
+    pk: { source: partsSource(parts), attributes },
     sk: sortKey === undefined ? undefined : { source: sortKey, attributes: [] },
   };
+  const used = (input: string) => attributes.includes(input);
   return (model, input) => {
-    checkInput(pattern, input);
+    checkNames(pattern, input, used);
     const pk = composeParts(parts, input, model.escapeChar);
     if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
     return { pk };
@@ -123,43 +123,45 @@ function prepare(table: AccessTable<unknown>, pattern: PatternBase & { readonly 
   const { consistent, descending } = readOptions(pattern as Pick<PatternModel, 'name' | 'order' | 'consistentRead'>, pattern.slot, options);
   const condition = pattern.condition(table.model, input);
   checkKeySizes(pattern, pattern.slot, condition);
-  // A binding reads the pattern's index; the slice reader puts the pattern of its slice in its plan.
-  const plan: BoundQuery = { pattern: { index: pattern.slot.name } as BoundQuery['pattern'], index: pattern.slot, condition, descending, consistent, limit: options.limit, typeFilter: pattern.typeFilter };
-  const binding = () => queryBinding(table.model, plan);
-  const start = options.cursor === undefined ? undefined : decodeCursor(pattern.name, binding(), options.cursor);
-  return { plan, binding, start };
+  // The slice reader puts the pattern of its slice in its plan.
+  const plan = { index: pattern.slot, condition, descending, consistent, limit: options.limit, typeFilter: pattern.typeFilter };
+  return { plan, start: options.cursor === undefined ? undefined : decodeCursor(pattern.name, queryBinding(table.model, plan), options.cursor) };
+}
+
+/**
+ * The Query request of a pattern of one partition, checked, and the plan its results and cursor
+ * read: everything queryPattern does before it sends.
+ */
+export function patternRequest(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options: QueryOptions = {}) {
+  const { plan, start } = prepare(table, pattern, input, options);
+  const { condition } = plan;
+  const request = pattern.request(table.tableName, condition.pk, !plan.descending);
+  if (condition.sk) pattern.withSortKey!(request, condition.sk, pattern.slot.sortKey!);
+  if (plan.consistent) request.ConsistentRead = true;
+  if (plan.limit !== undefined) request.Limit = plan.limit;
+  if (start) request.ExclusiveStartKey = start as Record<string, AttributeValue>;
+  return { request, plan };
 }
 
 /** Runs an access pattern of one partition: one page of typed results, and a cursor when there may be more. */
-export async function queryPattern(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options: QueryOptions = {}): Page {
-  const { plan, binding, start } = prepare(table, pattern, input, options);
-  const { condition } = plan;
-  const fixed = pattern.request;
-  const request: QueryCommandInput = {
-    ...fixed,
-    TableName: table.tableName,
-    ExpressionAttributeValues: { ...fixed.ExpressionAttributeValues, ':pk': { S: condition.pk } },
-    ScanIndexForward: !plan.descending,
-  };
-  if (condition.sk) pattern.withSortKey!(request, condition.sk, pattern.slot.sortKey!);
-  if (plan.consistent) request.ConsistentRead = true;
-  if (options.limit !== undefined) request.Limit = options.limit;
-  if (start) request.ExclusiveStartKey = start as Record<string, AttributeValue>;
+export async function queryPattern(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options?: QueryOptions): Page {
+  const { request, plan } = patternRequest(table, pattern, input, options);
   const out = await send(table, () => table.dynamodb.send(new QueryCommand(request)));
   const items: EntityItem[] = [];
+  const equal = plan.condition.excludeEqual;
   for (const raw of out.Items ?? []) {
     const type = raw[table.model.typeAttribute]?.S ?? '';
     // Left out: another entity's item, and the `<` floor's own key (BETWEEN is inclusive).
     if (!Object.hasOwn(pattern.types, type)) continue;
-    if (condition.excludeEqual !== undefined && raw[pattern.slot.sortKey!]?.S === condition.excludeEqual) continue;
+    if (equal !== undefined && raw[pattern.slot.sortKey!]?.S === equal) continue;
     items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
   }
-  return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, binding(), out.LastEvaluatedKey) };
+  return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.model, plan), out.LastEvaluatedKey) };
 }
 
 /** Runs a sharded, fetched or key-decoded access pattern through its slice reader. */
 export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options: QueryOptions = {}): Page {
-  const { plan, binding, start } = prepare(table, pattern, input, options);
+  const { plan, start } = prepare(table, pattern, input, options);
   const page = await pattern.read(table, plan, input, start, pattern.name);
-  return { items: page.items, cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, binding(), page.next) };
+  return { items: page.items, cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(table.model, plan), page.next) };
 }

@@ -64,7 +64,7 @@ export function tableKeyNames(entity: EntityAccess): string[] {
 /** A table key composed from values; throws MISSING_ATTRIBUTE, INVALID_VALUE or KEY_TOO_LARGE naming the key and its template. */
 export function tableKeyValue(
   model: AccessModel, entity: EntityAccess, key: KeyAccess, values: Readonly<Record<string, unknown>>, limit: number,
+  r = composeParts(key[1], values, model.escapeChar),
 ): string {
-  const r = composeParts(key[1], values, model.escapeChar);
   return typeof r === 'string' ? checkSize(entity, key[0], r, limit) : requiredKey(entity, { source: partsSource(key[1]) }, r, key[0], limit);
 }

@@ -3,12 +3,12 @@
 // with the same errors and the same request as `putItem`.
 import type { AttributeValue, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { PutItemCommand } from '../sdk';
-import { AccessModel, AccessTable, EntityAccess, SlotAccess, tableKeyNames, tableKeyValue } from './table';
+import { AccessModel, AccessTable, EntityAccess, KeyAccess, SlotAccess, tableKeyNames, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { shardedKey } from '../../keys/shard';
-import { composeParts, partsSource, SegmentEncode } from '../../keys/template';
+import { ComposeFailure, composeParts, partsSource, SegmentEncode, TemplateParts } from '../../keys/template';
 import type { ItemCollectionListener, WritingTable } from '../item-collections';
-import { putCondition } from '../items';
+import { putCondition, PutMode } from '../items';
 import { absentOrThrow, checkSize, shardFor } from '../keys';
 import type { PutOptions } from '../ops/put-item';
 import { sendWrite } from '../send';
@@ -20,28 +20,35 @@ type Values = Readonly<Record<string, unknown>>;
 /** Every attribute DynamoDB stores for an item: values, type, table and index keys. */
 export function entityItem(model: AccessModel, entity: EntityAccess, item: Values): Record<string, AttributeValue> {
   const stored = convertItem(entity.name, item, entity.attributes);
-  const [table, ...indexes] = entity.slots;
+  const { slots } = entity;
+  const { pk, sk } = slots[0];
+  // Generated modules write a template used by several keys as one array (SK, GSI1PK and GSI1SK
+  // `ORDER#{orderId}`): a key of the same array as the one before is that key again.
+  let parts: TemplateParts | undefined;
+  let last: string | ComposeFailure;
+  const compose = (key: KeyAccess) => (key[1] === parts ? last : (last = composeParts(parts = key[1], item, model.escapeChar)));
   const tableKey = {
-    pk: tableKeyValue(model, entity, table.pk!, item, MAX_PARTITION_KEY_BYTES),
-    sk: tableKeyValue(model, entity, table.sk!, item, MAX_SORT_KEY_BYTES),
+    pk: tableKeyValue(model, entity, pk!, item, MAX_PARTITION_KEY_BYTES, compose(pk!)),
+    sk: tableKeyValue(model, entity, sk!, item, MAX_SORT_KEY_BYTES, compose(sk!)),
   };
-  stored[table.pk![0]] = { S: tableKey.pk };
-  stored[table.sk![0]] = { S: tableKey.sk };
-  for (const slot of indexes) {
-    const pk = slot.pk && composeParts(slot.pk[1], item, model.escapeChar);
-    if (typeof pk === 'object') {
-      absentOrThrow(entity, { source: partsSource(slot.pk![1]) }, pk);
-      continue;
-    }
-    const sharded = pk !== undefined && slot.shard ? slot.shard(model, entity, item, tableKey, pk) : pk;
-    const pkValue = sharded !== undefined && checkSize(entity, slot.pk![0], sharded, MAX_PARTITION_KEY_BYTES);
-    const sk = slot.sk && composeParts(slot.sk[1], item, model.escapeChar);
-    if (typeof sk === 'object') {
-      absentOrThrow(entity, { source: partsSource(slot.sk![1]) }, sk);
-      continue;
-    }
-    if (pkValue) stored[slot.pk![0]] = { S: pkValue };
-    if (sk !== undefined) stored[slot.sk![0]] = { S: checkSize(entity, slot.sk![0], sk, MAX_SORT_KEY_BYTES) };
+  stored[pk![0]] = { S: tableKey.pk };
+  stored[sk![0]] = { S: tableKey.sk };
+  // An index key's value; undefined where the slot has no such key, null where an input is absent (the item stays out of the index).
+  const indexKey = (key?: KeyAccess) => {
+    const r = key && compose(key);
+    return typeof r === 'object' ? absentOrThrow(entity, { source: partsSource(key![1]) }, r) ?? null : r;
+  };
+  for (let i = 1; i < slots.length; i++) {
+    const slot = slots[i];
+    const pkValue = indexKey(slot.pk);
+    if (pkValue === null) continue;
+    // A sharded key carries its shard suffix; the size is the suffixed key's.
+    const sharded = slot.shard && pkValue !== undefined ? slot.shard(model, entity, item, tableKey, pkValue) : pkValue;
+    const indexPk = sharded !== undefined && checkSize(entity, slot.pk![0], sharded, MAX_PARTITION_KEY_BYTES);
+    const skValue = indexKey(slot.sk);
+    if (skValue === null) continue;
+    if (indexPk) stored[slot.pk![0]] = { S: indexPk };
+    if (skValue !== undefined) stored[slot.sk![0]] = { S: checkSize(entity, slot.sk![0], skValue, MAX_SORT_KEY_BYTES) };
   }
   stored[model.typeAttribute] = { S: entity.typeValue };
   return stored;
@@ -60,6 +67,16 @@ export function shardedBy(index: string, writeCount: number, attribute?: string,
 }
 
 /**
+ * The PutItem request of a whole item of an entity, checked: what putEntity sends (less the item
+ * collection metrics a table with LSIs asks for).
+ */
+export function putRequest(table: Pick<AccessTable<unknown>, 'model' | 'tableName'>, entity: EntityAccess, item: Values, mode: PutMode = 'upsert'): PutItemCommandInput {
+  const input: PutItemCommandInput = { TableName: table.tableName, Item: entityItem(table.model, entity, item) };
+  if (mode !== 'upsert') Object.assign(input, putCondition(entity.slots[0].pk![0], entity.name, mode));
+  return input;
+}
+
+/**
  * Writes a whole item of an entity. Generated modules pass `collections` (collectionsOf) on a
  * table with LSIs, whose writes report their item collection's size.
  */
@@ -67,9 +84,8 @@ export async function putEntity(
   table: AccessTable<unknown>, entity: EntityAccess, item: Values, options: PutOptions = {},
   collections?: (table: WritingTable) => ItemCollectionListener | undefined,
 ): Promise<void> {
-  const input: PutItemCommandInput = { TableName: table.tableName, Item: entityItem(table.model, entity, item) };
   const mode = options.mode ?? 'upsert';
-  if (mode !== 'upsert') Object.assign(input, putCondition(entity.slots[0].pk![0], entity.name, mode));
+  const input = putRequest(table, entity, item, mode);
   const listener = collections?.(table);
   if (listener) input.ReturnItemCollectionMetrics = 'SIZE';
   await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) =>
