@@ -23,6 +23,12 @@ export interface WriteCondition<Item> {
    * condition the write has (existence, version). A failed write then returns the stored item.
    */
   addTo(input: ConditionalInput, entity: EntityModel): void;
+  /**
+   * Why a write with this condition was refused, given whether DynamoDB returned a stored item,
+   * whether the write only creates and its whole ConditionExpression; undefined when the item's
+   * existence is what failed (a create finding an item, or a write needing one finding none).
+   */
+  failed(stored: boolean, creates: boolean, expression: string): string | undefined;
 }
 
 /**
@@ -38,5 +44,7 @@ export function where<Item>(condition: Condition<Item>): WriteCondition<Item> {
       input.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
       refs.applyTo(input);
     },
+    failed: (stored, creates, expression) => (stored ? creates : expression.includes('attribute_exists(#pk)')) ? undefined
+      : `the caller's condition is false for ${stored ? 'the item as stored (the error\'s `item`)' : 'the item: there is none with this key'}`,
   };
 }

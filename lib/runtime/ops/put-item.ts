@@ -1,4 +1,5 @@
 // PutItem: the whole item, its type and every key it has, validated before anything is sent.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf } from '../../manifest/infer';
 import { maintainedFor, TableContext } from '../context';
 import type { WriteCondition } from '../expressions/where';
@@ -26,5 +27,6 @@ export async function putItem<M, E extends EntityName<M>>(
   const collections = collectionsOf(table);
   const built = buildPut(table.model, table.tableName, entity, item, options.mode, options.condition, maintained);
   const input = withItemCollectionRequest(collections, built);
-  await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) => writeFailure(table, entity, input, item, e), collections);
+  const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, item, e, options.condition);
+  await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), failed, collections);
 }
