@@ -72,7 +72,9 @@ export function openTable<M = SingleTableManifest>(document: ModelFile, options:
 /** The context of a loaded model: table name, fingerprint check, SDK client, and the maintained-write hooks when given. */
 export function contextOf<M>(model: TableModel, options: ClientOptions): TableContext<M> {
   return {
-    model, ...connect(model.fingerprint, options), strip: new Set([...model.keyAttributes, model.typeAttribute]),
+    model,
+    ...connect(model.fingerprint, options),
+    strip: new Set([...model.keyAttributes, model.typeAttribute]),
     maintained: options.maintainedWrites,
   };
 }
