@@ -9,7 +9,7 @@ import { loadModel } from './load-model';
 import type { MaintainedWrites } from './maintained-writes';
 import type { RetryPolicy } from './retry';
 import { DynamoDBClient } from './sdk';
-import type { TableModel } from '../manifest/model';
+import type { EntityModel, TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
 import type { ModelFile } from '../model/format';
 
@@ -87,12 +87,12 @@ export function contextOf<M>(model: TableModel, options: ClientOptions): TableCo
  * carries none of their code.
  */
 export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'maintained'>, entityName: string): MaintainedWrites | undefined {
-  const e = table.model.entities[entityName];
   // What the entity keeps: none for a plain entity (or an unknown one, which the write refuses by name).
-  const kept = [e?.version && `version ${e.version}`, e?.timestamps && 'timestamps', e?.unique?.length && `unique ${e.unique.join(', ')}`].filter(Boolean);
+  const { version, timestamps, unique }: Partial<EntityModel> = table.model.entities[entityName] ?? {};
+  const kept = [version && `version ${version}`, timestamps && 'timestamps', unique && `unique ${unique.join(', ')}`].filter(Boolean);
   if (kept.length && !table.maintained) {
-    throw new SingleTableError('MAINTAINED_WRITES_MISSING', `keeps ${kept.join(', ')}: its writes need the hooks that maintain them; `
-      + "open the table with import { maintainedWrites } from 'cdk-single-table/runtime'; openTable(model, { maintainedWrites })", { entity: entityName });
+    throw new SingleTableError('MAINTAINED_WRITES_MISSING',
+      `keeps ${kept.join(', ')}: its writes need the hooks, openTable(model, { maintainedWrites }) with maintainedWrites from 'cdk-single-table/runtime'`, { entity: entityName });
   }
   return table.maintained;
 }

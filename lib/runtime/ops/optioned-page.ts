@@ -4,7 +4,7 @@
 import type { TableContext } from '../context';
 import { planQuery, QueryOptions } from '../query';
 import { optionedRead, ReadOptions } from '../read-options';
-import type { EntityItem } from '../results';
+import { EntityItem, keptOnly } from '../results';
 import { IndexReader, patternPage } from './pattern-page';
 
 /** `patternPage` with `filter` and `attributes` applied; a bad option rejects, as every failure of a query does. */
@@ -13,5 +13,7 @@ export async function optionedPage(
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const plan = planQuery(table.model, patternName, input, options);
   const optioned = optionedRead(table.model, plan.index, plan.pattern.entities, options, { pattern: patternName });
-  return patternPage(table, patternName, input, options, read, { ...plan, finish: optioned.finish }, optioned.fetch, optioned.shape);
+  const page = await patternPage(table, patternName, input, options, read, { ...plan, finish: optioned.finish }, optioned.fetch, optioned.shape);
+  keptOnly(page.items, optioned.shape?.keep);
+  return page;
 }
