@@ -52,12 +52,11 @@ export function writeFailure(
   error: { Item?: Record<string, AttributeValue> }, condition?: WriteCondition<unknown>,
 ): ConditionFailedError {
   const entity = table.model.entities[entityName];
-  const expression = input.ConditionExpression ?? '';
-  const creates = expression.includes('attribute_not_exists(#pk)');
+  const creates = !!input.ConditionExpression?.includes('attribute_not_exists(#pk)');
   const stored = error.Item;
   const item = stored && fromItem(stored, table.strip);
   const fail = (why: string, code: 'CONDITION_FAILED' | 'VERSION_CONFLICT' = 'CONDITION_FAILED') =>
     new ConditionFailedError(code, `${valuesText(values, tableKeyNames(entity))}: ${why}`, entityName, error, item);
   return (stored && table.maintained?.conflict(entity, input, stored, creates, fail))
-    || fail(condition?.failed(stored !== undefined, creates, expression) ?? (creates ? 'an item with this key already exists' : 'there is no item with this key'));
+    || fail(condition?.failed(input, stored) ?? (creates ? 'an item with this key already exists' : 'there is no item with this key'));
 }

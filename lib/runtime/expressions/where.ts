@@ -24,11 +24,11 @@ export interface WriteCondition<Item> {
    */
   addTo(input: ConditionalInput, entity: EntityModel): void;
   /**
-   * Why a write with this condition was refused, given whether DynamoDB returned a stored item,
-   * whether the write only creates and its whole ConditionExpression; undefined when the item's
-   * existence is what failed (a create finding an item, or a write needing one finding none).
+   * Why a write with this condition was refused, from its input and the item DynamoDB returned
+   * (undefined: none); undefined when the item's existence is what failed (a create finding an
+   * item, or a write needing one finding none).
    */
-  failed(stored: boolean, creates: boolean, expression: string): string | undefined;
+  failed(input: { readonly ConditionExpression?: string }, stored: unknown): string | undefined;
 }
 
 /**
@@ -44,7 +44,7 @@ export function where<Item>(condition: Condition<Item>): WriteCondition<Item> {
       input.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
       refs.applyTo(input);
     },
-    failed: (stored, creates, expression) => (stored ? creates : expression.includes('attribute_exists(#pk)')) ? undefined
+    failed: (input, stored) => input.ConditionExpression!.includes(stored ? 'attribute_not_exists(#pk)' : 'attribute_exists(#pk)') ? undefined
       : `the caller's condition is false for ${stored ? 'the item as stored (the error\'s `item`)' : 'the item: there is none with this key'}`,
   };
 }

@@ -39,7 +39,8 @@ export async function patternPage(
   shape: ResultShape = { index: plan.index.name, decodeKeys: plan.index.projection !== 'ALL' && plan.pattern.fetch === 'NONE' },
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const { model } = table;
-  const position = options.cursor === undefined ? undefined : decodeCursor(patternName, queryBinding(model, plan), options.cursor);
+  const binding = queryBinding(model, plan);
+  const position = options.cursor === undefined ? undefined : decodeCursor(patternName, binding, options.cursor);
   const page = await read(table, plan, input, position);
   let items = page.items;
   const equal = plan.condition.excludeEqual;
@@ -47,6 +48,6 @@ export async function patternPage(
   if (fetch) items = await fetchItems(table, items);
   return {
     items: toEntityItems(model, plan.pattern.entities, items, table.strip, shape),
-    cursor: page.next === undefined ? undefined : encodeCursor(patternName, queryBinding(model, plan), page.next),
+    cursor: page.next === undefined ? undefined : encodeCursor(patternName, binding, page.next),
   };
 }
