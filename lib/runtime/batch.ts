@@ -38,7 +38,7 @@ async function drain<R, S>(
   const max = policy.maxAttempts ?? 8;
   for (let c = 0; c < entries.length; c += size) {
     let pending = entries.slice(c, c + size);
-    for (let attempt = 1; pending.length > 0; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       let lastError: unknown;
       try {
         const left = new Set((await send(pending.map((e) => e.request))).map(idOf));

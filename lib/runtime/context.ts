@@ -89,10 +89,10 @@ export function contextOf<M>(model: TableModel, options: ClientOptions): TableCo
 export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'maintained'>, entityName: string): MaintainedWrites | undefined {
   // What the entity keeps: none for a plain entity (or an unknown one, which the write refuses by name).
   const { version, timestamps, unique }: Partial<EntityModel> = table.model.entities[entityName] ?? {};
-  const kept = [version && `version ${version}`, timestamps && 'timestamps', unique && `unique ${unique.join(', ')}`].filter(Boolean);
+  const kept = [version && `version ${version}`, timestamps && 'timestamps', unique && `unique ${unique}`].filter(Boolean);
   if (kept.length && !table.maintained) {
     throw new SingleTableError('MAINTAINED_WRITES_MISSING',
-      `keeps ${kept.join(', ')}: its writes need the hooks, openTable(model, { maintainedWrites }) with maintainedWrites from 'cdk-single-table/runtime'`, { entity: entityName });
+      `keeps ${kept.join(', ')}: its writes need the hooks, openTable(model, { maintainedWrites })`, { entity: entityName });
   }
   return table.maintained;
 }

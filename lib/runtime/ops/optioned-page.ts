@@ -13,7 +13,9 @@ export async function optionedPage(
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const plan = planQuery(table.model, patternName, input, options);
   const optioned = optionedRead(table.model, plan.index, plan.pattern.entities, options, { pattern: patternName });
-  const page = await patternPage(table, patternName, input, options, read, { ...plan, finish: optioned.finish }, optioned.fetch, optioned.shape);
+  // The attributes asked for decide the fetch: none when the index answers for them (keys decoded where it projects less).
+  const fetch = optioned.fetch === undefined ? plan.pattern.fetch : optioned.fetch ? 'BATCH_GET' : 'NONE';
+  const page = await patternPage(table, patternName, input, options, read, { ...plan, finish: optioned.finish, pattern: { ...plan.pattern, fetch } });
   keptOnly(page.items, optioned.shape?.keep);
   return page;
 }
