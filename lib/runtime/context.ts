@@ -92,7 +92,7 @@ export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'main
   const kept = [version && `version ${version}`, timestamps && 'timestamps', unique && `unique ${unique}`].filter(Boolean);
   if (kept.length && !table.maintained) {
     throw new SingleTableError('MAINTAINED_WRITES_MISSING',
-      `keeps ${kept.join(', ')}: its writes need the hooks, openTable(model, { maintainedWrites })`, { entity: entityName });
+      `keeps ${kept.join(', ')}: its writes need openTable(model, { maintainedWrites })`, { entity: entityName });
   }
   return table.maintained;
 }

@@ -1,6 +1,7 @@
 // A pattern page with read options (filter, attributes): the plan finishes each request with them,
 // and they decide whether entries are fetched and which attributes results keep. Reached only from
 // queryWith and queryShardsWith, so the plain `query` and `queryShards` carry none of it.
+import { FetchMode } from '../../manifest/model';
 import type { TableContext } from '../context';
 import { planQuery, QueryOptions } from '../query';
 import { optionedRead, ReadOptions } from '../read-options';
@@ -14,7 +15,7 @@ export async function optionedPage(
   const plan = planQuery(table.model, patternName, input, options);
   const optioned = optionedRead(table.model, plan.index, plan.pattern.entities, options, { pattern: patternName });
   // The attributes asked for decide the fetch: none when the index answers for them (keys decoded where it projects less).
-  const fetch = optioned.fetch === undefined ? plan.pattern.fetch : optioned.fetch ? 'BATCH_GET' : 'NONE';
+  const fetch = optioned.fetch === undefined ? plan.pattern.fetch : optioned.fetch ? FetchMode.BATCH_GET : FetchMode.NONE;
   const page = await patternPage(table, patternName, input, options, read, { ...plan, finish: optioned.finish, pattern: { ...plan.pattern, fetch } });
   keptOnly(page.items, optioned.shape?.keep);
   return page;
