@@ -23,12 +23,6 @@ export function keyId(key: Record<string, AttributeValue>, pk: string, sk: strin
   return key[pk]?.S + '\u0000' + key[sk]?.S;
 }
 
-function chunk<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /**
  * Sends entries in chunks; `send` returns the requests left unprocessed. Throws UnprocessedError
  * listing the sources of every entry not processed once the attempts are used up.
@@ -41,27 +35,22 @@ async function drain<R, S>(
   idOf: (request: R) => string,
   send: (requests: R[]) => Promise<R[]>,
 ): Promise<void> {
-  const chunks = chunk(entries, size);
   const max = policy.maxAttempts ?? 8;
-  for (let c = 0; c < chunks.length; c++) {
-    let pending = chunks[c];
-    for (let attempt = 1; pending.length > 0; attempt++) {
+  for (let c = 0; c < entries.length; c += size) {
+    let pending = entries.slice(c, c + size);
+    for (let attempt = 1; ; attempt++) {
       let lastError: unknown;
       try {
         const left = new Set((await send(pending.map((e) => e.request))).map(idOf));
         pending = pending.filter((e) => left.has(e.id));
       } catch (error) {
-        // Not worth retrying (a validation error, a denied action): earlier chunks are done, so the
-        // caller learns exactly which requests were not, with DynamoDB's error as the cause.
-        if (!isThrottling(error)) {
-          throw new UnprocessedError(operation, [...pending, ...chunks.slice(c + 1).flat()].map((e) => e.source), attempt, error);
-        }
         lastError = error;
       }
       if (pending.length === 0) break;
-      if (attempt >= max) {
-        const rest = chunks.slice(c + 1).flat();
-        throw new UnprocessedError(operation, [...pending, ...rest].map((e) => e.source), attempt, lastError);
+      // An error not worth retrying (a validation error, a denied action) ends it at once: earlier chunks
+      // are done, so the caller learns exactly which requests were not, with DynamoDB's error as the cause.
+      if (attempt >= max || (lastError !== undefined && !isThrottling(lastError))) {
+        throw new UnprocessedError(operation, [...pending, ...entries.slice(c + size)].map((e) => e.source), attempt, lastError);
       }
       await sleep(backoffDelay(policy, attempt));
     }

@@ -9,7 +9,7 @@ import { loadModel } from './load-model';
 import type { MaintainedWrites } from './maintained-writes';
 import type { RetryPolicy } from './retry';
 import { DynamoDBClient } from './sdk';
-import type { TableModel } from '../manifest/model';
+import type { EntityModel, TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
 import type { ModelFile } from '../model/format';
 
@@ -71,8 +71,12 @@ export function openTable<M = SingleTableManifest>(document: ModelFile, options:
 
 /** The context of a loaded model: table name, fingerprint check, SDK client, and the maintained-write hooks when given. */
 export function contextOf<M>(model: TableModel, options: ClientOptions): TableContext<M> {
-  const strip = new Set([...model.keyAttributes, model.typeAttribute]);
-  return { model, ...connect(model.fingerprint, options), strip, maintained: options.maintainedWrites };
+  return {
+    model,
+    ...connect(model.fingerprint, options),
+    strip: new Set([...model.keyAttributes, model.typeAttribute]),
+    maintained: options.maintainedWrites,
+  };
 }
 
 /**
@@ -83,11 +87,12 @@ export function contextOf<M>(model: TableModel, options: ClientOptions): TableCo
  * carries none of their code.
  */
 export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'maintained'>, entityName: string): MaintainedWrites | undefined {
-  const e = table.model.entities[entityName];
-  if (!table.maintained && e && (e.version !== undefined || e.timestamps || e.unique?.length)) {
-    const kept = [e.version !== undefined && `version ${e.version}`, e.timestamps && 'timestamps', e.unique?.length && `unique ${e.unique.join(', ')}`];
-    throw new SingleTableError('MAINTAINED_WRITES_MISSING', `keeps ${kept.filter(Boolean).join(', ')}: its writes need the hooks that maintain them; `
-      + "open the table with import { maintainedWrites } from 'cdk-single-table/runtime'; openTable(model, { maintainedWrites })", { entity: entityName });
+  // What the entity keeps: none for a plain entity (or an unknown one, which the write refuses by name).
+  const { version, timestamps, unique }: Partial<EntityModel> = table.model.entities[entityName] ?? {};
+  const kept = [version && `version ${version}`, timestamps && 'timestamps', unique && `unique ${unique}`].filter(Boolean);
+  if (kept.length && !table.maintained) {
+    throw new SingleTableError('MAINTAINED_WRITES_MISSING',
+      `keeps ${kept.join(', ')}: its writes need openTable(model, { maintainedWrites })`, { entity: entityName });
   }
   return table.maintained;
 }

@@ -33,14 +33,10 @@ export function buildPut(
   const entity = entityOf(model, entityName);
   const kept = maintained?.put(model, entity, item);
   const input: PutItemCommandInput = { TableName: tableName, Item: itemToWrite(model, entity, kept?.item ?? item) };
-  // An untyped caller's typo must not quietly become a create-only put (checked after the item, as putCondition is).
-  if (mode !== 'upsert' && mode !== 'create' && mode !== 'replace') {
-    throw new SingleTableError('INVALID_VALUE', `put mode ${JSON.stringify(mode)} is not 'upsert', 'create' or 'replace'`, { entity: entityName });
-  }
-  const versioned = kept?.condition;
-  if (versioned) Object.assign(input, versioned(mode));
-  else if (mode !== 'upsert') Object.assign(input, putCondition(model.indexes[TABLE_INDEX].partitionKey, entityName, mode));
-  if (versioned || condition) input.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
+  // Checked after the item, as the access modules' put checks it: putCondition refuses a mode that is none of the three.
+  const existence = mode !== 'upsert' && putCondition(model.indexes[TABLE_INDEX].partitionKey, entityName, mode);
+  // A versioned entity's condition (it asks for the stored item on failure, which tells a version conflict apart).
+  Object.assign(input, kept?.condition?.(mode) ?? existence);
   condition?.addTo(input, entity);
   return input;
 }

@@ -20,6 +20,8 @@ export interface ConditionParts {
   readonly ConditionExpression: string;
   readonly ExpressionAttributeNames: Record<string, string>;
   readonly ExpressionAttributeValues?: Record<string, AttributeValue>;
+  /** Set where the stored item tells a version conflict apart. */
+  readonly ReturnValuesOnConditionCheckFailure?: 'ALL_OLD';
 }
 
 /** A put as the hooks shape it: the item with the attributes the runtime keeps, and a versioned entity's condition. */
@@ -84,14 +86,15 @@ export const maintainedWrites: MaintainedWrites = {
   put(model, entity, item) {
     const version = entity.version;
     const expected = version === undefined ? undefined : expectedVersion(entity, item[version]);
-    const condition = version === undefined ? undefined : (mode: string) => {
+    const condition = version === undefined ? undefined : (mode: string): ConditionParts => {
       if (expected === undefined && mode === 'replace') {
         throw new SingleTableError('MISSING_ATTRIBUTE', 'is the version: a replace of a versioned item gives the version it read', { entity: entity.name, attribute: version });
       }
       if (expected !== undefined && mode === 'create') {
         throw new SingleTableError('INVALID_VALUE', 'is the version: a create writes version 1; leave it out', { entity: entity.name, attribute: version });
       }
-      return expected === undefined ? existenceCondition(model, false) : versionCondition(model, version, expected);
+      // The stored item on failure tells a version conflict apart from the item's existence.
+      return { ...(expected === undefined ? existenceCondition(model, false) : versionCondition(model, version, expected)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' };
     };
     return { item: withMaintained(entity, item, expected), condition };
   },

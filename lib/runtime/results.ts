@@ -77,7 +77,7 @@ export interface ResultShape {
   readonly index: string;
   /** Whether the entries lack attributes their keys hold (an index that does not project everything, read without a fetch). */
   readonly decodeKeys: boolean;
-  /** The only attributes results keep. @default - every attribute */
+  /** The only attributes results keep (applied by `keptOnly`, which only reads with `attributes` call). @default - every attribute */
   readonly keep?: ReadonlySet<string>;
 }
 
@@ -91,10 +91,15 @@ export function toEntityItems(
     if (!entity) continue;
     let item = fromItem(raw, strip);
     if (shape.decodeKeys) item = { ...keyValues(model, entity, shape.index, raw), ...item };
-    if (shape.keep) for (const a of Object.keys(item)) if (!shape.keep.has(a)) delete item[a];
     out.push({ entity: entity.name, item });
   }
   return out;
+}
+
+/** `results` with only the attributes of `keep` (every attribute without it). */
+export function keptOnly(results: EntityItem[], keep: ReadonlySet<string> | undefined): EntityItem[] {
+  if (keep) for (const { item } of results) for (const a of Object.keys(item)) if (!keep.has(a)) delete item[a];
+  return results;
 }
 
 /** A stored item (GetItem, UpdateItem, DeleteItem result) without key and type attributes. */

@@ -3,11 +3,13 @@
 // inputs read for `readMissing`, and the caller's own condition. When the write asked DynamoDB for
 // the stored item on failure (ReturnValuesOnConditionCheckFailure: ALL_OLD, which it does whenever
 // there is more than existence to tell apart), the stored item says which part failed. A version
-// conflict is told by the table's maintained-write hooks (maintained-writes.ts), so a handler of
-// a model without versions carries none of its wording.
+// conflict is told by the table's maintained-write hooks (maintained-writes.ts) and a failed
+// condition of the caller's by that condition (expressions/where.ts), so a handler whose writes
+// have neither carries none of their wording.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from './context';
 import { SingleTableError } from './errors';
+import type { WriteCondition } from './expressions/where';
 import { tableKeyNames } from './keys';
 import { fromItem } from './marshall';
 import { valuesText } from './values';
@@ -39,24 +41,22 @@ export interface ConditionalWriteInput {
   readonly ReturnValuesOnConditionCheckFailure?: string;
 }
 
-/** The error of a write refused by its condition; `values` hold the item's table key attributes. */
+/**
+ * The error of a write refused by its condition; `values` hold the item's table key attributes.
+ * The stored item DynamoDB returns (for a write with a version or a caller's condition) tells a
+ * version conflict (the table's maintained-write hooks word it) and the caller's `condition` (it
+ * words its own failure) apart from the item's existence.
+ */
 export function writeFailure(
   table: TableContext<unknown>, entityName: string, input: ConditionalWriteInput, values: Readonly<Record<string, unknown>>,
-  error: { Item?: Record<string, AttributeValue> },
+  error: { Item?: Record<string, AttributeValue> }, condition?: WriteCondition<unknown>,
 ): ConditionFailedError {
   const entity = table.model.entities[entityName];
-  const condition = input.ConditionExpression ?? '';
-  const creates = condition.includes('attribute_not_exists(#pk)');
+  const creates = !!input.ConditionExpression?.includes('attribute_not_exists(#pk)');
   const stored = error.Item;
   const item = stored && fromItem(stored, table.strip);
   const fail = (why: string, code: 'CONDITION_FAILED' | 'VERSION_CONFLICT' = 'CONDITION_FAILED') =>
     new ConditionFailedError(code, `${valuesText(values, tableKeyNames(entity))}: ${why}`, entityName, error, item);
-  const exists = 'an item with this key already exists';
-  const missing = 'there is no item with this key';
-  if (input.ReturnValuesOnConditionCheckFailure !== 'ALL_OLD') return fail(creates ? exists : missing);
-  if (!stored && condition.includes('attribute_exists(#pk)')) return fail(missing);
-  const conflict = stored && table.maintained?.conflict(entity, input, stored, creates, fail);
-  if (conflict) return conflict;
-  if (stored && creates) return fail(exists);
-  return fail(`the caller's condition is false for ${stored ? 'the item as stored (the error\'s `item`)' : 'the item: there is none with this key'}`);
+  return (stored && table.maintained?.conflict(entity, input, stored, creates, fail))
+    || fail(condition?.failed(input, stored) ?? (creates ? 'an item with this key already exists' : 'there is no item with this key'));
 }

@@ -2,27 +2,12 @@
 // prepend, deleteFromSet and setIfMissing as updateItem does, with the same refusals before
 // sending, and refuses an operator on a unique attribute (its guard cannot be known).
 import { uniqueManifest as manifest } from './fixtures/unique-manifest';
-import { resolveModel } from '../../lib/manifest/resolve';
-import { modelDocument } from '../../lib/model/document';
-import { createClient, openTable, transactWrite } from '../../lib/runtime';
-import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { transactWrite } from '../../lib/runtime';
+import { clientTables } from '../support/client-tables';
 import { countRequests } from '../support/requests';
 
-type M = typeof manifest;
-const model = resolveModel(manifest);
 const joinedAt = '2024-05-01T00:00:00.000Z';
-let engine: Engine;
-
-beforeAll(async () => {
-  engine = await startEngine(synthesizedTemplate(manifest));
-});
-afterAll(() => engine.stop());
-
-async function fresh() {
-  const tableName = await engine.createTable();
-  const options = { client: engine.client, tableName };
-  return { db: createClient(manifest, options), table: openTable<M>(modelDocument(model), options) };
-}
+const { engine, fresh } = clientTables(manifest);
 
 test('add and setIfMissing apply inside a transaction with the other actions', async () => {
   const { db, table } = await fresh();
@@ -39,7 +24,7 @@ test('add and setIfMissing apply inside a transaction with the other actions', a
 
 test('the refusals of updateItem, before any request: table key, index key input, unique attribute, wrong kind', async () => {
   const { table } = await fresh();
-  const requests = countRequests(engine.client);
+  const requests = countRequests(engine().client);
   const before = requests.total();
   await expect(transactWrite(table, [{ type: 'update', entity: 'Order', changes: { username: 'ann', orderId: 'o1' }, setIfMissing: { orderId: 'o2' } } as never]))
     .rejects.toMatchObject({ code: 'INVALID_VALUE', entity: 'Order', attribute: 'orderId', message: expect.stringContaining('part of the table key') });

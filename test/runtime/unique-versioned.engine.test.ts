@@ -1,10 +1,8 @@
 // An entity with a version and a unique attribute: its writes go as transactions with their guard
 // writes, and still condition on the version the caller read, failing with VERSION_CONFLICT as the
 // single-item writes do (the error holds the expected and stored versions and the stored item).
-import { resolveModel } from '../../lib/manifest/resolve';
-import { modelDocument } from '../../lib/model/document';
-import { AttributeKind, createClient, defineManifest, transactWrite, openTable } from '../../lib/runtime';
-import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { AttributeKind, defineManifest, transactWrite } from '../../lib/runtime';
+import { clientTables } from '../support/client-tables';
 
 const manifest = defineManifest({
   entities: {
@@ -22,20 +20,7 @@ const manifest = defineManifest({
   },
   localIndexes: { enabled: false },
 });
-type M = typeof manifest;
-const model = resolveModel(manifest);
-let engine: Engine;
-
-beforeAll(async () => {
-  engine = await startEngine(synthesizedTemplate(manifest));
-});
-afterAll(() => engine.stop());
-
-async function fresh() {
-  const tableName = await engine.createTable();
-  const options = { client: engine.client, tableName };
-  return { db: createClient(manifest, options), table: openTable<M>(modelDocument(model), options) };
-}
+const { fresh } = clientTables(manifest);
 
 test('a delete at another version fails with VERSION_CONFLICT and keeps the item and its guard', async () => {
   const { db } = await fresh();

@@ -23,6 +23,12 @@ export interface WriteCondition<Item> {
    * condition the write has (existence, version). A failed write then returns the stored item.
    */
   addTo(input: ConditionalInput, entity: EntityModel): void;
+  /**
+   * Why a write with this condition was refused, from its input and the item DynamoDB returned
+   * (undefined: none); undefined when the item's existence is what failed (a create finding an
+   * item, or a write needing one finding none).
+   */
+  failed(input: { readonly ConditionExpression?: string }, stored: unknown): string | undefined;
 }
 
 /**
@@ -38,5 +44,7 @@ export function where<Item>(condition: Condition<Item>): WriteCondition<Item> {
       input.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
       refs.applyTo(input);
     },
+    failed: (input, stored) => input.ConditionExpression!.includes(stored ? 'attribute_not_exists(#pk)' : 'attribute_exists(#pk)') ? undefined
+      : `the caller's condition is false for ${stored ? 'the item as stored (the error\'s `item`)' : 'the item: there is none with this key'}`,
   };
 }

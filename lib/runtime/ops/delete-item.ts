@@ -31,7 +31,7 @@ export async function deleteItem<M, E extends EntityName<M>>(
   const collections = collectionsOf(table);
   const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version, maintained);
   const input = withItemCollectionRequest(collections, built);
-  const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, key, e);
+  const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, key, e, options.condition);
   const out = await sendWrite(table, () => table.dynamodb.send(new DeleteItemCommand(input)), failed, collections);
   return toItem(out.Attributes, table.strip) as ResultItemOf<M, E> | undefined;
 }

@@ -3,7 +3,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from '../context';
 import type { QueryPlan } from '../query';
-import { EntityItem, ResultShape, toEntityItems } from '../results';
+import { EntityItem, toEntityItems } from '../results';
 import { fetchItems } from './fetch-items';
 
 /** Typed results of the index entries a page read, in their order. */
@@ -11,12 +11,12 @@ export async function finishPage(
   table: TableContext<unknown>,
   plan: QueryPlan,
   entries: Record<string, AttributeValue>[],
-  fetch = plan.pattern.fetch === 'BATCH_GET',
-  // Entries of an index that does not project everything, read without a fetch, hold some attributes only in their keys.
-  shape: ResultShape = { index: plan.index.name, decodeKeys: plan.index.projection !== 'ALL' && plan.pattern.fetch === 'NONE' },
 ): Promise<EntityItem[]> {
+  const { pattern, index } = plan;
   const equal = plan.condition.excludeEqual;
-  if (equal !== undefined) entries = entries.filter((i) => i[plan.index.sortKey!]?.S !== equal);
-  if (fetch) entries = await fetchItems(table, entries);
-  return toEntityItems(table.model, plan.pattern.entities, entries, table.strip, shape);
+  if (equal !== undefined) entries = entries.filter((i) => i[index.sortKey!]?.S !== equal);
+  if (pattern.fetch === 'BATCH_GET') entries = await fetchItems(table, entries);
+  // Entries of an index that does not project everything, read without a fetch, hold some attributes only in their keys.
+  const shape = { index: index.name, decodeKeys: index.projection !== 'ALL' && pattern.fetch === 'NONE' };
+  return toEntityItems(table.model, pattern.entities, entries, table.strip, shape);
 }

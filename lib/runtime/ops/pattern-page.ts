@@ -1,12 +1,11 @@
 // What `query` and `queryShards` share: the plan, the cursor, and the page's end (./finish-page.ts).
 // Each passes its own reader of the index, so the fan-out's code is only in handlers that import
-// queryShards; the variants taking read options (filter, attributes) pass `optionedRead`, so the
-// condition compiler is only in theirs.
+// queryShards; the variants taking read options (filter, attributes) pass the plan those options
+// make (optioned-page.ts), so the condition compiler is only in theirs.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from '../context';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { planQuery, QueryOptions, QueryPlan, queryBinding } from '../query';
-import type { optionedRead, ReadOptions } from '../read-options';
 import type { EntityItem } from '../results';
 import { finishPage } from './finish-page';
 
@@ -23,23 +22,24 @@ export type IndexReader = (
   table: TableContext<unknown>, plan: QueryPlan, input: Readonly<Record<string, unknown>>, position: unknown,
 ) => Promise<IndexPage>;
 
-/** Runs a pattern's query with `read`: one page of typed results and the cursor of the next. */
+/**
+ * Runs a pattern's query with `read`: one page of typed results and the cursor of the next. The
+ * plan defaults to the pattern's own; its pattern's fetch mode says whether entries are fetched.
+ */
 export async function patternPage(
   table: TableContext<unknown>,
   patternName: string,
   input: Readonly<Record<string, unknown>>,
-  options: QueryOptions & ReadOptions,
+  options: QueryOptions,
   read: IndexReader,
-  withOptions?: typeof optionedRead,
+  plan = planQuery(table.model, patternName, input, options),
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const { model } = table;
-  let plan = planQuery(model, patternName, input, options);
-  const optioned = withOptions?.(model, plan.index, plan.pattern.entities, options, { pattern: patternName });
-  if (optioned) plan = { ...plan, finish: optioned.finish };
-  const position = options.cursor === undefined ? undefined : decodeCursor(patternName, queryBinding(model, plan), options.cursor);
+  const binding = queryBinding(model, plan);
+  const position = options.cursor === undefined ? undefined : decodeCursor(patternName, binding, options.cursor);
   const page = await read(table, plan, input, position);
   return {
-    items: await finishPage(table, plan, page.items, optioned?.fetch, optioned?.shape),
-    cursor: page.next === undefined ? undefined : encodeCursor(patternName, queryBinding(model, plan), page.next),
+    items: await finishPage(table, plan, page.items),
+    cursor: page.next === undefined ? undefined : encodeCursor(patternName, binding, page.next),
   };
 }

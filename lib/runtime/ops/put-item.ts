@@ -1,4 +1,5 @@
 // PutItem: the whole item, its type and every key it has, validated before anything is sent.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf } from '../../manifest/infer';
 import { maintainedFor, TableContext } from '../context';
 import type { WriteCondition } from '../expressions/where';
@@ -18,13 +19,14 @@ export interface PutOptions<Item = Record<string, unknown>> {
 
 /** Writes a whole item. */
 export async function putItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, item: ItemOf<M, E>, options: PutOptions<ItemOf<M, E>> = {},
+  table: TableContext<M>, entity: E, item: ItemOf<M, E>, { mode, condition }: PutOptions<ItemOf<M, E>> = {},
 ): Promise<void> {
   const maintained = maintainedFor(table, entity);
   // A single-item write cannot move the guard items of unique values.
   maintained?.refuseUnique(table.model, entity, 'putItem');
   const collections = collectionsOf(table);
-  const built = buildPut(table.model, table.tableName, entity, item, options.mode, options.condition, maintained);
+  const built = buildPut(table.model, table.tableName, entity, item, mode, condition, maintained);
   const input = withItemCollectionRequest(collections, built);
-  await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) => writeFailure(table, entity, input, item, e), collections);
+  const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, item, e, condition);
+  await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), failed, collections);
 }

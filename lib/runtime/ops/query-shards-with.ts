@@ -4,9 +4,8 @@
 // emptied waits at its LastEvaluatedKey: fanout.ts).
 import type { PatternEntities, PatternInput, PatternName } from '../../manifest/infer';
 import type { TableContext } from '../context';
-import { optionedRead } from '../read-options';
 import type { AttributeNameOf, PatternReadOptions, QueryPage, SelectedItem } from '../types';
-import { patternPage } from './pattern-page';
+import { optionedPage } from './optioned-page';
 import { readAnyPattern } from './query-shards';
 
 /** `queryShards` with `filter` and `attributes`: one merged page of typed results, and a cursor when there may be more. */
@@ -16,5 +15,5 @@ export function queryShardsWith<M, P extends PatternName<M>, A extends Attribute
   input: PatternInput<M, P>,
   options: PatternReadOptions<M, P, A> = {},
 ): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>> {
-  return patternPage(table, pattern, input, options as never, readAnyPattern, optionedRead) as never;
+  return optionedPage(table, pattern, input, options as never, readAnyPattern) as never;
 }

@@ -10,11 +10,9 @@ import { SingleTableError } from '../errors';
 import { fanOutQuery, FanOutState, FanOutStateError } from '../fanout';
 import { shardsToQuery } from '../fanout-shards';
 import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
-import { QueryCommand } from '../sdk';
-import { send } from '../send';
 import type { PatternQueryOptions, QueryPage } from '../types';
 import { IndexPage, IndexReader, patternPage } from './pattern-page';
-import { readPartition } from './query';
+import { readPartition, sendQuery } from './query';
 
 /** Runs an access pattern over every shard it can be on: one merged page of typed results, and a cursor when there may be more. */
 export function queryShards<M, P extends PatternName<M>>(
@@ -41,8 +39,7 @@ export async function readShards(
   const base = buildQueryInput(model, table.tableName, plan, plan.condition.pk);
   const partitionOf = (shard: number) => shardedKey(plan.condition.pk, shard, model.delimiter);
   const result = await fanOutQuery(async (shard, start, limit) => {
-    const input = shardQueryInput(base, partitionOf(shard), start, limit);
-    const out = await send(table, () => table.dynamodb.send(new QueryCommand(input)));
+    const out = await sendQuery(table, shardQueryInput(base, partitionOf(shard), start, limit));
     return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
   }, {
     shards,

@@ -5,9 +5,8 @@
 import type { PatternEntities, PatternInput } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import type { PartitionPatternName } from '../pattern-kinds';
-import { optionedRead } from '../read-options';
 import type { AttributeNameOf, PatternReadOptions, QueryPage, SelectedItem } from '../types';
-import { patternPage } from './pattern-page';
+import { optionedPage } from './optioned-page';
 import { readOnePartition } from './query';
 
 /** `query` with `filter` and `attributes`: one page of typed results of one partition, and a cursor when there may be more. */
@@ -17,5 +16,5 @@ export function queryWith<M, P extends PartitionPatternName<M>, A extends Attrib
   input: PatternInput<M, P>,
   options: PatternReadOptions<M, P, A> = {},
 ): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>> {
-  return patternPage(table, pattern, input, options as never, readOnePartition, optionedRead) as never;
+  return optionedPage(table, pattern, input, options as never, readOnePartition) as never;
 }

@@ -1,7 +1,7 @@
 // Query of an access pattern that reads one partition: the table, an LSI or an unsharded GSI.
 // Patterns on a write-sharded GSI fan out over its shards with `queryShards`, whose merge code
 // stays out of handlers that never need it.
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, QueryCommandInput, QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import type { PatternEntities, PatternInput, TaggedItem } from '../../manifest/infer';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
@@ -35,7 +35,11 @@ export const readOnePartition: IndexReader = (t, plan, _input, position) => {
 export async function readPartition(
   table: TableContext<unknown>, plan: QueryPlan, start: Record<string, AttributeValue> | undefined,
 ): Promise<IndexPage> {
-  const input = buildQueryInput(table.model, table.tableName, plan, plan.condition.pk, start);
-  const out = await send(table, () => table.dynamodb.send(new QueryCommand(input)));
+  const out = await sendQuery(table, buildQueryInput(table.model, table.tableName, plan, plan.condition.pk, start));
   return { items: out.Items ?? [], next: out.LastEvaluatedKey };
+}
+
+/** Sends one Query request (the fan-out's shard queries too). */
+export function sendQuery(table: TableContext<unknown>, input: QueryCommandInput): Promise<QueryCommandOutput> {
+  return send(table, () => table.dynamodb.send(new QueryCommand(input)));
 }

@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from '../cursor';
 import { SingleTableError } from '../errors';
 import { paged, PagedItems } from '../pages';
 import { optionedRead, ReadOptions } from '../read-options';
-import { EntityItem, ResultShape, toEntityItems } from '../results';
+import { EntityItem, keptOnly, ResultShape, toEntityItems } from '../results';
 import { ScanCommand } from '../sdk';
 import { send } from '../send';
 import type { AttributeNameOf, QueryPage, ReadOptionsOf, SelectedItem } from '../types';
@@ -73,7 +73,7 @@ export async function scan<M, E extends EntityName<M> = EntityName<M>, A extends
     let last: Item | undefined;
     for (const raw of Items) {
       if (options.limit !== undefined && items.length >= options.limit) break;
-      items.push(...toEntityItems(table.model, plan.entities, [raw], table.strip, plan.shape));
+      items.push(...keptOnly(toEntityItems(table.model, plan.entities, [raw], table.strip, plan.shape), plan.shape.keep));
       last = raw;
     }
     // Stopped inside the page: the segment resumes after the last item taken, not after the page.

@@ -32,7 +32,7 @@ export async function updateItem<M, E extends EntityName<M>>(
   const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
     const input = withItemCollectionRequest(collections, update);
-    const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, changes, e);
+    const failed = (e: { Item?: Record<string, AttributeValue> }) => writeFailure(table, entity, input, changes, e, options.condition);
     return sendWrite(table, () => table.dynamodb.send(new UpdateItemCommand(input)), failed, collections);
   };
   const out = options.readMissing

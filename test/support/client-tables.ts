@@ -1,0 +1,25 @@
+// DynamoDB Local for one manifest, started before a file's tests and stopped after them, and a new
+// table per test with both ways of reaching it: createClient's object and openTable's context.
+import { Engine, startEngine, synthesizedTemplate } from './engine';
+import { resolveModel } from '../../lib/manifest/resolve';
+import type { SingleTableManifest } from '../../lib/manifest/structs';
+import { modelDocument } from '../../lib/model/document';
+import { createClient, openTable } from '../../lib/runtime';
+
+/** Registers the engine's start and stop for the calling test file; `fresh()` creates an empty table. */
+export function clientTables<M extends SingleTableManifest>(manifest: M) {
+  const document = modelDocument(resolveModel(manifest));
+  let engine: Engine | undefined;
+  beforeAll(async () => {
+    engine = await startEngine(synthesizedTemplate(manifest));
+  });
+  afterAll(() => engine?.stop());
+  return {
+    engine: () => engine!,
+    fresh: async () => {
+      const tableName = await engine!.createTable();
+      const options = { client: engine!.client, tableName };
+      return { db: createClient<M>(manifest, options), table: openTable<M>(document, options) };
+    },
+  };
+}
