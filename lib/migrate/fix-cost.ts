@@ -24,7 +24,7 @@ export function fixWriteUnits(model: TableModel, item: Item, fix: Extract<ItemFi
     if (size === undefined) sizes.set(name + '\u0000' + JSON.stringify(av), size = attributeBytes(name, fromAttributeValue(av)) ?? 0);
     return size;
   };
-  const itemBytes = (it: Item) => Object.entries(it).reduce((sum, [name, av]) => sum + bytes(name, av), 0);
+  const itemBytes = (it: Item) => storedItemBytes(it, bytes);
   const afterBytes = itemBytes(after);
   let units = writeUnits(Math.max(itemBytes(item), afterBytes));
   const table = model.indexes[TABLE_INDEX];
@@ -39,6 +39,11 @@ export function fixWriteUnits(model: TableModel, item: Item, fix: Extract<ItemFi
     units += indexWrites(effect) * writeUnits(entryBytes);
   }
   return units;
+}
+
+/** Bytes DynamoDB counts for a stored item: each attribute's name and value (`bytes` may memoize them). */
+export function storedItemBytes(item: Item, bytes = (name: string, av: AttributeValue) => attributeBytes(name, fromAttributeValue(av)) ?? 0): number {
+  return Object.entries(item).reduce((sum, [name, av]) => sum + bytes(name, av), 0);
 }
 
 function keyNames(index: IndexModel): string[] {

@@ -7,12 +7,12 @@
 // item is held twice: that is reported with both items, never resolved by the backfill.
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { AttributeValue, DynamoDBClient, GetItemCommand, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import { storedItemBytes } from './fix-cost';
 import { storedKey } from './fix-input';
 import type { WriteBudget } from './write-budget';
 import { GUARD_OWNER_ATTRIBUTE } from '../keys/unique-guard';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
-import { attributeBytes } from '../reports/item-size';
 import { fromAttributeValue, fromItem } from '../runtime/marshall';
 import { RetryPolicy, withThrottlingRetry } from '../runtime/retry';
 import { guardItem, guardKeyAttributes } from '../runtime/unique';
@@ -77,7 +77,7 @@ async function guardValues(context: GuardContext, item: Item, entity: EntityMode
     const guardPut = guardItem(context.model, guardKey, key);
     if (context.dryRun) {
       // A transaction writes each of its items twice: the guard, and the check of the item.
-      context.counts.writeUnits += 2 * writeUnits(itemBytes(guardPut)) + 2 * writeUnits(itemBytes(item));
+      context.counts.writeUnits += 2 * writeUnits(storedItemBytes(guardPut)) + 2 * writeUnits(storedItemBytes(item));
       context.counts.guardsWritten++;
       continue;
     }
@@ -131,8 +131,4 @@ async function read(context: GuardContext, key: Item): Promise<Item | undefined>
 function sameKey(model: TableModel, a: Item, b: Item): boolean {
   const { partitionKey, sortKey } = model.indexes[TABLE_INDEX];
   return a[partitionKey]?.S === b[partitionKey]?.S && a[sortKey!]?.S === b[sortKey!]?.S;
-}
-
-function itemBytes(item: Item): number {
-  return Object.entries(item).reduce((sum, [name, av]) => sum + (attributeBytes(name, fromAttributeValue(av)) ?? 0), 0);
 }
