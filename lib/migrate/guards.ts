@@ -4,15 +4,18 @@
 // finds its guard: one transaction puts the guard on `attribute_not_exists` and checks that the
 // item still holds the value, so a value the application changed or dropped meanwhile never gets
 // a guard that outlives it (the item is read again instead). A value whose guard names another
-// item is held twice: that is reported with both items, never resolved by the backfill.
+// item is held twice: that is reported with both items, never resolved by the backfill. The guards
+// of a scanned page are read together, in BatchGetItem rounds of up to 100 keys, so a value costs
+// a round trip only when its item changed and is read again.
 // eslint-disable-next-line import/no-extraneous-dependencies
-import { AttributeValue, DynamoDBClient, GetItemCommand, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, BatchGetItemCommand, DynamoDBClient, GetItemCommand, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { storedItemBytes } from './fix-cost';
 import { storedKey } from './fix-input';
 import type { WriteBudget } from './write-budget';
 import { GUARD_OWNER_ATTRIBUTE } from '../keys/unique-guard';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
+import { BatchEntry, drain, keyId, MAX_BATCH_GET } from '../runtime/batch';
 import { fromAttributeValue, fromItem } from '../runtime/marshall';
 import { RetryPolicy, withThrottlingRetry } from '../runtime/retry';
 import { guardItem, guardKeyAttributes } from '../runtime/unique';
@@ -35,12 +38,57 @@ export interface GuardContext {
   readonly fail: (item: Item, entity: string, reason: string) => void;
 }
 
-/** Gives each unique value of a stored item its guard, unless it has one. */
-export async function guardStoredItem(context: GuardContext, scanned: Item, entity: EntityModel): Promise<void> {
+/** Guards read ahead (strongly consistent), by key id (keyId): the stored guard, or undefined where there is none. */
+export type KnownGuards = Map<string, Item | undefined>;
+
+/**
+ * Reads the guards of every unique value of scanned items (entity undefined: of no entity) in
+ * BatchGetItem rounds. A value whose guard key cannot be composed is left out: guarding it reports why.
+ */
+export async function readGuards(context: GuardContext, items: [Item, EntityModel | undefined][]): Promise<KnownGuards> {
+  const { model, tableName } = context;
+  const { partitionKey, sortKey } = model.indexes[TABLE_INDEX];
+  const idOf = (key: Item) => keyId(key, partitionKey, sortKey!);
+  const known: KnownGuards = new Map();
+  const entries: BatchEntry<Item, Item>[] = [];
+  for (const [item, entity] of items) {
+    if (!entity?.unique?.length) continue;
+    const values = fromItem(item);
+    for (const attribute of entity.unique) {
+      const stored = item[attribute];
+      if (stored === undefined) continue;
+      let key: Item | undefined;
+      try {
+        key = guardKeyAttributes(model, entity, attribute, fromAttributeValue(stored), values);
+      } catch {
+        continue;
+      }
+      if (!key || known.has(idOf(key))) continue;
+      known.set(idOf(key), undefined);
+      entries.push({ id: idOf(key), request: key, source: key });
+    }
+  }
+  await drain('BatchGetItem', entries, MAX_BATCH_GET, context.retry, idOf, async (keys) => {
+    const out = await context.client.send(new BatchGetItemCommand({
+      RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
+      ReturnConsumedCapacity: 'TOTAL',
+    }));
+    context.counts.readUnits += (out.ConsumedCapacity ?? []).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+    for (const guard of out.Responses?.[tableName] ?? []) known.set(idOf(guard), guard);
+    return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+  });
+  return known;
+}
+
+/**
+ * Gives each unique value of a stored item its guard, unless it has one. `known` holds guards read
+ * ahead with the item; once the item changed and is read again, its guards are read again too.
+ */
+export async function guardStoredItem(context: GuardContext, scanned: Item, entity: EntityModel, known?: KnownGuards): Promise<void> {
   const key = storedKey(context.model, scanned);
   let item: Item | undefined = scanned;
   for (let attempt = 1; item; attempt++) {
-    if (await guardValues(context, item, entity, key)) return;
+    if (await guardValues(context, item, entity, key, attempt === 1 ? known : undefined)) return;
     context.counts.conflicts++;
     if (attempt >= context.maxConflicts) {
       context.fail(item, entity.name, `changed by other writes ${attempt} times while its unique values were being guarded; run the backfill again`);
@@ -51,7 +99,8 @@ export async function guardStoredItem(context: GuardContext, scanned: Item, enti
 }
 
 /** One pass over the item's unique values; false when the item changed and must be read again. */
-async function guardValues(context: GuardContext, item: Item, entity: EntityModel, key: Item): Promise<boolean> {
+async function guardValues(context: GuardContext, item: Item, entity: EntityModel, key: Item, known: KnownGuards | undefined): Promise<boolean> {
+  const { partitionKey, sortKey } = context.model.indexes[TABLE_INDEX];
   const values = fromItem(item);
   for (const attribute of entity.unique ?? []) {
     const stored = item[attribute];
@@ -64,7 +113,8 @@ async function guardValues(context: GuardContext, item: Item, entity: EntityMode
       continue;
     }
     if (!guardKey) continue;
-    const guard = await read(context, guardKey);
+    const id = keyId(guardKey, partitionKey, sortKey!);
+    const guard = known?.has(id) ? known.get(id) : await read(context, guardKey);
     if (guard) {
       const owner = guard[GUARD_OWNER_ATTRIBUTE]?.M;
       if (!owner || !sameKey(context.model, owner, key)) {
@@ -82,6 +132,8 @@ async function guardValues(context: GuardContext, item: Item, entity: EntityMode
       continue;
     }
     if (!(await claim(context, guardPut, key, attribute, stored))) return false;
+    // Another item of the page holding the value finds it taken, without a transaction that fails.
+    known?.set(id, guardPut);
     context.counts.guardsWritten++;
   }
   return true;

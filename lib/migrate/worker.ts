@@ -12,7 +12,7 @@
 import { AttributeValue, DynamoDBClient, GetItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { fixWriteUnits } from './fix-cost';
 import { buildFixUpdate, storedKey } from './fix-input';
-import { GuardContext, guardStoredItem } from './guards';
+import { GuardContext, guardStoredItem, readGuards } from './guards';
 import { BackfillPlan, ItemFix, itemFix } from './plan';
 import { WriteBudget } from './write-budget';
 import { fromItem } from '../runtime/marshall';
@@ -144,9 +144,13 @@ export async function runSegment(options: SegmentOptions): Promise<SegmentResult
       ReturnConsumedCapacity: 'TOTAL',
     })));
     counts.readUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
-    for (const item of page.Items ?? []) {
+    const items = page.Items ?? [];
+    const fixes = items.map((item) => itemFix(plan, item));
+    const entityOf = (fix: ItemFix) => fix.kind === 'CURRENT' || fix.kind === 'STALE' ? plan.next.entities[fix.entity] : undefined;
+    const known = await readGuards(guards, items.map((item, i) => [item, entityOf(fixes[i])]));
+    for (const [i, item] of items.entries()) {
       counts.scanned++;
-      const fix = itemFix(plan, item);
+      const fix = fixes[i];
       if (fix.kind === 'SKIPPED') {
         counts.skipped++;
       } else if (fix.kind === 'FAILED') {
@@ -156,8 +160,8 @@ export async function runSegment(options: SegmentOptions): Promise<SegmentResult
         if (options.dryRun) counts.writeUnits += fixWriteUnits(plan.next, item, fix);
         else await rewrite(item, fix);
       }
-      const entity = fix.kind === 'CURRENT' || fix.kind === 'STALE' ? plan.next.entities[fix.entity] : undefined;
-      if (entity?.unique?.length) await guardStoredItem(guards, item, entity);
+      const entity = entityOf(fix);
+      if (entity?.unique?.length) await guardStoredItem(guards, item, entity, known);
     }
     lastEvaluatedKey = page.LastEvaluatedKey;
     const checkpoint: SegmentCheckpoint = { segment, totalSegments, lastEvaluatedKey, done: lastEvaluatedKey === undefined, counts: { ...counts } };

@@ -27,7 +27,7 @@ export function keyId(key: Record<string, AttributeValue>, pk: string, sk: strin
  * Sends entries in chunks; `send` returns the requests left unprocessed. Throws UnprocessedError
  * listing the sources of every entry not processed once the attempts are used up.
  */
-async function drain<R, S>(
+export async function drain<R, S>(
   operation: string,
   entries: BatchEntry<R, S>[],
   size: number,

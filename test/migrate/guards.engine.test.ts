@@ -98,6 +98,36 @@ test('a value two items hold: one gets the guard, the other is listed as failed 
   })]);
 });
 
+test('the guards of a scanned page are read together: one BatchGetItem per page that holds unique values, no GetItem per value', async () => {
+  const tableName = await seeded(30);
+  const sent: string[] = [];
+  const client = engine.newClient();
+  client.middlewareStack.add((next, context) => async (args) => {
+    sent.push(context.commandName);
+    return next(args);
+  }, { step: 'initialize', name: 'countSends' });
+  const run = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1, pageSize: 25 });
+  expect(run.counts).toMatchObject({ guardsWritten: 30, failed: 0, conflicts: 0 });
+  const count = (name: string) => sent.filter((n) => n === name).length;
+  expect(count('GetItemCommand')).toBe(0);
+  expect(count('TransactWriteItemsCommand')).toBe(30);
+  // Every page but possibly the last (which may hold only orders and products) holds a customer.
+  expect(count('BatchGetItemCommand')).toBeGreaterThanOrEqual(count('ScanCommand') - 1);
+  expect(count('BatchGetItemCommand')).toBeLessThanOrEqual(count('ScanCommand'));
+  expect(count('ScanCommand')).toBeGreaterThan(2);
+  const again = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1, pageSize: 25 });
+  expect(again.counts).toMatchObject({ guardsWritten: 0, failed: 0 });
+  // The batch reads are counted: each of the 30 guards is a strongly consistent read of under 4 KB, one read unit.
+  let scanUnits = 0;
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await engine.client.send(new ScanCommand({ TableName: tableName, Limit: 25, ExclusiveStartKey: start, ReturnConsumedCapacity: 'TOTAL' }));
+    scanUnits += page.ConsumedCapacity?.CapacityUnits ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  expect(again.counts.readUnits).toBe(scanUnits + 30);
+});
+
 test('a value the application changes between the scan and the guard\'s transaction gets no guard; the value read again does', async () => {
   const tableName = await seeded(1);
   let changed = false;

@@ -69,9 +69,10 @@ export class SingleTableBackfill extends Construct {
     });
     // Exactly what the worker sends: Scan pages, a strongly consistent GetItem after a failed
     // condition, and the conditional UpdateItem; all on the table, none on an index. With unique
-    // attributes, also the guard's transaction: a PutItem of the guard and a ConditionCheckItem of
-    // the item (a transaction is authorized by the actions of its items).
-    const guards = Object.values(model.entities).some((e) => e.unique?.length) ? ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'] : [];
+    // attributes, also the BatchGetItem of a page's guards and the guard's transaction: a PutItem of
+    // the guard and a ConditionCheckItem of the item (a transaction is authorized by the actions of its items).
+    const guards = Object.values(model.entities).some((e) => e.unique?.length)
+      ? ['dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem'] : [];
     grantNeeds({ scope: this, tableArn: props.table.tableArn, encryptionKey: props.table.table.encryptionKey }, role,
       ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:UpdateItem', ...guards].map((action) => ({ resource: TABLE_INDEX, action })));
 

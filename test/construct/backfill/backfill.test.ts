@@ -117,14 +117,14 @@ describe('the state machine', () => {
     ]);
   });
 
-  test('with unique attributes it may also PutItem and ConditionCheckItem the table: the guard transaction\'s actions', () => {
+  test('with unique attributes it may also BatchGetItem, PutItem and ConditionCheckItem the table: the guards\' reads and transaction', () => {
     const b = shopManifest('B');
     const customer = b.entities.Customer;
     const u = synth({}, { manifest: { ...b, entities: { ...b.entities, Customer: { ...customer, unique: ['email'] } } } });
     const role = u.logicalId(u.backfill.segmentFunction.role as never);
     expect(statements(u, role)).toContainEqual({
       Effect: 'Allow',
-      Action: ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Scan', 'dynamodb:UpdateItem'],
+      Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Scan', 'dynamodb:UpdateItem'],
       Resource: { 'Fn::GetAtt': [u.logicalId(u.table.table), 'Arn'] },
     });
   });
