@@ -50,7 +50,7 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
 }
 
 /** The index GSI2 as its patterns' queries read it. */
-const slot1: IndexSlot = { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK" };
+const slot1: IndexSlot = { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK" };
 
 /** What the query of ordersByStatus reads of the model (`patternRequest` builds its request without sending it). */
 export const ordersByStatusPattern: PatternAccess = {

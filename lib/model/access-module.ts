@@ -158,10 +158,12 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   };
   let needsModelFile = false;
   // The indexes patterns query, each written once (name, type, keys, the shards a fan-out reads).
-  const indexSlots = new Map<string, string>();
-  const slotOf = (index: IndexModel) => {
-    if (!indexSlots.has(index.name)) indexSlots.set(index.name, `slot${indexSlots.size + 1}`);
-    return indexSlots.get(index.name)!;
+  // One partition reads the sort key for a sort-key condition only; a fan-out merges by it.
+  const indexSlots = new Map<string, { constant: string; sortKey: boolean }>();
+  const slotOf = (index: IndexModel, sortKey: boolean) => {
+    const slot = indexSlots.get(index.name) ?? { constant: `slot${indexSlots.size + 1}`, sortKey: false };
+    indexSlots.set(index.name, { ...slot, sortKey: slot.sortKey || sortKey });
+    return slot.constant;
   };
 
   for (const entity of Object.values(model.entities)) {
@@ -254,7 +256,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       // The runtime's defaults (ascending, eventually consistent) go without saying.
       ...(pattern.order === 'DESCENDING' ? [`  order: ${json(pattern.order)} as SortOrder,`] : []),
       ...(pattern.consistentRead ? ['  consistentRead: true,'] : []),
-      `  slot: ${slotOf(index)},`,
+      `  slot: ${slotOf(index, slice || pattern.sortKeyCondition !== 'NONE')},`,
       `  condition: ${condition},`,
       ...(slice ? [
         ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
@@ -274,9 +276,9 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     );
   }
 
-  out.splice(patternsStart, 0, ...[...indexSlots].flatMap(([indexName, constant]) => {
+  out.splice(patternsStart, 0, ...[...indexSlots].flatMap(([indexName, { constant, sortKey: readsSortKey }]) => {
     const index = model.indexes[indexName];
-    const sortKey = index.sortKey ? `, sortKey: ${json(index.sortKey)}` : '';
+    const sortKey = index.sortKey && readsSortKey ? `, sortKey: ${json(index.sortKey)}` : '';
     // The fan-out and the key size check read these of the shards.
     const shards = index.shards ? `, shards: ${json(pickShards(index.shards))} as ShardModel` : '';
     return [

@@ -10,7 +10,7 @@
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '../sdk';
 import type { AccessModel, AccessTable } from './table';
-import { composeParts, partsTemplate, TemplateParts } from '../../keys/template';
+import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
 import type { IndexModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
 import type { SortKeyCondition } from '../../manifest/structs';
 import { decodeCursor, encodeCursor } from '../cursor';
@@ -63,16 +63,22 @@ export interface SlicedPatternAccess extends PatternBase {
  * of an unused input names.
  */
 export function partitionCondition(parts: TemplateParts, sortKey?: string): PatternBase['condition'] {
-  const pk = partsTemplate(parts);
-  const sk = sortKey === undefined ? undefined : { source: sortKey, attributes: [] };
-  const used = (input: string) => pk.attributes.includes(input);
+  // partsTemplate's attributes, written out: the one-partition query of a put + query handler is
+  // byte-counted, and this is its only use of the parts' attributes.
+  const attributes = parts.filter((_, i) => i % 3 === 1) as string[];
+  const used = (input: string) => attributes.includes(input);
   let pattern: KeyedPattern | undefined;
   return (model, input, name) => {
-    pattern ??= { name, sortKeyCondition: 'NONE' as SortKeyCondition, pk, sk };
+    pattern ??= {
+      name,
+      sortKeyCondition: 'NONE' as SortKeyCondition,
+      pk: { source: partsSource(parts), attributes },
+      sk: sortKey ? { source: sortKey, attributes: [] } : undefined,
+    };
     checkNames(pattern, input, used);
-    const key = composeParts(parts, input, model.escapeChar);
-    if (typeof key !== 'string') throw composeError(pattern, key, `is needed for the partition key ${pk.source}`);
-    return { pk: key };
+    const pk = composeParts(parts, input, model.escapeChar);
+    if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
+    return { pk };
   };
 }
 
