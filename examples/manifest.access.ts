@@ -3,7 +3,7 @@
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
 import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, booleanSegment, collectionsOf, dateSegment, getEntity, named, numberSegment, openAccess, partitionCondition, putEntity, queryPattern, readPattern, shardedBy, sliceReader, sortKeyCondition, sortKeyRequest, stringSegment } from "../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, Segment, ShardModel, SlicedPatternAccess, SortOrder, TaggedItem } from "../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexSlot, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SlicedPatternAccess, SortOrder, TaggedItem } from "../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -23,10 +23,17 @@ export function openTable(options?: ClientOptions): AccessTable<M> {
 const parts1 = ["CUSTOMER#", "username", stringSegment, ""];
 const parts2 = ["EMAIL#", "email", stringSegment, ""];
 const parts3 = ["ORDER#", "orderId", stringSegment, ""];
-const parts4 = ["PRODUCT#", "productId", stringSegment, ""];
-const parts5 = ["GROUP#", "groupId", stringSegment, ""];
-const parts6 = ["TASK#", "taskId", stringSegment, ""];
-const parts7 = ["RUNNING#", "running", booleanSegment, ""];
+const parts4 = ["ORDER#", "status", stringSegment, ""];
+const parts5 = ["", "createdAt", dateSegment, ""];
+const parts6 = ["ORDERED#", "createdAt", dateSegment, ""];
+const parts7 = ["AMOUNT#", "amount", numberSegment, ""];
+const parts8 = ["PRODUCT#", "productId", stringSegment, ""];
+const parts9 = ["CATEGORY#", "category", stringSegment, ""];
+const parts10 = ["PRICE#", "price", numberSegment, ""];
+const parts11 = ["GROUP#", "groupId", stringSegment, ""];
+const parts12 = ["TASK#", "taskId", stringSegment, ""];
+const parts13 = ["RUNNING#", "running", booleanSegment, ""];
+const parts14 = ["", "startedAt", dateSegment, ""];
 
 /** What the put of Customer reads of the model (`putRequest` builds its request without sending it). */
 export const CustomerEntity: EntityAccess = {
@@ -58,7 +65,7 @@ export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
   attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true], ["trackingNumber", STRING_KIND], ["lines", LIST_KIND]],
-  slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }, { pk: ["GSI1PK", parts3], sk: ["GSI1SK", parts3] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", ["ORDERED#", "createdAt", dateSegment, ""]] }, { sk: ["LSI2SK", ["AMOUNT#", "amount", numberSegment, ""]] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }, { pk: ["GSI1PK", parts3], sk: ["GSI1SK", parts3] }, { pk: ["GSI2PK", parts4], sk: ["GSI2SK", parts5], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", parts6] }, { sk: ["LSI2SK", parts7] }],
 };
 
 /** Writes a whole Order: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -83,7 +90,7 @@ export const ProductEntity: EntityAccess = {
   name: "Product",
   typeValue: "Product",
   attributes: [["productId", STRING_KIND, true], ["category", STRING_KIND, true], ["price", NUMBER_KIND, true], ["name", STRING_KIND, true]],
-  slots: [{ pk: ["PK", parts4], sk: ["SK", parts4] }, { pk: ["GSI1PK", ["CATEGORY#", "category", stringSegment, ""]], sk: ["GSI1SK", ["PRICE#", "price", numberSegment, ""]] }],
+  slots: [{ pk: ["PK", parts8], sk: ["SK", parts8] }, { pk: ["GSI1PK", parts9], sk: ["GSI1SK", parts10] }],
 };
 
 /** Writes a whole Product: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -95,7 +102,7 @@ const ProductKey: EntityAccess = {
   name: "Product",
   typeValue: "Product",
   attributes: [["productId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", parts4], sk: ["SK", parts4] }],
+  slots: [{ pk: ["PK", parts8], sk: ["SK", parts8] }],
 };
 
 /** Reads one Product by its table key; undefined when there is none. */
@@ -108,7 +115,7 @@ export const GroupEntity: EntityAccess = {
   name: "Group",
   typeValue: "Group",
   attributes: [["groupId", STRING_KIND, true], ["name", STRING_KIND, true]],
-  slots: [{ pk: ["PK", parts5], sk: ["SK", parts5] }, { pk: ["GSI1PK", parts5], sk: ["GSI1SK", parts5] }],
+  slots: [{ pk: ["PK", parts11], sk: ["SK", parts11] }, { pk: ["GSI1PK", parts11], sk: ["GSI1SK", parts11] }],
 };
 
 /** Writes a whole Group: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -120,7 +127,7 @@ const GroupKey: EntityAccess = {
   name: "Group",
   typeValue: "Group",
   attributes: [["groupId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", parts5], sk: ["SK", parts5] }],
+  slots: [{ pk: ["PK", parts11], sk: ["SK", parts11] }],
 };
 
 /** Reads one Group by its table key; undefined when there is none. */
@@ -133,7 +140,7 @@ export const MembershipEntity: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
   attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true], ["joinedAt", DATE_KIND, true]],
-  slots: [{ pk: ["PK", parts1], sk: ["SK", parts5] }, { pk: ["GSI1PK", parts5], sk: ["GSI1SK", parts1] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts11] }, { pk: ["GSI1PK", parts11], sk: ["GSI1SK", parts1] }],
 };
 
 /** Writes a whole Membership: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -145,7 +152,7 @@ const MembershipKey: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
   attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", parts1], sk: ["SK", parts5] }],
+  slots: [{ pk: ["PK", parts1], sk: ["SK", parts11] }],
 };
 
 /** Reads one Membership by its table key; undefined when there is none. */
@@ -158,7 +165,7 @@ export const TaskEntity: EntityAccess = {
   name: "Task",
   typeValue: "Task",
   attributes: [["taskId", STRING_KIND, true], ["name", STRING_KIND, true], ["running", BOOLEAN_KIND], ["startedAt", DATE_KIND]],
-  slots: [{ pk: ["PK", parts6], sk: ["SK", parts6] }, { pk: ["GSI3PK", parts7], sk: ["GSI3SK", ["", "startedAt", dateSegment, ""]] }],
+  slots: [{ pk: ["PK", parts12], sk: ["SK", parts12] }, { pk: ["GSI3PK", parts13], sk: ["GSI3SK", parts14] }],
 };
 
 /** Writes a whole Task: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
@@ -170,7 +177,7 @@ const TaskKey: EntityAccess = {
   name: "Task",
   typeValue: "Task",
   attributes: [["taskId", STRING_KIND, true]],
-  slots: [{ pk: ["PK", parts6], sk: ["SK", parts6] }],
+  slots: [{ pk: ["PK", parts12], sk: ["SK", parts12] }],
 };
 
 /** Reads one Task by its table key; undefined when there is none. */
@@ -178,47 +185,29 @@ export function getTask(table: AccessTable<M>, key: KeyOf<M, "Task">, options?: 
   return getEntity(table, TaskKey, key, options) as Promise<ResultItemOf<M, "Task"> | undefined>;
 }
 
-/** The key template CUSTOMER#{username}. */
-const template1: Segment[] = [{"literal":"CUSTOMER"},{"attribute":"username","kind":"STRING"}];
+/** The table as its patterns' queries read it. */
+const slot1: IndexSlot = { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" };
 
-/** The key template ORDER#{orderId}. */
-const template2: Segment[] = [{"literal":"ORDER"},{"attribute":"orderId","kind":"STRING"}];
+/** The index GSI1 as its patterns' queries read it. */
+const slot2: IndexSlot = { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" };
 
-/** The key template ORDER#{status}. */
-const template3: Segment[] = [{"literal":"ORDER"},{"attribute":"status","kind":"STRING"}];
+/** The index GSI2 as its patterns' queries read it. */
+const slot3: IndexSlot = { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel };
 
-/** The key template {createdAt}. */
-const template4: Segment[] = [{"attribute":"createdAt","kind":"DATE"}];
+/** The index GSI3 as its patterns' queries read it. */
+const slot4: IndexSlot = { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" };
 
-/** The key template CATEGORY#{category}. */
-const template5: Segment[] = [{"literal":"CATEGORY"},{"attribute":"category","kind":"STRING"}];
+/** The index LSI1 as its patterns' queries read it. */
+const slot5: IndexSlot = { name: "LSI1", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI1SK" };
 
-/** The key template PRICE#{price}. */
-const template6: Segment[] = [{"literal":"PRICE"},{"attribute":"price","kind":"NUMBER"}];
-
-/** The key template GROUP#{groupId}. */
-const template7: Segment[] = [{"literal":"GROUP"},{"attribute":"groupId","kind":"STRING"}];
-
-/** The key template RUNNING#{running}. */
-const template8: Segment[] = [{"literal":"RUNNING"},{"attribute":"running","kind":"BOOLEAN"}];
-
-/** The key template {startedAt}. */
-const template9: Segment[] = [{"attribute":"startedAt","kind":"DATE"}];
-
-/** The key template TASK#{taskId}. */
-const template10: Segment[] = [{"literal":"TASK"},{"attribute":"taskId","kind":"STRING"}];
-
-/** The key template ORDERED#{createdAt}. */
-const template11: Segment[] = [{"literal":"ORDERED"},{"attribute":"createdAt","kind":"DATE"}];
-
-/** The key template AMOUNT#{amount}. */
-const template12: Segment[] = [{"literal":"AMOUNT"},{"attribute":"amount","kind":"NUMBER"}];
+/** The index LSI2 as its patterns' queries read it. */
+const slot6: IndexSlot = { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" };
 
 /** What the query of ordersForCustomer reads of the model (`patternRequest` builds its request without sending it). */
 export const ordersForCustomerPattern: PatternAccess = {
   name: "ordersForCustomer",
-  slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
-  condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomer", "BEGINS_WITH", template1, template2),
+  slot: slot1,
+  condition: /* @__PURE__ */ sortKeyCondition("BEGINS_WITH", parts1, parts3),
   types: { "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
@@ -234,8 +223,8 @@ export function queryOrdersForCustomer(
 /** What the query of customerWithOrders reads of the model (`patternRequest` builds its request without sending it). */
 export const customerWithOrdersPattern: PatternAccess = {
   name: "customerWithOrders",
-  slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK" },
-  condition: /* @__PURE__ */ partitionCondition("customerWithOrders", parts1),
+  slot: slot1,
+  condition: /* @__PURE__ */ partitionCondition(parts1),
   types: { "Customer": "Customer", "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Customer"}, ":t1": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
 };
@@ -250,8 +239,8 @@ export function queryCustomerWithOrders(
 /** What the query of orderById reads of the model (`patternRequest` builds its request without sending it). */
 export const orderByIdPattern: PatternAccess = {
   name: "orderById",
-  slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
-  condition: /* @__PURE__ */ sortKeyCondition("orderById", "EQUALS", template2, template2),
+  slot: slot2,
+  condition: /* @__PURE__ */ sortKeyCondition("EQUALS", parts3, parts3),
   types: { "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
@@ -268,9 +257,9 @@ export function queryOrderById(
 export const ordersByStatusPattern: SlicedPatternAccess = {
   name: "ordersByStatus",
   order: "DESCENDING" as SortOrder,
-  slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel },
-  condition: /* @__PURE__ */ sortKeyCondition("ordersByStatus", "BETWEEN", template3, template4),
-  read: /* @__PURE__ */ sliceReader({ projection: "INCLUDE", table: ["PK","SK"], entities: { "Order": ["Order", [template1, template2], [template3, template4]] } }),
+  slot: slot3,
+  condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", parts4, parts5),
+  read: /* @__PURE__ */ sliceReader({ projection: "INCLUDE", table: ["PK","SK"], entities: { "Order": ["Order", [parts1, parts3], [parts4, parts5]] } }),
 };
 
 /** Orders in a status, newest first, within a date range: the access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */
@@ -283,8 +272,8 @@ export function queryOrdersByStatus(
 /** What the query of customerByEmail reads of the model (`patternRequest` builds its request without sending it). */
 export const customerByEmailPattern: PatternAccess = {
   name: "customerByEmail",
-  slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK" },
-  condition: /* @__PURE__ */ partitionCondition("customerByEmail", parts2, "CUSTOMER#{username}"),
+  slot: slot2,
+  condition: /* @__PURE__ */ partitionCondition(parts2, "CUSTOMER#{username}"),
   types: { "Customer": "Customer" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Customer"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
 };
@@ -299,8 +288,8 @@ export function queryCustomerByEmail(
 /** What the query of productsByCategory reads of the model (`patternRequest` builds its request without sending it). */
 export const productsByCategoryPattern: PatternAccess = {
   name: "productsByCategory",
-  slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" },
-  condition: /* @__PURE__ */ sortKeyCondition("productsByCategory", "BETWEEN", template5, template6),
+  slot: slot2,
+  condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", parts9, parts10),
   types: { "Product": "Product" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Product"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
@@ -316,8 +305,8 @@ export function queryProductsByCategory(
 /** What the query of groupsForCustomer reads of the model (`patternRequest` builds its request without sending it). */
 export const groupsForCustomerPattern: PatternAccess = {
   name: "groupsForCustomer",
-  slot: { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" },
-  condition: /* @__PURE__ */ sortKeyCondition("groupsForCustomer", "BEGINS_WITH", template1, template7),
+  slot: slot1,
+  condition: /* @__PURE__ */ sortKeyCondition("BEGINS_WITH", parts1, parts11),
   types: { "Membership": "Membership" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Membership"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
   withSortKey: sortKeyRequest,
@@ -333,8 +322,8 @@ export function queryGroupsForCustomer(
 /** What the query of membersOfGroup reads of the model (`patternRequest` builds its request without sending it). */
 export const membersOfGroupPattern: PatternAccess = {
   name: "membersOfGroup",
-  slot: { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK" },
-  condition: /* @__PURE__ */ partitionCondition("membersOfGroup", parts5),
+  slot: slot2,
+  condition: /* @__PURE__ */ partitionCondition(parts11),
   types: { "Group": "Group", "Membership": "Membership" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Group"}, ":t1": {"S":"Membership"} }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
 };
@@ -349,9 +338,9 @@ export function queryMembersOfGroup(
 /** What the query of runningTasks reads of the model. */
 export const runningTasksPattern: SlicedPatternAccess = {
   name: "runningTasks",
-  slot: { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" },
-  condition: /* @__PURE__ */ partitionCondition("runningTasks", parts7, "{startedAt}"),
-  read: /* @__PURE__ */ sliceReader({ projection: "KEYS_ONLY", table: ["PK","SK"], entities: { "Task": ["Task", [template10, template10], [template8, template9]] }, fetch: true }),
+  slot: slot4,
+  condition: /* @__PURE__ */ partitionCondition(parts13, "{startedAt}"),
+  read: /* @__PURE__ */ sliceReader({ projection: "KEYS_ONLY", table: ["PK","SK"], entities: { "Task": ["Task", [parts12, parts12], [parts13, parts14]] }, fetch: true }),
 };
 
 /** Tasks currently running, oldest first (sparse boolean index): the access pattern runningTasks: one page of typed results, and a cursor when there may be more. */
@@ -366,8 +355,8 @@ export const ordersForCustomerByDatePattern: PatternAccess = {
   name: "ordersForCustomerByDate",
   order: "DESCENDING" as SortOrder,
   consistentRead: true,
-  slot: { name: "LSI1", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI1SK" },
-  condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomerByDate", "BETWEEN", template1, template11),
+  slot: slot5,
+  condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", parts1, parts6),
   types: { "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
   withSortKey: sortKeyRequest,
@@ -384,8 +373,8 @@ export function queryOrdersForCustomerByDate(
 export const ordersForCustomerByAmountPattern: PatternAccess = {
   name: "ordersForCustomerByAmount",
   order: "DESCENDING" as SortOrder,
-  slot: { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" },
-  condition: /* @__PURE__ */ sortKeyCondition("ordersForCustomerByAmount", "GREATER_THAN_OR_EQUAL", template1, template12),
+  slot: slot6,
+  condition: /* @__PURE__ */ sortKeyCondition("GREATER_THAN_OR_EQUAL", parts1, parts7),
   types: { "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward, Select: "ALL_ATTRIBUTES" }),
   withSortKey: sortKeyRequest,

@@ -3,7 +3,7 @@
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
 import { DATE_KIND, NUMBER_KIND, STRING_KIND, dateSegment, getEntity, named, openAccess, partitionCondition, putEntity, queryPattern, stringSegment } from "../../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, TaggedItem } from "../../lib/runtime";
+import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexSlot, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, TaggedItem } from "../../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -49,11 +49,14 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
   return getEntity(table, OrderKey, key, options) as Promise<ResultItemOf<M, "Order"> | undefined>;
 }
 
+/** The index GSI2 as its patterns' queries read it. */
+const slot1: IndexSlot = { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK" };
+
 /** What the query of ordersByStatus reads of the model (`patternRequest` builds its request without sending it). */
 export const ordersByStatusPattern: PatternAccess = {
   name: "ordersByStatus",
-  slot: { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK" },
-  condition: /* @__PURE__ */ partitionCondition("ordersByStatus", parts3, "{createdAt}"),
+  slot: slot1,
+  condition: /* @__PURE__ */ partitionCondition(parts3, "{createdAt}"),
   types: { "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI2PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
 };

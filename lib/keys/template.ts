@@ -1,7 +1,7 @@
 // Key templates: `CUSTOMER#{username}`. A template is a list of segments joined by the delimiter;
 // each segment is either literal text or exactly one `{attribute}`. Segments never mix the two,
 // so every attribute value fills a whole segment and prefixes can end at a segment boundary.
-import { DATE_SEGMENT, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT, SegmentResult } from './encoding';
+import { booleanSegment, DATE_SEGMENT, dateSegment, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT, numberSegment, SegmentResult, stringSegment } from './encoding';
 import type { KeySegmentModel, KeyTemplateModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
 
@@ -67,20 +67,10 @@ export type ComposeFailure = { readonly absent: string } | { readonly error: str
 /** A template compiled for one delimiter: the key, or why there is none. */
 export type Composer = (values: Readonly<Record<string, unknown>>) => string | ComposeFailure;
 
-/** A key segment to compose: literal text, or an attribute with the encoder of its kind. */
-export interface SegmentEncoder {
-  readonly literal?: string;
-  readonly attribute?: string;
-  /** Encodes a given (not absent) value; see encodeValue. */
-  readonly encode?: SegmentEncode;
-}
-
-/** Compiles a template into a composer, once per template (see composerWith). */
+/** Compiles a template into a composer, once per template (see templateParts). */
 export function composerOf(template: KeyTemplateModel, delimiter: string, escapeChar: string): Composer {
-  return composerWith(template.segments.map((seg) => seg.literal !== undefined ? seg : {
-    attribute: seg.attribute,
-    encode: (value: unknown, escape: string) => encodeValue(seg.kind!, value, escape),
-  }), delimiter, escapeChar);
+  const parts = templateParts(template, delimiter);
+  return (values) => composeParts(parts, values, escapeChar);
 }
 
 /** Encodes a given (not absent) value as a key segment; see encodeValue. */
@@ -114,15 +104,43 @@ export function partsSource(parts: TemplateParts): string {
   return parts.map((p, i) => (i % 3 === 0 ? p : i % 3 === 1 ? `{${p as string}}` : '')).join('');
 }
 
-/** A composer of segments (see composeParts). */
-export function composerWith(segments: readonly SegmentEncoder[], delimiter: string, escapeChar: string): Composer {
+/** A template's parts (TemplateParts), each attribute with the encoder of its kind. */
+export function templateParts(template: KeyTemplateModel, delimiter: string): TemplateParts {
   const parts: (string | SegmentEncode)[] = [''];
-  segments.forEach((seg, i) => {
+  template.segments.forEach((seg, i) => {
     if (i > 0) parts[parts.length - 1] += delimiter;
     if (seg.literal !== undefined) parts[parts.length - 1] += seg.literal;
-    else parts.push(seg.attribute!, seg.encode!, '');
+    else parts.push(seg.attribute!, (value: unknown, escape: string) => encodeValue(seg.kind!, value, escape), '');
   });
-  return (values) => composeParts(parts, values, escapeChar);
+  return parts;
+}
+
+/**
+ * The segments of a template from its parts (the inverse of templateParts for a generated module's
+ * parts, whose encoders are the runtime's of each kind): literal text split at the delimiter, and
+ * each attribute with the kind of its encoder.
+ */
+export function partsSegments(parts: TemplateParts, delimiter: string): KeySegmentModel[] {
+  const segments: KeySegmentModel[] = [];
+  parts.forEach((part, i) => {
+    if (i % 3 === 0) {
+      for (const literal of (part as string).split(delimiter)) if (literal) segments.push({ literal });
+    } else if (i % 3 === 1) {
+      segments.push({ attribute: part as string, kind: ENCODER_KINDS.find(([encode]) => encode === parts[i + 1])![1] as AttributeKind });
+    }
+  });
+  return segments;
+}
+
+// The kinds' values, not AttributeKind's members: property reads of another module would keep the
+// list (and every encoder) in bundles that never call partsSegments.
+const ENCODER_KINDS: readonly (readonly [SegmentEncode, `${AttributeKind}`])[] = [
+  [stringSegment, 'STRING'], [numberSegment, 'NUMBER'], [dateSegment, 'DATE'], [booleanSegment, 'BOOLEAN'],
+];
+
+/** The source of a template and its attributes, from its parts: what the errors of a key name. */
+export function partsTemplate(parts: TemplateParts): Pick<KeyTemplateModel, 'source' | 'attributes'> {
+  return { source: partsSource(parts), attributes: parts.filter((_, i) => i % 3 === 1) as string[] };
 }
 
 const composers = new WeakMap<KeyTemplateModel, Composer>();
@@ -150,31 +168,21 @@ export type PrefixResult =
   | { readonly error: string; readonly attribute: string };
 
 /**
- * Composes the longest prefix whose attributes are all given. An incomplete prefix ends with the
- * delimiter, so `TENANT#a#` never matches `TENANT#ab#...`; a complete one is the full key.
+ * Composes the longest prefix of a template (as its parts) whose attributes are all given. An
+ * incomplete prefix ends with the delimiter (the text before the first absent attribute), so
+ * `TENANT#a#` never matches `TENANT#ab#...`; a complete one is the full key.
  */
-export function composePrefix(
-  template: KeyTemplateModel,
-  values: Readonly<Record<string, unknown>>,
-  delimiter: string,
-  escapeChar: string,
-): PrefixResult {
-  let prefix = '';
+export function composePrefix(parts: TemplateParts, values: Readonly<Record<string, unknown>>, escapeChar: string): PrefixResult {
+  let prefix = parts[0] as string;
   const used: string[] = [];
-  const segs = template.segments;
-  for (let i = 0; i < segs.length; i++) {
-    const seg = segs[i];
-    let text: string;
-    if (seg.literal !== undefined) {
-      text = seg.literal;
-    } else {
-      const encoded = encodeValue(seg.kind!, values[seg.attribute!], escapeChar);
-      if (encoded === undefined) return { prefix, complete: false, used };
-      if (typeof encoded !== 'string') return { error: encoded.error, attribute: seg.attribute! };
-      text = encoded;
-      used.push(seg.attribute!);
-    }
-    prefix += text + (i < segs.length - 1 ? delimiter : '');
+  for (let i = 1; i < parts.length; i += 3) {
+    const name = parts[i] as string;
+    const value = values[name];
+    const r = value === undefined || value === null || value === '' ? undefined : (parts[i + 1] as SegmentEncode)(value, escapeChar);
+    if (r === undefined) return { prefix, complete: false, used };
+    if (typeof r !== 'string') return { error: r.error, attribute: name };
+    used.push(name);
+    prefix += r + (parts[i + 2] as string);
   }
   return { prefix, complete: true, used };
 }

@@ -26,8 +26,8 @@ export interface AccessModuleOptions {
 }
 
 /** The runtime's types a module may name; it imports those it does. */
-const TYPES = ['AccessTable', 'ClientOptions', 'EntityAccess', 'EntityName', 'FetchMode', 'GetOptions', 'IndexType', 'ItemOf', 'KeyedPattern', 'KeyOf', 'ModelSlice', 'PatternAccess',
-  'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'Segment', 'ShardModel', 'SlicedPatternAccess', 'SortKeyCondition', 'SortOrder',
+const TYPES = ['AccessTable', 'ClientOptions', 'EntityAccess', 'EntityName', 'FetchMode', 'GetOptions', 'IndexSlot', 'IndexType', 'ItemOf', 'KeyedPattern', 'KeyOf', 'ModelSlice',
+  'PatternAccess', 'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'ShardModel', 'SlicedPatternAccess', 'SortKeyCondition', 'SortOrder',
   'TableContext', 'TaggedItem'];
 
 const KIND_NAMES: Record<string, string> = {
@@ -75,7 +75,7 @@ const pickShards = (shards: ShardModel) => pick(shards, 'readCount', 'counts', '
 
 /**
  * The part of the model a pattern's slice reader reads (see ModelSlice in
- * lib/runtime/access/slice-read.ts), its key templates as the names `template` gives them.
+ * lib/runtime/access/slice-read.ts), its key templates as the parts `template` writes.
  */
 function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyTemplateModel) => string, values: Set<string>): string {
   const index = model.indexes[pattern.index];
@@ -157,13 +157,13 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     return shared.get(parts)!;
   };
   let needsModelFile = false;
-  // The key templates of sort-key conditions and slices as their segments, each written once.
-  const templates = new Map<string, string>();
-  const template = (t: KeyTemplateModel) => {
-    const segments = json(t.segments);
-    let name = templates.get(segments);
-    if (!name) templates.set(segments, name = `template${templates.size + 1}`);
-    return name;
+  // The indexes patterns query, each written once (name, type, keys, the shards a fan-out reads).
+  // One partition reads the sort key for a sort-key condition only; a fan-out merges by it.
+  const indexSlots = new Map<string, { constant: string; sortKey: boolean }>();
+  const slotOf = (index: IndexModel, sortKey: boolean) => {
+    const slot = indexSlots.get(index.name) ?? { constant: `slot${indexSlots.size + 1}`, sortKey: false };
+    indexSlots.set(index.name, { ...slot, sortKey: slot.sortKey || sortKey });
+    return slot.constant;
   };
 
   for (const entity of Object.values(model.entities)) {
@@ -231,11 +231,6 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     const doc = `/** ${pattern.description ? pattern.description.replace(/\*\//g, '* /') + ': the' : 'The'} access pattern ${name}: one page of typed results, and a cursor when there may be more. */`;
     const index: IndexModel = model.indexes[pattern.index];
     const slice = readsThroughSlice(model, pattern);
-    // One partition reads the sort key for a sort-key condition only; a fan-out merges by it.
-    const sortKey = index.sortKey && (slice || pattern.sortKeyCondition !== 'NONE') ? `, sortKey: ${json(index.sortKey)}` : '';
-    const slot = `{ name: ${json(index.name)}, type: ${json(index.type)} as IndexType, partitionKey: ${json(index.partitionKey)}${sortKey}`
-      // The fan-out and the key size check read these of the shards.
-      + `${index.shards ? `, shards: ${json(pickShards(index.shards))} as ShardModel` : ''} }`;
     if (slice) values.add('sliceReader');
     const types = `{ ${pattern.entities.map((e) => `${json(model.entities[e].typeValue)}: ${json(e)}`).join(', ')} }`;
     const typeFilter = index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))
@@ -243,11 +238,11 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     let condition: string;
     if (pattern.sortKeyCondition === 'NONE') {
       values.add('partitionCondition');
-      condition = `/* @__PURE__ */ partitionCondition(${json(name)}, ${partsOf(pattern.pk)}${pattern.sk ? `, ${json(pattern.sk.source)}` : ''})`;
+      condition = `/* @__PURE__ */ partitionCondition(${partsOf(pattern.pk)}${pattern.sk ? `, ${json(pattern.sk.source)}` : ''})`;
     } else {
       values.add('sortKeyCondition');
-      const args = [json(name), json(pattern.sortKeyCondition), template(pattern.pk)];
-      if (pattern.sk || pattern.skCoverage) args.push(pattern.sk ? template(pattern.sk) : 'undefined');
+      const args = [json(pattern.sortKeyCondition), partsOf(pattern.pk)];
+      if (pattern.sk || pattern.skCoverage) args.push(pattern.sk ? partsOf(pattern.sk) : 'undefined');
       if (pattern.skCoverage) args.push(json(pattern.skCoverage));
       condition = `/* @__PURE__ */ sortKeyCondition(${args.join(', ')})`;
     }
@@ -261,11 +256,11 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       // The runtime's defaults (ascending, eventually consistent) go without saying.
       ...(pattern.order === 'DESCENDING' ? [`  order: ${json(pattern.order)} as SortOrder,`] : []),
       ...(pattern.consistentRead ? ['  consistentRead: true,'] : []),
-      `  slot: ${slot},`,
+      `  slot: ${slotOf(index, slice || pattern.sortKeyCondition !== 'NONE')},`,
       `  condition: ${condition},`,
       ...(slice ? [
         ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
-        `  read: /* @__PURE__ */ sliceReader(${modelSlice(model, pattern, template, values)}),`,
+        `  read: /* @__PURE__ */ sliceReader(${modelSlice(model, pattern, partsOf, values)}),`,
       ] : [
         `  types: ${types},`,
         `  request: ${queryRequest(model, pattern, typeFilter)},`,
@@ -281,9 +276,16 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     );
   }
 
-  out.splice(patternsStart, 0, ...[...templates].flatMap(([segments, name]) => {
-    const source = JSON.parse(segments).map((seg: { literal?: string; attribute?: string }) => seg.literal ?? `{${seg.attribute}}`).join(model.delimiter);
-    return [`/** The key template ${source.replace(/\*\//g, '* /')}. */`, `const ${name}: Segment[] = ${segments};`, ''];
+  out.splice(patternsStart, 0, ...[...indexSlots].flatMap(([indexName, { constant, sortKey: readsSortKey }]) => {
+    const index = model.indexes[indexName];
+    const sortKey = index.sortKey && readsSortKey ? `, sortKey: ${json(index.sortKey)}` : '';
+    // The fan-out and the key size check read these of the shards.
+    const shards = index.shards ? `, shards: ${json(pickShards(index.shards))} as ShardModel` : '';
+    return [
+      `/** The ${index.type === 'TABLE' ? 'table' : `index ${indexName}`} as its patterns' queries read it. */`,
+      `const ${constant}: IndexSlot = { name: ${json(index.name)}, type: ${json(index.type)} as IndexType, partitionKey: ${json(index.partitionKey)}${sortKey}${shards} };`,
+      '',
+    ];
   }));
 
   // By name, for code that names the entity or pattern at run time (an event's field).

@@ -57,7 +57,7 @@ export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } fr
 export { putEntity, putRequest, shardedBy } from './access/write';
 export { getEntity } from './access/read';
 export { queryPattern, patternRequest, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './access/query';
-export type { PatternAccess, SlicedPatternAccess, Segment } from './access/query';
+export type { IndexSlot, PatternAccess, SlicedPatternAccess } from './access/query';
 export { sliceReader } from './access/slice-read';
 export { shardsToQuery } from './fanout-shards';
 export type { ModelSlice, SliceEntity, SliceKeys, SlicePlan, SliceReader } from './access/slice-read';

@@ -9,7 +9,7 @@ import { compareUtf8 } from './fanout-order';
 import { keyError } from './keys';
 import { valuesText } from './values';
 import { describe } from '../keys/encoding';
-import { ComposeFailure, Composer, composerOf, composePrefix } from '../keys/template';
+import { ComposeFailure, composeParts, composePrefix, TemplateParts, templateParts } from '../keys/template';
 import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../manifest/model';
 
 
@@ -25,8 +25,8 @@ export interface KeyCondition {
 
 type Input = Readonly<Record<string, unknown>>;
 
-/** What the key condition reads of a pattern. */
-export type KeyedPattern = Pick<PatternModel, 'name' | 'pk' | 'sk' | 'sortKeyCondition' | 'skCoverage'>;
+/** What the key condition reads of a pattern (its keys' templates as parts are its PatternKeys). */
+export type KeyedPattern = InputPattern & Pick<PatternModel, 'skCoverage'>;
 
 /** Throws INVALID_QUERY_INPUT unless the input is an object naming only attributes the pattern's key condition uses. */
 export function checkInput(pattern: InputPattern, input: Input): void {
@@ -43,24 +43,25 @@ export type InputPattern = Pick<PatternModel, 'name' | 'sortKeyCondition'> & {
 
 /** checkInput with the names a pattern uses given as `used` (a pattern that knows them needs none of the generic rule). */
 export function checkNames(pattern: InputPattern, input: Input, used: (name: string) => boolean): void {
-  if (typeof input !== 'object' || input === null) {
-    throw new SingleTableError('INVALID_QUERY_INPUT', `the input must be an object, got ${describe(input)}`, { pattern: pattern.name });
-  }
+  if (typeof input !== 'object' || input === null) throw invalid(pattern, `the input must be an object, got ${describe(input)}`);
   for (const name in input) {
     if (!used(name)) {
-      throw new SingleTableError('INVALID_QUERY_INPUT', `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${
-        pattern.sk ? `, sort key ${pattern.sk.source}, condition ${pattern.sortKeyCondition}` : ''})`, { pattern: pattern.name, attribute: name });
+      throw invalid(pattern, `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${
+        pattern.sk ? `, sort key ${pattern.sk.source}, condition ${pattern.sortKeyCondition}` : ''})`, name);
     }
   }
 }
 
+/** INVALID_QUERY_INPUT of a pattern (and the input attribute at fault). */
+function invalid(pattern: Pick<PatternModel, 'name'>, message: string, attribute?: string): SingleTableError {
+  return new SingleTableError('INVALID_QUERY_INPUT', message, { pattern: pattern.name, attribute });
+}
+
 /** Builds the key condition; throws INVALID_QUERY_INPUT / MISSING_ATTRIBUTE / INVALID_VALUE. */
-export function keyConditionFor(
-  model: Pick<TableModel, 'delimiter' | 'escapeChar'>, pattern: KeyedPattern, input: Input, keys = patternKeys(model, pattern),
-): KeyCondition {
+export function keyConditionFor(model: Pick<TableModel, 'delimiter' | 'escapeChar'>, pattern: KeyedPattern, input: Input, keys: PatternKeys): KeyCondition {
   checkInput(pattern, input);
   const condition = pattern.sortKeyCondition;
-  const pk = keys.pk(input);
+  const pk = composeParts(keys.pk, input, model.escapeChar);
   if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
   if (condition === 'NONE' || !pattern.sk) return { pk };
 
@@ -68,33 +69,31 @@ export function keyConditionFor(
   const floor = keys.floor;
   const group = (p: { prefix: string; complete: boolean }) => groupOf(p, pattern.skCoverage, model.delimiter);
   if (condition === 'EQUALS') {
-    const full = keys.sk!(input);
+    const full = composeParts(keys.sk!, input, model.escapeChar);
     if (typeof full !== 'string') throw composeError(pattern, full, `is needed for the sort key ${sk.source}`);
     return groupCondition(pk, group({ prefix: full, complete: true }));
   }
   if (condition === 'BEGINS_WITH') {
-    const p = prefixOf(model, pattern, sk, input, input);
+    const p = prefixOf(model, pattern, keys, input, input);
     return p.prefix ? groupCondition(pk, group(p)) : { pk };
   }
   if (condition === 'BETWEEN') {
     const between = input.between;
     if (!Array.isArray(between) || between.length !== 2) {
-      throw new SingleTableError('INVALID_QUERY_INPUT', 'BETWEEN needs `between: [low, high]`, each with leading sort-key attributes (an empty object leaves that side open)', { pattern: pattern.name });
+      throw invalid(pattern, 'BETWEEN needs `between: [low, high]`, each with leading sort-key attributes (an empty object leaves that side open)');
     }
-    const low = prefixOf(model, pattern, sk, between[0] ?? {});
-    const high = prefixOf(model, pattern, sk, between[1] ?? {});
+    const low = prefixOf(model, pattern, keys, between[0] ?? {});
+    const high = prefixOf(model, pattern, keys, between[1] ?? {});
     const lo = low.prefix ? group(low).lo : floor;
     const hi = high.prefix ? group(high).hi : floor && above(floor);
     // DynamoDB answers an inverted BETWEEN with a ValidationException; say so before sending,
     // with the values as given (their key encoding means nothing to the caller).
     if (lo && hi && compareUtf8(lo, hi) > 0) {
-      throw new SingleTableError('INVALID_QUERY_INPUT',
-        `the low bound ${boundText(between[0], low.used)} is above the high bound ${boundText(between[1], high.used)} in ${sk.source}; swap the bounds`,
-        { pattern: pattern.name });
+      throw invalid(pattern, `the low bound ${boundText(between[0], low.used)} is above the high bound ${boundText(between[1], high.used)} in ${sk.source}; swap the bounds`);
     }
     return range(pk, lo, hi);
   }
-  const p = prefixOf(model, pattern, sk, input, input);
+  const p = prefixOf(model, pattern, keys, input, input);
   // No sort-key attribute: the comparison is open, every key of the entity (as without a floor);
   // a template of literals only has one key (and, on a collection, the keys under it).
   if (p.used.length === 0) {
@@ -146,24 +145,30 @@ function boundText(values: Input, used: readonly string[]): string {
   return used.length === 0 ? '(open)' : valuesText(values, used);
 }
 
-/** A pattern's key templates compiled once per pattern (the model is frozen), and its sort key's literal floor. */
+/** A pattern's key templates as their parts (TemplateParts), and its sort key's literal floor. */
 export interface PatternKeys {
-  readonly pk: Composer;
-  readonly sk?: Composer;
+  readonly pk: TemplateParts;
+  readonly sk?: TemplateParts;
   readonly floor: string;
 }
 
-const compiled = new WeakMap<KeyedPattern, PatternKeys>();
+/**
+ * The keys of a pattern from its templates' parts. The floor is the sort key template's leading
+ * literal segments with their delimiter, where every key of the entity starts: the text before its
+ * first attribute, or the whole template and a delimiter where it has none.
+ */
+export function keysOf(pk: TemplateParts, sk: TemplateParts | undefined, delimiter: string): PatternKeys {
+  return { pk, sk, floor: !sk ? '' : sk.length === 1 ? sk[0] + delimiter : sk[0] as string };
+}
 
-export function patternKeys(model: Pick<TableModel, 'delimiter' | 'escapeChar'>, pattern: KeyedPattern): PatternKeys {
+const compiled = new WeakMap<object, PatternKeys>();
+
+/** The keys of a pattern of the model, worked out once per pattern (the model is frozen). */
+export function patternKeys(model: Pick<TableModel, 'delimiter'>, pattern: Pick<PatternModel, 'pk' | 'sk'>): PatternKeys {
   let keys = compiled.get(pattern);
   if (!keys) {
     const sk = pattern.sk;
-    keys = {
-      pk: composerOf(pattern.pk, model.delimiter, model.escapeChar),
-      sk: sk && composerOf(sk, model.delimiter, model.escapeChar),
-      floor: sk ? literalFloor(sk, model.delimiter) : '',
-    };
+    keys = keysOf(templateParts(pattern.pk, model.delimiter), sk && templateParts(sk, model.delimiter), model.delimiter);
     compiled.set(pattern, keys);
   }
   return keys;
@@ -191,29 +196,16 @@ function above(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
-/** The template's leading literal segments with their delimiter: every key of the entity starts so. */
-function literalFloor(template: KeyTemplateModel, delimiter: string): string {
-  let floor = '';
-  for (const seg of template.segments) {
-    if (seg.literal === undefined) return floor;
-    floor += seg.literal + delimiter;
-  }
-  return floor;
-}
-
-function prefixOf(model: Pick<TableModel, 'delimiter' | 'escapeChar'>, pattern: KeyedPattern, sk: KeyTemplateModel, values: Input, input?: Input) {
-  if (typeof values !== 'object' || values === null) {
-    throw new SingleTableError('INVALID_QUERY_INPUT', `a sort-key bound must be an object, got ${describe(values)}`, { pattern: pattern.name });
-  }
-  const p = composePrefix(sk, values, model.delimiter, model.escapeChar);
+function prefixOf(model: Pick<TableModel, 'escapeChar'>, pattern: KeyedPattern, keys: PatternKeys, values: Input, input?: Input) {
+  const sk = pattern.sk!;
+  if (typeof values !== 'object' || values === null) throw invalid(pattern, `a sort-key bound must be an object, got ${describe(values)}`);
+  const p = composePrefix(keys.sk!, values, model.escapeChar);
   if ('error' in p) throw new SingleTableError('INVALID_VALUE', p.error, { pattern: pattern.name, attribute: p.attribute });
   for (const name in values) {
     if (values === input && pattern.pk.attributes.includes(name) && !sk.attributes.includes(name)) continue;
-    if (!sk.attributes.includes(name)) {
-      throw new SingleTableError('INVALID_QUERY_INPUT', `'${name}' is not in the sort key ${sk.source}`, { pattern: pattern.name, attribute: name });
-    }
+    if (!sk.attributes.includes(name)) throw invalid(pattern, `'${name}' is not in the sort key ${sk.source}`, name);
     if (values[name] !== undefined && !p.used.includes(name)) {
-      throw new SingleTableError('INVALID_QUERY_INPUT', `'${name}' is given but an attribute before it in ${sk.source} is not; a prefix uses leading attributes only`, { pattern: pattern.name, attribute: name });
+      throw invalid(pattern, `'${name}' is given but an attribute before it in ${sk.source} is not; a prefix uses leading attributes only`, name);
     }
   }
   return p;

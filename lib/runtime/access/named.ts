@@ -6,8 +6,7 @@ import { SingleTableError } from '../errors';
 export function named<T>(kind: 'entity' | 'pattern', record: Readonly<Record<string, T>>, name: string): T {
   // Own properties only: a name such as 'constructor' must not find Object.prototype's member.
   if (Object.hasOwn(record, name)) return record[name];
-  const known = Object.keys(record).join(', ');
-  throw kind === 'entity'
-    ? new SingleTableError('UNKNOWN_ENTITY', `is not declared in the manifest; known entities: ${known}`, { entity: String(name) })
-    : new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${known}`, { pattern: String(name) });
+  const entity = kind === 'entity';
+  throw new SingleTableError(entity ? 'UNKNOWN_ENTITY' : 'UNKNOWN_PATTERN', `is not declared in the manifest; known ${entity ? 'entities' : 'patterns'}: ${
+    Object.keys(record).join(', ')}`, { [kind]: String(name) });
 }

@@ -10,11 +10,11 @@
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '../sdk';
 import type { AccessModel, AccessTable } from './table';
-import { composeParts, partsSource, TemplateParts } from '../../keys/template';
-import type { IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
-import type { AttributeKind, SortKeyCondition } from '../../manifest/structs';
+import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
+import type { IndexModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
+import type { SortKeyCondition } from '../../manifest/structs';
 import { decodeCursor, encodeCursor } from '../cursor';
-import { checkNames, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
+import { checkNames, composeError, KeyCondition, keyConditionFor, KeyedPattern, keysOf, PatternKeys } from '../key-condition';
 import { fromItem } from '../marshall';
 import type { SliceReader } from './slice-read';
 import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
@@ -24,12 +24,15 @@ import { send } from '../send';
 type Input = Readonly<Record<string, unknown>>;
 type Page = Promise<{ items: EntityItem[]; cursor?: string }>;
 
+/** The index a generated query reads: the facts of it that the request, the checks and the fan-out read (one per index in a module). */
+export type IndexSlot = Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'>;
+
 /** What every generated query reads of its pattern. */
 interface PatternBase extends Pick<PatternModel, 'name'>, Partial<Pick<PatternModel, 'order' | 'consistentRead'>> {
-  /** The index it queries (its sort key where the pattern has a sort-key condition). */
-  readonly slot: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'>;
-  /** Its key condition from the input. */
-  readonly condition: (model: AccessModel, input: Input) => KeyCondition;
+  /** The index it queries. */
+  readonly slot: IndexSlot;
+  /** Its key condition from the input (`name`: the pattern's, which its errors name). */
+  readonly condition: (model: AccessModel, input: Input, name: string) => KeyCondition;
 }
 
 /** What the query of a pattern of one partition reads of it. */
@@ -59,16 +62,19 @@ export interface SlicedPatternAccess extends PatternBase {
  * its template's parts. `sortKey` is the source of the index's sort key template, which the error
  * of an unused input names.
  */
-export function partitionCondition(name: string, parts: TemplateParts, sortKey?: string): PatternBase['condition'] {
+export function partitionCondition(parts: TemplateParts, sortKey?: string): PatternBase['condition'] {
+  // partsTemplate's attributes, written out: the one-partition query of a put + query handler is
+  // byte-counted, and this is its only use of the parts' attributes.
   const attributes = parts.filter((_, i) => i % 3 === 1) as string[];
-  const pattern = {
-    name,
-    sortKeyCondition: 'NONE' as SortKeyCondition,
-    pk: { source: partsSource(parts), attributes },
-    sk: sortKey === undefined ? undefined : { source: sortKey, attributes: [] },
-  };
   const used = (input: string) => attributes.includes(input);
-  return (model, input) => {
+  let pattern: KeyedPattern | undefined;
+  return (model, input, name) => {
+    pattern ??= {
+      name,
+      sortKeyCondition: 'NONE' as SortKeyCondition,
+      pk: { source: partsSource(parts), attributes },
+      sk: sortKey ? { source: sortKey, attributes: [] } : undefined,
+    };
     checkNames(pattern, input, used);
     const pk = composeParts(parts, input, model.escapeChar);
     if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
@@ -76,36 +82,25 @@ export function partitionCondition(name: string, parts: TemplateParts, sortKey?:
   };
 }
 
-/** A key template's segment as a generated module writes it (JSON: its kind as the kind's name). */
-export type Segment = Omit<KeySegmentModel, 'kind'> & { readonly kind?: `${AttributeKind}` };
-
 /**
  * The key condition of a pattern with a sort-key condition (see keyConditionFor), its key templates
- * given as their segments: the source and the attributes that the condition's errors name follow
- * from them and the delimiter.
+ * given as their parts: the sources and attributes that the condition's errors name follow from them.
  */
 export function sortKeyCondition(
-  name: string, condition: `${SortKeyCondition}`, pk: readonly Segment[], sk?: readonly Segment[], skCoverage?: `${SortKeyCoverage}`,
+  condition: `${SortKeyCondition}`, pk: TemplateParts, sk?: TemplateParts, skCoverage?: `${SortKeyCoverage}`,
 ): PatternBase['condition'] {
   let keyed: KeyedPattern | undefined;
-  return (model, input) => {
+  let keys: PatternKeys | undefined;
+  return (model, input, name) => {
     keyed ??= {
       name,
       sortKeyCondition: condition as SortKeyCondition,
       skCoverage: skCoverage as SortKeyCoverage,
-      pk: templateOf(pk, model.delimiter),
-      sk: sk && templateOf(sk, model.delimiter),
+      pk: partsTemplate(pk),
+      sk: sk && partsTemplate(sk),
     };
-    return keyConditionFor(model, keyed, input);
-  };
-}
-
-/** A key template from its segments: `CUSTOMER#{username}` as the manifest wrote it. */
-function templateOf(segments: readonly Segment[], delimiter: string): KeyTemplateModel {
-  return {
-    source: segments.map((s) => s.literal ?? `{${s.attribute}}`).join(delimiter),
-    segments: segments as KeySegmentModel[],
-    attributes: segments.flatMap((s) => s.attribute ?? []),
+    keys ??= keysOf(pk, sk, model.delimiter);
+    return keyConditionFor(model, keyed, input, keys);
   };
 }
 
@@ -121,7 +116,7 @@ export function sortKeyRequest(request: QueryCommandInput, sk: NonNullable<KeyCo
 function prepare(table: AccessTable<unknown>, pattern: PatternBase & { readonly typeFilter?: string[] }, input: Input, options: QueryOptions) {
   // The pattern's defaults: ascending, eventually consistent (readOptions reads these two only).
   const { consistent, descending } = readOptions(pattern as Pick<PatternModel, 'name' | 'order' | 'consistentRead'>, pattern.slot, options);
-  const condition = pattern.condition(table.model, input);
+  const condition = pattern.condition(table.model, input, pattern.name);
   checkKeySizes(pattern, pattern.slot, condition);
   // The slice reader puts the pattern of its slice in its plan.
   const plan = { index: pattern.slot, condition, descending, consistent, limit: options.limit, typeFilter: pattern.typeFilter };

@@ -6,8 +6,8 @@
 // module), and it runs the runtime's own fan-out, fetch and result decoding over that slice, so it
 // reads and returns exactly what `queryShards` does.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { Segment } from './query';
 import type { AccessTable } from './table';
+import { partsSegments, TemplateParts } from '../../keys/template';
 import { IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import type { TableContext } from '../context';
 import type { FanOutState } from '../fanout';
@@ -18,8 +18,8 @@ import { readShards } from '../ops/query-shards';
 import type { QueryPlan } from '../query';
 import type { EntityItem } from '../results';
 
-/** An entity's key templates on one index, as their segments: the partition key's, then the sort key's. */
-export type SliceKeys = readonly [pk: readonly Segment[], sk?: readonly Segment[]];
+/** An entity's key templates on one index, as their parts: the partition key's, then the sort key's. */
+export type SliceKeys = readonly [pk: TemplateParts, sk?: TemplateParts];
 
 /** An entity a pattern returns: its type value, its table keys, and its keys on the pattern's index (none where that is the table). */
 export type SliceEntity = readonly [typeValue: string, table: SliceKeys, index?: SliceKeys];
@@ -76,7 +76,7 @@ export function sliceReader(slice: ModelSlice): SliceReader {
 /** The parts of a model, index and pattern that the fan-out, fetch and result decoding read, from a slice. */
 function viewOf(slice: ModelSlice, table: AccessTable<unknown>, slot: SlicePlan['index'], name: string) {
   const index = { ...slot, projection: slice.projection } as IndexModel;
-  const template = (segments: readonly Segment[] | undefined) => segments && { segments };
+  const template = (parts: TemplateParts | undefined) => parts && { segments: partsSegments(parts, table.model.delimiter) };
   const keys = (k: SliceKeys) => ({ pk: template(k[0]), sk: template(k[1]) });
   const entities: Record<string, unknown> = {};
   const entityByType: Record<string, string> = {};
