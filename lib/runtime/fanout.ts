@@ -3,7 +3,7 @@
 // the merged result and the returned state resumes every shard exactly after the last item it
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { MinHeap } from './fanout-heap';
+import { heapPop, heapPush } from './fanout-heap';
 import { compareUtf8Known, hasHighUnit, itemOrder, keyString } from './fanout-order';
 
 type Item = Record<string, AttributeValue>;
@@ -97,17 +97,18 @@ export async function fanOutQuery(
   // every head with that sort key: an unread item may tie with it and sort first.
   const order = itemOrder(sortKey, options.tieBreakKeys, descending);
   const sign = descending ? -1 : 1;
-  const heads = new MinHeap<ShardCursor>((a, b) => {
+  const headOrder = (a: ShardCursor, b: ShardCursor) => {
     if (a.headSort !== b.headSort) return sign * compareUtf8Known(a.headSort, a.headHigh, b.headSort, b.headHigh);
     if (a.hasHead && b.hasHead) return order(a.head, b.head);
     return Number(a.hasHead) - Number(b.hasHead);
-  });
-  for (const s of shards) if (s.hasHead || s.waiting) heads.push(s);
+  };
+  const heads: ShardCursor[] = [];
+  for (const s of shards) if (s.hasHead || s.waiting) heapPush(heads, s, headOrder);
 
   const items: Item[] = [];
   let last = -1;
-  while (items.length < limit && heads.size > 0) {
-    const s = heads.pop()!;
+  while (items.length < limit && heads.length > 0) {
+    const s = heapPop(heads, headOrder)!;
     // A shard that ran dry is read again once the merge needs its next item: at once, or, where its
     // LastEvaluatedKey bounds its unread items (a filter left items out of its last page), only when
     // it reaches the front of the heap, waiting in it until then.
@@ -123,11 +124,11 @@ export async function fanOutQuery(
       const rekeyed = wave.some(([c]) => c !== s && c.waiting);
       await forEachBounded(wave, concurrency, ([c, n]) => fill(c, n));
       if (rekeyed) {
-        heads.clear();
-        for (const c of shards) if (c !== s && (c.hasHead || c.waiting)) heads.push(c);
+        heads.length = 0;
+        for (const c of shards) if (c !== s && (c.hasHead || c.waiting)) heapPush(heads, c, headOrder);
       }
     }
-    if (s.hasHead || s.waiting) heads.push(s);
+    if (s.hasHead || s.waiting) heapPush(heads, s, headOrder);
   }
 
   if (!shards.some((s) => s.hasHead || s.hasMore)) return { items };
@@ -336,20 +337,19 @@ function pageSize(items: number, part: number): number {
 }
 
 function checkOptions(options: FanOutOptions): void {
+  const { shards, limit, concurrency, state } = options;
   const whole = (n: unknown, min: number) => typeof n === 'number' && Number.isInteger(n) && n >= min;
-  if (!Array.isArray(options.shards) || options.shards.length === 0 || !options.shards.every((n) => whole(n, 0))) {
-    throw new Error(`fan-out query: shards ${JSON.stringify(options.shards)} is not a non-empty list of shard numbers`);
-  }
-  if (!whole(options.limit, 1)) throw new Error(`fan-out query: limit ${options.limit} is not a whole number of at least 1`);
-  if (options.concurrency !== undefined && !whole(options.concurrency, 1)) {
-    throw new Error(`fan-out query: concurrency ${options.concurrency} is not a whole number of at least 1`);
-  }
-  const state = options.state;
+  const count = 'a whole number of at least 1';
+  const bad: [string, unknown, string] | undefined = !Array.isArray(shards) || shards.length === 0 || !shards.every((n) => whole(n, 0))
+    ? ['shards', JSON.stringify(shards), 'a non-empty list of shard numbers']
+    : !whole(limit, 1) ? ['limit', limit, count]
+      : concurrency !== undefined && !whole(concurrency, 1) ? ['concurrency', concurrency, count] : undefined;
+  if (bad) throw new Error(`fan-out query: ${bad[0]} ${bad[1]} is not ${bad[2]}`);
   if (state === undefined) return;
   const after = state.after;
-  if (!Array.isArray(after) || after.length !== options.shards.length) {
+  if (!Array.isArray(after) || after.length !== shards.length) {
     throw new FanOutStateError(`the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions `
-      + `but the query fans out over ${options.shards.length} shards; start again without a state`);
+      + `but the query fans out over ${shards.length} shards; start again without a state`);
   }
   const size = 1 + options.tieBreakKeys.length;
   const isKey = (p: unknown) => Array.isArray(p) && p.length === size && p.every((v) => typeof v === 'string');
