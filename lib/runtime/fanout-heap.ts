@@ -1,58 +1,41 @@
 // A binary min-heap for the fan-out merge: it holds one entry per shard (the shard's next item),
 // so taking the smallest head and putting the shard back cost O(log k) instead of re-sorting.
+// Plain functions over an array rather than a class: the merge keeps the array, and a bundle
+// minifies function names but not method names.
 
-/** A binary min-heap ordered by `compare` (negative when `a` comes first). */
-export class MinHeap<T> {
-  readonly #entries: T[] = [];
-  readonly #compare: (a: T, b: T) => number;
+/** Orders heap entries: negative when `a` comes first. */
+export type HeapOrder<T> = (a: T, b: T) => number;
 
-  constructor(compare: (a: T, b: T) => number) {
-    this.#compare = compare;
+/** Adds an entry to `heap`, a min-heap under `order`. */
+export function heapPush<T>(heap: T[], entry: T, order: HeapOrder<T>): void {
+  // Moves parents down into the hole instead of swapping, and places the entry once.
+  let i = heap.length;
+  heap.push(entry);
+  while (i > 0) {
+    const parent = (i - 1) >> 1; // eslint-disable-line no-bitwise
+    if (order(entry, heap[parent]) >= 0) break;
+    heap[i] = heap[parent];
+    i = parent;
   }
+  heap[i] = entry;
+}
 
-  /** Number of entries. */
-  get size(): number {
-    return this.#entries.length;
+/** Removes and returns the smallest entry of `heap`, a min-heap under `order`. */
+export function heapPop<T>(heap: T[], order: HeapOrder<T>): T | undefined {
+  if (heap.length <= 1) return heap.pop();
+  const top = heap[0];
+  const entry = heap.pop()!;
+  const n = heap.length;
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= n) break;
+    const right = left + 1;
+    const child = right < n && order(heap[right], heap[left]) < 0 ? right : left;
+    if (order(heap[child], entry) >= 0) break;
+    heap[i] = heap[child];
+    i = child;
   }
-
-  /** Removes every entry. */
-  clear(): void {
-    this.#entries.length = 0;
-  }
-
-  /** Adds an entry. */
-  push(entry: T): void {
-    // Moves parents down into the hole instead of swapping, and places the entry once.
-    const e = this.#entries;
-    let i = e.length;
-    e.push(entry);
-    while (i > 0) {
-      const parent = (i - 1) >> 1; // eslint-disable-line no-bitwise
-      if (this.#compare(entry, e[parent]) >= 0) break;
-      e[i] = e[parent];
-      i = parent;
-    }
-    e[i] = entry;
-  }
-
-  /** Removes and returns the smallest entry. */
-  pop(): T | undefined {
-    const e = this.#entries;
-    if (e.length <= 1) return e.pop();
-    const top = e[0];
-    const entry = e.pop()!;
-    const n = e.length;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      const right = left + 1;
-      const child = right < n && this.#compare(e[right], e[left]) < 0 ? right : left;
-      if (this.#compare(e[child], entry) >= 0) break;
-      e[i] = e[child];
-      i = child;
-    }
-    e[i] = entry;
-    return top;
-  }
+  heap[i] = entry;
+  return top;
 }

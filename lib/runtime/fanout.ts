@@ -3,7 +3,7 @@
 // the merged result and the returned state resumes every shard exactly after the last item it
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { MinHeap } from './fanout-heap';
+import { heapPop, heapPush } from './fanout-heap';
 import { compareUtf8Known, hasHighUnit, itemOrder, keyString } from './fanout-order';
 
 type Item = Record<string, AttributeValue>;
@@ -70,109 +70,84 @@ export interface FanOutOptions {
   state?: FanOutState;
 }
 
-/** Runs one fan-out page; `state` is undefined when no shard has anything more. */
+/** Runs one fan-out page; `state` is undefined when no shard has anything more. Bad options reject the promise. */
 export async function fanOutQuery(
   fetch: ShardPageFetcher,
   options: FanOutOptions,
 ): Promise<{ items: Record<string, AttributeValue>[]; state?: FanOutState }> {
   checkOptions(options);
-  const { limit, state, sortKey, descending } = options;
-  const keyAttributes = [sortKey, ...options.tieBreakKeys];
-  // Items written behind the merge position since the last page sort before items already
-  // returned; like an unsharded query, which resumes after its LastEvaluatedKey, the page leaves
-  // them out. Only the sort key is compared: the engine's order among equal sort keys inside one
-  // shard need not be the table-key order, so an equal sort key can still be an item not yet seen.
-  const floor = state && options.sorted !== false ? state.after[state.last]![0] : undefined;
-  const sorted = options.sorted !== false;
-  const shards = options.shards.map((shard, i) =>
-    new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey, sorted));
-  const firstPage = firstPageSize(limit, shards.length);
-  const concurrency = options.concurrency ?? shards.length;
-  const fill = (s: ShardCursor, n: number) => s.fill(fetch, n, descending, floor);
-  await forEachBounded(shards, concurrency, (s) => fill(s, firstPage));
-
-  // Heads are compared by their sort keys, taken from the item once per head rather than at each
-  // of the heap's comparisons; only equal sort keys need the tie-break keys. A waiting shard (run
-  // dry, its unread items known to sort at or after its LastEvaluatedKey's sort key) comes before
-  // every head with that sort key: an unread item may tie with it and sort first.
-  const order = itemOrder(sortKey, options.tieBreakKeys, descending);
-  const sign = descending ? -1 : 1;
-  const heads = new MinHeap<ShardCursor>((a, b) => {
-    if (a.headSort !== b.headSort) return sign * compareUtf8Known(a.headSort, a.headHigh, b.headSort, b.headHigh);
-    if (a.hasHead && b.hasHead) return order(a.head, b.head);
-    return Number(a.hasHead) - Number(b.hasHead);
-  });
-  for (const s of shards) if (s.hasHead || s.waiting) heads.push(s);
-
-  const items: Item[] = [];
-  let last = -1;
-  while (items.length < limit && heads.size > 0) {
-    const s = heads.pop()!;
-    // A shard that ran dry is read again once the merge needs its next item: at once, or, where its
-    // LastEvaluatedKey bounds its unread items (a filter left items out of its last page), only when
-    // it reaches the front of the heap, waiting in it until then.
-    let read = true;
-    if (s.hasHead) {
-      items.push(s.take());
-      last = s.slot;
-      read = !s.hasHead && !s.waiting && s.hasMore;
-    }
-    if (read && items.length < limit) {
-      const wave = refillWave(s, shards, items.length, limit, sorted ? order : undefined);
-      // A waiting shard read along gets a later key, or leaves the merge: the heap is rebuilt.
-      const rekeyed = wave.some(([c]) => c !== s && c.waiting);
-      await forEachBounded(wave, concurrency, ([c, n]) => fill(c, n));
-      if (rekeyed) {
-        heads.clear();
-        for (const c of shards) if (c !== s && (c.hasHead || c.waiting)) heads.push(c);
-      }
-    }
-    if (s.hasHead || s.waiting) heads.push(s);
-  }
-
-  if (!shards.some((s) => s.hasHead || s.hasMore)) return { items };
-  // A page that stops with more to come is full, so `last` names the shard of its last item.
-  return { items, state: { after: shards.map((s) => s.position()), last } };
+  return ShardCursor.merge(fetch, options);
 }
 
 /**
- * What to read when `drained` runs dry mid-page with more to come: the merge cannot go on without
- * its next items, so it is read, and so is every shard whose buffered items would all be merged
- * before the page fills (counting every shard's buffered items up to that shard's last): it would
- * run dry next, and reading it now takes one round trip for both instead of one after the other.
- * With a filter (Limit counts evaluated items) shards run dry together, so this turns a chain of
- * refills into one. Each shard is asked what it should supply of what the page still needs after its
- * buffered items, sized like a first page (pageSize) and scaled up by the part of its evaluated items
- * the filter let through so far. A shard whose order the merge does not share (`order` undefined: no
- * sort key) cannot be predicted; only the drained one is read.
+ * One shard's progress through a page, and the merge of the page's shards: the merge reads the
+ * cursors' private members, which a bundle minifies (property and method names it keeps).
  */
-function refillWave(
-  drained: ShardCursor,
-  shards: ShardCursor[],
-  returned: number,
-  limit: number,
-  order: ((a: Item, b: Item) => number) | undefined,
-): [ShardCursor, number][] {
-  const remaining = limit - returned;
-  const active = shards.filter((s) => s.hasHead || s.hasMore).length;
-  // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data).
-  const ask = (s: ShardCursor, needed: number) =>
-    s.evaluatedFor(pageSize(needed, Math.max(1 / active, returned ? s.taken / returned : 0)), limit);
-  const wave: [ShardCursor, number][] = [[drained, ask(drained, remaining)]];
-  if (!order) return wave;
-  for (const s of shards) {
-    if (s === drained || !s.hasMore || !(s.hasHead || s.waiting)) continue;
-    // Its last buffered item, or for a waiting shard the key its unread items follow.
-    const tail = s.tail;
-    let before = 0;
-    for (const c of shards) before += c.bufferedUpTo(tail, order);
-    if (before < remaining) wave.push([s, ask(s, remaining - before)]);
-  }
-  return wave;
-}
-
-/** One shard's progress through a page. */
 class ShardCursor {
+  /** Runs one fan-out page over checked options (fanOutQuery). */
+  static async merge(
+    fetch: ShardPageFetcher,
+    options: FanOutOptions,
+  ): Promise<{ items: Record<string, AttributeValue>[]; state?: FanOutState }> {
+    const { limit, state, sortKey, descending } = options;
+    const keyAttributes = [sortKey, ...options.tieBreakKeys];
+    // Items written behind the merge position since the last page sort before items already
+    // returned; like an unsharded query, which resumes after its LastEvaluatedKey, the page leaves
+    // them out. Only the sort key is compared: the engine's order among equal sort keys inside one
+    // shard need not be the table-key order, so an equal sort key can still be an item not yet seen.
+    const floor = state && options.sorted !== false ? state.after[state.last]![0] : undefined;
+    const sorted = options.sorted !== false;
+    const shards = options.shards.map((shard, i) =>
+      new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey, sorted));
+    const firstPage = firstPageSize(limit, shards.length);
+    const concurrency = options.concurrency ?? shards.length;
+    const fill = (s: ShardCursor, n: number) => s.#fill(fetch, n, descending, floor);
+    await forEachBounded(shards, concurrency, (s) => fill(s, firstPage));
+
+    // Heads are compared by their sort keys, taken from the item once per head rather than at each
+    // of the heap's comparisons; only equal sort keys need the tie-break keys. A waiting shard (run
+    // dry, its unread items known to sort at or after its LastEvaluatedKey's sort key) comes before
+    // every head with that sort key: an unread item may tie with it and sort first.
+    const order = itemOrder(sortKey, options.tieBreakKeys, descending);
+    const sign = descending ? -1 : 1;
+    const headOrder = (a: ShardCursor, b: ShardCursor) => {
+      if (a.#headSort !== b.#headSort) return sign * compareUtf8Known(a.#headSort, a.#headHigh, b.#headSort, b.#headHigh);
+      if (a.#hasHead && b.#hasHead) return order(a.#head, b.#head);
+      return Number(a.#hasHead) - Number(b.#hasHead);
+    };
+    const heads: ShardCursor[] = [];
+    for (const s of shards) if (s.#hasHead || s.#waiting) heapPush(heads, s, headOrder);
+
+    const items: Item[] = [];
+    let last = -1;
+    while (items.length < limit && heads.length > 0) {
+      const s = heapPop(heads, headOrder)!;
+      // A shard that ran dry is read again once the merge needs its next item: at once, or, where its
+      // LastEvaluatedKey bounds its unread items (a filter left items out of its last page), only when
+      // it reaches the front of the heap, waiting in it until then.
+      let read = true;
+      if (s.#hasHead) {
+        items.push(s.#take());
+        last = s.#slot;
+        read = !s.#hasHead && !s.#waiting && s.#hasMore;
+      }
+      if (read && items.length < limit) {
+        const wave = ShardCursor.#refillWave(s, shards, items.length, limit, sorted ? order : undefined);
+        // A waiting shard read along gets a later key, or leaves the merge: the heap is rebuilt.
+        const rekeyed = wave.some(([c]) => c !== s && c.#waiting);
+        await forEachBounded(wave, concurrency, ([c, n]) => fill(c, n));
+        if (rekeyed) {
+          heads.length = 0;
+          for (const c of shards) if (c !== s && (c.#hasHead || c.#waiting)) heapPush(heads, c, headOrder);
+        }
+      }
+      if (s.#hasHead || s.#waiting) heapPush(heads, s, headOrder);
+    }
+
+    if (!shards.some((s) => s.#hasHead || s.#hasMore)) return { items };
+    // A page that stops with more to come is full, so `last` names the shard of its last item.
+    return { items, state: { after: shards.map((s) => s.#position()), last } };
+  }
   #buffer: Item[] = [];
   #next = 0;
   #resumeKey?: Item;
@@ -183,7 +158,7 @@ class ShardCursor {
    */
   #bounded = false;
   /** Items taken from this shard in this page. */
-  taken = 0;
+  #taken = 0;
   /** Items asked for (evaluated, with a filter) and items returned, over this page's reads. */
   #asked = 0;
   #got = 0;
@@ -196,18 +171,23 @@ class ShardCursor {
    * The head's sort key, or a waiting shard's LastEvaluatedKey's, and whether it holds a unit from
    * U+D800 up (compareUtf8Known); set while hasHead or waiting.
    */
-  headSort = '';
-  headHigh = false;
+  #headSort = '';
+  #headHigh = false;
+
+  /** Index of the shard in the fan-out's shard list (and in the state). */
+  readonly #slot: number;
+  readonly #shard: number;
 
   constructor(
-    /** Index of the shard in the fan-out's shard list (and in the state). */
-    readonly slot: number,
-    readonly shard: number,
+    slot: number,
+    shard: number,
     start: string[] | undefined,
     keyAttributes: string[],
     partitionKey: FanOutOptions['partitionKey'],
     sorted: boolean,
   ) {
+    this.#slot = slot;
+    this.#shard = shard;
     this.#start = start;
     this.#keyAttributes = keyAttributes;
     this.#sorted = sorted;
@@ -218,40 +198,40 @@ class ShardCursor {
     }
   }
 
-  get hasHead(): boolean {
+  get #hasHead(): boolean {
     return this.#next < this.#buffer.length;
   }
 
-  get hasMore(): boolean {
+  get #hasMore(): boolean {
     return this.#more;
   }
 
   /** Run dry with more to come, and every unread item sorts at or after its LastEvaluatedKey. */
-  get waiting(): boolean {
-    return !this.hasHead && this.#more && this.#bounded;
+  get #waiting(): boolean {
+    return !this.#hasHead && this.#more && this.#bounded;
   }
 
-  get head(): Item {
+  get #head(): Item {
     return this.#buffer[this.#next];
   }
 
-  take(): Item {
+  #take(): Item {
     this.#passed = this.#buffer[this.#next++];
-    this.taken++;
+    this.#taken++;
     this.#settle();
     return this.#passed;
   }
 
   /** The last buffered item while hasHead; the LastEvaluatedKey while waiting. */
-  get tail(): Item {
-    return this.hasHead ? this.#buffer[this.#buffer.length - 1] : this.#resumeKey!;
+  get #tail(): Item {
+    return this.#hasHead ? this.#buffer[this.#buffer.length - 1] : this.#resumeKey!;
   }
 
   /**
    * How many buffered items sort at or before `item` in `order`, the shard's own order on an index with
    * a sort key (ties the engine orders otherwise can only blur the count, which is a prediction).
    */
-  bufferedUpTo(item: Item, order: (a: Item, b: Item) => number): number {
+  #bufferedUpTo(item: Item, order: (a: Item, b: Item) => number): number {
     let lo = this.#next;
     let hi = this.#buffer.length;
     while (lo < hi) {
@@ -263,16 +243,16 @@ class ShardCursor {
   }
 
   /** The Limit that should return `items` at the rate a filter let items through so far; at most `limit`. */
-  evaluatedFor(items: number, limit: number): number {
+  #evaluatedFor(items: number, limit: number): number {
     return Math.min(limit, Math.ceil((items * this.#asked) / Math.max(this.#got, 1)));
   }
 
   /** Reads the new head's sort key (a waiting shard's LastEvaluatedKey's). */
   #settle(): void {
-    if (this.hasHead) this.headSort = keyString(this.#buffer[this.#next], this.#keyAttributes[0]);
-    else if (this.waiting) this.headSort = this.#resumeKey![this.#keyAttributes[0]].S!;
+    if (this.#hasHead) this.#headSort = keyString(this.#buffer[this.#next], this.#keyAttributes[0]);
+    else if (this.#waiting) this.#headSort = this.#resumeKey![this.#keyAttributes[0]].S!;
     else return;
-    this.headHigh = hasHighUnit(this.headSort);
+    this.#headHigh = hasHighUnit(this.#headSort);
   }
 
   /**
@@ -281,15 +261,15 @@ class ShardCursor {
    * 1 MB scanned) leaves the shard waiting where that key bounds its unread items, and is followed
    * by the next page at once where it does not (no sort key).
    */
-  async fill(fetch: ShardPageFetcher, limit: number, descending: boolean, floor: string | undefined): Promise<void> {
+  async #fill(fetch: ShardPageFetcher, limit: number, descending: boolean, floor: string | undefined): Promise<void> {
     const floorHigh = floor !== undefined && hasHighUnit(floor);
     do {
-      const page = await fetch(this.shard, this.#resumeKey, limit);
+      const page = await fetch(this.#shard, this.#resumeKey, limit);
       this.#asked += limit;
       this.#got += page.items.length;
       // A shard read ahead (refillWave) still holds items: the page continues them, since it starts
       // after the previous page's LastEvaluatedKey.
-      this.#buffer = this.hasHead ? this.#buffer.slice(this.#next).concat(page.items) : page.items;
+      this.#buffer = this.#hasHead ? this.#buffer.slice(this.#next).concat(page.items) : page.items;
       this.#next = 0;
       const key = page.lastEvaluatedKey;
       this.#resumeKey = key;
@@ -299,22 +279,58 @@ class ShardCursor {
       if (floor !== undefined) {
         const sign = descending ? -1 : 1;
         // Read past for good: the merge position only moves forward, so they are behind every later page too.
-        while (this.hasHead && sign * compareUtf8Known(this.headSort, this.headHigh, floor, floorHigh) < 0) {
+        while (this.#hasHead && sign * compareUtf8Known(this.#headSort, this.#headHigh, floor, floorHigh) < 0) {
           this.#passed = this.#buffer[this.#next++];
           this.#settle();
         }
       }
-    } while (!this.hasHead && this.#more && !this.#bounded);
+    } while (!this.#hasHead && this.#more && !this.#bounded);
   }
 
   /**
    * Where the next page starts. DynamoDB's LastEvaluatedKey can lie beyond items fetched but not
    * returned (still buffered), so the position is the key of the last item actually returned.
    */
-  position(): string[] | null {
+  #position(): string[] | null {
     const passed = this.#passed;
     if (!passed) return this.#start ?? null;
     return this.#keyAttributes.map((a) => keyString(passed, a));
+  }
+
+  /**
+   * What to read when `drained` runs dry mid-page with more to come: the merge cannot go on without
+   * its next items, so it is read, and so is every shard whose buffered items would all be merged
+   * before the page fills (counting every shard's buffered items up to that shard's last): it would
+   * run dry next, and reading it now takes one round trip for both instead of one after the other.
+   * With a filter (Limit counts evaluated items) shards run dry together, so this turns a chain of
+   * refills into one. Each shard is asked what it should supply of what the page still needs after its
+   * buffered items, sized like a first page (pageSize) and scaled up by the part of its evaluated items
+   * the filter let through so far. A shard whose order the merge does not share (`order` undefined: no
+   * sort key) cannot be predicted; only the drained one is read.
+   */
+  static #refillWave(
+    drained: ShardCursor,
+    shards: ShardCursor[],
+    returned: number,
+    limit: number,
+    order: ((a: Item, b: Item) => number) | undefined,
+  ): [ShardCursor, number][] {
+    const remaining = limit - returned;
+    const active = shards.filter((s) => s.#hasHead || s.#hasMore).length;
+    // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data).
+    const ask = (s: ShardCursor, needed: number) =>
+      s.#evaluatedFor(pageSize(needed, Math.max(1 / active, returned ? s.#taken / returned : 0)), limit);
+    const wave: [ShardCursor, number][] = [[drained, ask(drained, remaining)]];
+    if (!order) return wave;
+    for (const s of shards) {
+      if (s === drained || !s.#hasMore || !(s.#hasHead || s.#waiting)) continue;
+      // Its last buffered item, or for a waiting shard the key its unread items follow.
+      const tail = s.#tail;
+      let before = 0;
+      for (const c of shards) before += c.#bufferedUpTo(tail, order);
+      if (before < remaining) wave.push([s, ask(s, remaining - before)]);
+    }
+    return wave;
   }
 }
 
@@ -336,20 +352,19 @@ function pageSize(items: number, part: number): number {
 }
 
 function checkOptions(options: FanOutOptions): void {
+  const { shards, limit, concurrency, state } = options;
   const whole = (n: unknown, min: number) => typeof n === 'number' && Number.isInteger(n) && n >= min;
-  if (!Array.isArray(options.shards) || options.shards.length === 0 || !options.shards.every((n) => whole(n, 0))) {
-    throw new Error(`fan-out query: shards ${JSON.stringify(options.shards)} is not a non-empty list of shard numbers`);
-  }
-  if (!whole(options.limit, 1)) throw new Error(`fan-out query: limit ${options.limit} is not a whole number of at least 1`);
-  if (options.concurrency !== undefined && !whole(options.concurrency, 1)) {
-    throw new Error(`fan-out query: concurrency ${options.concurrency} is not a whole number of at least 1`);
-  }
-  const state = options.state;
+  const count = 'a whole number of at least 1';
+  const bad: [string, unknown, string] | undefined = !Array.isArray(shards) || shards.length === 0 || !shards.every((n) => whole(n, 0))
+    ? ['shards', JSON.stringify(shards), 'a non-empty list of shard numbers']
+    : !whole(limit, 1) ? ['limit', limit, count]
+      : concurrency !== undefined && !whole(concurrency, 1) ? ['concurrency', concurrency, count] : undefined;
+  if (bad) throw new Error(`fan-out query: ${bad[0]} ${bad[1]} is not ${bad[2]}`);
   if (state === undefined) return;
   const after = state.after;
-  if (!Array.isArray(after) || after.length !== options.shards.length) {
+  if (!Array.isArray(after) || after.length !== shards.length) {
     throw new FanOutStateError(`the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions `
-      + `but the query fans out over ${options.shards.length} shards; start again without a state`);
+      + `but the query fans out over ${shards.length} shards; start again without a state`);
   }
   const size = 1 + options.tieBreakKeys.length;
   const isKey = (p: unknown) => Array.isArray(p) && p.length === size && p.every((v) => typeof v === 'string');
