@@ -16,7 +16,7 @@ export const FINGERPRINT = "5f2e41dbf358ec13";
  * and the check that the stack deployed the same manifest (SINGLE_TABLE_FINGERPRINT).
  */
 export function openTable(options?: ClientOptions): AccessTable<M> {
-  return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK"], localIndexesEnabled: false }, options);
+  return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK"] }, options);
 }
 
 /** Key templates as their parts (TemplateParts), each written once. */

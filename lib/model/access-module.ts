@@ -353,7 +353,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     ' */',
     'export function openTable(options?: ClientOptions): AccessTable<M> {',
     `  return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${json(model.typeAttribute)},`
-      + ` keyAttributes: ${json(model.keyAttributes)}, localIndexesEnabled: ${model.localIndexesEnabled} }, options);`,
+      + ` keyAttributes: ${json(model.keyAttributes)}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
     '}',
     '',
   ];

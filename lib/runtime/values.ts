@@ -28,22 +28,19 @@ export interface ValueKind {
   readonly value: (value: unknown) => AttributeValue | false | undefined;
 }
 
-const STRING_RULE = 'a string';
-const NUMBER_RULE = 'a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)';
-const BOOLEAN_RULE = 'a boolean';
-const DATE_RULE = 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)';
-const stringValue = (v: unknown) => typeof v === 'string' && { S: v };
-const storedNumber = (v: unknown) => storableNumber(v) && { N: String(v) };
-const booleanValue = (v: unknown) => typeof v === 'boolean' && { BOOL: v };
-const dateValue = (v: unknown) => {
-  const iso = normalizeDate(v);
-  return iso !== undefined && { S: iso };
+export const STRING_KIND: ValueKind = { rule: 'a string', value: (v) => typeof v === 'string' && { S: v } };
+export const NUMBER_KIND: ValueKind = {
+  rule: 'a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)',
+  value: (v) => storableNumber(v) && { N: String(v) },
 };
-
-export const STRING_KIND: ValueKind = { rule: STRING_RULE, value: stringValue };
-export const NUMBER_KIND: ValueKind = { rule: NUMBER_RULE, value: storedNumber };
-export const BOOLEAN_KIND: ValueKind = { rule: BOOLEAN_RULE, value: booleanValue };
-export const DATE_KIND: ValueKind = { rule: DATE_RULE, value: dateValue };
+export const BOOLEAN_KIND: ValueKind = { rule: 'a boolean', value: (v) => typeof v === 'boolean' && { BOOL: v } };
+export const DATE_KIND: ValueKind = {
+  rule: 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)',
+  value: (v) => {
+    const iso = normalizeDate(v);
+    return iso !== undefined && { S: iso };
+  },
+};
 export const LIST_KIND: ValueKind = { rule: 'an array of storable values', value: (v) => Array.isArray(v) && toAttributeValue(v) };
 export const MAP_KIND: ValueKind = { rule: 'a plain object of storable values', value: (v) => isPlainObject(v) && toAttributeValue(v) };
 export const STRING_SET_KIND: ValueKind = { rule: 'a non-empty Set of strings', value: (v) => v instanceof Set && setValue(v, 'string') };
