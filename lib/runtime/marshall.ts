@@ -81,10 +81,8 @@ export function setValue(set: Set<unknown>, only?: 'string' | 'number'): Attribu
 }
 
 /** Every member of an AttributeValue, each optional. */
-interface Members {
-  S?: string; N?: string; BOOL?: boolean; M?: Record<string, AttributeValue>; L?: AttributeValue[];
-  SS?: string[]; NS?: string[]; B?: Uint8Array; BS?: Uint8Array[];
-}
+type Members = Partial<Record<'S' | 'N', string> & Record<'SS' | 'NS', string[]> & Record<'B', Uint8Array> & Record<'BS', Uint8Array[]>
+  & { BOOL: boolean; M: Record<string, AttributeValue>; L: AttributeValue[] }>;
 
 /** Converts an AttributeValue back to a JavaScript value (NULL, or a member this runtime does not know, is null). */
 export function fromAttributeValue(av: AttributeValue): unknown {
