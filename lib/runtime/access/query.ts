@@ -5,8 +5,8 @@
 // keys decoded) read through their slice reader (readPattern, ./slice-read.ts). The key condition
 // is the pattern's own function: `partitionCondition` for a pattern without a sort-key condition,
 // `sortKeyCondition` (the runtime's full key condition) for the others, whose request also gets
-// its sort-key part, bounds checked, from `sortKeyRequest`; so a handler whose patterns have none
-// carries none of the range code.
+// its sort-key part, bounds checked, and the filter of its results from `sortKeyRequest`; so a
+// handler whose patterns have none carries none of the range code.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '../sdk';
 import type { AccessModel, AccessTable } from './table';
@@ -44,7 +44,7 @@ export interface PatternAccess extends PatternBase {
    * as one literal.
    */
   readonly request: (tableName: string, pk: string, forward: boolean) => QueryCommandInput;
-  /** Adds a sort-key condition to the request: `sortKeyRequest`, on a pattern that has one. @default - none */
+  /** Adds a sort-key condition to the request, and says what its results leave out: `sortKeyRequest`, on a pattern that has one. @default - none */
   readonly withSortKey?: typeof sortKeyRequest;
 }
 
@@ -114,15 +114,23 @@ function templateOf(segments: readonly Segment[], delimiter: string): KeyTemplat
 /**
  * The sort-key part of a request, as buildQueryInput writes it for a condition with a sort key,
  * its bounds checked against DynamoDB's sort key size limit (as checkKeySizes checks them).
+ * Returns what the results leave out: for `<` with a literal floor, the floor's own key (BETWEEN
+ * is inclusive); undefined when they keep every item of the pattern's entities.
  */
-export function sortKeyRequest(request: QueryCommandInput, pattern: PatternBase, sk: NonNullable<KeyCondition['sk']>): void {
+export function sortKeyRequest(request: QueryCommandInput, pattern: PatternBase, condition: KeyCondition): LeftOut | undefined {
+  const sk = condition.sk!;
   const attribute = pattern.slot.sortKey!;
   const values = request.ExpressionAttributeValues!;
   if (sk.lo !== undefined) values[':lo'] = { S: checkSize(pattern, attribute, sk.lo, MAX_SORT_KEY_BYTES, 0) };
   if (sk.hi !== undefined) values[':hi'] = { S: checkSize(pattern, attribute, sk.hi, MAX_SORT_KEY_BYTES, 0) };
   request.ExpressionAttributeNames = { ...request.ExpressionAttributeNames, '#sk': attribute };
   request.KeyConditionExpression += ' AND ' + sk.expression;
+  const equal = condition.excludeEqual;
+  return equal === undefined ? undefined : (item) => item[attribute]?.S === equal;
 }
+
+/** Whether a returned item is left out of the results. */
+type LeftOut = (item: Record<string, AttributeValue>) => boolean;
 
 /** What a call without options gets (one object, not one per call). */
 const NO_OPTIONS: QueryOptions = {};
@@ -158,8 +166,8 @@ export function patternRequest(table: AccessTable<unknown>, pattern: PatternAcce
   // One partition: never a sharded index, so the key is the whole partition key value.
   const pk = checkSize(pattern, pattern.slot.partitionKey, condition.pk, MAX_PARTITION_KEY_BYTES, 0);
   const request = pattern.request(table.tableName, pk, !descending);
-  if (condition.sk) pattern.withSortKey!(request, pattern, condition.sk);
-  const bound = { request, index: pattern.slot, condition, descending };
+  const leftOut = condition.sk && pattern.withSortKey!(request, pattern, condition);
+  const bound = { request, index: pattern.slot, condition, descending, leftOut };
   if (options.consistent ?? pattern.consistentRead) request.ConsistentRead = true;
   if (options.limit !== undefined) request.Limit = options.limit;
   if (options.cursor !== undefined) {
@@ -173,12 +181,10 @@ export async function queryPattern(table: AccessTable<unknown>, pattern: Pattern
   const bound = patternRequest(table, pattern, input, options);
   const out = await send(table, () => table.dynamodb.send(new QueryCommand(bound.request)));
   const items: EntityItem[] = [];
-  const equal = bound.condition.excludeEqual;
   for (const raw of out.Items ?? []) {
     const type = raw[table.model.typeAttribute]?.S ?? '';
-    // Left out: another entity's item, and the `<` floor's own key (BETWEEN is inclusive).
-    if (!Object.hasOwn(pattern.types, type)) continue;
-    if (equal !== undefined && raw[pattern.slot.sortKey!]?.S === equal) continue;
+    // Left out: another entity's item, and what the sort-key condition leaves out.
+    if (!Object.hasOwn(pattern.types, type) || bound.leftOut?.(raw)) continue;
     items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
   }
   return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.model, bound), out.LastEvaluatedKey) };
