@@ -158,7 +158,7 @@ export function encodeValue(kind: AttributeKind | 'SHARD', value: unknown, escap
     case AttributeKind.DATE: return dateSegment(value);
     case AttributeKind.BOOLEAN: return booleanSegment(value);
     case 'SHARD':
-      return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? String(value) : { error: `must be a shard number, got ${describe(value)}` };
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? String(value) : { error: mustBe('a shard number', value) };
     default:
       return { error: `has type ${kind}, which cannot be part of a key` };
   }
@@ -173,23 +173,29 @@ export type SegmentResult = string | undefined | { readonly error: string };
  * carries only those kinds' encoders.
  */
 export function stringSegment(value: unknown, escapeChar: string): SegmentResult {
-  return typeof value !== 'string' ? { error: `must be a string, got ${describe(value)}` } : encodeString(value, escapeChar) ?? { error: UNPAIRED_SURROGATE };
+  return typeof value !== 'string' ? { error: mustBe('a string', value) } : encodeString(value, escapeChar) ?? { error: UNPAIRED_SURROGATE };
 }
 
 export function numberSegment(value: unknown): SegmentResult {
-  return typeof value === 'number' && Number.isFinite(value) ? encodeNumber(value) : { error: `must be a finite number, got ${describe(value)}` };
+  return typeof value === 'number' && Number.isFinite(value) ? encodeNumber(value) : { error: mustBe('a finite number', value) };
 }
 
 export function dateSegment(value: unknown): SegmentResult {
-  return normalizeDate(value) ?? { error: `must be a Date or an ISO-8601 date string, got ${describe(value)}` };
+  return normalizeDate(value) ?? { error: mustBe(DATE_RULE, value) };
 }
 
 export function booleanSegment(value: unknown): SegmentResult {
-  if (typeof value !== 'boolean') return { error: `must be a boolean, got ${describe(value)}` };
+  if (typeof value !== 'boolean') return { error: mustBe('a boolean', value) };
   return value ? 'true' : undefined;
 }
 
 const UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate, which UTF-8 cannot encode: DynamoDB keys are UTF-8, and two such values could become one key';
+
+/** What a date value may be (the rule a bad one's message states). */
+export const DATE_RULE = 'a Date or an ISO-8601 date string';
+
+/** The reason a value is refused: what it must be, and what it is. */
+export const mustBe = (rule: string, value: unknown) => `must be ${rule}, got ${describe(value)}`;
 
 /** A short description of a value for error messages. */
 export function describe(value: unknown): string {

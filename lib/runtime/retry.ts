@@ -17,8 +17,7 @@ const THROTTLING = /^((Throttling|ProvisionedThroughputExceeded|TooManyRequests)
 
 /** Whether an SDK error means "slow down". */
 export function isThrottling(error: unknown): boolean {
-  const e = error as { name?: string; $retryable?: { throttling?: boolean } } | undefined;
-  return !!e && (THROTTLING.test(e.name!) || e.$retryable?.throttling === true);
+  return !!error && (THROTTLING.test((error as Error).name) || (error as { $retryable?: { throttling?: boolean } }).$retryable?.throttling === true);
 }
 
 /** Full-jitter delay before retry number `retry` (1-based): uniform in [0, min(max, base * 2^(retry-1))]. */

@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
-import { describe, normalizeDate } from '../keys/encoding';
+import { DATE_RULE, describe, mustBe, normalizeDate } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
 
 /** The entity of a name, or an error listing the known ones. */
@@ -35,7 +35,7 @@ export const NUMBER_KIND: ValueKind = {
 };
 export const BOOLEAN_KIND: ValueKind = { rule: 'a boolean', value: (v) => typeof v === 'boolean' && { BOOL: v } };
 export const DATE_KIND: ValueKind = {
-  rule: 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)',
+  rule: `${DATE_RULE} (stored as ISO-8601 UTC)`,
   value: (v) => {
     const iso = normalizeDate(v);
     return iso !== undefined && { S: iso };
@@ -66,7 +66,7 @@ export function attributeValue(entity: EntityModel, attr: AttributeModel, value:
 /** The AttributeValue of a value of a kind; throws INVALID_VALUE naming the entity, the attribute and the rule. */
 export function checkedValue(entity: string, attribute: string, kind: ValueKind, value: unknown): AttributeValue {
   const av = kind.value(value);
-  if (!av) throw new SingleTableError('INVALID_VALUE', `must be ${kind.rule}, got ${describe(value)}`, { entity, attribute });
+  if (!av) throw new SingleTableError('INVALID_VALUE', mustBe(kind.rule, value), { entity, attribute });
   return av;
 }
 

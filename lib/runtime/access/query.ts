@@ -15,8 +15,8 @@ import { composeParts, partsSource, TemplateParts } from '../../keys/template';
 import type { IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
 import type { AttributeKind, SortKeyCondition } from '../../manifest/structs';
 import { decodeCursor, encodeCursor } from '../cursor';
-import { checkNames, composeError, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
-import { checkSize } from '../keys';
+import { checkNames, KeyCondition, keyConditionFor, KeyedPattern } from '../key-condition';
+import { checkSize, keyError } from '../keys';
 import { fromItem } from '../marshall';
 import type { SliceReader } from './slice-read';
 import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
@@ -62,18 +62,14 @@ export interface SlicedPatternAccess extends PatternBase {
  * of an unused input names.
  */
 export function partitionCondition(name: string, parts: TemplateParts, sortKey?: string): PatternBase['condition'] {
-  const attributes = parts.filter((_, i) => i % 3 === 1) as string[];
-  const pattern = {
-    name,
-    sortKeyCondition: 'NONE' as SortKeyCondition,
-    pk: { source: partsSource(parts), attributes },
-    sk: sortKey === undefined ? undefined : { source: sortKey, attributes: [] },
-  };
+  const attributes = parts.filter((_, i) => i % 3 === 1);
+  const source = partsSource(parts);
+  const pattern = { name, sortKeyCondition: 'NONE' as SortKeyCondition, pk: { source }, sk: sortKey === undefined ? undefined : { source: sortKey } };
   const used = (input: string) => attributes.includes(input);
   return (model, input) => {
     checkNames(pattern, input, used);
     const pk = composeParts(parts, input, model.escapeChar);
-    if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
+    if (typeof pk !== 'string') throw keyError({ pattern: name }, pk, `is needed for the partition key ${source}`);
     return { pk };
   };
 }
