@@ -32,7 +32,7 @@ const parts7 = ["RUNNING#", "running", booleanSegment, ""];
 export const CustomerEntity: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [["username", STRING_KIND, true], ["email", STRING_KIND, true], ["name", STRING_KIND, true], ["createdAt", DATE_KIND, true]],
+  attributes: [["username", STRING_KIND], ["email", STRING_KIND], ["name", STRING_KIND], ["createdAt", DATE_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts1] }, { pk: ["GSI1PK", parts2], sk: ["GSI1SK", parts1] }],
 };
 
@@ -44,7 +44,7 @@ export function putCustomer(table: AccessTable<M>, item: ItemOf<M, "Customer">, 
 const CustomerKey: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [["username", STRING_KIND, true]],
+  attributes: [["username", STRING_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts1] }],
 };
 
@@ -57,7 +57,7 @@ export function getCustomer(table: AccessTable<M>, key: KeyOf<M, "Customer">, op
 export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true], ["trackingNumber", STRING_KIND], ["lines", LIST_KIND]],
+  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND], ["trackingNumber", STRING_KIND, true], ["lines", LIST_KIND, true]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }, { pk: ["GSI1PK", parts3], sk: ["GSI1SK", parts3] }, { pk: ["GSI2PK", ["ORDER#", "status", stringSegment, ""]], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", ["ORDERED#", "createdAt", dateSegment, ""]] }, { sk: ["LSI2SK", ["AMOUNT#", "amount", numberSegment, ""]] }],
 };
 
@@ -69,7 +69,7 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
 const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true]],
+  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }],
 };
 
@@ -82,7 +82,7 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
 export const ProductEntity: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [["productId", STRING_KIND, true], ["category", STRING_KIND, true], ["price", NUMBER_KIND, true], ["name", STRING_KIND, true]],
+  attributes: [["productId", STRING_KIND], ["category", STRING_KIND], ["price", NUMBER_KIND], ["name", STRING_KIND]],
   slots: [{ pk: ["PK", parts4], sk: ["SK", parts4] }, { pk: ["GSI1PK", ["CATEGORY#", "category", stringSegment, ""]], sk: ["GSI1SK", ["PRICE#", "price", numberSegment, ""]] }],
 };
 
@@ -94,7 +94,7 @@ export function putProduct(table: AccessTable<M>, item: ItemOf<M, "Product">, op
 const ProductKey: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [["productId", STRING_KIND, true]],
+  attributes: [["productId", STRING_KIND]],
   slots: [{ pk: ["PK", parts4], sk: ["SK", parts4] }],
 };
 
@@ -107,7 +107,7 @@ export function getProduct(table: AccessTable<M>, key: KeyOf<M, "Product">, opti
 export const GroupEntity: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [["groupId", STRING_KIND, true], ["name", STRING_KIND, true]],
+  attributes: [["groupId", STRING_KIND], ["name", STRING_KIND]],
   slots: [{ pk: ["PK", parts5], sk: ["SK", parts5] }, { pk: ["GSI1PK", parts5], sk: ["GSI1SK", parts5] }],
 };
 
@@ -119,7 +119,7 @@ export function putGroup(table: AccessTable<M>, item: ItemOf<M, "Group">, option
 const GroupKey: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [["groupId", STRING_KIND, true]],
+  attributes: [["groupId", STRING_KIND]],
   slots: [{ pk: ["PK", parts5], sk: ["SK", parts5] }],
 };
 
@@ -132,7 +132,7 @@ export function getGroup(table: AccessTable<M>, key: KeyOf<M, "Group">, options?
 export const MembershipEntity: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true], ["joinedAt", DATE_KIND, true]],
+  attributes: [["username", STRING_KIND], ["groupId", STRING_KIND], ["joinedAt", DATE_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts5] }, { pk: ["GSI1PK", parts5], sk: ["GSI1SK", parts1] }],
 };
 
@@ -144,7 +144,7 @@ export function putMembership(table: AccessTable<M>, item: ItemOf<M, "Membership
 const MembershipKey: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true]],
+  attributes: [["username", STRING_KIND], ["groupId", STRING_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts5] }],
 };
 
@@ -157,7 +157,7 @@ export function getMembership(table: AccessTable<M>, key: KeyOf<M, "Membership">
 export const TaskEntity: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [["taskId", STRING_KIND, true], ["name", STRING_KIND, true], ["running", BOOLEAN_KIND], ["startedAt", DATE_KIND]],
+  attributes: [["taskId", STRING_KIND], ["name", STRING_KIND], ["running", BOOLEAN_KIND, true], ["startedAt", DATE_KIND, true]],
   slots: [{ pk: ["PK", parts6], sk: ["SK", parts6] }, { pk: ["GSI3PK", parts7], sk: ["GSI3SK", ["", "startedAt", dateSegment, ""]] }],
 };
 
@@ -169,7 +169,7 @@ export function putTask(table: AccessTable<M>, item: ItemOf<M, "Task">, options?
 const TaskKey: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [["taskId", STRING_KIND, true]],
+  attributes: [["taskId", STRING_KIND]],
   slots: [{ pk: ["PK", parts6], sk: ["SK", parts6] }],
 };
 

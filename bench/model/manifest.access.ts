@@ -28,7 +28,7 @@ const parts3 = ["ORDER#", "status", stringSegment, ""];
 export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true]],
+  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts2] }, { pk: ["GSI1PK", parts2], sk: ["GSI1SK", parts2] }, { pk: ["GSI2PK", parts3], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]] }],
 };
 
@@ -40,7 +40,7 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
 const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true]],
+  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts2] }],
 };
 

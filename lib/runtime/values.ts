@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
-import { DATE_RULE, describe, mustBe, normalizeDate } from '../keys/encoding';
+import { describe, mustBe, normalizeDate } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
 
 /** The entity of a name, or an error listing the known ones. */
@@ -35,7 +35,8 @@ export const NUMBER_KIND: ValueKind = {
 };
 export const BOOLEAN_KIND: ValueKind = { rule: 'a boolean', value: (v) => typeof v === 'boolean' && { BOOL: v } };
 export const DATE_KIND: ValueKind = {
-  rule: `${DATE_RULE} (stored as ISO-8601 UTC)`,
+  // Literal text: a template over another module's constant would keep this object in bundles that never use it.
+  rule: 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)',
   value: (v) => {
     const iso = normalizeDate(v);
     return iso !== undefined && { S: iso };
@@ -99,8 +100,11 @@ function unknownAttribute(entity: string, name: string, declared: readonly strin
   return new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; declared attributes: ${declared.join(', ')}`, { entity, attribute: name });
 }
 
-/** One declared attribute as item conversion reads it: its name, its kind, and whether it is required (a tuple: generated modules hold many). */
-export type AttributeSlot = readonly [name: string, kind: ValueKind, required?: boolean];
+/**
+ * One declared attribute as item conversion reads it: its name, its kind, and whether it is
+ * optional (a tuple: generated modules hold many, and most attributes are required).
+ */
+export type AttributeSlot = readonly [name: string, kind: ValueKind, optional?: boolean];
 
 /**
  * Converts a whole item: every given attribute declared and of its kind, every required one
@@ -121,10 +125,10 @@ export function convertItem(
   // Walks the declared attributes (a short, fixed list) rather than the input's keys; the input
   // then holds an unknown attribute exactly when it has more defined keys than were converted.
   let converted = 0;
-  for (const [name, kind, required] of attributes) {
+  for (const [name, kind, optional] of attributes) {
     const value = input[name];
     if (value === undefined) {
-      if (required) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity, attribute: name });
+      if (!optional) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity, attribute: name });
       continue;
     }
     item[name] = checkedValue(entity, name, kind, value);
@@ -143,7 +147,7 @@ const attributeLists = new WeakMap<EntityModel, AttributeSlot[]>();
 function attributeList(entity: EntityModel): AttributeSlot[] {
   let list = attributeLists.get(entity);
   if (!list) {
-    list = Object.values(entity.attributes).map((a) => [a.name, VALUE_KINDS[a.type], a.required]);
+    list = Object.values(entity.attributes).map((a) => [a.name, VALUE_KINDS[a.type], !a.required]);
     attributeLists.set(entity, list);
   }
   return list;
