@@ -39,7 +39,7 @@ const parts14 = ["", "startedAt", dateSegment, ""];
 export const CustomerEntity: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [["username", STRING_KIND, true], ["email", STRING_KIND, true], ["name", STRING_KIND, true], ["createdAt", DATE_KIND, true]],
+  attributes: [["username", STRING_KIND], ["email", STRING_KIND], ["name", STRING_KIND], ["createdAt", DATE_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts1] }, { pk: ["GSI1PK", parts2], sk: ["GSI1SK", parts1] }],
 };
 
@@ -51,7 +51,7 @@ export function putCustomer(table: AccessTable<M>, item: ItemOf<M, "Customer">, 
 const CustomerKey: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [["username", STRING_KIND, true]],
+  attributes: [["username", STRING_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts1] }],
 };
 
@@ -64,7 +64,7 @@ export function getCustomer(table: AccessTable<M>, key: KeyOf<M, "Customer">, op
 export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true], ["trackingNumber", STRING_KIND], ["lines", LIST_KIND]],
+  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND], ["trackingNumber", STRING_KIND, true], ["lines", LIST_KIND, true]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }, { pk: ["GSI1PK", parts3], sk: ["GSI1SK", parts3] }, { pk: ["GSI2PK", parts4], sk: ["GSI2SK", parts5], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", parts6] }, { sk: ["LSI2SK", parts7] }],
 };
 
@@ -76,7 +76,7 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
 const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true]],
+  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }],
 };
 
@@ -89,7 +89,7 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
 export const ProductEntity: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [["productId", STRING_KIND, true], ["category", STRING_KIND, true], ["price", NUMBER_KIND, true], ["name", STRING_KIND, true]],
+  attributes: [["productId", STRING_KIND], ["category", STRING_KIND], ["price", NUMBER_KIND], ["name", STRING_KIND]],
   slots: [{ pk: ["PK", parts8], sk: ["SK", parts8] }, { pk: ["GSI1PK", parts9], sk: ["GSI1SK", parts10] }],
 };
 
@@ -101,7 +101,7 @@ export function putProduct(table: AccessTable<M>, item: ItemOf<M, "Product">, op
 const ProductKey: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [["productId", STRING_KIND, true]],
+  attributes: [["productId", STRING_KIND]],
   slots: [{ pk: ["PK", parts8], sk: ["SK", parts8] }],
 };
 
@@ -114,7 +114,7 @@ export function getProduct(table: AccessTable<M>, key: KeyOf<M, "Product">, opti
 export const GroupEntity: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [["groupId", STRING_KIND, true], ["name", STRING_KIND, true]],
+  attributes: [["groupId", STRING_KIND], ["name", STRING_KIND]],
   slots: [{ pk: ["PK", parts11], sk: ["SK", parts11] }, { pk: ["GSI1PK", parts11], sk: ["GSI1SK", parts11] }],
 };
 
@@ -126,7 +126,7 @@ export function putGroup(table: AccessTable<M>, item: ItemOf<M, "Group">, option
 const GroupKey: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [["groupId", STRING_KIND, true]],
+  attributes: [["groupId", STRING_KIND]],
   slots: [{ pk: ["PK", parts11], sk: ["SK", parts11] }],
 };
 
@@ -139,7 +139,7 @@ export function getGroup(table: AccessTable<M>, key: KeyOf<M, "Group">, options?
 export const MembershipEntity: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true], ["joinedAt", DATE_KIND, true]],
+  attributes: [["username", STRING_KIND], ["groupId", STRING_KIND], ["joinedAt", DATE_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts11] }, { pk: ["GSI1PK", parts11], sk: ["GSI1SK", parts1] }],
 };
 
@@ -151,7 +151,7 @@ export function putMembership(table: AccessTable<M>, item: ItemOf<M, "Membership
 const MembershipKey: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [["username", STRING_KIND, true], ["groupId", STRING_KIND, true]],
+  attributes: [["username", STRING_KIND], ["groupId", STRING_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts11] }],
 };
 
@@ -164,7 +164,7 @@ export function getMembership(table: AccessTable<M>, key: KeyOf<M, "Membership">
 export const TaskEntity: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [["taskId", STRING_KIND, true], ["name", STRING_KIND, true], ["running", BOOLEAN_KIND], ["startedAt", DATE_KIND]],
+  attributes: [["taskId", STRING_KIND], ["name", STRING_KIND], ["running", BOOLEAN_KIND, true], ["startedAt", DATE_KIND, true]],
   slots: [{ pk: ["PK", parts12], sk: ["SK", parts12] }, { pk: ["GSI3PK", parts13], sk: ["GSI3SK", parts14] }],
 };
 
@@ -176,7 +176,7 @@ export function putTask(table: AccessTable<M>, item: ItemOf<M, "Task">, options?
 const TaskKey: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [["taskId", STRING_KIND, true]],
+  attributes: [["taskId", STRING_KIND]],
   slots: [{ pk: ["PK", parts12], sk: ["SK", parts12] }],
 };
 

@@ -16,7 +16,7 @@ export const FINGERPRINT = "5f2e41dbf358ec13";
  * and the check that the stack deployed the same manifest (SINGLE_TABLE_FINGERPRINT).
  */
 export function openTable(options?: ClientOptions): AccessTable<M> {
-  return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK"], localIndexesEnabled: false }, options);
+  return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK"] }, options);
 }
 
 /** Key templates as their parts (TemplateParts), each written once. */
@@ -28,7 +28,7 @@ const parts3 = ["ORDER#", "status", stringSegment, ""];
 export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true], ["status", STRING_KIND, true], ["createdAt", DATE_KIND, true], ["amount", NUMBER_KIND, true]],
+  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts2] }, { pk: ["GSI1PK", parts2], sk: ["GSI1SK", parts2] }, { pk: ["GSI2PK", parts3], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]] }],
 };
 
@@ -40,7 +40,7 @@ export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, option
 const OrderKey: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND, true], ["orderId", STRING_KIND, true]],
+  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND]],
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts2] }],
 };
 

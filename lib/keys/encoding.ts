@@ -14,8 +14,6 @@ import { AttributeKind } from '../manifest/structs';
 /** Delimiters a manifest may choose: low ASCII punctuation, below every digit and letter. */
 export const ALLOWED_DELIMITERS = '!#$%&*+';
 
-const ESCAPE_BASE = 0x41; // 'A'
-
 /** The escape character that goes with a delimiter: the next code point. */
 export function escapeCharFor(delimiter: string): string {
   return String.fromCharCode(delimiter.charCodeAt(0) + 1);
@@ -28,13 +26,15 @@ export function encodeString(value: string, escapeChar: string): string | undefi
   let out = '';
   let from = 0;
   for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
+    let c = value.charCodeAt(i);
     if (c <= limit) {
-      out += value.slice(from, i) + escapeChar + String.fromCharCode(ESCAPE_BASE + c);
+      // The escape character, then 'A' (0x41) plus the code.
+      out += value.slice(from, i) + escapeChar + String.fromCharCode(0x41 + c);
       from = i + 1;
     } else if (c >= 0xd800 && c <= 0xdfff) {
-      // A surrogate is only valid as the first half of a pair; a lone one has no UTF-8 encoding.
-      if (c > 0xdbff || !isLowSurrogate(value.charCodeAt(++i))) return undefined;
+      // A surrogate is only valid as a high one (up to 0xdbff) followed by a low one (0xdc00 to
+      // 0xdfff; NaN past the end fails both); a lone one has no UTF-8 encoding.
+      if (c > 0xdbff || !((c = value.charCodeAt(++i)) >= 0xdc00 && c <= 0xdfff)) return undefined;
     }
   }
   return from ? out + value.slice(from) : value;
@@ -46,7 +46,7 @@ export function decodeString(segment: string, escapeChar: string): string {
   let out = '';
   for (let i = 0; i < segment.length; i++) {
     if (segment[i] === escapeChar) {
-      out += String.fromCharCode(segment.charCodeAt(++i) - ESCAPE_BASE);
+      out += String.fromCharCode(segment.charCodeAt(++i) - 0x41);
     } else {
       out += segment[i];
     }
@@ -126,10 +126,11 @@ function parseIsoDate(s: string): number {
   const m = ISO_DATE.exec(s);
   if (!m) return NaN;
   const [, calendarDate, hourMinute = '00:00', seconds = ':00', fraction = '', sign, offsetHours = 0, offsetMinutes = 0] = m;
-  const date = new Date(`${calendarDate}T${hourMinute}${seconds}.${fraction.slice(0, 3).padEnd(3, '0')}Z`);
-  const time = date.getTime();
-  // Date.parse rejects other fields out of range, but may roll a day past the month's end or 24:00 over.
-  if (Number.isNaN(time) || date.getUTCDate() !== +calendarDate.slice(8) || hourMinute >= '24' || +offsetHours > 23 || +offsetMinutes > 59) return NaN;
+  const utc = `${calendarDate}T${hourMinute}${seconds}.${fraction.slice(0, 3).padEnd(3, '0')}Z`;
+  const time = Date.parse(utc);
+  // Date.parse rejects other fields out of range, but rolls a day past the month's end or 24:00
+  // over: the instant it then returns is written as other text.
+  if (Number.isNaN(time) || new Date(time).toISOString() !== utc || +offsetHours > 23 || +offsetMinutes > 59) return NaN;
   return time - (sign === '-' ? -1 : sign ? 1 : 0) * (+offsetHours * 60 + +offsetMinutes) * 60000;
 }
 
@@ -157,7 +158,7 @@ export function encodeValue(kind: AttributeKind | 'SHARD', value: unknown, escap
     case AttributeKind.DATE: return dateSegment(value);
     case AttributeKind.BOOLEAN: return booleanSegment(value);
     case 'SHARD':
-      return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? String(value) : { error: `must be a shard number, got ${describe(value)}` };
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? String(value) : { error: mustBe('a shard number', value) };
     default:
       return { error: `has type ${kind}, which cannot be part of a key` };
   }
@@ -172,23 +173,29 @@ export type SegmentResult = string | undefined | { readonly error: string };
  * carries only those kinds' encoders.
  */
 export function stringSegment(value: unknown, escapeChar: string): SegmentResult {
-  return typeof value !== 'string' ? { error: `must be a string, got ${describe(value)}` } : encodeString(value, escapeChar) ?? { error: UNPAIRED_SURROGATE };
+  return typeof value !== 'string' ? { error: mustBe('a string', value) } : encodeString(value, escapeChar) ?? { error: UNPAIRED_SURROGATE };
 }
 
 export function numberSegment(value: unknown): SegmentResult {
-  return typeof value === 'number' && Number.isFinite(value) ? encodeNumber(value) : { error: `must be a finite number, got ${describe(value)}` };
+  return typeof value === 'number' && Number.isFinite(value) ? encodeNumber(value) : { error: mustBe('a finite number', value) };
 }
 
 export function dateSegment(value: unknown): SegmentResult {
-  return normalizeDate(value) ?? { error: `must be a Date or an ISO-8601 date string, got ${describe(value)}` };
+  return normalizeDate(value) ?? { error: mustBe(DATE_RULE, value) };
 }
 
 export function booleanSegment(value: unknown): SegmentResult {
-  if (typeof value !== 'boolean') return { error: `must be a boolean, got ${describe(value)}` };
+  if (typeof value !== 'boolean') return { error: mustBe('a boolean', value) };
   return value ? 'true' : undefined;
 }
 
 const UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate, which UTF-8 cannot encode: DynamoDB keys are UTF-8, and two such values could become one key';
+
+/** What a date value may be (the rule a bad one's message states). */
+export const DATE_RULE = 'a Date or an ISO-8601 date string';
+
+/** The reason a value is refused: what it must be, and what it is. */
+export const mustBe = (rule: string, value: unknown) => `must be ${rule}, got ${describe(value)}`;
 
 /** A short description of a value for error messages. */
 export function describe(value: unknown): string {
@@ -205,11 +212,7 @@ export function describe(value: unknown): string {
 export const KEYABLE_KINDS: ReadonlySet<string> = /* @__PURE__ */ new Set<`${AttributeKind}`>(['STRING', 'NUMBER', 'DATE', 'BOOLEAN']);
 
 /** UTF-8 byte length of a string, without allocating: a lone surrogate counts as the 3 bytes of the U+FFFD it would become. */
-export function utf8Length(s: string): number {
-  return Buffer.byteLength(s);
-}
-
-const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+export const utf8Length = (s: string): number => Buffer.byteLength(s);
 
 /** DynamoDB's key size limits in UTF-8 bytes. */
 export const MAX_PARTITION_KEY_BYTES = 2048;

@@ -127,7 +127,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   const out: string[] = [];
   const kindsOf = (entity: EntityModel, names?: readonly string[]) => `[${Object.values(entity.attributes).filter((a) => !names || names.includes(a.name)).map((a) => {
     values.add(KIND_NAMES[a.type]);
-    return `[${json(a.name)}, ${KIND_NAMES[a.type]}${a.required ? ', true' : ''}]`;
+    return `[${json(a.name)}, ${KIND_NAMES[a.type]}${a.required ? '' : ', true'}]`;
   }).join(', ')}]`;
   // A template as its literal text around one encoder per placeholder (TemplateParts).
   const encoder = (kind: string) => {
@@ -355,7 +355,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     ' */',
     'export function openTable(options?: ClientOptions): AccessTable<M> {',
     `  return openAccess<M>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${json(model.typeAttribute)},`
-      + ` keyAttributes: ${json(model.keyAttributes)}, localIndexesEnabled: ${model.localIndexesEnabled} }, options);`,
+      + ` keyAttributes: ${json(model.keyAttributes)}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
     '}',
     '',
   ];

@@ -5,7 +5,7 @@
 // dropped silently.
 import type { AttributeValue, ItemCollectionMetrics, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { UnprocessedError } from './errors';
-import { backoffDelay, isThrottling, RetryPolicy, sleep } from './retry';
+import { backoff, isThrottling, RetryPolicy } from './retry';
 import { BatchGetItemCommand, BatchWriteItemCommand, DynamoDBClient } from './sdk';
 
 export const MAX_BATCH_GET = 100;
@@ -52,7 +52,7 @@ export async function drain<R, S>(
       if (attempt >= max || (lastError !== undefined && !isThrottling(lastError))) {
         throw new UnprocessedError(operation, [...pending, ...entries.slice(c + size)].map((e) => e.source), attempt, lastError);
       }
-      await sleep(backoffDelay(policy, attempt));
+      await backoff(policy, attempt);
     }
   }
 }

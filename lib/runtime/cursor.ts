@@ -17,8 +17,7 @@ interface CursorBody {
 
 /** Encodes a position of a query page. `binding` identifies the query (pattern, input, order). */
 export function encodeCursor(pattern: string, binding: string, position: unknown): string {
-  const body: CursorBody = { p: pattern, k: position, c: checksum(pattern, binding, position) };
-  return Buffer.from(JSON.stringify(body)).toString('base64url');
+  return Buffer.from(JSON.stringify({ p: pattern, k: position, c: checksum(pattern, binding, position) } satisfies CursorBody)).toString('base64url');
 }
 
 const FOREIGN = 'the cursor is not one this runtime issued';

@@ -9,10 +9,12 @@ import { SingleTableError } from './errors';
 /** Throws MANIFEST_MISMATCH when the environment names a different manifest than the bundled one. */
 export function checkFingerprint(bundled: string, env: Readonly<Record<string, string | undefined>> = process.env): void {
   const deployed = env[FINGERPRINT_ENV];
-  if (deployed === undefined || deployed === '' || deployed === bundled) return;
-  throw new SingleTableError(
-    'MANIFEST_MISMATCH',
-    `this function was bundled with the manifest fingerprinted ${bundled}, but its table was deployed with the manifest fingerprinted ${deployed} `
-      + `(${FINGERPRINT_ENV}); deploy the function and the stack from the same manifest`,
-  );
+  // Unset or empty: nothing to compare.
+  if (deployed && deployed !== bundled) {
+    throw new SingleTableError(
+      'MANIFEST_MISMATCH',
+      `this function was bundled with the manifest fingerprinted ${bundled}, but its table was deployed with the manifest fingerprinted ${deployed} `
+        + `(${FINGERPRINT_ENV}); deploy the function and the stack from the same manifest`,
+    );
+  }
 }

@@ -57,7 +57,7 @@ export type ItemCollectionListener = (metrics: readonly ItemCollectionMetrics[])
 const listeners = new WeakMap<WritingTable, ItemCollectionListener | null>();
 
 /** What the listener is made from: a TableContext, or a generated access module's table. */
-export type WritingTable = Pick<TableContext<unknown>, 'tableName' | 'options'> & { readonly model: Pick<TableModel, 'localIndexesEnabled'> };
+export type WritingTable = Pick<TableContext<unknown>, 'tableName' | 'options'> & { readonly model: Partial<Pick<TableModel, 'localIndexesEnabled'>> };
 
 /** The listener of a table's writes (see `itemCollectionListener`), made once per table. */
 export function collectionsOf(table: WritingTable): ItemCollectionListener | undefined {
@@ -74,7 +74,7 @@ export function collectionsOf(table: WritingTable): ItemCollectionListener | und
  * without LSIs, which has no item collection limit), and then writes do not ask.
  */
 export function itemCollectionListener(
-  model: Pick<TableModel, 'localIndexesEnabled'>,
+  model: Partial<Pick<TableModel, 'localIndexesEnabled'>>,
   tableName: string,
   reporting: ItemCollectionReporting = DEFAULT_ITEM_COLLECTION_REPORTING,
 ): ItemCollectionListener | undefined {

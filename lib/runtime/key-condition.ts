@@ -41,8 +41,14 @@ export type InputPattern = Pick<PatternModel, 'name' | 'sortKeyCondition'> & {
   readonly sk?: Pick<KeyTemplateModel, 'source' | 'attributes'>;
 };
 
+/** What checkNames reads of a pattern: the key templates' sources its message names. */
+export type NamedPattern = Pick<PatternModel, 'name' | 'sortKeyCondition'> & {
+  readonly pk: Pick<KeyTemplateModel, 'source'>;
+  readonly sk?: Pick<KeyTemplateModel, 'source'>;
+};
+
 /** checkInput with the names a pattern uses given as `used` (a pattern that knows them needs none of the generic rule). */
-export function checkNames(pattern: InputPattern, input: Input, used: (name: string) => boolean): void {
+export function checkNames(pattern: NamedPattern, input: Input, used: (name: string) => boolean): void {
   if (typeof input !== 'object' || input === null) throw invalid(pattern, `the input must be an object, got ${describe(input)}`);
   for (const name in input) {
     if (!used(name)) {

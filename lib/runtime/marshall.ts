@@ -80,18 +80,16 @@ export function setValue(set: Set<unknown>, only?: 'string' | 'number'): Attribu
   return undefined;
 }
 
-/** Converts an AttributeValue back to a JavaScript value. */
+/** Every member of an AttributeValue, each optional. */
+type Members = Partial<Record<'S' | 'N', string> & Record<'SS' | 'NS', string[]> & Record<'B', Uint8Array> & Record<'BS', Uint8Array[]>
+  & { BOOL: boolean; M: Record<string, AttributeValue>; L: AttributeValue[] }>;
+
+/** Converts an AttributeValue back to a JavaScript value (NULL, or a member this runtime does not know, is null). */
 export function fromAttributeValue(av: AttributeValue): unknown {
-  if (av.S !== undefined) return av.S;
-  if (av.N !== undefined) return numberValue(av.N);
-  if (av.BOOL !== undefined) return av.BOOL;
-  if (av.M !== undefined) return fromItem(av.M);
-  if (av.L !== undefined) return av.L.map(fromAttributeValue);
-  if (av.SS !== undefined) return new Set(av.SS);
-  if (av.NS !== undefined) return new Set(av.NS.map(Number));
-  if (av.B !== undefined) return av.B;
-  if (av.BS !== undefined) return new Set(av.BS);
-  return null;
+  // One member is set. `??` passes '' and false through; lists, maps, sets and binaries are objects.
+  const { S, N, BOOL, M, L, SS, NS, B, BS } = av as Members;
+  return S ?? (N !== undefined ? numberValue(N) : BOOL ?? (M ? fromItem(M) : L ? L.map(fromAttributeValue)
+    : SS ? new Set(SS) : NS ? new Set(NS.map(Number)) : B ?? (BS ? new Set(BS) : null)));
 }
 
 /** Converts a whole item, leaving out the attributes named in `skip`. */

@@ -45,25 +45,29 @@ export function planQuery(
     throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
   }
   const { index, keys, typeFilter, shardSuffix } = preparedFor(model, pattern);
-  const { consistent, descending } = readOptions(pattern, index, options);
+  const descending = readOptions(pattern, index, options);
+  const consistent = options.consistent ?? pattern.consistentRead;
   const condition = keyConditionFor(model, pattern, input, keys);
   checkKeySizes(pattern, index, condition, shardSuffix);
   return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter };
 }
 
-/** A query's consistency and order from its options and the pattern's defaults; throws on a bad option. */
+/**
+ * Checks a query's options against its pattern's index; throws on a bad option. Returns whether it
+ * reads in descending order (the option, else the pattern's order); its consistency is
+ * `options.consistent ?? pattern.consistentRead`.
+ */
 export function readOptions(
   pattern: Pick<PatternModel, 'name' | 'consistentRead' | 'order'>, index: Pick<IndexModel, 'name' | 'type'>, options: QueryOptions,
-): { consistent: boolean; descending: boolean } {
+): boolean {
   const { limit, order } = options;
-  const consistent = options.consistent ?? pattern.consistentRead;
-  const invalid = (message: string) => new SingleTableError('INVALID_QUERY_INPUT', message, { pattern: pattern.name });
-  if (consistent && index.type === 'GSI') {
+  if ((options.consistent ?? pattern.consistentRead) && index.type === 'GSI') {
     throw new SingleTableError('CONSISTENT_READ_ON_GSI', `queries GSI ${index.name}, which is only eventually consistent; drop \`consistent\`, or query the table or an LSI`, { pattern: pattern.name });
   }
-  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw invalid(`limit must be a positive whole number, got ${limit}`);
-  if (order !== undefined && order !== 'asc' && order !== 'desc') throw invalid(`order must be 'asc' or 'desc', got ${JSON.stringify(order)}`);
-  return { consistent, descending: order ? order === 'desc' : pattern.order === 'DESCENDING' };
+  const invalid = limit !== undefined && !(Number.isInteger(limit) && limit > 0) ? `limit must be a positive whole number, got ${limit}`
+    : order !== undefined && order !== 'asc' && order !== 'desc' && `order must be 'asc' or 'desc', got ${JSON.stringify(order)}`;
+  if (invalid) throw new SingleTableError('INVALID_QUERY_INPUT', invalid, { pattern: pattern.name });
+  return order ? order === 'desc' : pattern.order === 'DESCENDING';
 }
 
 /** What every query of a pattern shares: its index, compiled keys, type filter and shard suffix length. */

@@ -17,27 +17,25 @@ const THROTTLING = /^((Throttling|ProvisionedThroughputExceeded|TooManyRequests)
 
 /** Whether an SDK error means "slow down". */
 export function isThrottling(error: unknown): boolean {
-  const e = error as { name?: string; $retryable?: { throttling?: boolean } } | undefined;
-  return !!e && (THROTTLING.test(e.name ?? '') || e.$retryable?.throttling === true);
+  return !!error && (THROTTLING.test((error as Error).name) || (error as { $retryable?: { throttling?: boolean } }).$retryable?.throttling === true);
 }
 
 /** Full-jitter delay before retry number `retry` (1-based): uniform in [0, min(max, base * 2^(retry-1))]. */
 export function backoffDelay(policy: RetryPolicy, retry: number): number {
-  const cap = Math.min(policy.maxDelayMs ?? 2000, (policy.baseDelayMs ?? 25) * 2 ** (retry - 1));
-  return Math.random() * cap;
+  return Math.random() * Math.min(policy.maxDelayMs ?? 2000, (policy.baseDelayMs ?? 25) * 2 ** (retry - 1));
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits the delay before retry number `retry` (see backoffDelay). */
+export const backoff = (policy: RetryPolicy, retry: number) => new Promise<void>((resolve) => setTimeout(resolve, backoffDelay(policy, retry)));
 
 /** Runs `run`, retrying throttling errors; other errors and the last throttling error propagate. */
 export async function withThrottlingRetry<T>(policy: RetryPolicy, run: () => Promise<T>): Promise<T> {
-  const max = policy.maxAttempts ?? 8;
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (error) {
-      if (!isThrottling(error) || attempt >= max) throw error;
-      await sleep(backoffDelay(policy, attempt));
+      if (!isThrottling(error) || attempt >= (policy.maxAttempts ?? 8)) throw error;
+      await backoff(policy, attempt);
     }
   }
 }

@@ -9,7 +9,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from './context';
 import { SingleTableError } from './errors';
-import { backoffDelay, RetryPolicy, sleep } from './retry';
+import { backoff, RetryPolicy } from './retry';
 import { send } from './send';
 import type { GuardRef } from './unique';
 import { valuesText } from './values';
@@ -103,7 +103,7 @@ export async function sendTransaction<T>(table: TableContext<unknown>, refs: rea
       if (reasons.length === 0 || !reasons.every((r) => RETRIED_REASONS.has(r.code)) || attempt >= max) {
         throw new TransactionCanceledError(reasons, error);
       }
-      await sleep(backoffDelay(policy, attempt));
+      await backoff(policy, attempt);
     }
   }
 }

@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
-import { describe, normalizeDate } from '../keys/encoding';
+import { describe, mustBe, normalizeDate } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
 
 /** The entity of a name, or an error listing the known ones. */
@@ -28,22 +28,20 @@ export interface ValueKind {
   readonly value: (value: unknown) => AttributeValue | false | undefined;
 }
 
-const STRING_RULE = 'a string';
-const NUMBER_RULE = 'a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)';
-const BOOLEAN_RULE = 'a boolean';
-const DATE_RULE = 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)';
-const stringValue = (v: unknown) => typeof v === 'string' && { S: v };
-const storedNumber = (v: unknown) => storableNumber(v) && { N: String(v) };
-const booleanValue = (v: unknown) => typeof v === 'boolean' && { BOOL: v };
-const dateValue = (v: unknown) => {
-  const iso = normalizeDate(v);
-  return iso !== undefined && { S: iso };
+export const STRING_KIND: ValueKind = { rule: 'a string', value: (v) => typeof v === 'string' && { S: v } };
+export const NUMBER_KIND: ValueKind = {
+  rule: 'a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)',
+  value: (v) => storableNumber(v) && { N: String(v) },
 };
-
-export const STRING_KIND: ValueKind = { rule: STRING_RULE, value: stringValue };
-export const NUMBER_KIND: ValueKind = { rule: NUMBER_RULE, value: storedNumber };
-export const BOOLEAN_KIND: ValueKind = { rule: BOOLEAN_RULE, value: booleanValue };
-export const DATE_KIND: ValueKind = { rule: DATE_RULE, value: dateValue };
+export const BOOLEAN_KIND: ValueKind = { rule: 'a boolean', value: (v) => typeof v === 'boolean' && { BOOL: v } };
+export const DATE_KIND: ValueKind = {
+  // Literal text: a template over another module's constant would keep this object in bundles that never use it.
+  rule: 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)',
+  value: (v) => {
+    const iso = normalizeDate(v);
+    return iso !== undefined && { S: iso };
+  },
+};
 export const LIST_KIND: ValueKind = { rule: 'an array of storable values', value: (v) => Array.isArray(v) && toAttributeValue(v) };
 export const MAP_KIND: ValueKind = { rule: 'a plain object of storable values', value: (v) => isPlainObject(v) && toAttributeValue(v) };
 export const STRING_SET_KIND: ValueKind = { rule: 'a non-empty Set of strings', value: (v) => v instanceof Set && setValue(v, 'string') };
@@ -69,7 +67,7 @@ export function attributeValue(entity: EntityModel, attr: AttributeModel, value:
 /** The AttributeValue of a value of a kind; throws INVALID_VALUE naming the entity, the attribute and the rule. */
 export function checkedValue(entity: string, attribute: string, kind: ValueKind, value: unknown): AttributeValue {
   const av = kind.value(value);
-  if (!av) throw new SingleTableError('INVALID_VALUE', `must be ${kind.rule}, got ${describe(value)}`, { entity, attribute });
+  if (!av) throw new SingleTableError('INVALID_VALUE', mustBe(kind.rule, value), { entity, attribute });
   return av;
 }
 
@@ -102,8 +100,11 @@ function unknownAttribute(entity: string, name: string, declared: readonly strin
   return new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; declared attributes: ${declared.join(', ')}`, { entity, attribute: name });
 }
 
-/** One declared attribute as item conversion reads it: its name, its kind, and whether it is required (a tuple: generated modules hold many). */
-export type AttributeSlot = readonly [name: string, kind: ValueKind, required?: boolean];
+/**
+ * One declared attribute as item conversion reads it: its name, its kind, and whether it is
+ * optional (a tuple: generated modules hold many, and most attributes are required).
+ */
+export type AttributeSlot = readonly [name: string, kind: ValueKind, optional?: boolean];
 
 /**
  * Converts a whole item: every given attribute declared and of its kind, every required one
@@ -124,10 +125,10 @@ export function convertItem(
   // Walks the declared attributes (a short, fixed list) rather than the input's keys; the input
   // then holds an unknown attribute exactly when it has more defined keys than were converted.
   let converted = 0;
-  for (const [name, kind, required] of attributes) {
+  for (const [name, kind, optional] of attributes) {
     const value = input[name];
     if (value === undefined) {
-      if (required) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity, attribute: name });
+      if (!optional) throw new SingleTableError('MISSING_ATTRIBUTE', 'is required', { entity, attribute: name });
       continue;
     }
     item[name] = checkedValue(entity, name, kind, value);
@@ -146,7 +147,7 @@ const attributeLists = new WeakMap<EntityModel, AttributeSlot[]>();
 function attributeList(entity: EntityModel): AttributeSlot[] {
   let list = attributeLists.get(entity);
   if (!list) {
-    list = Object.values(entity.attributes).map((a) => [a.name, VALUE_KINDS[a.type], a.required]);
+    list = Object.values(entity.attributes).map((a) => [a.name, VALUE_KINDS[a.type], !a.required]);
     attributeLists.set(entity, list);
   }
   return list;

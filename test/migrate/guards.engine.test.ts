@@ -103,7 +103,7 @@ test('the guards of a scanned page are read together: one BatchGetItem per page 
   const sent: string[] = [];
   const client = engine.newClient();
   client.middlewareStack.add((next, context) => async (args) => {
-    sent.push(context.commandName);
+    sent.push(String(context.commandName));
     return next(args);
   }, { step: 'initialize', name: 'countSends' });
   const run = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1, pageSize: 25 });

@@ -3,40 +3,10 @@
 // literals), strict and inclusive bounds are exact, and prefixes of multi-segment keys compare as
 // whole groups.
 import fc from 'fast-check';
-import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
+import { manifest } from './fixtures/comparisons-manifest';
+import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages } from '../support/requests';
-
-const reading = (condition: SortKeyCondition) => ({ entities: ['Reading'] as const, sortKeyCondition: condition });
-const manifest = defineManifest({
-  entities: {
-    Reading: {
-      attributes: {
-        s: { type: AttributeKind.STRING, required: true },
-        n: { type: AttributeKind.NUMBER, required: true },
-        id: { type: AttributeKind.STRING, required: true },
-      },
-      pk: 'S#{s}',
-      sk: 'R#{n}#{id}',
-    },
-    // Same partition, keys below ('A#...') and above ('Z#...') every Reading key.
-    Below: { attributes: { s: { type: AttributeKind.STRING, required: true }, x: { type: AttributeKind.STRING, required: true } }, pk: 'S#{s}', sk: 'A#{x}' },
-    Above: { attributes: { s: { type: AttributeKind.STRING, required: true }, x: { type: AttributeKind.STRING, required: true } }, pk: 'S#{s}', sk: 'Z#{x}' },
-    // A sort key of literals only: one key per partition, 'PIN', below 'PIN#' and the Readings.
-    Pinned: { attributes: { s: { type: AttributeKind.STRING, required: true } }, pk: 'S#{s}', sk: 'PIN' },
-  },
-  localIndexes: { enabled: false },
-  accessPatterns: {
-    lt: reading(SortKeyCondition.LESS_THAN),
-    lte: reading(SortKeyCondition.LESS_THAN_OR_EQUAL),
-    gt: reading(SortKeyCondition.GREATER_THAN),
-    gte: reading(SortKeyCondition.GREATER_THAN_OR_EQUAL),
-    pinLt: { entities: ['Pinned'], sortKeyCondition: SortKeyCondition.LESS_THAN },
-    pinLte: { entities: ['Pinned'], sortKeyCondition: SortKeyCondition.LESS_THAN_OR_EQUAL },
-    pinGt: { entities: ['Pinned'], sortKeyCondition: SortKeyCondition.GREATER_THAN },
-    pinGte: { entities: ['Pinned'], sortKeyCondition: SortKeyCondition.GREATER_THAN_OR_EQUAL },
-  },
-});
 
 let engine: Engine;
 let db: ReturnType<typeof createClient<typeof manifest>>;

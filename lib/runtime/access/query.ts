@@ -5,16 +5,18 @@
 // keys decoded) read through their slice reader (readPattern, ./slice-read.ts). The key condition
 // is the pattern's own function: `partitionCondition` for a pattern without a sort-key condition,
 // `sortKeyCondition` (the runtime's full key condition) for the others, whose request also gets
-// its sort-key part from `sortKeyRequest`; so a handler whose patterns have none carries none of
-// the range code.
+// its sort-key part, bounds checked, and the filter of its results from `sortKeyRequest`; so a
+// handler whose patterns have none carries none of the range code.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '../sdk';
 import type { AccessModel, AccessTable } from './table';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
 import type { IndexModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
 import type { SortKeyCondition } from '../../manifest/structs';
 import { decodeCursor, encodeCursor } from '../cursor';
-import { checkNames, composeError, KeyCondition, keyConditionFor, KeyedPattern, keysOf, PatternKeys } from '../key-condition';
+import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys } from '../key-condition';
+import { checkSize, keyError } from '../keys';
 import { fromItem } from '../marshall';
 import type { SliceReader } from './slice-read';
 import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
@@ -45,7 +47,7 @@ export interface PatternAccess extends PatternBase {
    * as one literal.
    */
   readonly request: (tableName: string, pk: string, forward: boolean) => QueryCommandInput;
-  /** Adds a sort-key condition to the request: `sortKeyRequest`, on a pattern that has one. @default - none */
+  /** Adds a sort-key condition to the request, and says what its results leave out: `sortKeyRequest`, on a pattern that has one. @default - none */
   readonly withSortKey?: typeof sortKeyRequest;
 }
 
@@ -63,21 +65,17 @@ export interface SlicedPatternAccess extends PatternBase {
  * of an unused input names.
  */
 export function partitionCondition(parts: TemplateParts, sortKey?: string): PatternBase['condition'] {
-  // partsTemplate's attributes, written out: the one-partition query of a put + query handler is
-  // byte-counted, and this is its only use of the parts' attributes.
-  const attributes = parts.filter((_, i) => i % 3 === 1) as string[];
+  // The parts' attributes, written out: the one-partition query of a put + query handler is
+  // byte-counted, and this is its only use of them.
+  const attributes = parts.filter((_, i) => i % 3 === 1);
+  const source = partsSource(parts);
   const used = (input: string) => attributes.includes(input);
-  let pattern: KeyedPattern | undefined;
+  let pattern: NamedPattern | undefined;
   return (model, input, name) => {
-    pattern ??= {
-      name,
-      sortKeyCondition: 'NONE' as SortKeyCondition,
-      pk: { source: partsSource(parts), attributes },
-      sk: sortKey ? { source: sortKey, attributes: [] } : undefined,
-    };
+    pattern ??= { name, sortKeyCondition: 'NONE' as SortKeyCondition, pk: { source }, sk: sortKey === undefined ? undefined : { source: sortKey } };
     checkNames(pattern, input, used);
     const pk = composeParts(parts, input, model.escapeChar);
-    if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
+    if (typeof pk !== 'string') throw keyError({ pattern: name }, pk, `is needed for the partition key ${source}`);
     return { pk };
   };
 }
@@ -104,58 +102,87 @@ export function sortKeyCondition(
   };
 }
 
-/** The sort-key part of a request: as buildQueryInput writes it for a condition with a sort key. */
-export function sortKeyRequest(request: QueryCommandInput, sk: NonNullable<KeyCondition['sk']>, attribute: string): void {
+/**
+ * The sort-key part of a request, as buildQueryInput writes it for a condition with a sort key,
+ * its bounds checked against DynamoDB's sort key size limit (as checkKeySizes checks them).
+ * Returns what the results leave out: for `<` with a literal floor, the floor's own key (BETWEEN
+ * is inclusive); undefined when they keep every item of the pattern's entities.
+ */
+export function sortKeyRequest(request: QueryCommandInput, pattern: PatternBase, condition: KeyCondition): LeftOut | undefined {
+  const sk = condition.sk!;
+  const attribute = pattern.slot.sortKey!;
+  const values = request.ExpressionAttributeValues!;
+  if (sk.lo !== undefined) values[':lo'] = { S: checkSize(pattern, attribute, sk.lo, MAX_SORT_KEY_BYTES, 0) };
+  if (sk.hi !== undefined) values[':hi'] = { S: checkSize(pattern, attribute, sk.hi, MAX_SORT_KEY_BYTES, 0) };
   request.ExpressionAttributeNames = { ...request.ExpressionAttributeNames, '#sk': attribute };
   request.KeyConditionExpression += ' AND ' + sk.expression;
-  if (sk.lo !== undefined) request.ExpressionAttributeValues![':lo'] = { S: sk.lo };
-  if (sk.hi !== undefined) request.ExpressionAttributeValues![':hi'] = { S: sk.hi };
+  const equal = condition.excludeEqual;
+  return equal === undefined ? undefined : (item) => item[attribute]?.S === equal;
 }
 
-/** The checks every query runs before sending: options, key condition, key sizes, and the cursor's position. */
-function prepare(table: AccessTable<unknown>, pattern: PatternBase & { readonly typeFilter?: string[] }, input: Input, options: QueryOptions) {
-  // The pattern's defaults: ascending, eventually consistent (readOptions reads these two only).
-  const { consistent, descending } = readOptions(pattern as Pick<PatternModel, 'name' | 'order' | 'consistentRead'>, pattern.slot, options);
+/** Whether a returned item is left out of the results. */
+type LeftOut = (item: Record<string, AttributeValue>) => boolean;
+
+/** What a call without options gets (one object, not one per call). */
+const NO_OPTIONS: QueryOptions = {};
+
+/** The pattern's defaults: ascending, eventually consistent (readOptions reads these two only). */
+type Defaults = Pick<PatternModel, 'name' | 'order' | 'consistentRead'>;
+
+/** The checks a sliced read runs before it reads: options, key condition, key sizes, and the cursor's position. */
+function prepare(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options: QueryOptions) {
+  const descending = readOptions(pattern as Defaults, pattern.slot, options);
   const condition = pattern.condition(table.model, input, pattern.name);
   checkKeySizes(pattern, pattern.slot, condition);
   // The slice reader puts the pattern of its slice in its plan.
-  const plan = { index: pattern.slot, condition, descending, consistent, limit: options.limit, typeFilter: pattern.typeFilter };
+  const plan = {
+    index: pattern.slot,
+    condition,
+    descending,
+    consistent: (options.consistent ?? pattern.consistentRead) === true,
+    limit: options.limit,
+    typeFilter: pattern.typeFilter,
+  };
   return { plan, start: options.cursor === undefined ? undefined : decodeCursor(pattern.name, queryBinding(table.model, plan), options.cursor) };
 }
 
 /**
- * The Query request of a pattern of one partition, checked, and the plan its results and cursor
- * read: everything queryPattern does before it sends.
+ * The Query request of a pattern of one partition, checked, with what its results and cursor read
+ * (the index, the key condition, the order): everything queryPattern does before it sends. The
+ * checks run in the order the generic query runs them: options, key condition, key sizes, cursor.
  */
-export function patternRequest(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options: QueryOptions = {}) {
-  const { plan, start } = prepare(table, pattern, input, options);
-  const { condition } = plan;
-  const request = pattern.request(table.tableName, condition.pk, !plan.descending);
-  if (condition.sk) pattern.withSortKey!(request, condition.sk, pattern.slot.sortKey!);
-  if (plan.consistent) request.ConsistentRead = true;
-  if (plan.limit !== undefined) request.Limit = plan.limit;
-  if (start) request.ExclusiveStartKey = start as Record<string, AttributeValue>;
-  return { request, plan };
+export function patternRequest(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options = NO_OPTIONS) {
+  const descending = readOptions(pattern as Defaults, pattern.slot, options);
+  const condition = pattern.condition(table.model, input, pattern.name);
+  // One partition: never a sharded index, so the key is the whole partition key value.
+  const pk = checkSize(pattern, pattern.slot.partitionKey, condition.pk, MAX_PARTITION_KEY_BYTES, 0);
+  const request = pattern.request(table.tableName, pk, !descending);
+  const leftOut = condition.sk && pattern.withSortKey!(request, pattern, condition);
+  const bound = { request, index: pattern.slot, condition, descending, leftOut };
+  if (options.consistent ?? pattern.consistentRead) request.ConsistentRead = true;
+  if (options.limit !== undefined) request.Limit = options.limit;
+  if (options.cursor !== undefined) {
+    request.ExclusiveStartKey = decodeCursor(pattern.name, queryBinding(table.model, bound), options.cursor) as Record<string, AttributeValue>;
+  }
+  return bound;
 }
 
 /** Runs an access pattern of one partition: one page of typed results, and a cursor when there may be more. */
 export async function queryPattern(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options?: QueryOptions): Page {
-  const { request, plan } = patternRequest(table, pattern, input, options);
-  const out = await send(table, () => table.dynamodb.send(new QueryCommand(request)));
+  const bound = patternRequest(table, pattern, input, options);
+  const out = await send(table, () => table.dynamodb.send(new QueryCommand(bound.request)));
   const items: EntityItem[] = [];
-  const equal = plan.condition.excludeEqual;
   for (const raw of out.Items ?? []) {
     const type = raw[table.model.typeAttribute]?.S ?? '';
-    // Left out: another entity's item, and the `<` floor's own key (BETWEEN is inclusive).
-    if (!Object.hasOwn(pattern.types, type)) continue;
-    if (equal !== undefined && raw[pattern.slot.sortKey!]?.S === equal) continue;
+    // Left out: another entity's item, and what the sort-key condition leaves out.
+    if (!Object.hasOwn(pattern.types, type) || bound.leftOut?.(raw)) continue;
     items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
   }
-  return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.model, plan), out.LastEvaluatedKey) };
+  return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.model, bound), out.LastEvaluatedKey) };
 }
 
 /** Runs a sharded, fetched or key-decoded access pattern through its slice reader. */
-export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options: QueryOptions = {}): Page {
+export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options = NO_OPTIONS): Page {
   const { plan, start } = prepare(table, pattern, input, options);
   const page = await pattern.read(table, plan, input, start, pattern.name);
   return { items: page.items, cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(table.model, plan), page.next) };

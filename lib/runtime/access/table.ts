@@ -11,8 +11,8 @@ import { ClientOptions, connect } from '../context';
 import { checkSize, requiredKey } from '../keys';
 import type { AttributeSlot } from '../values';
 
-/** The table-wide facts of a model that generated functions read. */
-export type AccessModel = Pick<TableModel, 'fingerprint' | 'delimiter' | 'escapeChar' | 'typeAttribute' | 'keyAttributes' | 'localIndexesEnabled'>;
+/** The table-wide facts of a model that generated functions read; `localIndexesEnabled` only where it is true. */
+export type AccessModel = Pick<TableModel, 'fingerprint' | 'delimiter' | 'escapeChar' | 'typeAttribute' | 'keyAttributes'> & Partial<Pick<TableModel, 'localIndexesEnabled'>>;
 
 /** A table opened by a generated access module (see `openAccess`). */
 export interface AccessTable<M = SingleTableManifest> extends Omit<TableContext<M>, 'model'> {

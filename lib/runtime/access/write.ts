@@ -81,10 +81,10 @@ export function putRequest(table: Pick<AccessTable<unknown>, 'model' | 'tableNam
  * table with LSIs, whose writes report their item collection's size.
  */
 export async function putEntity(
-  table: AccessTable<unknown>, entity: EntityAccess, item: Values, options: PutOptions = {},
+  table: AccessTable<unknown>, entity: EntityAccess, item: Values, options?: PutOptions,
   collections?: (table: WritingTable) => ItemCollectionListener | undefined,
 ): Promise<void> {
-  const mode = options.mode ?? 'upsert';
+  const mode = options?.mode ?? 'upsert';
   const input = putRequest(table, entity, item, mode);
   const listener = collections?.(table);
   if (listener) input.ReturnItemCollectionMetrics = 'SIZE';
