@@ -8,7 +8,7 @@ import { SingleTableError } from './errors';
 import { compareUtf8 } from './fanout-order';
 import { keyError } from './keys';
 import { valuesText } from './values';
-import { describe } from '../keys/encoding';
+import { mustBe } from '../keys/encoding';
 import { ComposeFailure, composeParts, composePrefix, TemplateParts, templateParts } from '../keys/template';
 import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../manifest/model';
 
@@ -49,7 +49,7 @@ export type NamedPattern = Pick<PatternModel, 'name' | 'sortKeyCondition'> & {
 
 /** checkInput with the names a pattern uses given as `used` (a pattern that knows them needs none of the generic rule). */
 export function checkNames(pattern: NamedPattern, input: Input, used: (name: string) => boolean): void {
-  if (typeof input !== 'object' || input === null) throw invalid(pattern, `the input must be an object, got ${describe(input)}`);
+  if (typeof input !== 'object' || input === null) throw invalid(pattern, 'the input ' + mustBe('an object', input));
   for (const name in input) {
     if (!used(name)) {
       throw invalid(pattern, `input '${name}' is not used by this pattern (partition key ${pattern.pk.source}${
@@ -204,7 +204,7 @@ function above(prefix: string): string {
 
 function prefixOf(model: Pick<TableModel, 'escapeChar'>, pattern: KeyedPattern, keys: PatternKeys, values: Input, input?: Input) {
   const sk = pattern.sk!;
-  if (typeof values !== 'object' || values === null) throw invalid(pattern, `a sort-key bound must be an object, got ${describe(values)}`);
+  if (typeof values !== 'object' || values === null) throw invalid(pattern, 'a sort-key bound ' + mustBe('an object', values));
   const p = composePrefix(keys.sk!, values, model.escapeChar);
   if ('error' in p) throw new SingleTableError('INVALID_VALUE', p.error, { pattern: pattern.name, attribute: p.attribute });
   for (const name in values) {

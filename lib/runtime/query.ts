@@ -5,7 +5,7 @@ import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb
 import { SingleTableError } from './errors';
 import { KeyCondition, keyConditionFor, PatternKeys, patternKeys } from './key-condition';
 import { checkSize } from './keys';
-import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../keys/encoding';
 import { IndexModel, PatternModel, TableModel } from '../manifest/model';
 
 /** Options of one query call. */
@@ -64,8 +64,8 @@ export function readOptions(
   if ((options.consistent ?? pattern.consistentRead) && index.type === 'GSI') {
     throw new SingleTableError('CONSISTENT_READ_ON_GSI', `queries GSI ${index.name}, which is only eventually consistent; drop \`consistent\`, or query the table or an LSI`, { pattern: pattern.name });
   }
-  const invalid = limit !== undefined && !(Number.isInteger(limit) && limit > 0) ? `limit must be a positive whole number, got ${limit}`
-    : order !== undefined && order !== 'asc' && order !== 'desc' && `order must be 'asc' or 'desc', got ${JSON.stringify(order)}`;
+  const invalid = limit !== undefined && !(Number.isInteger(limit) && limit > 0) ? 'limit ' + mustBe('a positive whole number', limit)
+    : order !== undefined && order !== 'asc' && order !== 'desc' && 'order ' + mustBe("'asc' or 'desc'", order);
   if (invalid) throw new SingleTableError('INVALID_QUERY_INPUT', invalid, { pattern: pattern.name });
   return order ? order === 'desc' : pattern.order === 'DESCENDING';
 }

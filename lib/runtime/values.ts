@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
-import { describe, mustBe, normalizeDate } from '../keys/encoding';
+import { mustBe, normalizeDate } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
 
 /** The entity of a name, or an error listing the known ones. */
@@ -119,7 +119,7 @@ export function convertItem(
   entity: string, input: Readonly<Record<string, unknown>>, attributes: readonly AttributeSlot[],
 ): Record<string, AttributeValue> {
   if (typeof input !== 'object' || input === null) {
-    throw new SingleTableError('INVALID_VALUE', `the item must be an object, got ${describe(input)}`, { entity });
+    throw new SingleTableError('INVALID_VALUE', 'the item ' + mustBe('an object', input), { entity });
   }
   const item: Record<string, AttributeValue> = {};
   // Walks the declared attributes (a short, fixed list) rather than the input's keys; the input
