@@ -16,6 +16,7 @@ import { GUARD_OWNER_ATTRIBUTE } from '../keys/unique-guard';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
 import { BatchEntry, drain, keyId, MAX_BATCH_GET } from '../runtime/batch';
+import { UnprocessedError } from '../runtime/errors';
 import { fromAttributeValue, fromItem } from '../runtime/marshall';
 import { RetryPolicy, withThrottlingRetry } from '../runtime/retry';
 import { guardItem, guardKeyAttributes } from '../runtime/unique';
@@ -68,27 +69,36 @@ export async function readGuards(context: GuardContext, items: [Item, EntityMode
       entries.push({ id: idOf(key), request: key, source: key });
     }
   }
-  await drain('BatchGetItem', entries, MAX_BATCH_GET, context.retry, idOf, async (keys) => {
-    const out = await context.client.send(new BatchGetItemCommand({
-      RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
-      ReturnConsumedCapacity: 'TOTAL',
-    }));
-    context.counts.readUnits += (out.ConsumedCapacity ?? []).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
-    for (const guard of out.Responses?.[tableName] ?? []) known.set(idOf(guard), guard);
-    return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
-  });
+  try {
+    await drain('BatchGetItem', entries, MAX_BATCH_GET, context.retry, idOf, async (keys) => {
+      const out = await context.client.send(new BatchGetItemCommand({
+        RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
+        ReturnConsumedCapacity: 'TOTAL',
+      }));
+      context.counts.readUnits += (out.ConsumedCapacity ?? []).reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+      for (const guard of out.Responses?.[tableName] ?? []) known.set(idOf(guard), guard);
+      return out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    });
+  } catch (error) {
+    if (!(error instanceof UnprocessedError)) throw error;
+    // Keys still unread are read one by one when their item is guarded, as GetItem with its own
+    // retries: a throttling error that outlasts them keeps DynamoDB's name, which the job's retry
+    // matches, and no guard key (a unique value) is written into an error message.
+    for (const key of error.unprocessed as Item[]) known.delete(idOf(key));
+  }
   return known;
 }
 
 /**
  * Gives each unique value of a stored item its guard, unless it has one. `known` holds guards read
- * ahead with the item; once the item changed and is read again, its guards are read again too.
+ * ahead with the item, and takes the guards claimed; once the item changed and is read again, its
+ * guards are read again too.
  */
 export async function guardStoredItem(context: GuardContext, scanned: Item, entity: EntityModel, known?: KnownGuards): Promise<void> {
   const key = storedKey(context.model, scanned);
   let item: Item | undefined = scanned;
   for (let attempt = 1; item; attempt++) {
-    if (await guardValues(context, item, entity, key, attempt === 1 ? known : undefined)) return;
+    if (await guardValues(context, item, entity, key, known, attempt === 1)) return;
     context.counts.conflicts++;
     if (attempt >= context.maxConflicts) {
       context.fail(item, entity.name, `changed by other writes ${attempt} times while its unique values were being guarded; run the backfill again`);
@@ -99,7 +109,9 @@ export async function guardStoredItem(context: GuardContext, scanned: Item, enti
 }
 
 /** One pass over the item's unique values; false when the item changed and must be read again. */
-async function guardValues(context: GuardContext, item: Item, entity: EntityModel, key: Item, known: KnownGuards | undefined): Promise<boolean> {
+async function guardValues(
+  context: GuardContext, item: Item, entity: EntityModel, key: Item, known: KnownGuards | undefined, readAhead: boolean,
+): Promise<boolean> {
   const { partitionKey, sortKey } = context.model.indexes[TABLE_INDEX];
   const values = fromItem(item);
   for (const attribute of entity.unique ?? []) {
@@ -114,10 +126,14 @@ async function guardValues(context: GuardContext, item: Item, entity: EntityMode
     }
     if (!guardKey) continue;
     const id = keyId(guardKey, partitionKey, sortKey!);
-    const guard = known?.has(id) ? known.get(id) : await read(context, guardKey);
+    const ahead = readAhead && known?.has(id);
+    let guard = ahead ? known!.get(id) : await read(context, guardKey);
+    const owned = (g: Item) => g[GUARD_OWNER_ATTRIBUTE]?.M !== undefined && sameKey(context.model, g[GUARD_OWNER_ATTRIBUTE].M, key);
+    // A guard read ahead may since have been released by its owner: a duplicate is reported only as read now.
+    if (guard && ahead && !owned(guard)) guard = await read(context, guardKey);
     if (guard) {
       const owner = guard[GUARD_OWNER_ATTRIBUTE]?.M;
-      if (!owner || !sameKey(context.model, owner, key)) {
+      if (!owned(guard)) {
         const other = owner ? JSON.stringify(fromItem(storedKey(context.model, owner))) : 'an item its guard does not name';
         context.fail(item, entity.name, `its ${attribute} ${JSON.stringify(fromAttributeValue(stored))} is a unique value another item holds too (${other}): ` +
           'change the value of one of them, then run the backfill again');

@@ -2,7 +2,7 @@
 // each value its guard item, exactly as the runtime writes one (so the runtime's writes then
 // enforce and release it), reports a value two items hold, and never guards a value the item no
 // longer holds when an application write lands between the scan and the guard's transaction.
-import { AttributeValue, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, DeleteItemCommand, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { shopManifest, shopRows } from './shop';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { SingleTableManifest } from '../../lib/manifest/structs';
@@ -126,6 +126,42 @@ test('the guards of a scanned page are read together: one BatchGetItem per page 
     start = page.LastEvaluatedKey;
   } while (start);
   expect(again.counts.readUnits).toBe(scanUnits + 30);
+});
+
+test('guards BatchGetItem cannot read (throttled past its retries) are read one by one with GetItem; nothing fails or is left unguarded', async () => {
+  const tableName = await seeded(3);
+  const sent: string[] = [];
+  const client = engine.newClient();
+  client.middlewareStack.add((next, context) => async (args) => {
+    sent.push(String(context.commandName));
+    if (context.commandName === 'BatchGetItemCommand') {
+      throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException' });
+    }
+    return next(args);
+  }, { step: 'initialize', name: 'throttleBatches' });
+  const retry = { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 };
+  const run = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1, retry });
+  expect(run.counts).toMatchObject({ guardsWritten: 3, failed: 0 });
+  expect(sent.filter((n) => n === 'GetItemCommand')).toHaveLength(3);
+  expect((await guards(tableName)).size).toBe(3);
+});
+
+test('a guard read ahead naming another item, released before the item is guarded, is read again: the item gets it, no duplicate is reported', async () => {
+  const tableName = await seeded(1);
+  const key = { PK: { S: '$unique#Customer#email#c0000@example.com' }, SK: { S: '$unique' } };
+  const owner = { PK: { S: 'CUSTOMER#gone' }, SK: { S: 'PROFILE#gone' } };
+  await engine.client.send(new PutItemCommand({ TableName: tableName, Item: { ...key, 'Type': { S: '$unique' }, 'unique:owner': { M: owner } } }));
+  const client = engine.newClient();
+  client.middlewareStack.add((next, context) => async (args) => {
+    const out = await next(args);
+    // Its owner drops the value (and the guard with it) right after the page's guards were read.
+    if (context.commandName === 'BatchGetItemCommand') await engine.client.send(new DeleteItemCommand({ TableName: tableName, Key: key }));
+    return out;
+  }, { step: 'initialize', name: 'releaseAfterRead' });
+  const run = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1 });
+  expect(run.failures).toEqual([]);
+  expect(run.counts).toMatchObject({ guardsWritten: 1, failed: 0 });
+  expect([...(await guards(tableName)).entries()]).toEqual([['c0000@example.com', 'CUSTOMER#c0000']]);
 });
 
 test('a value the application changes between the scan and the guard\'s transaction gets no guard; the value read again does', async () => {
