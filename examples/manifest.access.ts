@@ -203,13 +203,19 @@ const slot5: IndexSlot = { name: "LSI1", type: "LSI" as IndexType, partitionKey:
 /** The index LSI2 as its patterns' queries read it. */
 const slot6: IndexSlot = { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" };
 
+/** The Query request of the one-partition patterns of one shape (their `request`), from what differs between them. */
+const request1 = (partitionKey: string, t0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": partitionKey, "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: t0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });
+
+/** The Query request of the one-partition patterns of one shape (their `request`), from what differs between them. */
+const request2 = (IndexName: string, partitionKey: string, t0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => ({ TableName, IndexName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": partitionKey, "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: t0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });
+
 /** What the query of ordersForCustomer reads of the model (`patternRequest` builds its request without sending it). */
 export const ordersForCustomerPattern: PatternAccess = {
   name: "ordersForCustomer",
   slot: slot1,
   condition: /* @__PURE__ */ sortKeyCondition("BEGINS_WITH", parts1, parts3),
   types: { "Order": "Order" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
+  request: /* @__PURE__ */ request1("PK", "Order"),
   withSortKey: sortKeyRequest,
 };
 
@@ -226,7 +232,7 @@ export const customerWithOrdersPattern: PatternAccess = {
   slot: slot1,
   condition: /* @__PURE__ */ partitionCondition(parts1),
   types: { "Customer": "Customer", "Order": "Order" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Customer"}, ":t1": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "PK", "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: "Customer" }, ":t1": { S: "Order" } }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
 };
 
 /** A customer and their orders in one query (item collection): the access pattern customerWithOrders: one page of typed results, and a cursor when there may be more. */
@@ -242,7 +248,7 @@ export const orderByIdPattern: PatternAccess = {
   slot: slot2,
   condition: /* @__PURE__ */ sortKeyCondition("EQUALS", parts3, parts3),
   types: { "Order": "Order" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Order"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
+  request: /* @__PURE__ */ request2("GSI1", "GSI1PK", "Order"),
   withSortKey: sortKeyRequest,
 };
 
@@ -275,7 +281,7 @@ export const customerByEmailPattern: PatternAccess = {
   slot: slot2,
   condition: /* @__PURE__ */ partitionCondition(parts2, "CUSTOMER#{username}"),
   types: { "Customer": "Customer" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Customer"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
+  request: /* @__PURE__ */ request2("GSI1", "GSI1PK", "Customer"),
 };
 
 /** Get a customer by email: the access pattern customerByEmail: one page of typed results, and a cursor when there may be more. */
@@ -291,7 +297,7 @@ export const productsByCategoryPattern: PatternAccess = {
   slot: slot2,
   condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", parts9, parts10),
   types: { "Product": "Product" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Product"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
+  request: /* @__PURE__ */ request2("GSI1", "GSI1PK", "Product"),
   withSortKey: sortKeyRequest,
 };
 
@@ -308,7 +314,7 @@ export const groupsForCustomerPattern: PatternAccess = {
   slot: slot1,
   condition: /* @__PURE__ */ sortKeyCondition("BEGINS_WITH", parts1, parts11),
   types: { "Membership": "Membership" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Membership"} }, ScanIndexForward, FilterExpression: "#type IN (:t0)" }),
+  request: /* @__PURE__ */ request1("PK", "Membership"),
   withSortKey: sortKeyRequest,
 };
 
@@ -325,7 +331,7 @@ export const membersOfGroupPattern: PatternAccess = {
   slot: slot2,
   condition: /* @__PURE__ */ partitionCondition(parts11),
   types: { "Group": "Group", "Membership": "Membership" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI1PK","#type":"Type"}, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": {"S":"Group"}, ":t1": {"S":"Membership"} }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "GSI1PK", "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: "Group" }, ":t1": { S: "Membership" } }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
 };
 
 /** A group and its members (inverted adjacency list): the access pattern membersOfGroup: one page of typed results, and a cursor when there may be more. */
@@ -358,7 +364,7 @@ export const ordersForCustomerByDatePattern: PatternAccess = {
   slot: slot5,
   condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", parts1, parts6),
   types: { "Order": "Order" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "PK" }, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
   withSortKey: sortKeyRequest,
 };
 
@@ -376,7 +382,7 @@ export const ordersForCustomerByAmountPattern: PatternAccess = {
   slot: slot6,
   condition: /* @__PURE__ */ sortKeyCondition("GREATER_THAN_OR_EQUAL", parts1, parts7),
   types: { "Order": "Order" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward, Select: "ALL_ATTRIBUTES" }),
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "PK" }, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward, Select: "ALL_ATTRIBUTES" }),
   withSortKey: sortKeyRequest,
 };
 
@@ -387,20 +393,21 @@ export function queryOrdersForCustomerByAmount(
   return queryPattern(table, ordersForCustomerByAmountPattern, input, options) as never;
 }
 
-/** Every entity's put, by entity name. */
-export const puts = { "Customer": putCustomer, "Order": putOrder, "Product": putProduct, "Group": putGroup, "Membership": putMembership, "Task": putTask };
+/** What the put of each entity reads, by entity name. */
+export const puts = { "Customer": CustomerEntity, "Order": OrderEntity, "Product": ProductEntity, "Group": GroupEntity, "Membership": MembershipEntity, "Task": TaskEntity };
 
 /** Writes a whole item of the entity named (UNKNOWN_ENTITY when the manifest declares none so named). */
 export function put<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions): Promise<void> {
-  return named('entity', puts, entity)(table, item as never, options);
+  return putEntity(table, named('entity', puts, entity), item as never, options, collectionsOf);
 }
 
-/** Every access pattern's query, by pattern name. */
-export const patterns = { "ordersForCustomer": queryOrdersForCustomer, "customerWithOrders": queryCustomerWithOrders, "orderById": queryOrderById, "ordersByStatus": queryOrdersByStatus, "customerByEmail": queryCustomerByEmail, "productsByCategory": queryProductsByCategory, "groupsForCustomer": queryGroupsForCustomer, "membersOfGroup": queryMembersOfGroup, "runningTasks": queryRunningTasks, "ordersForCustomerByDate": queryOrdersForCustomerByDate, "ordersForCustomerByAmount": queryOrdersForCustomerByAmount };
+/** What the query of each access pattern reads, by pattern name. */
+export const patterns = { "ordersForCustomer": ordersForCustomerPattern, "customerWithOrders": customerWithOrdersPattern, "orderById": orderByIdPattern, "ordersByStatus": ordersByStatusPattern, "customerByEmail": customerByEmailPattern, "productsByCategory": productsByCategoryPattern, "groupsForCustomer": groupsForCustomerPattern, "membersOfGroup": membersOfGroupPattern, "runningTasks": runningTasksPattern, "ordersForCustomerByDate": ordersForCustomerByDatePattern, "ordersForCustomerByAmount": ordersForCustomerByAmountPattern };
 
 /** Runs the access pattern named (UNKNOWN_PATTERN when the manifest declares none so named): one page of typed results, and a cursor when there may be more. */
 export function query<P extends PatternName<M>>(
   table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: PatternQueryOptions<M, P>,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
-  return named('pattern', patterns, pattern)(table, input as never, options as never) as never;
+  const access = named('pattern', patterns, pattern);
+  return ('read' in access ? readPattern(table, access, input as never, options as never) : queryPattern(table, access, input as never, options as never)) as never;
 }

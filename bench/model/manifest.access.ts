@@ -58,7 +58,7 @@ export const ordersByStatusPattern: PatternAccess = {
   slot: slot1,
   condition: /* @__PURE__ */ partitionCondition(parts3, "{createdAt}"),
   types: { "Order": "Order" },
-  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: {"#pk":"GSI2PK"}, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
+  request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "GSI2PK" }, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
 };
 
 /** The access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */
@@ -68,20 +68,20 @@ export function queryOrdersByStatus(
   return queryPattern(table, ordersByStatusPattern, input, options) as never;
 }
 
-/** Every entity's put, by entity name. */
-export const puts = { "Order": putOrder };
+/** What the put of each entity reads, by entity name. */
+export const puts = { "Order": OrderEntity };
 
 /** Writes a whole item of the entity named (UNKNOWN_ENTITY when the manifest declares none so named). */
 export function put<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions): Promise<void> {
-  return named('entity', puts, entity)(table, item as never, options);
+  return putEntity(table, named('entity', puts, entity), item as never, options);
 }
 
-/** Every access pattern's query, by pattern name. */
-export const patterns = { "ordersByStatus": queryOrdersByStatus };
+/** What the query of each access pattern reads, by pattern name. */
+export const patterns = { "ordersByStatus": ordersByStatusPattern };
 
 /** Runs the access pattern named (UNKNOWN_PATTERN when the manifest declares none so named): one page of typed results, and a cursor when there may be more. */
 export function query<P extends PatternName<M>>(
   table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: PatternQueryOptions<M, P>,
 ): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
-  return named('pattern', patterns, pattern)(table, input as never, options as never) as never;
+  return queryPattern(table, named('pattern', patterns, pattern), input as never, options as never) as never;
 }

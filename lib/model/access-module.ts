@@ -105,19 +105,62 @@ function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyT
   return `{ ${parts.join(', ')} }`;
 }
 
+/** A one-partition pattern's request: the function that builds it, with its values or as its shape. */
+interface QueryRequestText {
+  /** The function with the pattern's values written in. */
+  readonly inline: string;
+  /** The function with parameters for the values that differ between patterns of the same shape. */
+  readonly shape: string;
+  /** The shape's parameters. */
+  readonly params: string[];
+  /** The pattern's values of the parameters, as literals. */
+  readonly args: string[];
+}
+
 /**
- * A one-partition pattern's Query request as buildQueryInput writes it, as a function of the table
- * name, the partition key value and the order that builds it as one literal: the generated query
- * adds consistency, limit and start, so the request is the runtime's own.
+ * A one-partition pattern's Query request as buildQueryInput writes it, as the text of a function
+ * of the table name, the partition key value and the order that builds it as one literal (the
+ * generated query adds consistency, limit and start, so the request is the runtime's own). The
+ * index name, the partition key attribute and the type values of the filter differ between
+ * patterns whose requests have the same shape (table or index, filter of as many types, select).
  */
-function queryRequest(model: TableModel, pattern: PatternModel, typeFilter: string[] | undefined): string {
+function queryRequest(model: TableModel, pattern: PatternModel, typeFilter: string[] | undefined): QueryRequestText {
   const plan = { pattern, index: model.indexes[pattern.index], condition: { pk: '' }, descending: false, consistent: false, typeFilter };
   const { TableName, ScanIndexForward, ExpressionAttributeValues, ...fixed } = buildQueryInput(model, '', plan, '');
-  const { ':pk': pk, ...values } = ExpressionAttributeValues!;
-  const fields = (keys: string[]) => Object.entries(fixed).filter(([k]) => keys.includes(k)).map(([k, v]) => `, ${k}: ${json(v)}`).join('');
-  const valueFields = Object.entries(values).map(([k, v]) => `, ${json(k)}: ${json(v)}`).join('');
-  return `(TableName, pk, ScanIndexForward) => ({ TableName${fields(['IndexName', 'KeyConditionExpression', 'ExpressionAttributeNames'])}, `
-    + `ExpressionAttributeValues: { ":pk": { S: pk }${valueFields} }, ScanIndexForward${fields(['Select', 'FilterExpression'])} })`;
+  const { ':pk': pk, ...typeValues } = ExpressionAttributeValues!;
+  const params: string[] = [];
+  const args: string[] = [];
+  // A value that differs between patterns: a placeholder, filled in below.
+  const param = (name: string, value: string) => {
+    params.push(name);
+    args.push(json(value));
+    return `\u0001${params.length - 1}\u0001`;
+  };
+  const field = ([k, v]: [string, unknown]): string => {
+    // The shape names its parameter as the field: `IndexName` (shorthand) there, `IndexName: "GSI1"` inline.
+    if (k === 'IndexName') return `, ${param('IndexName', v as string)}`;
+    if (k !== 'ExpressionAttributeNames') return `, ${k}: ${json(v)}`;
+    const names = Object.entries(v as Record<string, string>).map(([n, a]) => `${json(n)}: ${n === '#pk' ? param('partitionKey', a) : json(a)}`);
+    return `, ${k}: { ${names.join(', ')} }`;
+  };
+  const fields = (keys: string[]) => Object.entries(fixed).filter(([k]) => keys.includes(k)).map(field).join('');
+  const head = fields(['IndexName', 'KeyConditionExpression', 'ExpressionAttributeNames']);
+  const filter = Object.entries(typeValues).map(([k, v], i) => `, ${json(k)}: { S: ${param(`t${i}`, v.S!)} }`).join('');
+  const text = `(TableName, pk, ScanIndexForward) => ({ TableName${head}, `
+    + `ExpressionAttributeValues: { ":pk": { S: pk }${filter} }, ScanIndexForward${fields(['Select', 'FilterExpression'])} })`;
+  const fill = (values: string[]) => text.replace(/\u0001(\d+)\u0001/g, (_, i) => values[Number(i)]);
+  const inline = fill(args.map((a, i) => (params[i] === 'IndexName' ? `IndexName: ${a}` : a)));
+  return { inline, shape: fill(params), params, args };
+}
+
+/** Whether the full runtime's putItem maintains attributes of the entity: a version, timestamps or unique values. */
+const maintainsAttributes = (entity: EntityModel) => entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
+
+/** The type values a pattern's query filters on: where entities it does not return have entries in its index, which carry the type attribute. */
+function typeFilterOf(model: TableModel, pattern: PatternModel): string[] | undefined {
+  const index = model.indexes[pattern.index];
+  return index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))
+    ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
 }
 
 /** The TypeScript text of the access module of a model. */
@@ -184,7 +227,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     });
     const name = entity.name;
     // A version, timestamps or unique values: the full runtime's putItem keeps them (or refuses, for unique values), with its maintainedWrites.
-    const maintained = entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
+    const maintained = maintainsAttributes(entity);
     if (maintained) {
       needsModelFile = true;
       values.add('putItem').add('openTable as openModelFile').add('maintainedWrites');
@@ -223,6 +266,25 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     );
   }
 
+  // The requests of one-partition patterns: a shape that two or more share is one function of the
+  // values that differ (a bundle holds its literal once); a shape of one pattern stays inline.
+  const requests = new Map<string, QueryRequestText>();
+  const shapes = new Map<string, { constant?: string; params: string[]; uses: number }>();
+  for (const pattern of Object.values(model.patterns)) {
+    if (readsThroughSlice(model, pattern)) continue;
+    const request = queryRequest(model, pattern, typeFilterOf(model, pattern));
+    requests.set(pattern.name, request);
+    const shape = shapes.get(request.shape) ?? { params: request.params, uses: 0 };
+    shapes.set(request.shape, { ...shape, uses: shape.uses + 1 });
+  }
+  let shapeCount = 0;
+  for (const shape of shapes.values()) if (shape.uses > 1) shape.constant = `request${++shapeCount}`;
+  const requestOf = (name: string) => {
+    const request = requests.get(name)!;
+    const constant = shapes.get(request.shape)!.constant;
+    return constant ? `/* @__PURE__ */ ${constant}(${request.args.join(', ')})` : request.inline;
+  };
+
   const patternsStart = out.length;
   for (const pattern of Object.values(model.patterns)) {
     const name = pattern.name;
@@ -233,8 +295,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     const slice = readsThroughSlice(model, pattern);
     if (slice) values.add('sliceReader');
     const types = `{ ${pattern.entities.map((e) => `${json(model.entities[e].typeValue)}: ${json(e)}`).join(', ')} }`;
-    const typeFilter = index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))
-      ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
+    const typeFilter = typeFilterOf(model, pattern);
     let condition: string;
     if (pattern.sortKeyCondition === 'NONE') {
       values.add('partitionCondition');
@@ -263,7 +324,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
         `  read: /* @__PURE__ */ sliceReader(${modelSlice(model, pattern, partsOf, values)}),`,
       ] : [
         `  types: ${types},`,
-        `  request: ${queryRequest(model, pattern, typeFilter)},`,
+        `  request: ${requestOf(name)},`,
         ...(pattern.sortKeyCondition !== 'NONE' ? ['  withSortKey: sortKeyRequest,'] : []),
       ]),
       '};',
@@ -276,6 +337,12 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     );
   }
 
+  const shapeConstants = [...shapes].filter(([, shape]) => shape.constant).flatMap(([text, { constant, params }]) => [
+    '/** The Query request of the one-partition patterns of one shape (their `request`), from what differs between them. */',
+    `const ${constant} = (${params.map((p) => `${p}: string`).join(', ')}): PatternAccess["request"] => ${text};`,
+    '',
+  ]);
+  out.splice(patternsStart, 0, ...shapeConstants);
   out.splice(patternsStart, 0, ...[...indexSlots].flatMap(([indexName, { constant, sortKey: readsSortKey }]) => {
     const index = model.indexes[indexName];
     const sortKey = index.sortKey && readsSortKey ? `, sortKey: ${json(index.sortKey)}` : '';
@@ -288,30 +355,43 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     ];
   }));
 
-  // By name, for code that names the entity or pattern at run time (an event's field).
+  // By name, for code that names the entity or pattern at run time (an event's field): the records
+  // hold what each put and query reads, so a handler that names them carries no typed wrapper.
   values.add('named');
-  const entities = Object.keys(model.entities);
-  const patterns = Object.keys(model.patterns);
+  const entities = Object.values(model.entities);
+  const kept = entities.filter(maintainsAttributes).map((e) => e.name);
+  const smallPut = (access: string) => `putEntity(table, ${access}, item as never, options${model.localIndexesEnabled ? ', collectionsOf' : ''})`;
+  const fullPut = 'putItem(fullRuntime(table), entity, item as never, options)';
   out.push(
-    '/** Every entity\'s put, by entity name. */',
-    `export const puts = { ${entities.map((e) => `${json(e)}: put${e}`).join(', ')} };`,
+    '/** What the put of each entity reads, by entity name. */',
+    `export const puts = { ${entities.map((e) => `${json(e.name)}: ${e.name}Entity`).join(', ')} };`,
     '',
     '/** Writes a whole item of the entity named (UNKNOWN_ENTITY when the manifest declares none so named). */',
     'export function put<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions): Promise<void> {',
-    '  return named(\'entity\', puts, entity)(table, item as never, options);',
+    ...kept.length === 0 ? [`  return ${smallPut('named(\'entity\', puts, entity)')};`]
+      // putItem reads the entity of the name itself; the lookup gives the error of an unknown name first.
+      : kept.length === entities.length ? ['  named(\'entity\', puts, entity);', `  return ${fullPut};`]
+        : ['  const access = named(\'entity\', puts, entity);', `  return ${kept.map((e) => `entity === ${json(e)}`).join(' || ')} ? ${fullPut} : ${smallPut('access')};`],
     '}',
     '',
   );
+  const patterns = Object.values(model.patterns);
   if (patterns.length) {
+    const sliced = patterns.filter((p) => readsThroughSlice(model, p)).length;
+    const run = (fn: string, access = 'access') => `${fn}(table, ${access}, input as never, options as never)`;
+    const lookup = 'named(\'pattern\', patterns, pattern)';
     out.push(
-      '/** Every access pattern\'s query, by pattern name. */',
-      `export const patterns = { ${patterns.map((p) => `${json(p)}: query${capitalized(p)}`).join(', ')} };`,
+      '/** What the query of each access pattern reads, by pattern name. */',
+      `export const patterns = { ${patterns.map((p) => `${json(p.name)}: ${p.name}Pattern`).join(', ')} };`,
       '',
       '/** Runs the access pattern named (UNKNOWN_PATTERN when the manifest declares none so named): one page of typed results, and a cursor when there may be more. */',
       'export function query<P extends PatternName<M>>(',
       '  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: PatternQueryOptions<M, P>,',
       '): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {',
-      '  return named(\'pattern\', patterns, pattern)(table, input as never, options as never) as never;',
+      ...sliced === 0 ? [`  return ${run('queryPattern', lookup)} as never;`]
+        : sliced === patterns.length ? [`  return ${run('readPattern', lookup)} as never;`]
+          // A sliced pattern's access has the slice reader; a one-partition pattern's has its request.
+          : [`  const access = ${lookup};`, `  return ('read' in access ? ${run('readPattern')} : ${run('queryPattern')}) as never;`],
       '}',
       '',
     );
