@@ -28,6 +28,11 @@ test('an entity without maintained attributes keeps the small put', () => {
   expect(source).not.toContain('putItem(fullRuntime(table), "Plain"');
 });
 
+test('put by name sends the entities with maintained attributes through the full runtime, the others through the small put', () => {
+  expect(source).toContain('  const access = named(\'entity\', puts, entity);\n'
+    + '  return entity === "Versioned" || entity === "Stamped" || entity === "Unique" ? putItem(fullRuntime(table), entity, item as never, options) : putEntity(table, access, item as never, options, collectionsOf);');
+});
+
 test('the full runtime of a model with maintained entities opens with maintainedWrites; a model without needs neither it nor the model file', () => {
   expect(source).toMatch(/^import \{[^}]*\bmaintainedWrites\b[^}]*\} from "cdk-single-table\/runtime";$/m);
   expect(source).toContain('openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName, maintainedWrites })');

@@ -125,6 +125,48 @@ test.each(patterns)('query%s returns the pages and cursors the runtime returns',
   expect(pages).toBeGreaterThan(1);
 });
 
+test.each(patterns)('query by the name %s runs what the typed function runs: the same requests, pages and cursors', async (pattern) => {
+  await seed();
+  const input = localData.queries[pattern as keyof typeof localData.queries];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const options = { limit: 1, cursor };
+    const typed = await outcome(() => fn(queryOf(pattern))(table, input, options), sent.access);
+    const byName = await outcome(() => access.query(table, pattern, input as never, options as never), sent.access);
+    expect(byName).toEqual(typed);
+    cursor = (byName.result as { cursor?: string }).cursor;
+    pages++;
+  } while (cursor !== undefined && pages < 20);
+  expect(pages).toBeGreaterThan(1);
+  // Bad input fails the same way, before sending.
+  const bad = { ...input, colour: 'red' };
+  const typed = await outcome(() => fn(queryOf(pattern))(table, bad, {}), sent.access);
+  expect(typed.error).toContain('colour');
+  expect(await outcome(() => access.query(table, pattern, bad as never), sent.access)).toEqual(typed);
+});
+
+test.each(Object.keys(manifest.entities))('put by the name %s writes what its typed put writes, or fails as it fails', async (entity) => {
+  const sample = localData.items[entity as keyof typeof localData.items][0] as Record<string, unknown>;
+  for (const item of [sample, { ...sample, colour: 'red' }]) {
+    const typed = await outcome(() => fn(`put${entity}`)(table, item), sent.access);
+    const byName = await outcome(() => access.put(table, entity as EntityName<M>, item as never), sent.access);
+    expect(byName).toEqual(typed);
+  }
+});
+
+test.each([
+  ['pattern', 'ordersByColour'],
+  ['pattern', 'constructor'],
+  ['entity', 'Invoice'],
+  ['entity', 'toString'],
+])('an unknown %s name (%s) fails as the runtime fails, naming the known ones, before sending', async (kind, name) => {
+  const result = kind === 'pattern'
+    ? await same(() => access.query(table, name as never, {} as never), () => loose().query(name, {}))
+    : await same(() => access.put(table, name as never, {} as never), () => loose().put(name, {}));
+  expect(result.error).toMatch(kind === 'pattern' ? /^UNKNOWN_PATTERN .*known patterns: ordersForCustomer, / : /^UNKNOWN_ENTITY .*known entities: Customer, /);
+});
+
 test.each([
   ['ordersForCustomer', { username: '' }, {}],
   ['ordersForCustomer', { username: 'ann', colour: 'red' }, {}],

@@ -1,0 +1,49 @@
+// The generated request of one-partition patterns: patterns whose requests have one shape (table
+// or index, a filter of as many types, select) share one function of what differs between them,
+// so a bundle holds the literal once; a shape of one pattern stays an inline literal. By name,
+// `put` and `query` run the access objects their records hold, not the typed functions.
+import { resolveModel } from '../../lib/manifest/resolve';
+import { accessModule } from '../../lib/model/access-module';
+import { AttributeKind, defineManifest } from '../../lib/runtime';
+
+const attributes = { id: { type: AttributeKind.STRING, required: true } };
+const entity = (name: string) => ({ attributes, pk: `${name}#{id}`, sk: name, indexes: { GSI1: { pk: `ALL#${name}`, sk: '{id}' } } });
+
+const model = resolveModel(defineManifest({
+  entities: { A: entity('A'), B: entity('B'), C: entity('C') },
+  globalIndexes: { GSI1: {} },
+  accessPatterns: {
+    allA: { index: 'GSI1', entities: ['A'], pk: 'ALL#A' },
+    allB: { index: 'GSI1', entities: ['B'], pk: 'ALL#B' },
+    aAndB: { index: 'GSI1', entities: ['A', 'B'], pk: 'ALL#A' },
+    oneA: { entities: ['A'], pk: 'A#{id}' },
+  },
+}));
+const source = accessModule(model, { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts', modelFile: '/app/manifest.model.json' });
+const requestOf = (pattern: string) => new RegExp(`export const ${pattern}Pattern: PatternAccess = \\{[\\s\\S]*?\\n  request: (.*),\\n`).exec(source)?.[1];
+
+test('two patterns of one shape share one request function, each with its index, partition key attribute and type', () => {
+  expect(source.match(/^const request\d+ = /gm)).toEqual(['const request1 = ']);
+  expect(source).toContain('const request1 = (IndexName: string, partitionKey: string, t0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => '
+    + '({ TableName, IndexName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": partitionKey, "#type": "Type" }, '
+    + 'ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: t0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });');
+  expect(requestOf('allA')).toBe('/* @__PURE__ */ request1("GSI1", "GSI1PK", "A")');
+  expect(requestOf('allB')).toBe('/* @__PURE__ */ request1("GSI1", "GSI1PK", "B")');
+  // The function comes before the patterns that call it when the module loads.
+  expect(source.indexOf('const request1 =')).toBeLessThan(source.indexOf('export const allAPattern'));
+});
+
+test('a shape of one pattern stays inline: the table query has no IndexName at all, the filter of two types its own literal', () => {
+  expect(requestOf('oneA')).toBe('(TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", '
+    + 'ExpressionAttributeNames: { "#pk": "PK", "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: "A" } }, '
+    + 'ScanIndexForward, FilterExpression: "#type IN (:t0)" })');
+  expect(requestOf('aAndB')).toContain('IndexName: "GSI1", ');
+  expect(requestOf('aAndB')).toContain('":t0": { S: "A" }, ":t1": { S: "B" } }');
+});
+
+test('put and query by name run the access objects of the records', () => {
+  expect(source).toContain('export const puts = { "A": AEntity, "B": BEntity, "C": CEntity };');
+  expect(source).toContain('  return putEntity(table, named(\'entity\', puts, entity), item as never, options, collectionsOf);');
+  expect(source).toContain('export const patterns = { "allA": allAPattern, "allB": allBPattern, "aAndB": aAndBPattern, "oneA": oneAPattern };');
+  expect(source).toContain('  return queryPattern(table, named(\'pattern\', patterns, pattern), input as never, options as never) as never;');
+});
