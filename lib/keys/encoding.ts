@@ -31,10 +31,10 @@ export function encodeString(value: string, escapeChar: string): string | undefi
       // The escape character, then 'A' (0x41) plus the code.
       out += value.slice(from, i) + escapeChar + String.fromCharCode(0x41 + c);
       from = i + 1;
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      // A surrogate is only valid as a high one (up to 0xdbff) followed by a low one (0xdc00 to
-      // 0xdfff; NaN past the end fails both); a lone one has no UTF-8 encoding.
-      if (c > 0xdbff || !((c = value.charCodeAt(++i)) >= 0xdc00 && c <= 0xdfff)) return undefined;
+    } else if ((c & 0xf800) === 0xd800) { // eslint-disable-line no-bitwise
+      // A surrogate (0xd800 to 0xdfff) is only valid as a high one (up to 0xdbff) followed by a
+      // low one (0xdc00 to 0xdfff; NaN past the end is neither); a lone one has no UTF-8 encoding.
+      if (c > 0xdbff || ((c = value.charCodeAt(++i)) & 0xfc00) !== 0xdc00) return undefined; // eslint-disable-line no-bitwise
     }
   }
   return from ? out + value.slice(from) : value;

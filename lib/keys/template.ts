@@ -93,7 +93,7 @@ export function composeParts(parts: TemplateParts, values: Readonly<Record<strin
     const name = parts[i] as string;
     const value = values[name];
     const r = value === undefined || value === null || value === '' ? undefined : (parts[i + 1] as SegmentEncode)(value, escapeChar);
-    if (typeof r !== 'string') return r === undefined ? { absent: name } : { error: r.error, attribute: name };
+    if (typeof r !== 'string') return r === undefined ? { absent: name } : { ...r, attribute: name };
     key += r + (parts[i + 2] as string);
   }
   return key;
@@ -101,7 +101,7 @@ export function composeParts(parts: TemplateParts, values: Readonly<Record<strin
 
 /** The template a list of parts was made from: `CUSTOMER#{username}` (for messages). */
 export function partsSource(parts: TemplateParts): string {
-  return parts.map((p, i) => (i % 3 === 0 ? p : i % 3 === 1 ? `{${p as string}}` : '')).join('');
+  return parts.map((p, i) => (i % 3 ? (i % 3 < 2 ? `{${p as string}}` : '') : p)).join('');
 }
 
 /** A template's parts (TemplateParts), each attribute with the encoder of its kind. */

@@ -111,17 +111,16 @@ export type AttributeSlot = readonly [name: string, kind: ValueKind, optional?: 
  * present. `undefined` values count as not given.
  */
 export function itemAttributes(entity: EntityModel, input: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
-  return convertItem(entity.name, input, attributeList(entity));
+  return convertItem(entity.name, input, attributeList(entity), {});
 }
 
-/** `itemAttributes` over an entity's attributes in declaration order. */
+/** `itemAttributes` over an entity's attributes in declaration order, written into `item` (an empty object). */
 export function convertItem(
-  entity: string, input: Readonly<Record<string, unknown>>, attributes: readonly AttributeSlot[],
+  entity: string, input: Readonly<Record<string, unknown>>, attributes: readonly AttributeSlot[], item: Record<string, AttributeValue>,
 ): Record<string, AttributeValue> {
   if (typeof input !== 'object' || input === null) {
     throw new SingleTableError('INVALID_VALUE', 'the item ' + mustBe('an object', input), { entity });
   }
-  const item: Record<string, AttributeValue> = {};
   // Walks the declared attributes (a short, fixed list) rather than the input's keys; the input
   // then holds an unknown attribute exactly when it has more defined keys than were converted.
   let converted = 0;

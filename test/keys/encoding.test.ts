@@ -57,6 +57,20 @@ describe('string segments', () => {
       expect(encodeSegment(AttributeKind.STRING, value, ESC)).toEqual({ error: expect.stringContaining('unpaired UTF-16 surrogate') });
     }));
     expect(encodeString('a\u{1F600}#b', ESC)).toBe('a\u{1F600}$db');
+    // Over any UTF-16 units, surrogates and low characters frequent: refused exactly when UTF-8 has no
+    // encoding (encodeURIComponent, which encodes UTF-8, then throws), and otherwise decoded back.
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0x26 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0, max: 0xffff }));
+    fc.assert(fc.property(fc.string({ unit: unit.map((c) => String.fromCharCode(c)), maxLength: 8 }), (value) => {
+      let utf8 = true;
+      try {
+        encodeURIComponent(value);
+      } catch {
+        utf8 = false;
+      }
+      const encoded = encodeString(value, ESC);
+      expect(encoded !== undefined).toBe(utf8);
+      if (encoded !== undefined) expect(decodeString(encoded, ESC)).toBe(value);
+    }), { numRuns: 3000 });
     expect(encodeString('\ud83d\ude00', ESC)).toBe('\u{1F600}');
   });
 

@@ -65,14 +65,12 @@ export interface SlicedPatternAccess extends PatternBase {
  * of an unused input names.
  */
 export function partitionCondition(parts: TemplateParts, sortKey?: string): PatternBase['condition'] {
-  // The parts' attributes, written out: the one-partition query of a put + query handler is
-  // byte-counted, and this is its only use of them.
-  const attributes = parts.filter((_, i) => i % 3 === 1);
   const source = partsSource(parts);
-  const used = (input: string) => attributes.includes(input);
+  // The parts' attributes are every third part from the second; no literal part is an attribute's name.
+  const used = (input: string) => parts.indexOf(input) % 3 === 1;
   let pattern: NamedPattern | undefined;
   return (model, input, name) => {
-    pattern ??= { name, sortKeyCondition: 'NONE' as SortKeyCondition, pk: { source }, sk: sortKey === undefined ? undefined : { source: sortKey } };
+    pattern ??= { name, sortKeyCondition: 'NONE' as SortKeyCondition, pk: { source }, sk: sortKey ? { source: sortKey } : undefined };
     checkNames(pattern, input, used);
     const pk = composeParts(parts, input, model.escapeChar);
     if (typeof pk !== 'string') throw keyError({ pattern: name }, pk, `is needed for the partition key ${source}`);
