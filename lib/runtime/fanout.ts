@@ -3,6 +3,7 @@
 // the merged result and the returned state resumes every shard exactly after the last item it
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { SingleTableError } from './errors';
 import { heapPop, heapPush } from './fanout-heap';
 import { compareUtf8Known, hasHighUnit, itemOrder, keyString } from './fanout-order';
 
@@ -68,9 +69,15 @@ export interface FanOutOptions {
   concurrency?: number;
   /** The state a previous page returned. @default - first page */
   state?: FanOutState;
+  /** The access pattern the fan-out serves, named in a bad state's INVALID_CURSOR error. @default - none named */
+  pattern?: string;
 }
 
-/** Runs one fan-out page; `state` is undefined when no shard has anything more. Bad options reject the promise. */
+/**
+ * Runs one fan-out page; `state` is undefined when no shard has anything more. Bad options reject the
+ * promise; a state that does not fit the query (from another shard layout, an older runtime, or
+ * altered: it travels in the cursor) rejects it with an INVALID_CURSOR SingleTableError.
+ */
 export async function fanOutQuery(
   fetch: ShardPageFetcher,
   options: FanOutOptions,
@@ -129,7 +136,7 @@ class ShardCursor {
       if (s.#hasHead) {
         items.push(s.#take());
         last = s.#slot;
-        read = !s.#hasHead && !s.#waiting && s.#hasMore;
+        read = !s.#hasHead && !s.#waiting && s.#more;
       }
       if (read && items.length < limit) {
         const wave = ShardCursor.#refillWave(s, shards, items.length, limit, sorted ? order : undefined);
@@ -144,7 +151,7 @@ class ShardCursor {
       if (s.#hasHead || s.#waiting) heapPush(heads, s, headOrder);
     }
 
-    if (!shards.some((s) => s.#hasHead || s.#hasMore)) return { items };
+    if (!shards.some((s) => s.#hasHead || s.#more)) return { items };
     // A page that stops with more to come is full, so `last` names the shard of its last item.
     return { items, state: { after: shards.map((s) => s.#position()), last } };
   }
@@ -200,10 +207,6 @@ class ShardCursor {
 
   get #hasHead(): boolean {
     return this.#next < this.#buffer.length;
-  }
-
-  get #hasMore(): boolean {
-    return this.#more;
   }
 
   /** Run dry with more to come, and every unread item sorts at or after its LastEvaluatedKey. */
@@ -316,14 +319,14 @@ class ShardCursor {
     order: ((a: Item, b: Item) => number) | undefined,
   ): [ShardCursor, number][] {
     const remaining = limit - returned;
-    const active = shards.filter((s) => s.#hasHead || s.#hasMore).length;
+    const active = shards.filter((s) => s.#hasHead || s.#more).length;
     // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data).
     const ask = (s: ShardCursor, needed: number) =>
       s.#evaluatedFor(pageSize(needed, Math.max(1 / active, returned ? s.#taken / returned : 0)), limit);
     const wave: [ShardCursor, number][] = [[drained, ask(drained, remaining)]];
     if (!order) return wave;
     for (const s of shards) {
-      if (s === drained || !s.#hasMore || !(s.#hasHead || s.#waiting)) continue;
+      if (s === drained || !s.#more || !(s.#hasHead || s.#waiting)) continue;
       // Its last buffered item, or for a waiting shard the key its unread items follow.
       const tail = s.#tail;
       let before = 0;
@@ -362,23 +365,13 @@ function checkOptions(options: FanOutOptions): void {
   if (bad) throw new Error(`fan-out query: ${bad[0]} ${bad[1]} is not ${bad[2]}`);
   if (state === undefined) return;
   const after = state.after;
-  if (!Array.isArray(after) || after.length !== shards.length) {
-    throw new FanOutStateError(`the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions `
-      + `but the query fans out over ${shards.length} shards; start again without a state`);
-  }
   const size = 1 + options.tieBreakKeys.length;
   const isKey = (p: unknown) => Array.isArray(p) && p.length === size && p.every((v) => typeof v === 'string');
-  if (!after.every((p) => p === null || isKey(p)) || !whole(state.last, 0) || !isKey(after[state.last])) {
-    throw new FanOutStateError('the state is not one a fan-out query returned; start again without a state');
-  }
-}
-
-/** A state that does not fit the query: from another shard layout, an older runtime, or altered. */
-export class FanOutStateError extends Error {
-  constructor(reason: string) {
-    super(`fan-out query: ${reason}`);
-    this.name = 'FanOutStateError';
-  }
+  const reason = !Array.isArray(after) || after.length !== shards.length
+    ? `the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions but the query fans out over ${shards.length} shards`
+    : (!after.every((p) => p === null || isKey(p)) || !whole(state.last, 0) || !isKey(after[state.last]))
+      && 'the state is not one a fan-out query returned';
+  if (reason) throw new SingleTableError('INVALID_CURSOR', `fan-out query: ${reason}; start again without a state`, { pattern: options.pattern });
 }
 
 /** Runs `run` on every entry with at most `bound` in flight; stops starting new ones after a failure. */

@@ -6,8 +6,7 @@ import { shardedKey } from '../../keys/shard';
 import type { PatternEntities, PatternInput, PatternName, TaggedItem } from '../../manifest/infer';
 import { TABLE_INDEX } from '../../manifest/model';
 import type { TableContext } from '../context';
-import { SingleTableError } from '../errors';
-import { fanOutQuery, FanOutState, FanOutStateError } from '../fanout';
+import { fanOutQuery, FanOutState } from '../fanout';
 import { shardsToQuery } from '../fanout-shards';
 import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
 import type { PatternQueryOptions, QueryPage } from '../types';
@@ -51,10 +50,7 @@ export async function readShards(
     partitionKey: { attribute: index.partitionKey, valueOf: partitionOf },
     concurrency: table.options.shardConcurrency,
     state,
-  }).catch((e: unknown) => {
-    // A cursor whose shard positions do not fit (an older runtime's, or another shard layout) is a bad cursor.
-    if (e instanceof FanOutStateError) throw new SingleTableError('INVALID_CURSOR', e.message, { pattern: plan.pattern.name, cause: e });
-    throw e;
+    pattern: plan.pattern.name,
   });
   return { items: result.items, next: result.state };
 }
