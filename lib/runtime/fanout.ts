@@ -6,6 +6,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { heapPop, heapPush } from './fanout-heap';
 import { compareUtf8Known, hasHighUnit, itemOrder, keyString } from './fanout-order';
+import { mustBe } from '../keys/encoding';
 
 type Item = Record<string, AttributeValue>;
 
@@ -65,7 +66,7 @@ export interface FanOutOptions {
    * @default true
    */
   sorted?: boolean;
-  /** Most shard queries in flight at once. @default - all shards at once */
+  /** Most shard queries in flight at once (the `shardConcurrency` option). @default - all shards at once */
   concurrency?: number;
   /** The state a previous page returned. @default - first page */
   state?: FanOutState;
@@ -74,9 +75,10 @@ export interface FanOutOptions {
 }
 
 /**
- * Runs one fan-out page; `state` is undefined when no shard has anything more. Bad options reject the
- * promise; a state that does not fit the query (from another shard layout, an older runtime, or
- * altered: it travels in the cursor) rejects it with an INVALID_CURSOR SingleTableError.
+ * Runs one fan-out page; `state` is undefined when no shard has anything more. A bad concurrency
+ * rejects the promise with an INVALID_VALUE SingleTableError; a state that does not fit the query
+ * (from another shard layout, an older runtime, or altered: it travels in the cursor) with an
+ * INVALID_CURSOR one.
  */
 export async function fanOutQuery(
   fetch: ShardPageFetcher,
@@ -354,15 +356,17 @@ function pageSize(items: number, part: number): number {
   return Math.min(items, Math.ceil(share + 3 * Math.sqrt(share)) + 1);
 }
 
+/**
+ * Checks what the caller of a query gives the fan-out: the concurrency option, and the state, which
+ * travels in the cursor. The shards are the runtime's own choice and the limit the query's, which
+ * readOptions checked.
+ */
 function checkOptions(options: FanOutOptions): void {
-  const { shards, limit, concurrency, state } = options;
+  const { shards, concurrency, state } = options;
   const whole = (n: unknown, min: number) => typeof n === 'number' && Number.isInteger(n) && n >= min;
-  const count = 'a whole number of at least 1';
-  const bad: [string, unknown, string] | undefined = !Array.isArray(shards) || shards.length === 0 || !shards.every((n) => whole(n, 0))
-    ? ['shards', JSON.stringify(shards), 'a non-empty list of shard numbers']
-    : !whole(limit, 1) ? ['limit', limit, count]
-      : concurrency !== undefined && !whole(concurrency, 1) ? ['concurrency', concurrency, count] : undefined;
-  if (bad) throw new Error(`fan-out query: ${bad[0]} ${bad[1]} is not ${bad[2]}`);
+  if (concurrency !== undefined && !whole(concurrency, 1)) {
+    throw new SingleTableError('INVALID_VALUE', 'shardConcurrency ' + mustBe('a whole number of at least 1', concurrency), { pattern: options.pattern });
+  }
   if (state === undefined) return;
   const after = state.after;
   const size = 1 + options.tieBreakKeys.length;

@@ -103,6 +103,16 @@ describe('fanOutQuery on an in-memory index', () => {
     }), { numRuns: 50 });
   });
 
+  test('a concurrency that is not a whole number of at least 1 is rejected before any shard is read, naming the option', async () => {
+    const index = new FakeIndex([[{ sk: 'a', pk: 'p' }], []], 'tableKey', () => 1);
+    for (const concurrency of [0, 1.5, -1, Number.NaN, '2']) {
+      await expect(fanOutQuery(index.fetcher(false), {
+        shards: [0, 1], limit: 1, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], concurrency: concurrency as number, pattern: 'ordersByStatus',
+      })).rejects.toMatchObject({ code: 'INVALID_VALUE', pattern: 'ordersByStatus', message: expect.stringMatching(/shardConcurrency must be a whole number of at least 1, got/) });
+    }
+    expect(index.log.calls).toEqual([]);
+  });
+
   test('a state from a query over other shards, or not from a fan-out, is rejected', async () => {
     const index = new FakeIndex([[{ sk: 'a', pk: 'p' }], []], 'tableKey', () => 1);
     const run = (state: unknown) => fanOutQuery(index.fetcher(false), {
