@@ -108,7 +108,8 @@ class ShardCursor {
     const sorted = options.sorted !== false;
     const shards = options.shards.map((shard, i) =>
       new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey, sorted));
-    const firstPage = firstPageSize(limit, shards.length);
+    // The first page of each shard (pageSize): its even share of the page.
+    const firstPage = pageSize(limit, 1 / shards.length);
     const concurrency = options.concurrency ?? shards.length;
     const fill = (s: ShardCursor, n: number) => s.#fill(fetch, n, descending, floor);
     await forEachBounded(shards, concurrency, (s) => fill(s, firstPage));
@@ -227,11 +228,6 @@ class ShardCursor {
     return this.#passed;
   }
 
-  /** The last buffered item while hasHead; the LastEvaluatedKey while waiting. */
-  get #tail(): Item {
-    return this.#hasHead ? this.#buffer[this.#buffer.length - 1] : this.#resumeKey!;
-  }
-
   /**
    * How many buffered items sort at or before `item` in `order`, the shard's own order on an index with
    * a sort key (ties the engine orders otherwise can only blur the count, which is a prediction).
@@ -245,11 +241,6 @@ class ShardCursor {
       else hi = mid;
     }
     return lo - this.#next;
-  }
-
-  /** The Limit that should return `items` at the rate a filter let items through so far; at most `limit`. */
-  #evaluatedFor(items: number, limit: number): number {
-    return Math.min(limit, Math.ceil((items * this.#asked) / Math.max(this.#got, 1)));
   }
 
   /** Reads the new head's sort key (a waiting shard's LastEvaluatedKey's). */
@@ -322,15 +313,16 @@ class ShardCursor {
   ): [ShardCursor, number][] {
     const remaining = limit - returned;
     const active = shards.filter((s) => s.#hasHead || s.#more).length;
-    // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data).
+    // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data);
+    // as a Limit, scaled by the rate its filter let items through so far, and at most `limit`.
     const ask = (s: ShardCursor, needed: number) =>
-      s.#evaluatedFor(pageSize(needed, Math.max(1 / active, returned ? s.#taken / returned : 0)), limit);
+      Math.min(limit, Math.ceil(pageSize(needed, Math.max(1 / active, returned ? s.#taken / returned : 0)) * s.#asked / Math.max(s.#got, 1)));
     const wave: [ShardCursor, number][] = [[drained, ask(drained, remaining)]];
     if (!order) return wave;
     for (const s of shards) {
       if (s === drained || !s.#more || !(s.#hasHead || s.#waiting)) continue;
       // Its last buffered item, or for a waiting shard the key its unread items follow.
-      const tail = s.#tail;
+      const tail = s.#hasHead ? s.#buffer[s.#buffer.length - 1] : s.#resumeKey!;
       let before = 0;
       for (const c of shards) before += c.#bufferedUpTo(tail, order);
       if (before < remaining) wave.push([s, ask(s, remaining - before)]);
@@ -340,17 +332,13 @@ class ShardCursor {
 }
 
 /**
- * Items asked of each shard first. Writes spread evenly over shards, so a page of `limit` items
+ * Items to ask of a shard expected to hold `part` of the next `items` of the merge: its share plus
+ * three standard deviations, plus one. Writes spread evenly over shards, so a page of `limit` items
  * takes about limit / shards from each; asking every shard for `limit` would read shards x limit
- * entries (read units) to return `limit`. The first page is the even share plus three standard
- * deviations of a binomial draw, which covers a shard's part of the page in about 999 shard reads
- * of 1000; a shard that holds more (chance, skewed data, or a filter) is read again (refillWave).
+ * entries (read units) to return `limit`. A first page of the even share plus three standard
+ * deviations of a binomial draw covers a shard's part of the page in about 999 shard reads of 1000;
+ * a shard that holds more (chance, skewed data, or a filter) is read again (refillWave).
  */
-export function firstPageSize(limit: number, shards: number): number {
-  return pageSize(limit, 1 / Math.max(shards, 1));
-}
-
-/** Items to ask of a shard expected to hold `part` of the next `items` of the merge: its share plus three standard deviations, plus one. */
 function pageSize(items: number, part: number): number {
   const share = items * part;
   return Math.min(items, Math.ceil(share + 3 * Math.sqrt(share)) + 1);
