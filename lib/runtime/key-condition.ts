@@ -206,7 +206,7 @@ function prefixOf(model: Pick<TableModel, 'escapeChar'>, pattern: KeyedPattern, 
   const sk = pattern.sk!;
   if (typeof values !== 'object' || values === null) throw invalid(pattern, 'a sort-key bound ' + mustBe('an object', values));
   const p = composePrefix(keys.sk!, values, model.escapeChar);
-  if ('error' in p) throw new SingleTableError('INVALID_VALUE', p.error, { pattern: pattern.name, attribute: p.attribute });
+  if ('error' in p) throw composeError(pattern, p, '');
   for (const name in values) {
     if (values === input && pattern.pk.attributes.includes(name) && !sk.attributes.includes(name)) continue;
     if (!sk.attributes.includes(name)) throw invalid(pattern, `'${name}' is not in the sort key ${sk.source}`, name);
