@@ -62,7 +62,9 @@ function tableKeyValues(model: TableModel, entity: EntityModel, item: Record<str
 }
 
 /** The attribute values inside an entry's table key and its key on `indexName` (without the shard suffix of a sharded one). */
-function keyValues(model: TableModel, entity: EntityModel, indexName: string, item: Record<string, AttributeValue>): Record<string, unknown> {
+function keyValues(
+  model: TableModel, entity: EntityModel, indexName: string, item: Record<string, AttributeValue>,
+): Record<string, unknown> | undefined {
   const values = tableKeyValues(model, entity, item);
   if (indexName === TABLE_INDEX) return values;
   const index = model.indexes[indexName];
