@@ -10,12 +10,12 @@ import { mustBe } from '../keys/encoding';
 
 type Item = Record<string, AttributeValue>;
 
-/** One page of one shard's query. */
+/** One page of one shard's query, in the fields of DynamoDB's Query output (which a fetcher can return as is). */
 export interface ShardPage {
-  /** Items in index order. */
-  items: Record<string, AttributeValue>[];
+  /** Items in index order. @default - none */
+  Items?: Record<string, AttributeValue>[];
   /** DynamoDB's LastEvaluatedKey: set when the shard may hold more items. */
-  lastEvaluatedKey?: Record<string, AttributeValue>;
+  LastEvaluatedKey?: Record<string, AttributeValue>;
 }
 
 /** Queries one shard: up to `limit` items after `exclusiveStartKey` (from the start when undefined). */
@@ -262,12 +262,13 @@ class ShardCursor {
     do {
       const page = await fetch(this.#shard, this.#resumeKey, limit);
       this.#asked += limit;
-      this.#got += page.items.length;
+      const items = page.Items ?? [];
+      this.#got += items.length;
       // A shard read ahead (refillWave) still holds items: the page continues them, since it starts
       // after the previous page's LastEvaluatedKey.
-      this.#buffer = this.#hasHead ? this.#buffer.slice(this.#next).concat(page.items) : page.items;
+      this.#buffer = this.#hasHead ? this.#buffer.slice(this.#next).concat(items) : items;
       this.#next = 0;
-      const key = page.lastEvaluatedKey;
+      const key = page.LastEvaluatedKey;
       this.#resumeKey = key;
       this.#more = key !== undefined;
       this.#bounded = this.#sorted && key !== undefined && this.#keyAttributes.every((a) => typeof key[a]?.S === 'string');

@@ -37,10 +37,7 @@ export async function readShards(
   const tableIndex = model.indexes[TABLE_INDEX];
   const base = buildQueryInput(model, table.tableName, plan, plan.condition.pk);
   const partitionOf = (shard: number) => shardedKey(plan.condition.pk, shard, model.delimiter);
-  const result = await fanOutQuery(async (shard, start, limit) => {
-    const out = await sendQuery(table, shardQueryInput(base, partitionOf(shard), start, limit));
-    return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
-  }, {
+  const result = await fanOutQuery((shard, start, limit) => sendQuery(table, shardQueryInput(base, partitionOf(shard), start, limit)), {
     shards,
     limit: plan.limit ?? 100,
     descending: plan.descending,
