@@ -142,7 +142,7 @@ async function fanOut(client: DynamoDBClient, n: number, filtered: boolean, conc
     const out = await query(client, 'GSI2', shardedKey(BASE_KEY, shard, '#'), limit, filtered, start);
     read += out.Items?.length ?? 0;
     evaluated += out.ScannedCount ?? 0;
-    return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
+    return out;
   };
   const partitionKey = { attribute: 'GSI2PK', valueOf: (shard: number) => shardedKey(BASE_KEY, shard, '#') };
   const page = await fanOutQuery(fetch, { shards: SHARD_NUMBERS, limit: n, descending: true, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKey, concurrency });

@@ -86,7 +86,7 @@ export class SingleTableError extends Error {
  */
 export class UnprocessedError<T> extends SingleTableError {
   /** Every request not known to be processed, as the caller passed them; may include requests that were applied but whose answer was lost. */
-  public readonly unprocessed: T[];
+  declare public readonly unprocessed: T[];
 
   constructor(operation: string, unprocessed: T[], attempts: number, cause?: unknown) {
     const reason = cause instanceof Error ? ` (last error: ${cause.name}: ${cause.message})` : '';

@@ -3,17 +3,19 @@
 // the merged result and the returned state resumes every shard exactly after the last item it
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { SingleTableError } from './errors';
 import { heapPop, heapPush } from './fanout-heap';
 import { compareUtf8Known, hasHighUnit, itemOrder, keyString } from './fanout-order';
+import { mustBe } from '../keys/encoding';
 
 type Item = Record<string, AttributeValue>;
 
-/** One page of one shard's query. */
+/** One page of one shard's query, in the fields of DynamoDB's Query output (which a fetcher can return as is). */
 export interface ShardPage {
-  /** Items in index order. */
-  items: Record<string, AttributeValue>[];
+  /** Items in index order. @default - none */
+  Items?: Record<string, AttributeValue>[];
   /** DynamoDB's LastEvaluatedKey: set when the shard may hold more items. */
-  lastEvaluatedKey?: Record<string, AttributeValue>;
+  LastEvaluatedKey?: Record<string, AttributeValue>;
 }
 
 /** Queries one shard: up to `limit` items after `exclusiveStartKey` (from the start when undefined). */
@@ -64,13 +66,20 @@ export interface FanOutOptions {
    * @default true
    */
   sorted?: boolean;
-  /** Most shard queries in flight at once. @default - all shards at once */
+  /** Most shard queries in flight at once (the `shardConcurrency` option). @default - all shards at once */
   concurrency?: number;
   /** The state a previous page returned. @default - first page */
   state?: FanOutState;
+  /** The access pattern the fan-out serves, named in a bad state's INVALID_CURSOR error. @default - none named */
+  pattern?: string;
 }
 
-/** Runs one fan-out page; `state` is undefined when no shard has anything more. Bad options reject the promise. */
+/**
+ * Runs one fan-out page; `state` is undefined when no shard has anything more. A bad concurrency
+ * rejects the promise with an INVALID_VALUE SingleTableError; a state that does not fit the query
+ * (from another shard layout, an older runtime, or altered: it travels in the cursor) with an
+ * INVALID_CURSOR one.
+ */
 export async function fanOutQuery(
   fetch: ShardPageFetcher,
   options: FanOutOptions,
@@ -99,7 +108,8 @@ class ShardCursor {
     const sorted = options.sorted !== false;
     const shards = options.shards.map((shard, i) =>
       new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey, sorted));
-    const firstPage = firstPageSize(limit, shards.length);
+    // The first page of each shard (pageSize): its even share of the page.
+    const firstPage = pageSize(limit, 1 / shards.length);
     const concurrency = options.concurrency ?? shards.length;
     const fill = (s: ShardCursor, n: number) => s.#fill(fetch, n, descending, floor);
     await forEachBounded(shards, concurrency, (s) => fill(s, firstPage));
@@ -129,7 +139,7 @@ class ShardCursor {
       if (s.#hasHead) {
         items.push(s.#take());
         last = s.#slot;
-        read = !s.#hasHead && !s.#waiting && s.#hasMore;
+        read = !s.#hasHead && !s.#waiting && s.#more;
       }
       if (read && items.length < limit) {
         const wave = ShardCursor.#refillWave(s, shards, items.length, limit, sorted ? order : undefined);
@@ -144,7 +154,7 @@ class ShardCursor {
       if (s.#hasHead || s.#waiting) heapPush(heads, s, headOrder);
     }
 
-    if (!shards.some((s) => s.#hasHead || s.#hasMore)) return { items };
+    if (!shards.some((s) => s.#hasHead || s.#more)) return { items };
     // A page that stops with more to come is full, so `last` names the shard of its last item.
     return { items, state: { after: shards.map((s) => s.#position()), last } };
   }
@@ -202,10 +212,6 @@ class ShardCursor {
     return this.#next < this.#buffer.length;
   }
 
-  get #hasMore(): boolean {
-    return this.#more;
-  }
-
   /** Run dry with more to come, and every unread item sorts at or after its LastEvaluatedKey. */
   get #waiting(): boolean {
     return !this.#hasHead && this.#more && this.#bounded;
@@ -222,11 +228,6 @@ class ShardCursor {
     return this.#passed;
   }
 
-  /** The last buffered item while hasHead; the LastEvaluatedKey while waiting. */
-  get #tail(): Item {
-    return this.#hasHead ? this.#buffer[this.#buffer.length - 1] : this.#resumeKey!;
-  }
-
   /**
    * How many buffered items sort at or before `item` in `order`, the shard's own order on an index with
    * a sort key (ties the engine orders otherwise can only blur the count, which is a prediction).
@@ -240,11 +241,6 @@ class ShardCursor {
       else hi = mid;
     }
     return lo - this.#next;
-  }
-
-  /** The Limit that should return `items` at the rate a filter let items through so far; at most `limit`. */
-  #evaluatedFor(items: number, limit: number): number {
-    return Math.min(limit, Math.ceil((items * this.#asked) / Math.max(this.#got, 1)));
   }
 
   /** Reads the new head's sort key (a waiting shard's LastEvaluatedKey's). */
@@ -266,12 +262,13 @@ class ShardCursor {
     do {
       const page = await fetch(this.#shard, this.#resumeKey, limit);
       this.#asked += limit;
-      this.#got += page.items.length;
+      const items = page.Items ?? [];
+      this.#got += items.length;
       // A shard read ahead (refillWave) still holds items: the page continues them, since it starts
       // after the previous page's LastEvaluatedKey.
-      this.#buffer = this.#hasHead ? this.#buffer.slice(this.#next).concat(page.items) : page.items;
+      this.#buffer = this.#hasHead ? this.#buffer.slice(this.#next).concat(items) : items;
       this.#next = 0;
-      const key = page.lastEvaluatedKey;
+      const key = page.LastEvaluatedKey;
       this.#resumeKey = key;
       this.#more = key !== undefined;
       this.#bounded = this.#sorted && key !== undefined && this.#keyAttributes.every((a) => typeof key[a]?.S === 'string');
@@ -316,16 +313,17 @@ class ShardCursor {
     order: ((a: Item, b: Item) => number) | undefined,
   ): [ShardCursor, number][] {
     const remaining = limit - returned;
-    const active = shards.filter((s) => s.#hasHead || s.#hasMore).length;
-    // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data).
+    const active = shards.filter((s) => s.#hasHead || s.#more).length;
+    // A shard's part of the rest: the even share, or more when it supplied more so far (skewed data);
+    // as a Limit, scaled by the rate its filter let items through so far, and at most `limit`.
     const ask = (s: ShardCursor, needed: number) =>
-      s.#evaluatedFor(pageSize(needed, Math.max(1 / active, returned ? s.#taken / returned : 0)), limit);
+      Math.min(limit, Math.ceil(pageSize(needed, Math.max(1 / active, returned ? s.#taken / returned : 0)) * s.#asked / Math.max(s.#got, 1)));
     const wave: [ShardCursor, number][] = [[drained, ask(drained, remaining)]];
     if (!order) return wave;
     for (const s of shards) {
-      if (s === drained || !s.#hasMore || !(s.#hasHead || s.#waiting)) continue;
+      if (s === drained || !s.#more || !(s.#hasHead || s.#waiting)) continue;
       // Its last buffered item, or for a waiting shard the key its unread items follow.
-      const tail = s.#tail;
+      const tail = s.#hasHead ? s.#buffer[s.#buffer.length - 1] : s.#resumeKey!;
       let before = 0;
       for (const c of shards) before += c.#bufferedUpTo(tail, order);
       if (before < remaining) wave.push([s, ask(s, remaining - before)]);
@@ -335,50 +333,38 @@ class ShardCursor {
 }
 
 /**
- * Items asked of each shard first. Writes spread evenly over shards, so a page of `limit` items
+ * Items to ask of a shard expected to hold `part` of the next `items` of the merge: its share plus
+ * three standard deviations, plus one. Writes spread evenly over shards, so a page of `limit` items
  * takes about limit / shards from each; asking every shard for `limit` would read shards x limit
- * entries (read units) to return `limit`. The first page is the even share plus three standard
- * deviations of a binomial draw, which covers a shard's part of the page in about 999 shard reads
- * of 1000; a shard that holds more (chance, skewed data, or a filter) is read again (refillWave).
+ * entries (read units) to return `limit`. A first page of the even share plus three standard
+ * deviations of a binomial draw covers a shard's part of the page in about 999 shard reads of 1000;
+ * a shard that holds more (chance, skewed data, or a filter) is read again (refillWave).
  */
-export function firstPageSize(limit: number, shards: number): number {
-  return pageSize(limit, 1 / Math.max(shards, 1));
-}
-
-/** Items to ask of a shard expected to hold `part` of the next `items` of the merge: its share plus three standard deviations, plus one. */
 function pageSize(items: number, part: number): number {
   const share = items * part;
   return Math.min(items, Math.ceil(share + 3 * Math.sqrt(share)) + 1);
 }
 
+/**
+ * Checks what the caller of a query gives the fan-out: the concurrency option, and the state, which
+ * travels in the cursor. The shards are the runtime's own choice and the limit the query's, which
+ * readOptions checked.
+ */
 function checkOptions(options: FanOutOptions): void {
-  const { shards, limit, concurrency, state } = options;
+  const { shards, concurrency, state } = options;
   const whole = (n: unknown, min: number) => typeof n === 'number' && Number.isInteger(n) && n >= min;
-  const count = 'a whole number of at least 1';
-  const bad: [string, unknown, string] | undefined = !Array.isArray(shards) || shards.length === 0 || !shards.every((n) => whole(n, 0))
-    ? ['shards', JSON.stringify(shards), 'a non-empty list of shard numbers']
-    : !whole(limit, 1) ? ['limit', limit, count]
-      : concurrency !== undefined && !whole(concurrency, 1) ? ['concurrency', concurrency, count] : undefined;
-  if (bad) throw new Error(`fan-out query: ${bad[0]} ${bad[1]} is not ${bad[2]}`);
+  if (concurrency !== undefined && !whole(concurrency, 1)) {
+    throw new SingleTableError('INVALID_VALUE', 'shardConcurrency ' + mustBe('a whole number of at least 1', concurrency), { pattern: options.pattern });
+  }
   if (state === undefined) return;
   const after = state.after;
-  if (!Array.isArray(after) || after.length !== shards.length) {
-    throw new FanOutStateError(`the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions `
-      + `but the query fans out over ${shards.length} shards; start again without a state`);
-  }
   const size = 1 + options.tieBreakKeys.length;
   const isKey = (p: unknown) => Array.isArray(p) && p.length === size && p.every((v) => typeof v === 'string');
-  if (!after.every((p) => p === null || isKey(p)) || !whole(state.last, 0) || !isKey(after[state.last])) {
-    throw new FanOutStateError('the state is not one a fan-out query returned; start again without a state');
-  }
-}
-
-/** A state that does not fit the query: from another shard layout, an older runtime, or altered. */
-export class FanOutStateError extends Error {
-  constructor(reason: string) {
-    super(`fan-out query: ${reason}`);
-    this.name = 'FanOutStateError';
-  }
+  const reason = !Array.isArray(after) || after.length !== shards.length
+    ? `the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions but the query fans out over ${shards.length} shards`
+    : (!after.every((p) => p === null || isKey(p)) || !whole(state.last, 0) || !isKey(after[state.last]))
+      && 'the state is not one a fan-out query returned';
+  if (reason) throw new SingleTableError('INVALID_CURSOR', `fan-out query: ${reason}; start again without a state`, { pattern: options.pattern });
 }
 
 /** Runs `run` on every entry with at most `bound` in flight; stops starting new ones after a failure. */

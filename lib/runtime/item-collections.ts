@@ -110,27 +110,10 @@ export function withItemCollectionRequest<T extends { ReturnItemCollectionMetric
   return input;
 }
 
-/** One EMF log line for one collection's size estimate. */
-export function itemCollectionLine(tableName: string, metrics: ItemCollectionMetrics, now: number): string | undefined {
-  const upper = metrics.SizeEstimateRangeGB?.[1];
-  if (upper === undefined) return undefined;
-  return JSON.stringify({
-    _aws: {
-      Timestamp: now,
-      CloudWatchMetrics: [{
-        Namespace: ITEM_COLLECTION_NAMESPACE,
-        Dimensions: [[ITEM_COLLECTION_DIMENSION]],
-        Metrics: [{ Name: ITEM_COLLECTION_METRIC, Unit: 'Gigabytes' }],
-      }],
-    },
-    [ITEM_COLLECTION_DIMENSION]: tableName,
-    [ITEM_COLLECTION_METRIC]: upper,
-    // A property, not a dimension: one metric per table, while the log line still says which collection.
-    ItemCollectionKey: partitionKeyOf(metrics),
-  });
-}
-
-/** Logs the metric line of every collection a write touched, and a warning for those near 10 GB. */
+/**
+ * Logs one EMF line per collection a write touched (its estimate's upper bound), and a warning for
+ * those near 10 GB.
+ */
 export function reportItemCollections(
   tableName: string,
   metrics: readonly ItemCollectionMetrics[],
@@ -138,12 +121,25 @@ export function reportItemCollections(
   now = Date.now(),
 ): void {
   for (const m of metrics) {
-    const line = itemCollectionLine(tableName, m, now);
-    if (line === undefined) continue;
-    log.log(line);
-    const upper = m.SizeEstimateRangeGB![1];
+    const upper = m.SizeEstimateRangeGB?.[1];
+    if (upper === undefined) continue;
+    const key = partitionKeyOf(m);
+    log.log(JSON.stringify({
+      _aws: {
+        Timestamp: now,
+        CloudWatchMetrics: [{
+          Namespace: ITEM_COLLECTION_NAMESPACE,
+          Dimensions: [[ITEM_COLLECTION_DIMENSION]],
+          Metrics: [{ Name: ITEM_COLLECTION_METRIC, Unit: 'Gigabytes' }],
+        }],
+      },
+      [ITEM_COLLECTION_DIMENSION]: tableName,
+      [ITEM_COLLECTION_METRIC]: upper,
+      // A property, not a dimension: one metric per table, while the log line still says which collection.
+      ItemCollectionKey: key,
+    }));
     if (upper >= ITEM_COLLECTION_WARNING_GB) {
-      log.warn(`[ITEM_COLLECTION_NEAR_LIMIT] table ${tableName}: the item collection ${partitionKeyOf(m)} may hold up to ${upper} GB of the ${ITEM_COLLECTION_LIMIT_GB} GB `
+      log.warn(`[ITEM_COLLECTION_NEAR_LIMIT] table ${tableName}: the item collection ${key} may hold up to ${upper} GB of the ${ITEM_COLLECTION_LIMIT_GB} GB `
         + 'an item collection may hold with LSIs; writes to it fail beyond that. Move items to another partition key or stop growing this one');
     }
   }

@@ -9,7 +9,7 @@ import { compareUtf8 } from './fanout-order';
 import { keyError } from './keys';
 import { valuesText } from './values';
 import { mustBe } from '../keys/encoding';
-import { ComposeFailure, composeParts, composePrefix, TemplateParts, templateParts } from '../keys/template';
+import { composeParts, composePrefix, TemplateParts, templateParts } from '../keys/template';
 import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../manifest/model';
 
 
@@ -68,7 +68,7 @@ export function keyConditionFor(model: Pick<TableModel, 'delimiter' | 'escapeCha
   checkInput(pattern, input);
   const condition = pattern.sortKeyCondition;
   const pk = composeParts(keys.pk, input, model.escapeChar);
-  if (typeof pk !== 'string') throw composeError(pattern, pk, `is needed for the partition key ${pattern.pk.source}`);
+  if (typeof pk !== 'string') throw keyError({ pattern: pattern.name }, pk, `is needed for the partition key ${pattern.pk.source}`);
   if (condition === 'NONE' || !pattern.sk) return { pk };
 
   const sk = pattern.sk;
@@ -76,13 +76,15 @@ export function keyConditionFor(model: Pick<TableModel, 'delimiter' | 'escapeCha
   const group = (p: { prefix: string; complete: boolean }) => groupOf(p, pattern.skCoverage, model.delimiter);
   if (condition === 'EQUALS') {
     const full = composeParts(keys.sk!, input, model.escapeChar);
-    if (typeof full !== 'string') throw composeError(pattern, full, `is needed for the sort key ${sk.source}`);
+    if (typeof full !== 'string') throw keyError({ pattern: pattern.name }, full, `is needed for the sort key ${sk.source}`);
     return groupCondition(pk, group({ prefix: full, complete: true }));
   }
   if (condition === 'BEGINS_WITH') {
     const p = prefixOf(model, pattern, keys, input, input);
     return p.prefix ? groupCondition(pk, group(p)) : { pk };
   }
+  // Above every key of the entity (with no floor, that side of the comparison stays open).
+  const ceiling = floor && above(floor);
   if (condition === 'BETWEEN') {
     const between = input.between;
     if (!Array.isArray(between) || between.length !== 2) {
@@ -91,7 +93,7 @@ export function keyConditionFor(model: Pick<TableModel, 'delimiter' | 'escapeCha
     const low = prefixOf(model, pattern, keys, between[0] ?? {});
     const high = prefixOf(model, pattern, keys, between[1] ?? {});
     const lo = low.prefix ? group(low).lo : floor;
-    const hi = high.prefix ? group(high).hi : floor && above(floor);
+    const hi = high.prefix ? group(high).hi : ceiling;
     // DynamoDB answers an inverted BETWEEN with a ValidationException; say so before sending,
     // with the values as given (their key encoding means nothing to the caller).
     if (lo && hi && compareUtf8(lo, hi) > 0) {
@@ -103,7 +105,7 @@ export function keyConditionFor(model: Pick<TableModel, 'delimiter' | 'escapeCha
   // No sort-key attribute: the comparison is open, every key of the entity (as without a floor);
   // a template of literals only has one key (and, on a collection, the keys under it).
   if (p.used.length === 0) {
-    if (!p.complete) return range(pk, floor, floor && above(floor));
+    if (!p.complete) return range(pk, floor, ceiling);
     const g = group(p);
     return range(pk, g.lo, g.hi);
   }
@@ -111,8 +113,8 @@ export function keyConditionFor(model: Pick<TableModel, 'delimiter' | 'escapeCha
   // above(prefix) or a complete prefix + U+0000 (both would need an unescaped character in a value).
   const g = group(p);
   switch (condition) {
-    case 'GREATER_THAN_OR_EQUAL': return range(pk, g.lo, floor && above(floor));
-    case 'GREATER_THAN': return range(pk, g.exact ? g.lo + '\u0000' : g.hi, floor && above(floor));
+    case 'GREATER_THAN_OR_EQUAL': return range(pk, g.lo, ceiling);
+    case 'GREATER_THAN': return range(pk, g.exact ? g.lo + '\u0000' : g.hi, ceiling);
     case 'LESS_THAN_OR_EQUAL': return range(pk, floor, g.hi);
     default: // LESS_THAN
       return floor ? { ...range(pk, floor, g.lo), excludeEqual: g.lo } : { pk, sk: { expression: '#sk < :hi', hi: g.lo } };
@@ -180,11 +182,6 @@ export function patternKeys(model: Pick<TableModel, 'delimiter'>, pattern: Pick<
   return keys;
 }
 
-/** Why a key of a query could not be composed: MISSING_ATTRIBUTE (with `missing`) or INVALID_VALUE. */
-export function composeError(pattern: Pick<PatternModel, 'name'>, r: ComposeFailure, missing: string): SingleTableError {
-  return keyError({ pattern: pattern.name }, r, missing);
-}
-
 function range(pk: string, lo: string, hi: string): KeyCondition {
   if (lo && hi) return { pk, sk: { expression: '#sk BETWEEN :lo AND :hi', lo, hi } };
   if (lo) return { pk, sk: { expression: '#sk >= :lo', lo } };
@@ -206,7 +203,7 @@ function prefixOf(model: Pick<TableModel, 'escapeChar'>, pattern: KeyedPattern, 
   const sk = pattern.sk!;
   if (typeof values !== 'object' || values === null) throw invalid(pattern, 'a sort-key bound ' + mustBe('an object', values));
   const p = composePrefix(keys.sk!, values, model.escapeChar);
-  if ('error' in p) throw new SingleTableError('INVALID_VALUE', p.error, { pattern: pattern.name, attribute: p.attribute });
+  if ('error' in p) throw keyError({ pattern: pattern.name }, p, '');
   for (const name in values) {
     if (values === input && pattern.pk.attributes.includes(name) && !sk.attributes.includes(name)) continue;
     if (!sk.attributes.includes(name)) throw invalid(pattern, `'${name}' is not in the sort key ${sk.source}`, name);

@@ -24,17 +24,15 @@ export function parseKey(model: TableModel, template: KeyTemplateModel, key: str
     const part = parts[i];
     if (seg.literal !== undefined) {
       if (seg.literal !== part) return undefined;
-    } else if (seg.kind === 'STRING') {
-      values[seg.attribute!] = decodeString(part, model.escapeChar);
-    } else if (seg.kind === 'NUMBER' && NUMBER_SEGMENT.test(part)) {
-      values[seg.attribute!] = decodeNumber(part);
-    } else if (seg.kind === 'DATE' && DATE_SEGMENT.test(part)) {
-      values[seg.attribute!] = part;
-    } else if (seg.kind === 'BOOLEAN' && part === 'true') {
-      values[seg.attribute!] = true;
-    } else {
-      return undefined;
+      continue;
     }
+    // A segment value that is not of its kind's form: the key is another entity's.
+    const value = seg.kind === 'STRING' ? decodeString(part, model.escapeChar)
+      : seg.kind === 'NUMBER' ? NUMBER_SEGMENT.test(part) ? decodeNumber(part) : undefined
+        : seg.kind === 'DATE' ? DATE_SEGMENT.test(part) ? part : undefined
+          : seg.kind === 'BOOLEAN' && part === 'true' || undefined;
+    if (value === undefined) return undefined;
+    values[seg.attribute!] = value;
   }
   return values;
 }
@@ -50,19 +48,24 @@ function identify(model: TableModel, entities: readonly string[], item: Record<s
     const name = model.entityByType[type];
     return entities.includes(name) ? model.entities[name] : undefined;
   }
-  const table = model.indexes[TABLE_INDEX];
-  for (const name of entities) {
-    const keys = model.entities[name].keys[TABLE_INDEX];
-    if (parseKey(model, keys.pk, item[table.partitionKey]?.S) && parseKey(model, keys.sk!, item[table.sortKey!]?.S)) return model.entities[name];
-  }
+  for (const name of entities) if (tableKeyValues(model, model.entities[name], item)) return model.entities[name];
   return undefined;
 }
 
-/** The attribute values inside an entry's table key and its key on `indexName` (without the shard suffix of a sharded one). */
-function keyValues(model: TableModel, entity: EntityModel, indexName: string, item: Record<string, AttributeValue>): Record<string, unknown> {
+/** The attribute values inside an entry's table key; undefined where it does not fit the entity's templates. */
+function tableKeyValues(model: TableModel, entity: EntityModel, item: Record<string, AttributeValue>): Record<string, unknown> | undefined {
   const table = model.indexes[TABLE_INDEX];
   const keys = entity.keys[TABLE_INDEX];
-  const values = { ...parseKey(model, keys.pk, item[table.partitionKey]?.S), ...parseKey(model, keys.sk!, item[table.sortKey!]?.S) };
+  const pk = parseKey(model, keys.pk, item[table.partitionKey]?.S);
+  const sk = pk && parseKey(model, keys.sk!, item[table.sortKey!]?.S);
+  return sk && { ...pk, ...sk };
+}
+
+/** The attribute values inside an entry's table key and its key on `indexName` (without the shard suffix of a sharded one). */
+function keyValues(
+  model: TableModel, entity: EntityModel, indexName: string, item: Record<string, AttributeValue>,
+): Record<string, unknown> | undefined {
+  const values = tableKeyValues(model, entity, item);
   if (indexName === TABLE_INDEX) return values;
   const index = model.indexes[indexName];
   const slot = entity.keys[indexName];

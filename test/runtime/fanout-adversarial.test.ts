@@ -94,9 +94,9 @@ describe('fan-out merge, adversarial', () => {
         if (start && from === 0) throw new Error('start key not in the shard');
         const rest = ordered.slice(from);
         const evaluated = rest.slice(0, Math.min(limit, s.cap));
-        const page: ShardPage = { items: evaluated.filter((i) => !i.hidden!.BOOL) };
+        const page: ShardPage = { Items: evaluated.filter((i) => !i.hidden!.BOOL) };
         const last = evaluated[evaluated.length - 1];
-        if (evaluated.length < rest.length || evaluated.length === limit) page.lastEvaluatedKey = { GSIPK: last.GSIPK, PK: last.PK, SK: last.SK };
+        if (evaluated.length < rest.length || evaluated.length === limit) page.LastEvaluatedKey = { GSIPK: last.GSIPK, PK: last.PK, SK: last.SK };
         return page;
       };
       const got = await readAll(fetch, {

@@ -80,10 +80,10 @@ export class FakeIndex {
         const ordered = descending ? [...this.shards[shard]].reverse() : this.shards[shard];
         const after = start ? ordered.filter((i) => dir * cmp(i, start) > 0) : ordered;
         const evaluated = after.slice(0, Math.min(limit, this.pageCap(shard)));
-        const page: ShardPage = { items: evaluated.filter((i) => !i.hidden).map((i) => ({ ...i })) };
+        const page: ShardPage = { Items: evaluated.filter((i) => !i.hidden).map((i) => ({ ...i })) };
         const last = evaluated[evaluated.length - 1];
         if (evaluated.length < after.length || evaluated.length === limit) {
-          page.lastEvaluatedKey = Object.fromEntries(KEY_ATTRIBUTES.map((k) => [k, last[k]]));
+          page.LastEvaluatedKey = Object.fromEntries(KEY_ATTRIBUTES.map((k) => [k, last[k]]));
         }
         return page;
       } finally {

@@ -2,7 +2,8 @@
 // concatenated pages equal an oracle, nothing lost or repeated, also with writes between pages.
 import fc from 'fast-check';
 import { allShards, byteCompare, expectedOrder, FakeIndex, idOf, PARTITION_KEY, readAllPages, tieBreak, TieOrder } from './fanout-fake';
-import { fanOutQuery, FanOutState, FanOutStateError } from '../../lib/runtime/fanout';
+import { SingleTableError } from '../../lib/runtime/errors';
+import { fanOutQuery, FanOutState } from '../../lib/runtime/fanout';
 import { heapPop, heapPush } from '../../lib/runtime/fanout-heap';
 import { compareUtf8 } from '../../lib/runtime/fanout-order';
 
@@ -102,16 +103,27 @@ describe('fanOutQuery on an in-memory index', () => {
     }), { numRuns: 50 });
   });
 
+  test('a concurrency that is not a whole number of at least 1 is rejected before any shard is read, naming the option', async () => {
+    const index = new FakeIndex([[{ sk: 'a', pk: 'p' }], []], 'tableKey', () => 1);
+    for (const concurrency of [0, 1.5, -1, Number.NaN, '2']) {
+      await expect(fanOutQuery(index.fetcher(false), {
+        shards: [0, 1], limit: 1, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], concurrency: concurrency as number, pattern: 'ordersByStatus',
+      })).rejects.toMatchObject({ code: 'INVALID_VALUE', pattern: 'ordersByStatus', message: expect.stringMatching(/shardConcurrency must be a whole number of at least 1, got/) });
+    }
+    expect(index.log.calls).toEqual([]);
+  });
+
   test('a state from a query over other shards, or not from a fan-out, is rejected', async () => {
     const index = new FakeIndex([[{ sk: 'a', pk: 'p' }], []], 'tableKey', () => 1);
     const run = (state: unknown) => fanOutQuery(index.fetcher(false), {
-      shards: [0, 1], limit: 1, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKey: PARTITION_KEY, state: state as FanOutState,
+      shards: [0, 1], limit: 1, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKey: PARTITION_KEY, state: state as FanOutState, pattern: 'ordersByStatus',
     });
     await expect(run({ after: [null, null, ['a', 'p', 'X']], last: 2 })).rejects.toThrow(/3 shard positions but the query fans out over 2 shards/);
     await expect(run({ after: [null, null], last: 0 })).rejects.toThrow(/not one a fan-out query returned/);
     await expect(run({ after: [['a', 'p'], null], last: 0 })).rejects.toThrow(/not one a fan-out query returned/);
-    // its own error type, which the client turns into INVALID_CURSOR
-    await expect(run({ after: [null], last: 0 })).rejects.toBeInstanceOf(FanOutStateError);
+    // the state travels in the cursor: a bad one is a bad cursor of the pattern
+    await expect(run({ after: [null], last: 0 })).rejects.toBeInstanceOf(SingleTableError);
+    await expect(run({ after: [null], last: 0 })).rejects.toMatchObject({ code: 'INVALID_CURSOR', pattern: 'ordersByStatus' });
     await expect(run({ after: [['a', 'p', 'X'], null], last: 0 })).resolves.toEqual({ items: [] });
   });
 

@@ -11,7 +11,7 @@ import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { createClient } from '../../lib/runtime';
-import { itemCollectionLine, reportItemCollections } from '../../lib/runtime/item-collections';
+import { reportItemCollections } from '../../lib/runtime/item-collections';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 let counter = 0;
@@ -215,7 +215,9 @@ test('the EMF line names the namespace, metric and dimension of the construct\'s
     .filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((a) => a.Properties).find((a) => a.Namespace !== 'AWS/DynamoDB' && a.MetricName);
   // The dimension is the table's Ref, which CloudFormation resolves to the name the runtime logs.
   const dimensions = alarm.Dimensions.map((d: any) => ({ Name: d.Name, Value: template.Resources[d.Value.Ref].Properties.TableName }));
-  const line = JSON.parse(itemCollectionLine('orders', { ItemCollectionKey: { PK: { S: 'X' } }, SizeEstimateRangeGB: [1, 2] }, 0)!);
+  const lines: string[] = [];
+  reportItemCollections('orders', [{ ItemCollectionKey: { PK: { S: 'X' } }, SizeEstimateRangeGB: [1, 2] }], { log: (l) => lines.push(l), warn: () => undefined }, 0);
+  const line = JSON.parse(lines[0]);
   const emf = line._aws.CloudWatchMetrics[0];
   expect(alarm.Namespace).toBe(emf.Namespace);
   expect(alarm.MetricName).toBe(emf.Metrics[0].Name);

@@ -6,8 +6,7 @@ import { shardedKey } from '../../keys/shard';
 import type { PatternEntities, PatternInput, PatternName, TaggedItem } from '../../manifest/infer';
 import { TABLE_INDEX } from '../../manifest/model';
 import type { TableContext } from '../context';
-import { SingleTableError } from '../errors';
-import { fanOutQuery, FanOutState, FanOutStateError } from '../fanout';
+import { fanOutQuery, FanOutState } from '../fanout';
 import { shardsToQuery } from '../fanout-shards';
 import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
 import type { PatternQueryOptions, QueryPage } from '../types';
@@ -38,10 +37,7 @@ export async function readShards(
   const tableIndex = model.indexes[TABLE_INDEX];
   const base = buildQueryInput(model, table.tableName, plan, plan.condition.pk);
   const partitionOf = (shard: number) => shardedKey(plan.condition.pk, shard, model.delimiter);
-  const result = await fanOutQuery(async (shard, start, limit) => {
-    const out = await sendQuery(table, shardQueryInput(base, partitionOf(shard), start, limit));
-    return { items: out.Items ?? [], lastEvaluatedKey: out.LastEvaluatedKey };
-  }, {
+  const result = await fanOutQuery((shard, start, limit) => sendQuery(table, shardQueryInput(base, partitionOf(shard), start, limit)), {
     shards,
     limit: plan.limit ?? 100,
     descending: plan.descending,
@@ -51,10 +47,7 @@ export async function readShards(
     partitionKey: { attribute: index.partitionKey, valueOf: partitionOf },
     concurrency: table.options.shardConcurrency,
     state,
-  }).catch((e: unknown) => {
-    // A cursor whose shard positions do not fit (an older runtime's, or another shard layout) is a bad cursor.
-    if (e instanceof FanOutStateError) throw new SingleTableError('INVALID_CURSOR', e.message, { pattern: plan.pattern.name, cause: e });
-    throw e;
+    pattern: plan.pattern.name,
   });
   return { items: result.items, next: result.state };
 }
