@@ -37,6 +37,8 @@ const sourceOf = (t: KeyTemplateModel, delimiter: string) => t.segments.map((s) 
 test('a template read back from its parts has its segments, source and attributes', () => {
   fc.assert(fc.property(template, fc.constantFrom(...ALLOWED_DELIMITERS), (t, delimiter) => {
     const parts = moduleParts(t, delimiter);
+    // The runtime's own parts of a template are a generated module's: one encoder function per kind.
+    expect(templateParts(t, delimiter)).toEqual(parts);
     expect(partsSegments(parts, delimiter)).toEqual(t.segments);
     expect(partsTemplate(parts)).toEqual({ source: sourceOf(t, delimiter), attributes: t.attributes });
   }));
