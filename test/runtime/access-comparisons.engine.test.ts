@@ -1,7 +1,8 @@
 // Sort-key comparisons through a generated access module, against the generic query on the same
 // table: page by page the same items. `<` with a literal floor reads BETWEEN the floor and the bound
 // and leaves the bound's own key out of the results (BETWEEN is inclusive), which the one-partition
-// query of a generated module does only for patterns with a sort-key condition.
+// query of a generated module does only for patterns with a sort-key condition. A query without
+// options reads in the pattern's declared order.
 import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
@@ -77,4 +78,13 @@ test('`<` on a full key: every reading below it, not the reading of that key', a
   await db.batchWrite(['a', 'b', 'c'].map((id) => ({ type: 'put' as const, entity: 'Reading' as const, item: { s, n: 1, id } })));
   const page = await queryOf('lt')(table, { s, n: 1, id: 'b' });
   expect(page.items).toEqual([{ entity: 'Reading', item: { s, n: 1, id: 'a' } }]);
+});
+
+test('a pattern declared in descending order reads that way through the module without options, and ascending when asked', async () => {
+  const s = `order${run++}`;
+  await db.batchWrite([3, 1, 2].map((n) => ({ type: 'put' as const, entity: 'Reading' as const, item: { s, n, id: 'i' } })));
+  const ns = async (page: Promise<Page>) => (await page).items.map((r) => (r as { item: { n: number } }).item.n);
+  expect(await ns(queryOf('newest')(table, { s }))).toEqual([3, 2, 1]);
+  expect(await ns(queryOf('newest')(table, { s }, { order: 'asc' }))).toEqual([1, 2, 3]);
+  expect(await ns(db.query('newest', { s }))).toEqual([3, 2, 1]);
 });
