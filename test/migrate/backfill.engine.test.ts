@@ -148,6 +148,14 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
   const rand = random(15);
   const orders = () => [...truth.values()].filter((r) => r.entity === 'Order');
   let next = 100_000;
+  /**
+   * Records an update of some attributes once it is done: on the item as `truth` holds it then, since
+   * another write of the same item (the loop's and a raced one run at once) may have landed meanwhile.
+   */
+  function changed(entity: Row['entity'], row: Row, change: Record<string, unknown>): void {
+    const key = keyOf(entity, row.item);
+    truth.set(key, { entity, item: { ...(truth.get(key) ?? row).item, ...change } });
+  }
   /** One application write under B, recorded in `truth`. */
   async function appWrite(target?: Row): Promise<void> {
     const pick = rand();
@@ -159,18 +167,16 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
       truth.set(keyOf('Product', item), { entity: 'Product', item });
     } else if (row.entity === 'Customer') {
       const name = `Renamed ${Math.floor(rand() * 1000)}`;
-      const item = { ...row.item, name };
       await b.update('Customer', { customerId: row.item.customerId, name });
-      truth.set(keyOf('Customer', item), { entity: 'Customer', item });
+      changed('Customer', row, { name });
     } else if (pick < 0.4) {
       const item = { ...row.item, status: STATUSES[Math.floor(rand() * STATUSES.length)], amount: Math.floor(rand() * 900) };
       await b.update('Order', item);
       truth.set(keyOf('Order', item), { entity: 'Order', item });
     } else if (pick < 0.6) {
       const note = `changed ${Math.floor(rand() * 1000)}`;
-      const item = { ...row.item, note };
       await b.update('Order', { customerId: row.item.customerId, orderId: row.item.orderId, note });
-      truth.set(keyOf('Order', item), { entity: 'Order', item });
+      changed('Order', row, { note });
     } else if (pick < 0.8 && !target) {
       const item = { ...row.item, orderId: `o${next++}`, createdAt: new Date(Date.UTC(2026, 0, 1) + next * 1000).toISOString() };
       await b.put('Order', item);
