@@ -131,7 +131,8 @@ export async function runSegment(options: SegmentOptions): Promise<SegmentResult
   if (start?.done) return { ...start, counts, failures };
   const dryRun = options.dryRun ?? false;
   const maxConflicts = options.maxConflicts ?? 10;
-  const guards: GuardContext = { client, tableName, model: plan.next, retry, budget: options.budget, counts, fail, dryRun, maxConflicts };
+  const planned = dryRun ? new Map() : undefined;
+  const guards: GuardContext = { client, tableName, model: plan.next, retry, budget: options.budget, counts, fail, dryRun, planned, maxConflicts };
 
   let lastEvaluatedKey = start?.lastEvaluatedKey;
   do {

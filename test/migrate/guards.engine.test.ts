@@ -98,6 +98,21 @@ test('a value two items hold: one gets the guard, the other is listed as failed 
   })]);
 });
 
+test('a dry run reports a value two items hold as the run does, on one page or on two, and writes nothing', async () => {
+  const tableName = await seeded(6, 1);
+  for (const pageSize of [100, 1]) {
+    const dry = await runSegment({ client: engine.client, tableName, plan, segment: 0, totalSegments: 1, pageSize, dryRun: true });
+    expect(dry.counts).toMatchObject({ guardsWritten: 6, failed: 1 });
+    expect(dry.failures).toEqual([expect.objectContaining({
+      entity: 'Customer',
+      reason: expect.stringMatching(/email "c0000@example.com" is a unique value another item holds too \(.*CUSTOMER#(c0000|twin0).*\)/),
+    })]);
+    expect((await guards(tableName)).size).toBe(0);
+  }
+  const run = await runBackfill({ client: engine.client, tableName, plan });
+  expect(run.counts).toMatchObject({ guardsWritten: 6, failed: 1 });
+});
+
 test('the guards of a scanned page are read together: one BatchGetItem per page that holds unique values, no GetItem per value', async () => {
   const tableName = await seeded(30);
   const sent: string[] = [];
