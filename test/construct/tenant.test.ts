@@ -191,10 +191,52 @@ test('without tenant isolation the guard writes are restricted to guard keys: a 
     const fn = newFunction(stack, 'Fn');
     table.grantAccess(fn, { writes: [WriteOperation.DELETE] });
     expect(statementsOf(stack, fn)).toEqual([
-      { Effect: 'Allow', Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem'], Resource: 'TABLE' },
+      { Effect: 'Allow', Action: 'dynamodb:DeleteItem', Resource: 'TABLE' },
       { Effect: 'Allow', Action: 'dynamodb:DeleteItem', Resource: 'TABLE', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [pattern] } } },
+      // The read of the item's values before its delete: Invoice's partitions only.
+      { Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: 'TABLE', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#*'] } } },
     ]);
   }
+});
+
+test('without tenant isolation a grant of writes reads only the unique entities\' partitions before writing, not every item of the table', () => {
+  const model = compileManifest(manifest).model;
+  const keyOf = (entity: 'Tenant' | 'Invoice' | 'Plan', values: Record<string, unknown>) =>
+    (composeKey(model.entities[entity].keys.table.pk, values, model.delimiter, model.escapeChar) as { key: string }).key;
+  // Plan's values unique instead: its partition key is PLAN#{planId}.
+  const m: any = withUniqueNumbers(undefined);
+  delete m.entities.Invoice.unique;
+  m.entities.Plan.unique = ['planId'];
+  const { stack, table } = tableStack(m);
+  const fn = newFunction(stack, 'Fn');
+  table.grantAccess(fn, { writes: [WriteOperation.PUT, WriteOperation.UPDATE] });
+  const reads = statementsOf(stack, fn).filter((s: any) => [s.Action].flat().includes('dynamodb:GetItem'));
+  expect(reads).toEqual([
+    { Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: 'TABLE', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PLAN#*'] } } },
+  ]);
+  fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom('a', '#', '$', '*', 'Z') }), (id) => {
+    expect(stringLike(leadingKeys(reads[0])[0], keyOf('Plan', { planId: id }))).toBe(true);
+    expect(stringLike(leadingKeys(reads[0])[0], keyOf('Tenant', { tenantId: id }))).toBe(false);
+    expect(stringLike(leadingKeys(reads[0])[0], keyOf('Invoice', { tenantId: id, invoiceId: id }))).toBe(false);
+  }), { numRuns: 50 });
+
+  // A grant that reads items anyway keeps its one table-wide statement for them.
+  const both = tableStack(m);
+  const reader = newFunction(both.stack, 'Fn');
+  both.table.grantAccess(reader, { writes: [WriteOperation.PUT], readItems: true });
+  expect(statementsOf(both.stack, reader).filter((s: any) => [s.Action].flat().includes('dynamodb:GetItem'))).toEqual([
+    { Effect: 'Allow', Action: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem'], Resource: 'TABLE' },
+  ]);
+
+  // A partition key that starts with a value has no prefix narrower than every key: the read stays table-wide.
+  const open = JSON.parse(JSON.stringify(m));
+  open.entities.Plan.pk = '{planId}#PLAN';
+  const bare = tableStack(open);
+  const writer = newFunction(bare.stack, 'Fn');
+  bare.table.grantAccess(writer, { writes: [WriteOperation.PUT] });
+  expect(statementsOf(bare.stack, writer).filter((s: any) => [s.Action].flat().includes('dynamodb:GetItem'))).toEqual([
+    { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: 'TABLE' },
+  ]);
 });
 
 test('a tenant-isolated grant refuses a unique entity whose guards every tenant shares, saying how to scope them', () => {

@@ -29,8 +29,8 @@ export function resourceArn(tableArn: string, resource: string): string {
 /** Adds the statements of the plan to the grantee's policy. */
 export function grantNeeds(target: GrantTarget, grantee: IGrantable, needs: AccessNeed[]): Grant {
   const groups = new Map<string, { actions: string[]; keys?: string[]; resources: string[] }>();
-  for (const [[resource, guardItems], actions] of actionsByResource(needs)) {
-    const keys = leadingKeysOf(needs.filter((n) => n.resource === resource && !!n.guardItems === guardItems));
+  for (const [[resource, statement], actions] of actionsByResource(needs)) {
+    const keys = leadingKeysOf(needs.filter((n) => n.resource === resource && (n.statement ?? '') === statement));
     const id = JSON.stringify([actions, keys]);
     const group = groups.get(id) ?? { actions, keys, resources: [] };
     group.resources.push(resourceArn(target.tableArn, resource));
@@ -56,13 +56,14 @@ export function grantNeeds(target: GrantTarget, grantee: IGrantable, needs: Acce
   return grants.reduce((all, g) => all.combine(g));
 }
 
-/** Sorted actions per resource (guard item writes apart), resources in first-use order. */
-function actionsByResource(needs: AccessNeed[]): [[string, boolean], string[]][] {
-  const out = new Map<string, [[string, boolean], string[]]>();
+/** Sorted actions per resource and statement (guard item writes and unique reads apart), in first-use order. */
+function actionsByResource(needs: AccessNeed[]): [[string, string], string[]][] {
+  const out = new Map<string, [[string, string], string[]]>();
   for (const n of needs) {
-    const id = JSON.stringify([n.resource, !!n.guardItems]);
-    const [, actions] = out.get(id) ?? [[n.resource, !!n.guardItems], []];
-    out.set(id, [[n.resource, !!n.guardItems], [...actions, n.action].sort()]);
+    const statement = n.statement ?? '';
+    const id = JSON.stringify([n.resource, statement]);
+    const [, actions] = out.get(id) ?? [[n.resource, statement], []];
+    out.set(id, [[n.resource, statement], [...actions, n.action].sort()]);
   }
   return [...out.values()];
 }

@@ -3,7 +3,7 @@
 // runtime sends: a pattern is a Query on its index, plus BatchGetItem on the table when the index
 // lacks attributes it needs (FetchMode.BATCH_GET); an LSI's own fetch happens inside the Query.
 import { WriteOperation, SingleTableGrantOptions } from './options';
-import { guardKeyPattern, tenantKeyPattern } from './tenant';
+import { guardKeyPattern, prefixKeyPattern, tenantKeyPattern } from './tenant';
 import { FetchMode, IndexType, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 
 /** One action on one resource, with the partition key patterns allowed (tenant isolation). */
@@ -14,8 +14,12 @@ export interface AccessNeed {
   readonly action: string;
   /** LeadingKeys patterns; undefined without tenant isolation. */
   readonly leadingKeys?: string[];
-  /** Writes of unique-value guard items: a statement of their own, on the guards' keys only. */
-  readonly guardItems?: boolean;
+  /**
+   * A statement of its own, with its own keys: `guards` for writes of unique-value guard items (on
+   * the guards' keys only), `uniqueReads` for the reads of a unique entity's item before its writes
+   * without tenant isolation (on that entity's partition key prefix only). @default - the grant's main statement of the resource
+   */
+  readonly statement?: 'guards' | 'uniqueReads';
 }
 
 const WRITE_ACTIONS: Record<WriteOperation, string> = {
@@ -61,13 +65,13 @@ export function accessNeeds(model: TableModel, options: SingleTableGrantOptions)
 }
 
 class Needs {
-  private readonly byKey = new Map<string, { resource: string; action: string; keys?: Set<string>; guardItems: boolean }>();
+  private readonly byKey = new Map<string, { resource: string; action: string; keys?: Set<string>; statement?: AccessNeed['statement'] }>();
 
   constructor(private readonly model: TableModel, private readonly options: SingleTableGrantOptions) {}
 
-  public add(resource: string, action: string, leadingKeys: string[] | undefined, guardItems = false): void {
-    const id = resource + ' ' + action + (guardItems ? ' guards' : '');
-    const need = this.byKey.get(id) ?? { resource, action, keys: leadingKeys && new Set<string>(), guardItems };
+  public add(resource: string, action: string, leadingKeys: string[] | undefined, statement?: AccessNeed['statement']): void {
+    const id = resource + ' ' + action + (statement ? ' ' + statement : '');
+    const need = this.byKey.get(id) ?? { resource, action, keys: leadingKeys && new Set<string>(), statement };
     leadingKeys?.forEach((k) => need.keys!.add(k));
     this.byKey.set(id, need);
   }
@@ -76,7 +80,9 @@ class Needs {
    * A put, update or delete of an entity with unique values is a transaction that first reads the
    * item's values (GetItem) and puts and deletes guard items (an upsert may move a value, so a put
    * deletes too; a delete only deletes). The guard writes get a statement restricted to the guard
-   * keys, so they never widen what the grant's own writes allow.
+   * keys, so they never widen what the grant's own writes allow. Without tenant isolation the read
+   * gets a statement restricted to the unique entities' partition key prefixes, so a grant of
+   * writes does not read every item of the table through it.
    */
   public addGuards(writes: WriteOperation[]): void {
     const moves = (w: WriteOperation) => writes.includes(w);
@@ -87,9 +93,18 @@ class Needs {
       .filter((g): g is { entity: string; key: string } => g.key !== undefined);
     if (reached.length === 0) return;
     const keys = [...new Set(reached.map((g) => g.key))];
-    if (moves(WriteOperation.PUT) || moves(WriteOperation.UPDATE)) this.add(TABLE_INDEX, 'dynamodb:PutItem', keys, true);
-    this.add(TABLE_INDEX, 'dynamodb:DeleteItem', keys, true);
-    this.add(TABLE_INDEX, 'dynamodb:GetItem', this.entityKeys(reached.map((g) => g.entity), false));
+    if (moves(WriteOperation.PUT) || moves(WriteOperation.UPDATE)) this.add(TABLE_INDEX, 'dynamodb:PutItem', keys, 'guards');
+    this.add(TABLE_INDEX, 'dynamodb:DeleteItem', keys, 'guards');
+    const entities = reached.map((g) => g.entity);
+    if (this.options.tenant) {
+      this.add(TABLE_INDEX, 'dynamodb:GetItem', this.entityKeys(entities, false));
+      return;
+    }
+    // Item reads the grant already allows on the whole table need no statement of their own.
+    if (this.byKey.has(TABLE_INDEX + ' dynamodb:GetItem')) return;
+    const prefixes = entities.map((e) => prefixKeyPattern(this.model, this.model.entities[e].keys[TABLE_INDEX].pk));
+    if (prefixes.includes(undefined)) this.add(TABLE_INDEX, 'dynamodb:GetItem', undefined);
+    else this.add(TABLE_INDEX, 'dynamodb:GetItem', [...new Set(prefixes as string[])], 'uniqueReads');
   }
 
   /**
@@ -115,7 +130,7 @@ class Needs {
 
   public all(): AccessNeed[] {
     return [...this.byKey.values()].map((n) => ({
-      resource: n.resource, action: n.action, leadingKeys: n.keys && [...n.keys].sort(), ...(n.guardItems && { guardItems: true }),
+      resource: n.resource, action: n.action, leadingKeys: n.keys && [...n.keys].sort(), ...(n.statement && { statement: n.statement }),
     }));
   }
 }

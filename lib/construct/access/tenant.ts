@@ -44,6 +44,18 @@ export function tenantKeyPattern(
   return literals + tenantValue(model, tenant) + (more ? iamLiteral(model.delimiter) + '*' : '');
 }
 
+/**
+ * The LeadingKeys pattern that matches every partition key value of a template: its leading
+ * literals, then the delimiter and `*` when a value follows (the literal key when none does).
+ * Undefined when the template starts with a value: no pattern narrower than `*` matches it.
+ */
+export function prefixKeyPattern(model: TableModel, template: KeyTemplateModel): string | undefined {
+  const at = template.segments.findIndex((s) => s.literal === undefined);
+  if (at === 0) return undefined;
+  const literals = template.segments.slice(0, at < 0 ? undefined : at).map((s) => s.literal!).join(model.delimiter);
+  return at < 0 ? iamLiteral(literals) : iamLiteral(literals + model.delimiter) + '*';
+}
+
 function tenantValue(model: TableModel, tenant: TenantIsolation): string {
   if (POLICY_VARIABLE.test(tenant.value)) return tenant.value;
   const encoded = encodeSegment(AttributeKind.STRING, tenant.value, model.escapeChar);
