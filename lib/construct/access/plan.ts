@@ -101,7 +101,7 @@ class Needs {
       return;
     }
     // Item reads the grant already allows on the whole table need no statement of their own.
-    if (this.byKey.has(TABLE_INDEX + ' dynamodb:GetItem')) return;
+    if (this.options.readItems) return;
     const prefixes = entities.map((e) => prefixKeyPattern(this.model, this.model.entities[e].keys[TABLE_INDEX].pk));
     if (prefixes.includes(undefined)) this.add(TABLE_INDEX, 'dynamodb:GetItem', undefined);
     else this.add(TABLE_INDEX, 'dynamodb:GetItem', [...new Set(prefixes as string[])], 'uniqueReads');
