@@ -34,7 +34,7 @@ export interface GuardContext {
   readonly dryRun: boolean;
   /**
    * In a dry run, the guards it would have written, by key id (keyId), so a value that a later
-   * item of the segment holds too is reported as held twice, as the run would report it.
+   * item holds too is reported as held twice, as the run would report it.
    * Holds up to MAX_PLANNED_GUARDS. @default - none: nothing is remembered
    */
   readonly planned?: Map<string, Item>;
@@ -46,10 +46,10 @@ export interface GuardContext {
 }
 
 /**
- * The guards a dry run remembers while it works one segment (a job's invocation starts with none):
- * about 500 bytes each (100,000 guards of email values held 48 MB of heap), so at most some 50 MB.
- * Past the limit, or in another segment, a second item holding a value is counted as missing its
- * guard too, where the run would report the value as held twice.
+ * The guards a dry run remembers, across the segments it runs in one process: about 400 to 500
+ * bytes each (100,000 guards of email values held 39 to 48 MB of heap), so at most some 50 MB.
+ * Past the limit, a second item holding a value is counted as missing its guard too, where the
+ * run would report the value as held twice.
  */
 export const MAX_PLANNED_GUARDS = 100_000;
 

@@ -61,6 +61,8 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillRes
   // When one segment fails, the others stop after their current page (their checkpoints stay
   // valid), and the failure is thrown once all have stopped: nothing writes after the run ends.
   let failed = false;
+  // A dry run's guards are remembered across its segments, up to MAX_PLANNED_GUARDS in all.
+  const plannedGuards = options.dryRun ? new Map() : undefined;
   const settled = await Promise.allSettled(positions.map((checkpoint, segment) => runSegment({
     client: options.client,
     tableName,
@@ -70,6 +72,7 @@ export async function runBackfill(options: BackfillOptions): Promise<BackfillRes
     checkpoint,
     budget,
     dryRun: options.dryRun,
+    plannedGuards,
     pageSize: options.pageSize,
     retry: options.retry,
     shouldStop: () => failed,

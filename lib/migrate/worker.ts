@@ -78,6 +78,11 @@ export interface SegmentOptions {
   readonly budget?: WriteBudget;
   /** Count and price the rewrites without writing. @default false */
   readonly dryRun?: boolean;
+  /**
+   * In a dry run, the guards it would write (GuardContext.planned), shared by the segments of one
+   * process so a value two segments hold is reported too. @default - one for this segment
+   */
+  readonly plannedGuards?: Map<string, Record<string, AttributeValue>>;
   /** Items per scan page. @default 100 */
   readonly pageSize?: number;
   /** Throttled requests. @default - 10 attempts, 50 ms doubling to 5 s, full jitter */
@@ -131,7 +136,7 @@ export async function runSegment(options: SegmentOptions): Promise<SegmentResult
   if (start?.done) return { ...start, counts, failures };
   const dryRun = options.dryRun ?? false;
   const maxConflicts = options.maxConflicts ?? 10;
-  const planned = dryRun ? new Map() : undefined;
+  const planned = dryRun ? options.plannedGuards ?? new Map() : undefined;
   const guards: GuardContext = { client, tableName, model: plan.next, retry, budget: options.budget, counts, fail, dryRun, planned, maxConflicts };
 
   let lastEvaluatedKey = start?.lastEvaluatedKey;

@@ -98,11 +98,38 @@ test('a value two items hold: one gets the guard, the other is listed as failed 
   })]);
 });
 
-test('a dry run reports a value two items hold as the run does, on one page or on two, and writes nothing', async () => {
+/** A number of scan segments that puts the items of these two partition keys in different segments. */
+async function segmentsApart(tableName: string, a: string, b: string): Promise<number> {
+  for (let total = 2; total <= 16; total++) {
+    const segmentOf = new Map<string, number>();
+    for (let segment = 0; segment < total; segment++) {
+      let start: Record<string, AttributeValue> | undefined;
+      do {
+        const scan = new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: total, ExclusiveStartKey: start });
+        const page = await engine.client.send(scan);
+        for (const item of page.Items ?? []) segmentOf.set(item.PK.S!, segment);
+        start = page.LastEvaluatedKey;
+      } while (start);
+    }
+    if (segmentOf.get(a) !== segmentOf.get(b)) return total;
+  }
+  throw new Error(`${a} and ${b} share a segment of every scan of 2 to 16 segments`);
+}
+
+test('a dry run reports a value two items hold as the run does, on one page, on two or in two segments, and writes nothing', async () => {
   const tableName = await seeded(6, 1);
-  for (const pageSize of [100, 1]) {
-    const dry = await runSegment({ client: engine.client, tableName, plan, segment: 0, totalSegments: 1, pageSize, dryRun: true });
-    expect(dry.counts).toMatchObject({ guardsWritten: 6, failed: 1 });
+  const dryRuns = [
+    () => runSegment({ client: engine.client, tableName, plan, segment: 0, totalSegments: 1, pageSize: 100, dryRun: true }),
+    () => runSegment({ client: engine.client, tableName, plan, segment: 0, totalSegments: 1, pageSize: 1, dryRun: true }),
+    async () => {
+      const segments = await segmentsApart(tableName, 'CUSTOMER#c0000', 'CUSTOMER#twin0');
+      return runBackfill({ client: engine.client, tableName, plan, segments, pageSize: 1, dryRun: true });
+    },
+  ];
+  for (const dryRun of dryRuns) {
+    const dry = await dryRun();
+    // The twin is neither guarded nor priced: 6 transactions of two 1 KB writes, 2 units each.
+    expect(dry.counts).toMatchObject({ guardsWritten: 6, failed: 1, writeUnits: 6 * 4 });
     expect(dry.failures).toEqual([expect.objectContaining({
       entity: 'Customer',
       reason: expect.stringMatching(/email "c0000@example.com" is a unique value another item holds too \(.*CUSTOMER#(c0000|twin0).*\)/),
