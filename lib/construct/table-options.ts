@@ -43,7 +43,10 @@ export const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
 
 type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryptionKey'>;
 
-/** Reports a table name DynamoDB rejects, a customer-managed key without a region and a TTL attribute that cannot expire items. */
+/**
+ * Reports a table name DynamoDB rejects, a customer-managed key without a region, a TTL attribute
+ * that cannot expire items, and (a warning) unique values whose items expire.
+ */
 export function checkTableOptions(model: TableModel, props: OptionProps, region: string, sink: DiagnosticSink): void {
   const name = props.tableName;
   if (name !== undefined && !Token.isUnresolved(name) && !TABLE_NAME.test(name)) {
@@ -65,6 +68,12 @@ export function checkTableOptions(model: TableModel, props: OptionProps, region:
     declared ||= attr !== undefined;
     if (attr && attr.type !== AttributeKind.NUMBER) {
       sink.error('TTL_ATTRIBUTE_NOT_NUMBER', `entity ${entity.name}, attribute ${ttl}`, `is the TTL attribute but has type ${attr.type}; DynamoDB only expires items whose TTL attribute is a number (epoch seconds)`, `declare '${ttl}' as AttributeKind.NUMBER holding epoch seconds`);
+    }
+    if (attr && entity.unique?.length) {
+      // TTL deletes run outside any transaction, so the guard items of the values stay behind.
+      sink.warning('UNIQUE_VALUES_EXPIRE', `entity ${entity.name}, attribute ${ttl}`,
+        `is the TTL attribute of an entity with unique values (${entity.unique.join(', ')}); DynamoDB deletes an expired item without its guard items, so its values stay taken after it is gone`,
+        `delete these items through the runtime before they expire (a delete releases their guards), or drop '${ttl}' or unique from ${entity.name}`);
     }
   }
   if (!declared) {

@@ -63,6 +63,24 @@ describe('table options', () => {
     expect(message).toContain("Fix: declare 'expiresAt' as AttributeKind.NUMBER");
   });
 
+  test('UNIQUE_VALUES_EXPIRE: an entity with unique values that TTL expires is a warning naming the values and the fix; others are not', () => {
+    const manifest = edited((m) => {
+      m.entities.Order.attributes.expiresAt = { type: AttributeKind.NUMBER };
+      m.entities.Order.unique = ['orderId'];
+    });
+    const { stack } = synth({ timeToLiveAttribute: 'expiresAt' }, manifest);
+    Annotations.fromStack(stack).hasWarning('/Test/Table', Match.stringLikeRegexp(
+      '^\\[UNIQUE_VALUES_EXPIRE\\] entity Order, attribute expiresAt: is the TTL attribute of an entity with unique values \\(orderId\\); '
+      + 'DynamoDB deletes an expired item without its guard items.*Fix: delete these items through the runtime before they expire',
+    ));
+    // Unique values on an entity that does not expire: nothing to warn about.
+    const other = edited((m) => {
+      m.entities.Order.attributes.expiresAt = { type: AttributeKind.NUMBER };
+      m.entities.Customer.unique = ['email'];
+    });
+    Annotations.fromStack(synth({ timeToLiveAttribute: 'expiresAt' }, other).stack).hasNoWarning('*', Match.stringLikeRegexp('UNIQUE_VALUES_EXPIRE'));
+  });
+
   test('a NUMBER TTL attribute is fine', () => {
     const manifest = edited((m) => { m.entities.Order.attributes.expiresAt = { type: AttributeKind.NUMBER }; });
     expect(() => synth({ timeToLiveAttribute: 'expiresAt' }, manifest)).not.toThrow();
