@@ -69,11 +69,11 @@ export function checkTableOptions(model: TableModel, props: OptionProps, region:
     if (attr && attr.type !== AttributeKind.NUMBER) {
       sink.error('TTL_ATTRIBUTE_NOT_NUMBER', `entity ${entity.name}, attribute ${ttl}`, `is the TTL attribute but has type ${attr.type}; DynamoDB only expires items whose TTL attribute is a number (epoch seconds)`, `declare '${ttl}' as AttributeKind.NUMBER holding epoch seconds`);
     }
-    if (attr && entity.unique?.length) {
+    if (attr?.type === AttributeKind.NUMBER && entity.unique?.length) {
       // TTL deletes run outside any transaction, so the guard items of the values stay behind.
       sink.warning('UNIQUE_VALUES_EXPIRE', `entity ${entity.name}, attribute ${ttl}`,
         `is the TTL attribute of an entity with unique values (${entity.unique.join(', ')}); DynamoDB deletes an expired item without its guard items, so its values stay taken after it is gone`,
-        `delete these items through the runtime before they expire (a delete releases their guards), or drop '${ttl}' or unique from ${entity.name}`);
+        `delete these items with createClient().delete or transactWrite once they expire, before DynamoDB removes them (such a delete releases their guards), or drop '${ttl}' or unique from ${entity.name}`);
     }
   }
   if (!declared) {
