@@ -39,7 +39,7 @@ export function tenantKeyPattern(
   }
   const kind = template.segments[at].kind;
   if (kind !== AttributeKind.STRING) throw new Error(`${where}: the tenant attribute '${tenant.attribute}' is ${kind}; tenant isolation needs a STRING attribute`);
-  const literals = before.map((s) => iamLiteral(s.literal! + model.delimiter)).join('');
+  const literals = literalsOf(model, before);
   const more = sharded || at < template.segments.length - 1;
   return literals + tenantValue(model, tenant) + (more ? iamLiteral(model.delimiter) + '*' : '');
 }
@@ -52,8 +52,13 @@ export function tenantKeyPattern(
 export function prefixKeyPattern(model: TableModel, template: KeyTemplateModel): string | undefined {
   const at = template.segments.findIndex((s) => s.literal === undefined);
   if (at === 0) return undefined;
-  const literals = template.segments.slice(0, at < 0 ? undefined : at).map((s) => s.literal!).join(model.delimiter);
-  return at < 0 ? iamLiteral(literals) : iamLiteral(literals + model.delimiter) + '*';
+  if (at < 0) return iamLiteral(template.segments.map((s) => s.literal!).join(model.delimiter));
+  return literalsOf(model, template.segments.slice(0, at)) + '*';
+}
+
+/** Literal segments as a LeadingKeys pattern's start: each with the delimiter after it, IAM wildcards escaped. */
+function literalsOf(model: TableModel, segments: KeyTemplateModel['segments']): string {
+  return segments.map((s) => iamLiteral(s.literal! + model.delimiter)).join('');
 }
 
 function tenantValue(model: TableModel, tenant: TenantIsolation): string {
@@ -87,6 +92,6 @@ export function guardKeyPattern(model: TableModel, entity: EntityModel, tenant: 
   if (scope === undefined) return guards;
   const prefix = tenant
     ? tenantKeyPattern(model, { ...pk, segments: pk.segments.slice(0, at + 1) }, tenant, false, `entity ${entity.name}`)
-    : pk.segments.slice(0, at).map((s) => iamLiteral(s.literal! + model.delimiter)).join('') + '*';
+    : literalsOf(model, pk.segments.slice(0, at)) + '*';
   return prefix + iamLiteral(model.delimiter) + guards;
 }
