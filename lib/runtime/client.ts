@@ -15,6 +15,7 @@ import { decodeStreamEvent } from './ops/decode-stream';
 import { getItem } from './ops/get-item';
 import { queryShardsAll } from './ops/query-shards-all';
 import { queryShardsWith } from './ops/query-shards-with';
+import { releaseUniqueValues } from './ops/release-unique';
 import { scan, scanAll } from './ops/scan';
 import { transactGet } from './ops/transact-get';
 import { transactWrite } from './ops/transact-write';
@@ -52,6 +53,7 @@ export function createClient<M>(source: TypedManifest<M> | SingleTableManifest |
     transactWrite: (actions, o) => transactWrite(table, actions, o),
     transactGet: (requests) => transactGet(table, requests),
     decodeStream: (event, o) => decodeStreamEvent(table, event, o),
+    releaseUniqueValues: (changes, o) => releaseUniqueValues(table, changes, o),
   };
   return client;
 }

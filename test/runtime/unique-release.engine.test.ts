@@ -1,0 +1,161 @@
+// Unique values of items time to live removes, released from the table's stream on DynamoDB Local.
+// A TTL delete runs outside any transaction, as a plain DeleteItem does here, so the guards of the
+// item's values stay; the REMOVE records the table's own stream wrote, marked with the identity
+// DynamoDB's TTL process gives its deletes, are decoded and passed to releaseUniqueValues.
+import { AttributeValue, DeleteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
+import { uniqueManifest as manifest } from './fixtures/unique-manifest';
+import { SingleTable } from '../../lib/construct/single-table';
+import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
+import { resolveModel } from '../../lib/manifest/resolve';
+import { modelDocument } from '../../lib/model/document';
+import { createClient, decodeStreamEvent, openStream, openTable, releaseUniqueValues, SingleTableError, TransactionCanceledError } from '../../lib/runtime';
+import { Engine, startEngine } from '../support/engine';
+import { countRequests } from '../support/requests';
+import { asLambdaRecord, streamRecords } from '../support/stream-records';
+
+type M = typeof manifest;
+const model = resolveModel(manifest);
+const document = modelDocument(model);
+const decoder = openStream<M>(document);
+const { partitionKey: PK } = model.indexes.table;
+const SK = model.indexes.table.sortKey!;
+const joinedAt = '2024-05-01T00:00:00.000Z';
+/** The identity a record of a delete by DynamoDB's time to live carries, as Lambda delivers it. */
+const TTL_IDENTITY = { type: 'Service', principalId: 'dynamodb.amazonaws.com' };
+
+let engine: Engine;
+beforeAll(async () => {
+  const stack = new Stack(new App(), 'ReleaseStack');
+  new SingleTable(stack, 'Table', { manifest, stream: StreamViewType.NEW_AND_OLD_IMAGES });
+  engine = await startEngine(Template.fromStack(stack).toJSON(), 'dynamodb-local');
+});
+afterAll(() => engine.stop());
+
+async function freshTable(client?: DynamoDBClient) {
+  const tableName = await engine.createTable();
+  const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
+  return { tableName, table: openTable<M>(document, options), db: createClient(manifest, options) };
+}
+
+/** Deletes a customer as DynamoDB's time to live does: one DeleteItem, no transaction, guards untouched. */
+async function expire(tableName: string, username: string) {
+  await engine.client.send(new DeleteItemCommand({ TableName: tableName, Key: { [PK]: { S: `CUSTOMER#${username}` }, [SK]: { S: 'PROFILE' } } }));
+}
+
+/** The stream's REMOVE records of customers, as Lambda delivers them; those of `expired` users carry TTL's identity. */
+async function removals(tableName: string, expired: readonly string[]) {
+  const records = (await streamRecords(engine.endpoint, engine.client, tableName)).map(asLambdaRecord).filter((r) => r.eventName === 'REMOVE');
+  for (const record of records) {
+    if (expired.includes(record.dynamodb.Keys[PK].S.replace('CUSTOMER#', ''))) record.userIdentity = TTL_IDENTITY;
+  }
+  return decodeStreamEvent(decoder, { Records: records }, { entities: ['Customer'] });
+}
+
+/** Each guard's value, with the customer its owner names. */
+async function guards(tableName: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await engine.client.send(new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }));
+    for (const item of page.Items ?? []) {
+      if (item[model.typeAttribute].S !== guardMark(model.escapeChar)) continue;
+      out[item[PK].S!.split('#')[3]] = item[GUARD_OWNER_ATTRIBUTE].M![PK].S!.replace('CUSTOMER#', '');
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+const ref = (username: string, email: string) => ({ entity: 'Customer', key: { username }, attribute: 'email', value: email });
+
+describe('releaseUniqueValues', () => {
+  test('a value an expired item held stays taken until its REMOVE change is released, then another item may claim it', async () => {
+    const { tableName, table, db } = await freshTable();
+    await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt }, { mode: 'create' });
+    await db.put('Customer', { username: 'bob', email: 'b@x', joinedAt }, { mode: 'create' });
+    await expire(tableName, 'ann');
+    // The guard outlives the item: the value is still taken.
+    expect(await guards(tableName)).toEqual({ 'a@x': 'ann', 'b@x': 'bob' });
+    const taken = await db.put('Customer', { username: 'cat', email: 'a@x', joinedAt }, { mode: 'create' }).catch((e: unknown) => e);
+    expect(taken).toBeInstanceOf(TransactionCanceledError);
+    expect(taken).toMatchObject({ code: 'UNIQUE_VIOLATION' });
+
+    const changes = await removals(tableName, ['ann']);
+    expect(changes).toHaveLength(1);
+    expect(await releaseUniqueValues(table, changes)).toEqual({ released: [ref('ann', 'a@x')], kept: [] });
+    expect(await guards(tableName)).toEqual({ 'b@x': 'bob' });
+    await db.put('Customer', { username: 'cat', email: 'a@x', joinedAt }, { mode: 'create' });
+    expect(await guards(tableName)).toEqual({ 'a@x': 'cat', 'b@x': 'bob' });
+
+    // Delivered again (Lambda retries a batch): the value now held by another item stays with it.
+    expect(await releaseUniqueValues(table, changes)).toEqual({ released: [], kept: [ref('ann', 'a@x')] });
+    expect(await guards(tableName)).toEqual({ 'a@x': 'cat', 'b@x': 'bob' });
+  });
+
+  test('an item written again with the value before the record is delivered again keeps it; written with another value, the old one is released', async () => {
+    const { tableName, table, db } = await freshTable();
+    await db.put('Customer', { username: 'dan', email: 'd@x', joinedAt }, { mode: 'create' });
+    await db.put('Customer', { username: 'eve', email: 'e@x', joinedAt }, { mode: 'create' });
+    await expire(tableName, 'dan');
+    await expire(tableName, 'eve');
+    const changes = await removals(tableName, ['dan', 'eve']);
+    expect(changes.map((c) => c.keys.username)).toEqual(['dan', 'eve']);
+    // dan's value is released and dan is written again holding it: a new guard, owned by the same key.
+    expect(await releaseUniqueValues(table, [changes[0]])).toEqual({ released: [ref('dan', 'd@x')], kept: [] });
+    await db.put('Customer', { username: 'dan', email: 'd@x', joinedAt }, { mode: 'create' });
+    // eve comes back with another value before her record is released: e@x is hers no more.
+    await db.put('Customer', { username: 'eve', email: 'e2@x', joinedAt }, { mode: 'create' });
+    expect(await guards(tableName)).toEqual({ 'd@x': 'dan', 'e@x': 'eve', 'e2@x': 'eve' });
+
+    // The guard of d@x names dan's key, as the removed item's did: only the check of the item keeps it.
+    expect(await releaseUniqueValues(table, changes)).toEqual({ released: [ref('eve', 'e@x')], kept: [ref('dan', 'd@x')] });
+    expect(await guards(tableName)).toEqual({ 'd@x': 'dan', 'e2@x': 'eve' });
+    expect(await db.get('Customer', { username: 'dan' })).toMatchObject({ email: 'd@x' });
+  });
+
+  test('only removals by time to live, unless anyRemove: the runtime\'s deletes release their guards themselves, other code\'s do not', async () => {
+    const { tableName, table, db } = await freshTable();
+    await db.put('Customer', { username: 'fay', email: 'f@x', joinedAt }, { mode: 'create' });
+    await db.put('Customer', { username: 'gus', email: 'g@x', joinedAt }, { mode: 'create' });
+    await db.delete('Customer', { username: 'fay' });
+    await expire(tableName, 'gus'); // a DeleteItem by other code: no TTL identity on its record
+    const changes = await removals(tableName, []);
+    expect(changes.map((c) => [c.keys.username, c.expired])).toEqual([['fay', false], ['gus', false]]);
+    const requests = countRequests(engine.client);
+    expect(await releaseUniqueValues(table, changes)).toEqual({ released: [], kept: [] });
+    expect(requests.total()).toBe(0);
+    expect(await guards(tableName)).toEqual({ 'g@x': 'gus' });
+    expect(await releaseUniqueValues(table, changes, { anyRemove: true })).toEqual({ released: [ref('gus', 'g@x')], kept: [ref('fay', 'f@x')] });
+    expect(await guards(tableName)).toEqual({});
+  });
+
+  test('a removal without the old image fails INVALID_STREAM_RECORD naming the entity and the stream view, before anything is sent', async () => {
+    const { tableName, table, db } = await freshTable();
+    await db.put('Customer', { username: 'hal', email: 'h@x', joinedAt }, { mode: 'create' });
+    await db.put('Customer', { username: 'ivy', email: 'i@x', joinedAt }, { mode: 'create' });
+    await expire(tableName, 'hal');
+    await expire(tableName, 'ivy');
+    const [hal, ivy] = await removals(tableName, ['hal', 'ivy']);
+    // As a KEYS_ONLY or NEW_IMAGE stream delivers a removal: the keys only.
+    const keysOnly = { ...ivy, oldItem: undefined };
+    const requests = countRequests(engine.client);
+    const error = await releaseUniqueValues(table, [hal, keysOnly]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SingleTableError);
+    expect(error).toMatchObject({ code: 'INVALID_STREAM_RECORD', entity: 'Customer' });
+    expect((error as Error).message).toMatch(/NEW_AND_OLD_IMAGES/);
+    expect(requests.total()).toBe(0);
+    // hal's value was not released either: a bad change in a batch sends nothing.
+    expect(await guards(tableName)).toEqual({ 'h@x': 'hal', 'i@x': 'ivy' });
+  });
+
+  test('the client method releases as the function does', async () => {
+    const { tableName, db } = await freshTable();
+    await db.put('Customer', { username: 'jo', email: 'j@x', joinedAt }, { mode: 'create' });
+    await expire(tableName, 'jo');
+    expect(await db.releaseUniqueValues(await removals(tableName, ['jo']))).toEqual({ released: [ref('jo', 'j@x')], kept: [] });
+    expect(await guards(tableName)).toEqual({});
+  });
+});
