@@ -83,6 +83,37 @@ test('with a customer-managed key the consumer may decrypt the stream', () => {
   });
 });
 
+/** Whether a record matches a Lambda filter pattern of exact values (arrays of allowed values, nested objects). */
+function matches(pattern: Record<string, unknown>, record: Record<string, any> | undefined): boolean {
+  return Object.entries(pattern).every(([key, want]) => (Array.isArray(want)
+    ? want.includes(record?.[key])
+    : matches(want as Record<string, unknown>, record?.[key])));
+}
+
+test('expiredOnly passes the REMOVE records DynamoDB\'s time to live made, and no other', () => {
+  const { stack, table } = streamTable(StreamViewType.NEW_AND_OLD_IMAGES);
+  table.addStreamConsumer(newFunction(stack, 'Fn'), { entities: ['Customer'], expiredOnly: true });
+  const ttl = { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] };
+  expect(patterns(stack)).toEqual([{ eventName: ['REMOVE'], dynamodb: { OldImage: { Type: { S: ['Customer'] } } }, userIdentity: ttl }]);
+  // Records as Lambda delivers them: a TTL delete carries the service identity, a request's delete none.
+  const removal = { eventName: 'REMOVE', dynamodb: { Keys: {}, OldImage: { Type: { S: 'Customer' } } } };
+  const [pattern] = patterns(stack);
+  expect(matches(pattern, { ...removal, userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } })).toBe(true);
+  expect(matches(pattern, removal)).toBe(false);
+  expect(matches(pattern, { ...removal, userIdentity: { type: 'Service', principalId: 'other.amazonaws.com' } })).toBe(false);
+  expect(matches(pattern, { ...removal, eventName: 'MODIFY', userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } })).toBe(false);
+
+  const model = table.model;
+  // Without entities: every entity's removals by TTL; eventTypes may only repeat REMOVE.
+  expect(streamFilters(model, StreamViewType.KEYS_ONLY, { expiredOnly: true })?.map((f) => JSON.parse(f.pattern))).toEqual([{ eventName: ['REMOVE'], userIdentity: ttl }]);
+  expect(streamFilters(model, StreamViewType.KEYS_ONLY, { expiredOnly: true, eventTypes: [StreamEventType.REMOVE] })?.map((f) => JSON.parse(f.pattern)))
+    .toEqual([{ eventName: ['REMOVE'], userIdentity: ttl }]);
+  expect(() => streamFilters(model, StreamViewType.NEW_AND_OLD_IMAGES, { expiredOnly: true, eventTypes: [StreamEventType.INSERT, StreamEventType.REMOVE] })).toThrow(
+    'expiredOnly passes REMOVE records only, but eventTypes lists INSERT, REMOVE; leave eventTypes out, or set it to [StreamEventType.REMOVE]');
+  // A view whose removals carry no image cannot filter them on the entity.
+  expect(() => streamFilters(model, StreamViewType.NEW_IMAGE, { expiredOnly: true, entities: ['Customer'] })).toThrow('NEW_IMAGE, and REMOVE records of that view carry no image');
+});
+
 test('a table without a stream, unknown entities and empty lists are refused, naming the fix', () => {
   const plain = streamTable();
   expect(() => plain.table.addStreamConsumer(newFunction(plain.stack, 'Fn'))).toThrow(

@@ -24,7 +24,18 @@ const IMAGE_OF: Record<StreamViewType, Partial<Record<StreamEventType, 'NewImage
  * type attribute is read from. Undefined when every record passes. Throws when the stream view
  * lacks the image an entity filter needs.
  */
-export function streamFilters(model: TableModel, view: StreamViewType, options: Pick<StreamConsumerOptions, 'entities' | 'eventTypes'>): { pattern: string }[] | undefined {
+export function streamFilters(
+  model: TableModel, view: StreamViewType, options: Pick<StreamConsumerOptions, 'entities' | 'eventTypes' | 'expiredOnly'>,
+): { pattern: string }[] | undefined {
+  if (options.expiredOnly) {
+    if (options.eventTypes && (options.eventTypes.length !== 1 || options.eventTypes[0] !== StreamEventType.REMOVE)) {
+      throw new Error(`expiredOnly passes REMOVE records only, but eventTypes lists ${options.eventTypes.join(', ') || 'none'}; leave eventTypes out, or set it to [StreamEventType.REMOVE]`);
+    }
+    // The identity DynamoDB gives the records of its TTL deletes.
+    const ttl = { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] };
+    const removals = streamFilters(model, view, { entities: options.entities, eventTypes: [StreamEventType.REMOVE] })!;
+    return removals.map((f) => ({ pattern: JSON.stringify({ ...JSON.parse(f.pattern), userIdentity: ttl }) }));
+  }
   const events = options.eventTypes ?? ALL_EVENTS;
   if (events.length === 0) throw new Error('eventTypes is empty, so no record would reach the function; leave it out for every change, or list INSERT, MODIFY, REMOVE');
   for (const e of events) {

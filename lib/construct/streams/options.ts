@@ -31,6 +31,15 @@ export interface StreamConsumerOptions {
   readonly eventTypes?: StreamEventType[];
 
   /**
+   * Only the removals DynamoDB's time to live made reach the function: Lambda filters REMOVE
+   * records on the identity TTL deletes carry (`userIdentity` of type Service, principal
+   * dynamodb.amazonaws.com), as a consumer that frees unique values with `releaseUniqueValues`
+   * needs. `eventTypes`, when given, must then be REMOVE alone.
+   * @default false
+   */
+  readonly expiredOnly?: boolean;
+
+  /**
    * Where in the stream the function starts reading when the mapping is created.
    * @default StartingPosition.TRIM_HORIZON - the oldest record the stream still holds, so no change is missed
    */
