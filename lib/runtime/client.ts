@@ -53,7 +53,7 @@ export function createClient<M>(source: TypedManifest<M> | SingleTableManifest |
     transactWrite: (actions, o) => transactWrite(table, actions, o),
     transactGet: (requests) => transactGet(table, requests),
     decodeStream: (event, o) => decodeStreamEvent(table, event, o),
-    releaseUniqueValues: (changes, o) => releaseUniqueValues(table, changes, o),
+    releaseUniqueValues: (event, o) => releaseUniqueValues(table, event, o),
   };
   return client;
 }

@@ -31,7 +31,7 @@ export { batchWrite } from './ops/batch-write';
 export { decodeStreamEvent, decodeStreamRecord, openStream } from './ops/decode-stream';
 export type * from './ops/decode-stream';
 export { releaseUniqueValues } from './ops/release-unique';
-export type { ReleaseOptions, ReleaseResult, RemovedItemChange, UniqueValueRef } from './ops/release-unique';
+export type { ReleaseOptions, ReleaseResult, UniqueValueRef } from './ops/release-unique';
 export { transactWrite } from './ops/transact-write';
 export type { TransactWriteOptions } from './ops/transact-write';
 export { transactGet } from './ops/transact-get';

@@ -6,7 +6,7 @@ import type { Condition } from './expressions/condition';
 import type { WriteCondition } from './expressions/where';
 import type { PutMode } from './items';
 import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
-import type { ReleaseOptions, ReleaseResult, RemovedItemChange } from './ops/release-unique';
+import type { ReleaseOptions, ReleaseResult } from './ops/release-unique';
 import type { ScanOptions } from './ops/scan';
 import type { TransactWriteOptions } from './ops/transact-write';
 import type { PagedItems } from './pages';
@@ -207,8 +207,8 @@ export interface SingleTableClient<M> {
   batchWrite(requests: readonly BatchWriteRequest<M>[]): Promise<void>;
   /** Decodes a stream event's records into typed entity changes (sends nothing); see `decodeStreamEvent`. */
   decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: StreamDecodeOptions<E>): StreamChange<M, E>[];
-  /** Releases the unique values of items time to live removed, from decoded REMOVE changes; see `releaseUniqueValues`. */
-  releaseUniqueValues(changes: readonly RemovedItemChange[], options?: ReleaseOptions): Promise<ReleaseResult>;
+  /** Releases the unique values of items time to live removed, from a stream event's REMOVE records; see `releaseUniqueValues`. */
+  releaseUniqueValues(event: StreamEventInput, options?: ReleaseOptions): Promise<ReleaseResult>;
   /** Applies up to 100 actions atomically (unique-value guards included); a cancellation throws TransactionCanceledError listing each reason. */
   transactWrite(actions: readonly TransactWriteAction<M>[], options?: TransactWriteOptions): Promise<void>;
   /** Reads up to 100 items as one snapshot; results in request order, undefined where there is none. */

@@ -1,9 +1,9 @@
 // Releases the unique values of items DynamoDB's time to live removed. A TTL delete runs outside any
 // transaction, so the guard items of the item's unique values stay behind and the values stay
-// taken. A stream consumer hands the decoded REMOVE changes here; each guard the removed item held
-// is deleted in a transaction of two checks:
-//  - the guard still names the removed item's table key as its owner (another item may hold the
-//    value since), and
+// taken. A stream consumer hands its event here; each guard the item of a REMOVE record held is
+// deleted in a transaction of two checks:
+//  - the guard still names the removed item's table key, as the record holds it, as its owner
+//    (another item may hold the value since), and
 //  - the item with that key does not hold the value (it may have been written again, and claimed
 //    the value anew, before a redelivered record reaches here).
 // Either check failing keeps the guard: the value is held. So a record delivered twice, or a change
@@ -13,23 +13,12 @@ import { GUARD_OWNER_ATTRIBUTE } from '../../keys/unique-guard';
 import { TABLE_INDEX } from '../../manifest/model';
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
-import { keyAttributes, tableKey } from '../keys';
 import { TransactWriteItemsCommand } from '../sdk';
+import { expiredByTtl, imageValues, StreamEventInput } from '../stream-record';
 import { sendTransaction, TransactionCanceledError } from '../transact-send';
 import { guardKeyAttributes } from '../unique';
-import { attributeOf, attributeValue, entityOf } from '../values';
-
-/** What a release reads of a decoded stream change (`decodeStreamEvent`'s changes are such). */
-export interface RemovedItemChange {
-  readonly entity: string;
-  readonly eventName: string;
-  /** The item's table key attributes. */
-  readonly keys: Readonly<Record<string, unknown>>;
-  /** The item before it was removed: the stream must record old images. */
-  readonly oldItem?: Readonly<Record<string, unknown>>;
-  /** Whether DynamoDB's time to live removed the item. */
-  readonly expired: boolean;
-}
+import { attributeOf, attributeValue } from '../values';
+import { decodeStreamRecord } from './decode-stream';
 
 /** Options of `releaseUniqueValues`. */
 export interface ReleaseOptions {
@@ -48,53 +37,79 @@ export interface UniqueValueRef {
   readonly key: Readonly<Record<string, unknown>>;
   readonly attribute: string;
   readonly value: unknown;
-}
-
-/** What a release did: the values now free, and those still held (by another item, or the item written again). */
-export interface ReleaseResult {
-  readonly released: UniqueValueRef[];
-  readonly kept: UniqueValueRef[];
+  /** The record's sequence number: the `itemIdentifier` of a partial batch failure. */
+  readonly sequenceNumber?: string;
 }
 
 /**
- * Releases the unique values the items of REMOVE changes held, for the changes DynamoDB's time to
- * live made (all REMOVE changes with `anyRemove`); other changes, and entities without unique
- * attributes, are passed over. Fails with INVALID_STREAM_RECORD, before anything is sent, when such
- * a change has no old image (the stream's view must be OLD_IMAGE or NEW_AND_OLD_IMAGES).
+ * What a release did. `released`: the values now free. `kept`: values whose guard stayed, because
+ * the item with that key holds the value again, or the guard is gone or names another item (a
+ * record delivered again, a value claimed since, a delete that released it already, a value
+ * stored before it was unique). `skipped`: values no guard can exist for under the manifest (a
+ * value of the wrong kind or too long for a key, written by other code), with the reason.
  */
-export async function releaseUniqueValues<M>(
-  table: TableContext<M>, changes: readonly RemovedItemChange[], options: ReleaseOptions = {},
-): Promise<ReleaseResult> {
+export interface ReleaseResult {
+  readonly released: UniqueValueRef[];
+  readonly kept: UniqueValueRef[];
+  readonly skipped: (UniqueValueRef & { readonly reason: string })[];
+}
+
+/**
+ * Releases the unique values the items of a stream event's REMOVE records held, for the records of
+ * DynamoDB's time to live (all REMOVE records with `anyRemove`); other records, items of no
+ * entity and entities without unique attributes are passed over. Fails with INVALID_STREAM_RECORD,
+ * before anything is sent, when such a record has no old image (the stream's view must be
+ * OLD_IMAGE or NEW_AND_OLD_IMAGES).
+ */
+export async function releaseUniqueValues<M>(table: TableContext<M>, event: StreamEventInput, options: ReleaseOptions = {}): Promise<ReleaseResult> {
   const { model } = table;
   const pk = model.indexes[TABLE_INDEX].partitionKey;
   const sk = model.indexes[TABLE_INDEX].sortKey!;
   const work: { ref: UniqueValueRef; input: TransactWriteItemsCommandInput }[] = [];
-  // Every guard is worked out before the first request, so a bad change sends nothing.
-  for (const change of changes) {
-    if (change.eventName !== 'REMOVE' || !(change.expired || options.anyRemove)) continue;
-    const entity = entityOf(model, change.entity);
-    if (!entity.unique) continue;
-    if (!change.oldItem) {
+  const skipped: ReleaseResult['skipped'] = [];
+  // Every guard is worked out before the first request, so a bad record sends nothing.
+  for (const record of event.Records) {
+    if (record.eventName !== 'REMOVE' || !(options.anyRemove || expiredByTtl(record))) continue;
+    const change = decodeStreamRecord(table, record);
+    const entity = change && model.entities[change.entity];
+    if (!change || !entity?.unique) continue;
+    const oldItem = change.oldItem as Readonly<Record<string, unknown>> | undefined;
+    if (!oldItem) {
       throw new SingleTableError('INVALID_STREAM_RECORD',
         'a REMOVE record without the old image: the unique values the item held are unknown; set the table\'s stream to NEW_AND_OLD_IMAGES (or OLD_IMAGE)', { entity: entity.name });
     }
-    const values = { ...change.oldItem, ...change.keys };
-    const owner = keyAttributes(model, tableKey(model, entity, values));
+    const keys = change.keys as Readonly<Record<string, unknown>>;
+    // The owner a guard names is the item's key as stored, which the record holds: an item written
+    // under earlier key templates keeps its old key until it is migrated.
+    const stored = imageValues(record.dynamodb!.Keys!);
+    const owner = { [pk]: stored[pk], [sk]: stored[sk] };
+    const values = { ...oldItem, ...keys };
     for (const attribute of entity.unique) {
-      const value = change.oldItem[attribute];
-      const guard = value === undefined ? undefined : guardKeyAttributes(model, entity, attribute, value, values);
+      const value = oldItem[attribute];
+      if (value === undefined) continue;
+      const ref: UniqueValueRef = { entity: entity.name, key: keys, attribute, value, sequenceNumber: change.sequenceNumber };
+      let guard: Record<string, AttributeValue> | undefined;
+      let held: AttributeValue;
+      try {
+        guard = guardKeyAttributes(model, entity, attribute, value, values);
+        held = attributeValue(entity, attributeOf(entity, attribute), value);
+      } catch (error) {
+        // The runtime writes no guard for such a value, so there is none to release.
+        if (!(error instanceof SingleTableError)) throw error;
+        skipped.push({ ...ref, reason: error.message });
+        continue;
+      }
       if (!guard) continue;
-      const held: AttributeValue = attributeValue(entity, attributeOf(entity, attribute), value);
       work.push({
-        ref: { entity: entity.name, key: change.keys, attribute, value },
+        ref,
         input: {
           TransactItems: [
             {
               ConditionCheck: {
                 TableName: table.tableName,
                 Key: owner,
-                ConditionExpression: 'attribute_not_exists(#pk) OR attribute_not_exists(#a) OR #a <> :v',
-                ExpressionAttributeNames: { '#pk': pk, '#a': attribute },
+                ConditionExpression: 'attribute_not_exists(#a) OR #a <> :v',
+                ExpressionAttributeNames: { '#a': attribute },
                 ExpressionAttributeValues: { ':v': held },
               },
             },
@@ -122,9 +137,9 @@ export async function releaseUniqueValues<M>(
       released.push(ref);
     } catch (error) {
       // A failed check is the answer (the value is held); anything else is the caller's to retry.
-      if (!(error instanceof TransactionCanceledError) || !error.reasons.every((r) => r.code === 'ConditionalCheckFailed')) throw error;
+      if (!(error instanceof TransactionCanceledError) || error.reasons.length === 0 || !error.reasons.every((r) => r.code === 'ConditionalCheckFailed')) throw error;
       kept.push(ref);
     }
   }
-  return { released, kept };
+  return { released, kept, skipped };
 }
