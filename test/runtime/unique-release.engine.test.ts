@@ -11,7 +11,7 @@ import { SingleTable } from '../../lib/construct/single-table';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, openTable, releaseUniqueValues, SingleTableError, TransactionCanceledError } from '../../lib/runtime';
+import { AttributeKind, createClient, defineManifest, openTable, releaseUniqueValues, SingleTableError, TransactionCanceledError } from '../../lib/runtime';
 import { guardItem, guardKeyAttributes } from '../../lib/runtime/unique';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
@@ -196,6 +196,51 @@ describe('releaseUniqueValues', () => {
     const { released, kept, skipped } = await releaseUniqueValues(table, await removals(tableName, ['ned', 'oli']));
     expect({ released, kept }).toEqual({ released: [ref('oli', 'o@x')], kept: [] });
     expect(skipped).toEqual([{ ...ref('ned', 5), reason: expect.stringMatching(/^\[INVALID_VALUE\] entity Customer, attribute email: must be a string, got number 5/) }]);
+  });
+
+  test('values unique per tenant: the removed member\'s tenant releases its value, another tenant holding the same value keeps it', async () => {
+    const scoped = defineManifest({
+      entities: {
+        Member: {
+          attributes: {
+            tenantId: { type: AttributeKind.STRING, required: true },
+            memberId: { type: AttributeKind.STRING, required: true },
+            email: { type: AttributeKind.STRING },
+          },
+          pk: 'TENANT#{tenantId}#MEMBER#{memberId}',
+          sk: 'MEMBER',
+          unique: ['email'],
+          uniqueScope: 'tenantId',
+        },
+      },
+      localIndexes: { enabled: false },
+    });
+    const tableName = await engine.createTable();
+    const options = { client: engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
+    const db = createClient(scoped, options);
+    await db.put('Member', { tenantId: 'a', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
+    await db.put('Member', { tenantId: 'b', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
+    await engine.client.send(new DeleteItemCommand({ TableName: tableName, Key: { [PK]: { S: 'TENANT#a#MEMBER#m1' }, [SK]: { S: 'MEMBER' } } }));
+    const records = (await streamRecords(engine.endpoint, engine.client, tableName)).map(asLambdaRecord).filter((r) => r.eventName === 'REMOVE');
+    for (const record of records) record.userIdentity = TTL_IDENTITY;
+    const member = { entity: 'Member', key: { tenantId: 'a', memberId: 'm1' }, attribute: 'email', value: 'x@x', sequenceNumber: expect.any(String) };
+    expect(await db.releaseUniqueValues({ Records: records })).toEqual({ released: [member], kept: [], skipped: [] });
+    const left = await engine.client.send(new ScanCommand({ TableName: tableName, ConsistentRead: true }));
+    const guardItems = left.Items!.filter((i) => i[model.typeAttribute].S === guardMark(model.escapeChar));
+    expect(guardItems.map((i) => [i[PK].S, i[GUARD_OWNER_ATTRIBUTE].M![PK].S]))
+      .toEqual([['TENANT#b#$unique#Member#email#x@x', 'TENANT#b#MEMBER#m1']]);
+    // Tenant a may give the value to another member now; tenant b's still holds it.
+    await db.put('Member', { tenantId: 'a', memberId: 'm2', email: 'x@x' }, { mode: 'create' });
+    await expect(db.put('Member', { tenantId: 'b', memberId: 'm2', email: 'x@x' }, { mode: 'create' })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
+  });
+
+  test('a unique attribute stored as NULL holds no value: passed over, neither released nor skipped', async () => {
+    const { tableName, table } = await freshTable();
+    await storeRaw(tableName, 'pia', 'PROFILE', { NULL: true }, null);
+    await expire(tableName, 'pia');
+    const requests = countRequests(engine.client);
+    expect(await releaseUniqueValues(table, await removals(tableName, ['pia']))).toEqual({ released: [], kept: [], skipped: [] });
+    expect(requests.of('TransactWriteItemsCommand')).toBe(0);
   });
 
   test('the client method releases as the function does', async () => {

@@ -8,6 +8,7 @@
 //    the value anew, before a redelivered record reaches here).
 // Either check failing keeps the guard: the value is held. So a record delivered twice, or a change
 // of an item the runtime itself deleted (its guards went in the same transaction), releases nothing.
+import { randomUUID } from 'node:crypto';
 import type { AttributeValue, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import { GUARD_OWNER_ATTRIBUTE } from '../../keys/unique-guard';
 import { TABLE_INDEX } from '../../manifest/model';
@@ -37,7 +38,7 @@ export interface UniqueValueRef {
   readonly key: Readonly<Record<string, unknown>>;
   readonly attribute: string;
   readonly value: unknown;
-  /** The record's sequence number: the `itemIdentifier` of a partial batch failure. */
+  /** The sequence number of the record that removed the item. */
   readonly sequenceNumber?: string;
 }
 
@@ -83,7 +84,8 @@ export async function releaseUniqueValues<M>(table: TableContext<M>, event: Stre
     // under earlier key templates keeps its old key until it is migrated.
     const stored = imageValues(record.dynamodb!.Keys!);
     const owner = { [pk]: stored[pk], [sk]: stored[sk] };
-    const values = { ...oldItem, ...keys };
+    // The scope of scoped values is the item's own attribute, as the backfill reads it.
+    const values = { ...keys, ...oldItem };
     for (const attribute of entity.unique) {
       const value = oldItem[attribute];
       if (value === undefined) continue;
@@ -92,6 +94,8 @@ export async function releaseUniqueValues<M>(table: TableContext<M>, event: Stre
       let held: AttributeValue;
       try {
         guard = guardKeyAttributes(model, entity, attribute, value, values);
+        // No value (null, ''): no guard.
+        if (!guard) continue;
         held = attributeValue(entity, attributeOf(entity, attribute), value);
       } catch (error) {
         // The runtime writes no guard for such a value, so there is none to release.
@@ -99,10 +103,12 @@ export async function releaseUniqueValues<M>(table: TableContext<M>, event: Stre
         skipped.push({ ...ref, reason: error.message });
         continue;
       }
-      if (!guard) continue;
       work.push({
         ref,
         input: {
+          // One token per value: a resend of an attempt whose answer was lost is the same request,
+          // so a released value is not reported kept.
+          ClientRequestToken: randomUUID(),
           TransactItems: [
             {
               ConditionCheck: {
@@ -136,7 +142,8 @@ export async function releaseUniqueValues<M>(table: TableContext<M>, event: Stre
       await sendTransaction(table, refs, () => table.dynamodb.send(new TransactWriteItemsCommand(input)));
       released.push(ref);
     } catch (error) {
-      // A failed check is the answer (the value is held); anything else is the caller's to retry.
+      // A failed check is the answer (the value is held); anything else is thrown, and a retry of the
+      // whole event is safe: the values released before come back as kept.
       if (!(error instanceof TransactionCanceledError) || error.reasons.length === 0 || !error.reasons.every((r) => r.code === 'ConditionalCheckFailed')) throw error;
       kept.push(ref);
     }
