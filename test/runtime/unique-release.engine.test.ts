@@ -6,12 +6,13 @@ import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, Scan
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
+import { scopedUniqueManifest } from './fixtures/scoped-unique-manifest';
 import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import { AttributeKind, createClient, defineManifest, openTable, releaseUniqueValues, SingleTableError, TransactionCanceledError } from '../../lib/runtime';
+import { createClient, openTable, releaseUniqueValues, SingleTableError, TransactionCanceledError } from '../../lib/runtime';
 import { guardItem, guardKeyAttributes } from '../../lib/runtime/unique';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
@@ -199,25 +200,9 @@ describe('releaseUniqueValues', () => {
   });
 
   test('values unique per tenant: the removed member\'s tenant releases its value, another tenant holding the same value keeps it', async () => {
-    const scoped = defineManifest({
-      entities: {
-        Member: {
-          attributes: {
-            tenantId: { type: AttributeKind.STRING, required: true },
-            memberId: { type: AttributeKind.STRING, required: true },
-            email: { type: AttributeKind.STRING },
-          },
-          pk: 'TENANT#{tenantId}#MEMBER#{memberId}',
-          sk: 'MEMBER',
-          unique: ['email'],
-          uniqueScope: 'tenantId',
-        },
-      },
-      localIndexes: { enabled: false },
-    });
     const tableName = await engine.createTable();
     const options = { client: engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-    const db = createClient(scoped, options);
+    const db = createClient(scopedUniqueManifest, options);
     await db.put('Member', { tenantId: 'a', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
     await db.put('Member', { tenantId: 'b', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
     await engine.client.send(new DeleteItemCommand({ TableName: tableName, Key: { [PK]: { S: 'TENANT#a#MEMBER#m1' }, [SK]: { S: 'MEMBER' } } }));

@@ -2,27 +2,13 @@
 // two tenants may hold the same one, and every guard lies under its tenant's partition key prefix
 // (what a tenant-isolated grant's LeadingKeys allow).
 import { AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { scopedUniqueManifest } from './fixtures/scoped-unique-manifest';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { AttributeKind, createClient, defineManifest } from '../../lib/runtime';
+import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
-const manifest = defineManifest({
-  entities: {
-    Member: {
-      attributes: {
-        tenantId: { type: AttributeKind.STRING, required: true },
-        memberId: { type: AttributeKind.STRING, required: true },
-        email: { type: AttributeKind.STRING },
-      },
-      pk: 'TENANT#{tenantId}#MEMBER#{memberId}',
-      sk: 'MEMBER',
-      unique: ['email'],
-      uniqueScope: 'tenantId',
-    },
-  },
-  localIndexes: { enabled: false },
-});
+const manifest = scopedUniqueManifest;
 const model = resolveModel(manifest);
 const PK = model.indexes.table.partitionKey;
 let engine: Engine;
