@@ -189,10 +189,10 @@ export function booleanSegment(value: unknown): SegmentResult {
   return value ? 'true' : undefined;
 }
 
-const UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate, which UTF-8 cannot encode: DynamoDB keys are UTF-8, and two such values could become one key';
+const UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate: DynamoDB keys are UTF-8, which has no form for it';
 
 /** What a date value may be (the rule a bad one's message states). */
-export const DATE_RULE = 'a Date or an ISO-8601 date string';
+export const DATE_RULE = 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)';
 
 /** The reason a value is refused: what it must be, and what it is. */
 export const mustBe = (rule: string, value: unknown) => `must be ${rule}, got ${describe(value)}`;

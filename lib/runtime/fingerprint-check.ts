@@ -13,8 +13,7 @@ export function checkFingerprint(bundled: string, env: Readonly<Record<string, s
   if (deployed && deployed !== bundled) {
     throw new SingleTableError(
       'MANIFEST_MISMATCH',
-      `this function was bundled with the manifest fingerprinted ${bundled}, but its table was deployed with the manifest fingerprinted ${deployed} `
-        + `(${FINGERPRINT_ENV}); deploy the function and the stack from the same manifest`,
+      `this function was bundled with manifest ${bundled}, its table deployed from manifest ${deployed} (${FINGERPRINT_ENV}); deploy both from the same manifest`,
     );
   }
 }

@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
-import { mustBe, normalizeDate } from '../keys/encoding';
+import { DATE_RULE, mustBe, normalizeDate } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
 
 /** The entity of a name, or an error listing the known ones. */
@@ -35,8 +35,8 @@ export const NUMBER_KIND: ValueKind = {
 };
 export const BOOLEAN_KIND: ValueKind = { rule: 'a boolean', value: (v) => typeof v === 'boolean' && { BOOL: v } };
 export const DATE_KIND: ValueKind = {
-  // Literal text: a template over another module's constant would keep this object in bundles that never use it.
-  rule: 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)',
+  // A plain reference: a template over another module's constant would keep this object in bundles that never use it.
+  rule: DATE_RULE,
   value: (v) => {
     const iso = normalizeDate(v);
     return iso !== undefined && { S: iso };

@@ -193,7 +193,7 @@ test('opening the table checks the deployed fingerprint: a table deployed from a
   const env = process.env.SINGLE_TABLE_FINGERPRINT;
   process.env.SINGLE_TABLE_FINGERPRINT = '0123456789abcdef';
   try {
-    expect(() => access.openTable({ client: table.dynamodb, tableName: 'any' })).toThrow(/MANIFEST_MISMATCH.*fingerprinted c4462448c2a3f3e4.*0123456789abcdef/);
+    expect(() => access.openTable({ client: table.dynamodb, tableName: 'any' })).toThrow(/MANIFEST_MISMATCH.*manifest c4462448c2a3f3e4.*manifest 0123456789abcdef/);
     process.env.SINGLE_TABLE_FINGERPRINT = access.FINGERPRINT;
     expect(access.openTable({ client: table.dynamodb, tableName: 'any' }).tableName).toBe('any');
   } finally {

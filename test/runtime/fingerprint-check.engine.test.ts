@@ -64,8 +64,8 @@ test('a function bundled with another manifest fails at creation, naming both fi
   expect(error).toBeInstanceOf(SingleTableError);
   expect((error as SingleTableError).code).toBe('MANIFEST_MISMATCH');
   expect((error as Error).message).toBe(
-    `[MANIFEST_MISMATCH] this function was bundled with the manifest fingerprinted ${bundled}, but its table was deployed with the manifest `
-      + `fingerprinted ${deployed} (SINGLE_TABLE_FINGERPRINT); deploy the function and the stack from the same manifest`,
+    `[MANIFEST_MISMATCH] this function was bundled with manifest ${bundled}, its table deployed from manifest ${deployed} (SINGLE_TABLE_FINGERPRINT); `
+      + 'deploy both from the same manifest',
   );
 });
 
