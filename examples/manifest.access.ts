@@ -2,8 +2,8 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, booleanSegment, collectionsOf, dateSegment, getEntity, named, numberSegment, openAccess, partitionCondition, putEntity, queryPattern, readPattern, shardedBy, sliceReader, sortKeyCondition, sortKeyRequest, stringSegment } from "../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexSlot, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SlicedPatternAccess, SortOrder, TaggedItem } from "../lib/runtime";
+import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, attributeFault, booleanSegment, checkSize, collectionsOf, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, numberSegment, openAccess, partitionCondition, putEntity, putWith, queryPattern, readPattern, shardForItem, shardedBy, sliceReader, sortKeyCondition, sortKeyRequest, storableNumber, stringSegment, textSegment } from "../lib/runtime";
+import type { AccessTable, AttributeSlot, ClientOptions, EntityAccess, EntityName, GetOptions, IndexSlot, IndexType, ItemOf, ItemPut, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SlicedPatternAccess, SortOrder, TaggedItem } from "../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -35,17 +35,48 @@ const parts12 = ["TASK#", "taskId", stringSegment, ""];
 const parts13 = ["RUNNING#", "running", booleanSegment, ""];
 const parts14 = ["", "startedAt", dateSegment, ""];
 
-/** What the put of Customer reads of the model (`putRequest` builds its request without sending it). */
+/** Customer's attributes as its slice and its item builder check them. */
+const CustomerAttributes: readonly AttributeSlot[] = [["username", STRING_KIND], ["email", STRING_KIND], ["name", STRING_KIND], ["createdAt", DATE_KIND]];
+const CustomerAttributesNames = /* @__PURE__ */ CustomerAttributes.map((a) => a[0]);
+
+/** What the typed put of Customer reads: its item builder stores what `CustomerEntity` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
+export const CustomerPut: ItemPut = {
+  name: "Customer",
+  partitionKey: "PK",
+  keys: ["username"],
+  item: (i: any) => {
+    if (typeof i != "object" || !i) attributeFault(CustomerPut, i, CustomerAttributes);
+    const v0 = i.username, v1 = i.email, v2 = i.name, v3 = i.createdAt;
+    const d3 = normalizeDate(v3);
+    if (!(typeof v0 == "string" && typeof v1 == "string" && typeof v2 == "string" && d3 !== undefined && declaredOnly(i, CustomerAttributesNames))) attributeFault(CustomerPut, i, CustomerAttributes);
+    const s0 = textSegment(v0, "$");
+    const s1 = textSegment(v1, "$");
+    const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(CustomerPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
+    checkSize(CustomerPut, "PK", k0, 2048);
+    checkSize(CustomerPut, "SK", k0, 1024);
+    const o: ReturnType<ItemPut["item"]> = { "username": { S: v0 }, "email": { S: v1 }, "name": { S: v2 }, "createdAt": { S: d3! }, "PK": { S: k0 }, "SK": { S: k0 }, "Type": { S: "Customer" } };
+    // GSI1
+    if (s1) {
+      const k3 = "EMAIL#" + s1;
+      checkSize(CustomerPut, "GSI1PK", k3, 2048);
+      o["GSI1PK"] = { S: k3 };
+      o["GSI1SK"] = { S: k0 };
+    } else keyFault(CustomerPut, "EMAIL#{email}", ["email"], [s1]);
+    return o;
+  },
+};
+
+/** What the put of Customer by name reads of the model (`putRequest` builds its request without sending it). */
 export const CustomerEntity: EntityAccess = {
   name: "Customer",
   typeValue: "Customer",
-  attributes: [["username", STRING_KIND], ["email", STRING_KIND], ["name", STRING_KIND], ["createdAt", DATE_KIND]],
+  attributes: CustomerAttributes,
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts1] }, { pk: ["GSI1PK", parts2], sk: ["GSI1SK", parts1] }],
 };
 
 /** Writes a whole Customer: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
 export function putCustomer(table: AccessTable<M>, item: ItemOf<M, "Customer">, options?: PutOptions): Promise<void> {
-  return putEntity(table, CustomerEntity, item, options, collectionsOf);
+  return putWith(table, CustomerPut, item, options, collectionsOf);
 }
 
 const CustomerKey: EntityAccess = {
@@ -60,17 +91,67 @@ export function getCustomer(table: AccessTable<M>, key: KeyOf<M, "Customer">, op
   return getEntity(table, CustomerKey, key, options) as Promise<ResultItemOf<M, "Customer"> | undefined>;
 }
 
-/** What the put of Order reads of the model (`putRequest` builds its request without sending it). */
+/** Order's attributes as its slice and its item builder check them. */
+const OrderAttributes: readonly AttributeSlot[] = [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND], ["trackingNumber", STRING_KIND, true], ["lines", LIST_KIND, true]];
+const OrderAttributesNames = /* @__PURE__ */ OrderAttributes.map((a) => a[0]);
+
+/** What the typed put of Order reads: its item builder stores what `OrderEntity` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
+export const OrderPut: ItemPut = {
+  name: "Order",
+  partitionKey: "PK",
+  keys: ["username","orderId"],
+  item: (i: any) => {
+    if (typeof i != "object" || !i) attributeFault(OrderPut, i, OrderAttributes);
+    const v0 = i.username, v1 = i.orderId, v2 = i.status, v3 = i.createdAt, v4 = i.amount, v5 = i.trackingNumber, v6 = i.lines;
+    const d3 = normalizeDate(v3);
+    const x6 = v6 === undefined ? undefined : LIST_KIND.value(v6);
+    if (!(typeof v0 == "string" && typeof v1 == "string" && typeof v2 == "string" && d3 !== undefined && storableNumber(v4) && (v5 === undefined || typeof v5 == "string") && (v6 === undefined || x6) && declaredOnly(i, OrderAttributesNames))) attributeFault(OrderPut, i, OrderAttributes);
+    const s0 = textSegment(v0, "$");
+    const s1 = textSegment(v1, "$");
+    const s2 = textSegment(v2, "$");
+    const s4 = numberSegment(v4) as string;
+    const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(OrderPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
+    checkSize(OrderPut, "PK", k0, 2048);
+    const k1 = s1 ? "ORDER#" + s1 : keyFault(OrderPut, "ORDER#{orderId}", ["orderId"], [s1], "SK") as never;
+    checkSize(OrderPut, "SK", k1, 1024);
+    const o: ReturnType<ItemPut["item"]> = { "username": { S: v0 }, "orderId": { S: v1 }, "status": { S: v2 }, "createdAt": { S: d3! }, "amount": { N: String(v4) }, "PK": { S: k0 }, "SK": { S: k1 }, "Type": { S: "Order" } };
+    if (v5 !== undefined) o["trackingNumber"] = { S: v5 };
+    if (v6 !== undefined) o["lines"] = x6 as never;
+    // GSI1
+    o["GSI1PK"] = { S: k1 };
+    o["GSI1SK"] = { S: k1 };
+    // GSI2
+    if (s2) {
+      const k3 = "ORDER#" + s2 + "#" + shardForItem(k0, k1, 3);
+      checkSize(OrderPut, "GSI2PK", k3, 2048);
+      const k4 = d3!;
+      checkSize(OrderPut, "GSI2SK", k4, 1024);
+      o["GSI2PK"] = { S: k3 };
+      o["GSI2SK"] = { S: k4 };
+    } else keyFault(OrderPut, "ORDER#{status}", ["status"], [s2]);
+    // LSI1
+    const k5 = "ORDERED#" + d3!;
+    checkSize(OrderPut, "LSI1SK", k5, 1024);
+    o["LSI1SK"] = { S: k5 };
+    // LSI2
+    const k6 = "AMOUNT#" + s4;
+    checkSize(OrderPut, "LSI2SK", k6, 1024);
+    o["LSI2SK"] = { S: k6 };
+    return o;
+  },
+};
+
+/** What the put of Order by name reads of the model (`putRequest` builds its request without sending it). */
 export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND], ["trackingNumber", STRING_KIND, true], ["lines", LIST_KIND, true]],
+  attributes: OrderAttributes,
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts3] }, { pk: ["GSI1PK", parts3], sk: ["GSI1SK", parts3] }, { pk: ["GSI2PK", parts4], sk: ["GSI2SK", parts5], shard: /* @__PURE__ */ shardedBy("GSI2", 3) }, { sk: ["LSI1SK", parts6] }, { sk: ["LSI2SK", parts7] }],
 };
 
 /** Writes a whole Order: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
 export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, options?: PutOptions): Promise<void> {
-  return putEntity(table, OrderEntity, item, options, collectionsOf);
+  return putWith(table, OrderPut, item, options, collectionsOf);
 }
 
 const OrderKey: EntityAccess = {
@@ -85,17 +166,50 @@ export function getOrder(table: AccessTable<M>, key: KeyOf<M, "Order">, options?
   return getEntity(table, OrderKey, key, options) as Promise<ResultItemOf<M, "Order"> | undefined>;
 }
 
-/** What the put of Product reads of the model (`putRequest` builds its request without sending it). */
+/** Product's attributes as its slice and its item builder check them. */
+const ProductAttributes: readonly AttributeSlot[] = [["productId", STRING_KIND], ["category", STRING_KIND], ["price", NUMBER_KIND], ["name", STRING_KIND]];
+const ProductAttributesNames = /* @__PURE__ */ ProductAttributes.map((a) => a[0]);
+
+/** What the typed put of Product reads: its item builder stores what `ProductEntity` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
+export const ProductPut: ItemPut = {
+  name: "Product",
+  partitionKey: "PK",
+  keys: ["productId"],
+  item: (i: any) => {
+    if (typeof i != "object" || !i) attributeFault(ProductPut, i, ProductAttributes);
+    const v0 = i.productId, v1 = i.category, v2 = i.price, v3 = i.name;
+    if (!(typeof v0 == "string" && typeof v1 == "string" && storableNumber(v2) && typeof v3 == "string" && declaredOnly(i, ProductAttributesNames))) attributeFault(ProductPut, i, ProductAttributes);
+    const s0 = textSegment(v0, "$");
+    const s1 = textSegment(v1, "$");
+    const s2 = numberSegment(v2) as string;
+    const k0 = s0 ? "PRODUCT#" + s0 : keyFault(ProductPut, "PRODUCT#{productId}", ["productId"], [s0], "PK") as never;
+    checkSize(ProductPut, "PK", k0, 2048);
+    checkSize(ProductPut, "SK", k0, 1024);
+    const o: ReturnType<ItemPut["item"]> = { "productId": { S: v0 }, "category": { S: v1 }, "price": { N: String(v2) }, "name": { S: v3 }, "PK": { S: k0 }, "SK": { S: k0 }, "Type": { S: "Product" } };
+    // GSI1
+    if (s1) {
+      const k3 = "CATEGORY#" + s1;
+      checkSize(ProductPut, "GSI1PK", k3, 2048);
+      const k4 = "PRICE#" + s2;
+      checkSize(ProductPut, "GSI1SK", k4, 1024);
+      o["GSI1PK"] = { S: k3 };
+      o["GSI1SK"] = { S: k4 };
+    } else keyFault(ProductPut, "CATEGORY#{category}", ["category"], [s1]);
+    return o;
+  },
+};
+
+/** What the put of Product by name reads of the model (`putRequest` builds its request without sending it). */
 export const ProductEntity: EntityAccess = {
   name: "Product",
   typeValue: "Product",
-  attributes: [["productId", STRING_KIND], ["category", STRING_KIND], ["price", NUMBER_KIND], ["name", STRING_KIND]],
+  attributes: ProductAttributes,
   slots: [{ pk: ["PK", parts8], sk: ["SK", parts8] }, { pk: ["GSI1PK", parts9], sk: ["GSI1SK", parts10] }],
 };
 
 /** Writes a whole Product: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
 export function putProduct(table: AccessTable<M>, item: ItemOf<M, "Product">, options?: PutOptions): Promise<void> {
-  return putEntity(table, ProductEntity, item, options, collectionsOf);
+  return putWith(table, ProductPut, item, options, collectionsOf);
 }
 
 const ProductKey: EntityAccess = {
@@ -110,17 +224,42 @@ export function getProduct(table: AccessTable<M>, key: KeyOf<M, "Product">, opti
   return getEntity(table, ProductKey, key, options) as Promise<ResultItemOf<M, "Product"> | undefined>;
 }
 
-/** What the put of Group reads of the model (`putRequest` builds its request without sending it). */
+/** Group's attributes as its slice and its item builder check them. */
+const GroupAttributes: readonly AttributeSlot[] = [["groupId", STRING_KIND], ["name", STRING_KIND]];
+const GroupAttributesNames = /* @__PURE__ */ GroupAttributes.map((a) => a[0]);
+
+/** What the typed put of Group reads: its item builder stores what `GroupEntity` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
+export const GroupPut: ItemPut = {
+  name: "Group",
+  partitionKey: "PK",
+  keys: ["groupId"],
+  item: (i: any) => {
+    if (typeof i != "object" || !i) attributeFault(GroupPut, i, GroupAttributes);
+    const v0 = i.groupId, v1 = i.name;
+    if (!(typeof v0 == "string" && typeof v1 == "string" && declaredOnly(i, GroupAttributesNames))) attributeFault(GroupPut, i, GroupAttributes);
+    const s0 = textSegment(v0, "$");
+    const k0 = s0 ? "GROUP#" + s0 : keyFault(GroupPut, "GROUP#{groupId}", ["groupId"], [s0], "PK") as never;
+    checkSize(GroupPut, "PK", k0, 2048);
+    checkSize(GroupPut, "SK", k0, 1024);
+    const o: ReturnType<ItemPut["item"]> = { "groupId": { S: v0 }, "name": { S: v1 }, "PK": { S: k0 }, "SK": { S: k0 }, "Type": { S: "Group" } };
+    // GSI1
+    o["GSI1PK"] = { S: k0 };
+    o["GSI1SK"] = { S: k0 };
+    return o;
+  },
+};
+
+/** What the put of Group by name reads of the model (`putRequest` builds its request without sending it). */
 export const GroupEntity: EntityAccess = {
   name: "Group",
   typeValue: "Group",
-  attributes: [["groupId", STRING_KIND], ["name", STRING_KIND]],
+  attributes: GroupAttributes,
   slots: [{ pk: ["PK", parts11], sk: ["SK", parts11] }, { pk: ["GSI1PK", parts11], sk: ["GSI1SK", parts11] }],
 };
 
 /** Writes a whole Group: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
 export function putGroup(table: AccessTable<M>, item: ItemOf<M, "Group">, options?: PutOptions): Promise<void> {
-  return putEntity(table, GroupEntity, item, options, collectionsOf);
+  return putWith(table, GroupPut, item, options, collectionsOf);
 }
 
 const GroupKey: EntityAccess = {
@@ -135,17 +274,46 @@ export function getGroup(table: AccessTable<M>, key: KeyOf<M, "Group">, options?
   return getEntity(table, GroupKey, key, options) as Promise<ResultItemOf<M, "Group"> | undefined>;
 }
 
-/** What the put of Membership reads of the model (`putRequest` builds its request without sending it). */
+/** Membership's attributes as its slice and its item builder check them. */
+const MembershipAttributes: readonly AttributeSlot[] = [["username", STRING_KIND], ["groupId", STRING_KIND], ["joinedAt", DATE_KIND]];
+const MembershipAttributesNames = /* @__PURE__ */ MembershipAttributes.map((a) => a[0]);
+
+/** What the typed put of Membership reads: its item builder stores what `MembershipEntity` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
+export const MembershipPut: ItemPut = {
+  name: "Membership",
+  partitionKey: "PK",
+  keys: ["username","groupId"],
+  item: (i: any) => {
+    if (typeof i != "object" || !i) attributeFault(MembershipPut, i, MembershipAttributes);
+    const v0 = i.username, v1 = i.groupId, v2 = i.joinedAt;
+    const d2 = normalizeDate(v2);
+    if (!(typeof v0 == "string" && typeof v1 == "string" && d2 !== undefined && declaredOnly(i, MembershipAttributesNames))) attributeFault(MembershipPut, i, MembershipAttributes);
+    const s0 = textSegment(v0, "$");
+    const s1 = textSegment(v1, "$");
+    const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(MembershipPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
+    checkSize(MembershipPut, "PK", k0, 2048);
+    const k1 = s1 ? "GROUP#" + s1 : keyFault(MembershipPut, "GROUP#{groupId}", ["groupId"], [s1], "SK") as never;
+    checkSize(MembershipPut, "SK", k1, 1024);
+    const o: ReturnType<ItemPut["item"]> = { "username": { S: v0 }, "groupId": { S: v1 }, "joinedAt": { S: d2! }, "PK": { S: k0 }, "SK": { S: k1 }, "Type": { S: "Membership" } };
+    // GSI1
+    checkSize(MembershipPut, "GSI1SK", k0, 1024);
+    o["GSI1PK"] = { S: k1 };
+    o["GSI1SK"] = { S: k0 };
+    return o;
+  },
+};
+
+/** What the put of Membership by name reads of the model (`putRequest` builds its request without sending it). */
 export const MembershipEntity: EntityAccess = {
   name: "Membership",
   typeValue: "Membership",
-  attributes: [["username", STRING_KIND], ["groupId", STRING_KIND], ["joinedAt", DATE_KIND]],
+  attributes: MembershipAttributes,
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts11] }, { pk: ["GSI1PK", parts11], sk: ["GSI1SK", parts1] }],
 };
 
 /** Writes a whole Membership: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
 export function putMembership(table: AccessTable<M>, item: ItemOf<M, "Membership">, options?: PutOptions): Promise<void> {
-  return putEntity(table, MembershipEntity, item, options, collectionsOf);
+  return putWith(table, MembershipPut, item, options, collectionsOf);
 }
 
 const MembershipKey: EntityAccess = {
@@ -160,17 +328,55 @@ export function getMembership(table: AccessTable<M>, key: KeyOf<M, "Membership">
   return getEntity(table, MembershipKey, key, options) as Promise<ResultItemOf<M, "Membership"> | undefined>;
 }
 
-/** What the put of Task reads of the model (`putRequest` builds its request without sending it). */
+/** Task's attributes as its slice and its item builder check them. */
+const TaskAttributes: readonly AttributeSlot[] = [["taskId", STRING_KIND], ["name", STRING_KIND], ["running", BOOLEAN_KIND, true], ["startedAt", DATE_KIND, true]];
+const TaskAttributesNames = /* @__PURE__ */ TaskAttributes.map((a) => a[0]);
+
+/** What the typed put of Task reads: its item builder stores what `TaskEntity` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
+export const TaskPut: ItemPut = {
+  name: "Task",
+  partitionKey: "PK",
+  keys: ["taskId"],
+  item: (i: any) => {
+    if (typeof i != "object" || !i) attributeFault(TaskPut, i, TaskAttributes);
+    const v0 = i.taskId, v1 = i.name, v2 = i.running, v3 = i.startedAt;
+    const d3 = v3 === undefined ? undefined : normalizeDate(v3);
+    if (!(typeof v0 == "string" && typeof v1 == "string" && (v2 === undefined || typeof v2 == "boolean") && (v3 === undefined || d3 !== undefined) && declaredOnly(i, TaskAttributesNames))) attributeFault(TaskPut, i, TaskAttributes);
+    const s0 = textSegment(v0, "$");
+    const s2 = v2 ? "true" : "";
+    const s3 = d3 ?? "";
+    const k0 = s0 ? "TASK#" + s0 : keyFault(TaskPut, "TASK#{taskId}", ["taskId"], [s0], "PK") as never;
+    checkSize(TaskPut, "PK", k0, 2048);
+    checkSize(TaskPut, "SK", k0, 1024);
+    const o: ReturnType<ItemPut["item"]> = { "taskId": { S: v0 }, "name": { S: v1 }, "PK": { S: k0 }, "SK": { S: k0 }, "Type": { S: "Task" } };
+    if (v2 !== undefined) o["running"] = { BOOL: v2 };
+    if (v3 !== undefined) o["startedAt"] = { S: d3! };
+    // GSI3
+    if (s2) {
+      const k3 = "RUNNING#" + s2;
+      checkSize(TaskPut, "GSI3PK", k3, 2048);
+      if (s3) {
+        const k4 = s3;
+        checkSize(TaskPut, "GSI3SK", k4, 1024);
+        o["GSI3PK"] = { S: k3 };
+        o["GSI3SK"] = { S: k4 };
+      } else keyFault(TaskPut, "{startedAt}", ["startedAt"], [s3]);
+    } else keyFault(TaskPut, "RUNNING#{running}", ["running"], [s2]);
+    return o;
+  },
+};
+
+/** What the put of Task by name reads of the model (`putRequest` builds its request without sending it). */
 export const TaskEntity: EntityAccess = {
   name: "Task",
   typeValue: "Task",
-  attributes: [["taskId", STRING_KIND], ["name", STRING_KIND], ["running", BOOLEAN_KIND, true], ["startedAt", DATE_KIND, true]],
+  attributes: TaskAttributes,
   slots: [{ pk: ["PK", parts12], sk: ["SK", parts12] }, { pk: ["GSI3PK", parts13], sk: ["GSI3SK", parts14] }],
 };
 
 /** Writes a whole Task: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
 export function putTask(table: AccessTable<M>, item: ItemOf<M, "Task">, options?: PutOptions): Promise<void> {
-  return putEntity(table, TaskEntity, item, options, collectionsOf);
+  return putWith(table, TaskPut, item, options, collectionsOf);
 }
 
 const TaskKey: EntityAccess = {

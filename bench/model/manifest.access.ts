@@ -2,8 +2,8 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { DATE_KIND, NUMBER_KIND, STRING_KIND, dateSegment, getEntity, named, openAccess, partitionCondition, putEntity, queryPattern, stringSegment } from "../../lib/runtime";
-import type { AccessTable, ClientOptions, EntityAccess, EntityName, GetOptions, IndexSlot, IndexType, ItemOf, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, TaggedItem } from "../../lib/runtime";
+import { DATE_KIND, NUMBER_KIND, STRING_KIND, attributeFault, checkSize, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, openAccess, partitionCondition, putEntity, putWith, queryPattern, storableNumber, stringSegment, textSegment } from "../../lib/runtime";
+import type { AccessTable, AttributeSlot, ClientOptions, EntityAccess, EntityName, GetOptions, IndexSlot, IndexType, ItemOf, ItemPut, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, TaggedItem } from "../../lib/runtime";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;
@@ -24,17 +24,55 @@ const parts1 = ["CUSTOMER#", "username", stringSegment, ""];
 const parts2 = ["ORDER#", "orderId", stringSegment, ""];
 const parts3 = ["ORDER#", "status", stringSegment, ""];
 
-/** What the put of Order reads of the model (`putRequest` builds its request without sending it). */
+/** Order's attributes as its slice and its item builder check them. */
+const OrderAttributes: readonly AttributeSlot[] = [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND]];
+const OrderAttributesNames = /* @__PURE__ */ OrderAttributes.map((a) => a[0]);
+
+/** What the typed put of Order reads: its item builder stores what `OrderEntity` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
+export const OrderPut: ItemPut = {
+  name: "Order",
+  partitionKey: "PK",
+  keys: ["username","orderId"],
+  item: (i: any) => {
+    if (typeof i != "object" || !i) attributeFault(OrderPut, i, OrderAttributes);
+    const v0 = i.username, v1 = i.orderId, v2 = i.status, v3 = i.createdAt, v4 = i.amount;
+    const d3 = normalizeDate(v3);
+    if (!(typeof v0 == "string" && typeof v1 == "string" && typeof v2 == "string" && d3 !== undefined && storableNumber(v4) && declaredOnly(i, OrderAttributesNames))) attributeFault(OrderPut, i, OrderAttributes);
+    const s0 = textSegment(v0, "$");
+    const s1 = textSegment(v1, "$");
+    const s2 = textSegment(v2, "$");
+    const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(OrderPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
+    checkSize(OrderPut, "PK", k0, 2048);
+    const k1 = s1 ? "ORDER#" + s1 : keyFault(OrderPut, "ORDER#{orderId}", ["orderId"], [s1], "SK") as never;
+    checkSize(OrderPut, "SK", k1, 1024);
+    const o: ReturnType<ItemPut["item"]> = { "username": { S: v0 }, "orderId": { S: v1 }, "status": { S: v2 }, "createdAt": { S: d3! }, "amount": { N: String(v4) }, "PK": { S: k0 }, "SK": { S: k1 }, "Type": { S: "Order" } };
+    // GSI1
+    o["GSI1PK"] = { S: k1 };
+    o["GSI1SK"] = { S: k1 };
+    // GSI2
+    if (s2) {
+      const k3 = "ORDER#" + s2;
+      checkSize(OrderPut, "GSI2PK", k3, 2048);
+      const k4 = d3!;
+      checkSize(OrderPut, "GSI2SK", k4, 1024);
+      o["GSI2PK"] = { S: k3 };
+      o["GSI2SK"] = { S: k4 };
+    } else keyFault(OrderPut, "ORDER#{status}", ["status"], [s2]);
+    return o;
+  },
+};
+
+/** What the put of Order by name reads of the model (`putRequest` builds its request without sending it). */
 export const OrderEntity: EntityAccess = {
   name: "Order",
   typeValue: "Order",
-  attributes: [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND]],
+  attributes: OrderAttributes,
   slots: [{ pk: ["PK", parts1], sk: ["SK", parts2] }, { pk: ["GSI1PK", parts2], sk: ["GSI1SK", parts2] }, { pk: ["GSI2PK", parts3], sk: ["GSI2SK", ["", "createdAt", dateSegment, ""]] }],
 };
 
 /** Writes a whole Order: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
 export function putOrder(table: AccessTable<M>, item: ItemOf<M, "Order">, options?: PutOptions): Promise<void> {
-  return putEntity(table, OrderEntity, item, options);
+  return putWith(table, OrderPut, item, options);
 }
 
 const OrderKey: EntityAccess = {

@@ -189,7 +189,7 @@ export function booleanSegment(value: unknown): SegmentResult {
   return value ? 'true' : undefined;
 }
 
-const UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate: DynamoDB keys are UTF-8, which has no form for it';
+export const UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate: DynamoDB keys are UTF-8, which has no form for it';
 
 /** What a date value may be (the rule a bad one's message states). */
 export const DATE_RULE = 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)';

@@ -5,6 +5,7 @@
 // manifest's `defineManifest` literal (a type-only import). Build side: the CLI and tests.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
 import { EntityModel, IndexModel, KeyTemplateModel, PatternModel, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { buildQueryInput } from '../runtime/query';
 
@@ -26,7 +27,7 @@ export interface AccessModuleOptions {
 }
 
 /** The runtime's types a module may name; it imports those it does. */
-const TYPES = ['AccessTable', 'ClientOptions', 'EntityAccess', 'EntityName', 'FetchMode', 'GetOptions', 'IndexSlot', 'IndexType', 'ItemOf', 'KeyedPattern', 'KeyOf', 'ModelSlice',
+const TYPES = ['AccessTable', 'AttributeSlot', 'ClientOptions', 'EntityAccess', 'EntityName', 'FetchMode', 'GetOptions', 'IndexSlot', 'IndexType', 'ItemOf', 'ItemPut', 'KeyedPattern', 'KeyOf', 'ModelSlice',
   'PatternAccess', 'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'ShardModel', 'SlicedPatternAccess', 'SortKeyCondition', 'SortOrder',
   'TableContext', 'TaggedItem'];
 
@@ -153,6 +154,200 @@ function queryRequest(model: TableModel, pattern: PatternModel, typeFilter: stri
   return { inline, shape: fill(params), params, args };
 }
 
+/**
+ * The item builder of an entity's typed put, as the text of an arrow function over the item:
+ * straight-line code that stores what entityItem stores for the entity's slice and throws what it
+ * throws, in the same order (lib/runtime/access/build.ts). Attributes are read by their names once,
+ * checked as their kinds check them (any fault: convertItem names it), each key joined from its
+ * attributes' encoded segments and its size checked, index keys written where every segment of
+ * the slot holds text (an absent one keeps the item out of the index; an unpaired surrogate is
+ * named), the stored item one object literal. `owner` is the constant the builder is the `item`
+ * of (it has the entity's name); `attributes` the constant of the slice's attribute list.
+ */
+export function itemBuilder(model: TableModel, entity: EntityModel, owner: string, attributes: string, values: Set<string>): string {
+  const use = (...names: string[]) => names.forEach((n) => values.add(n));
+  const esc = json(model.escapeChar);
+  const attrs = Object.values(entity.attributes);
+  const index = new Map(attrs.map((a, j) => [a.name, j]));
+  const lines: string[] = [];
+  const checks: string[] = [];
+  const stored: string[] = [];
+  const optional: string[] = [];
+  // The value, the checked value's form and its key segment of each attribute; a segment that is
+  // text whenever the attribute's checks pass needs no test before a key is joined.
+  const segment = new Map<string, { text: string; alwaysText: boolean }>();
+  lines.push(`if (typeof i != "object" || !i) attributeFault(${owner}, i, ${attributes});`);
+  lines.push(`const ${attrs.map((a, j) => `v${j} = i${/^[A-Za-z_$][\w$]*$/.test(a.name) ? `.${a.name}` : `[${json(a.name)}]`}`).join(', ')};`);
+  use('attributeFault', 'declaredOnly');
+  attrs.forEach((a, j) => {
+    const v = `v${j}`;
+    let check: string;
+    let value: string;
+    switch (a.type) {
+      case 'STRING':
+        check = `typeof ${v} == "string"`;
+        value = `{ S: ${v} }`;
+        use('textSegment');
+        segment.set(a.name, { text: `s${j}`, alwaysText: false });
+        break;
+      case 'NUMBER':
+        check = `storableNumber(${v})`;
+        value = `{ N: String(${v}) }`;
+        use('storableNumber');
+        segment.set(a.name, { text: `s${j}`, alwaysText: a.required });
+        break;
+      case 'BOOLEAN':
+        check = `typeof ${v} == "boolean"`;
+        value = `{ BOOL: ${v} }`;
+        segment.set(a.name, { text: `s${j}`, alwaysText: false });
+        break;
+      case 'DATE':
+        lines.push(`const d${j} = ${a.required ? '' : `${v} === undefined ? undefined : `}normalizeDate(${v});`);
+        use('normalizeDate');
+        check = `d${j} !== undefined`;
+        value = `{ S: d${j}! }`;
+        segment.set(a.name, { text: a.required ? `d${j}!` : `s${j}`, alwaysText: a.required });
+        break;
+      default:
+        lines.push(`const x${j} = ${a.required ? '' : `${v} === undefined ? undefined : `}${KIND_NAMES[a.type]}.value(${v});`);
+        use(KIND_NAMES[a.type]);
+        check = `x${j}`;
+        value = `x${j} as never`;
+    }
+    checks.push(a.required ? check : `(${v} === undefined || ${check})`);
+    (a.required ? stored : optional).push(a.required ? `${json(a.name)}: ${value}` : `if (${v} !== undefined) o[${json(a.name)}] = ${value};`);
+  });
+  lines.push(`if (!(${[...checks, `declaredOnly(i, ${attributes}Names)`].join(' && ')})) attributeFault(${owner}, i, ${attributes});`);
+  // Segments of the attributes the keys and shards read, once each.
+  const keyed = new Set<string>();
+  for (const keys of Object.values(entity.keys)) for (const t of [keys.pk, keys.sk]) t?.attributes.forEach((n) => keyed.add(n));
+  for (const i of Object.keys(entity.keys)) {
+    const shards = model.indexes[i].shards;
+    if (shards?.strategy === 'ATTRIBUTE') keyed.add(shards.attribute!);
+  }
+  for (const name of keyed) {
+    const j = index.get(name)!;
+    const a = attrs[j];
+    const v = `v${j}`;
+    const text = a.type === 'STRING' ? `textSegment(${v}, ${esc})`
+      : a.type === 'NUMBER' ? `${a.required ? '' : `${v} === undefined ? "" : `}numberSegment(${v}) as string`
+        : a.type === 'BOOLEAN' ? `${v} ? "true" : ""`
+          : a.required ? undefined : `d${j} ?? ""`;
+    if (a.type === 'NUMBER') use('numberSegment');
+    if (text) lines.push(`const s${j} = ${text};`);
+  }
+  const sourceOf = (t: KeyTemplateModel) => t.segments.map((s) => s.literal ?? `{${s.attribute}}`).join(model.delimiter);
+  // A key's text, and the test that every segment it joins holds text (undefined: always).
+  const joinKey = (t: KeyTemplateModel) => {
+    const pieces: string[] = [];
+    let literal = '';
+    t.segments.forEach((s, n) => {
+      if (n > 0) literal += model.delimiter;
+      if (s.literal !== undefined) {
+        literal += s.literal;
+      } else {
+        if (literal) pieces.push(json(literal));
+        literal = '';
+        pieces.push(segment.get(s.attribute!)!.text);
+      }
+    });
+    if (literal || pieces.length === 0) pieces.push(json(literal));
+    const tested = t.attributes.map((n) => segment.get(n)!).filter((g) => !g.alwaysText).map((g) => g.text);
+    return { text: pieces.join(' + '), test: tested.length ? [...new Set(tested)].join(' && ') : undefined };
+  };
+  const fault = (t: KeyTemplateModel, key?: string) =>
+    `keyFault(${owner}, ${json(sourceOf(t))}, ${json(t.attributes)}, [${t.attributes.map((n) => segment.get(n)!.text).join(', ')}]${key ? `, ${json(key)}` : ''})`;
+  use('keyFault', 'checkSize');
+  // Keys joined at the top level, by template source: a key of the same template is that key again.
+  const joined = new Map<string, string>();
+  // The smallest limit each key's size was checked against: a larger one needs no check.
+  const checked = new Map<string, number>();
+  const sized = (attribute: string, key: string, limit: number) => {
+    if ((checked.get(key) ?? Infinity) <= limit) return key;
+    checked.set(key, limit);
+    return `checkSize(${owner}, ${json(attribute)}, ${key}, ${limit})`;
+  };
+  const table = model.indexes[TABLE_INDEX];
+  const tableKeys: [string, KeyTemplateModel, number][] = [[table.partitionKey, entity.keys[TABLE_INDEX].pk, MAX_PARTITION_KEY_BYTES]];
+  if (table.sortKey && entity.keys[TABLE_INDEX].sk) tableKeys.push([table.sortKey, entity.keys[TABLE_INDEX].sk, MAX_SORT_KEY_BYTES]);
+  const tableVars: string[] = [];
+  tableKeys.forEach(([attribute, t, limit], n) => {
+    const source = sourceOf(t);
+    let k = joined.get(source);
+    if (!k) {
+      const { text, test } = joinKey(t);
+      k = `k${n}`;
+      lines.push(`const ${k} = ${test ? `${test} ? ${text} : ${fault(t, attribute)} as never` : text};`);
+      joined.set(source, k);
+    }
+    const check = sized(attribute, k, limit);
+    if (check !== k) lines.push(`${check};`);
+    tableVars.push(k);
+    stored.push(`${json(attribute)}: { S: ${k} }`);
+  });
+  stored.push(`${json(model.typeAttribute)}: { S: ${json(entity.typeValue)} }`);
+  const slots: string[] = [];
+  let n = 0;
+  for (const name of Object.keys(entity.keys).filter((i) => i !== TABLE_INDEX)) {
+    const idx = model.indexes[name];
+    const keys = entity.keys[name];
+    const sk = idx.sortKey && keys.sk ? keys.sk : undefined;
+    const body: string[] = [];
+    let skVar: string | undefined;
+    const sortKey = (indent: string, writes: string[]) => {
+      if (!sk) return writes.map((w) => indent + w);
+      const known = joined.get(sourceOf(sk));
+      const { text, test } = joinKey(sk);
+      skVar = known ?? `k${tableVars.length + ++n}`;
+      const lead = known ? [] : [`const ${skVar} = ${text};`];
+      const check = sized(idx.sortKey!, skVar, MAX_SORT_KEY_BYTES);
+      const all = [...lead, ...(check !== skVar ? [`${check};`] : []), ...writes, `o[${json(idx.sortKey!)}] = { S: ${skVar} };`];
+      if (!test || known) return all.map((w) => indent + w);
+      return [`${indent}if (${test}) {`, ...all.map((w) => `${indent}  ${w}`), `${indent}} else ${fault(sk)};`];
+    };
+    if (idx.type === 'LSI') {
+      body.push(...sortKey('', []));
+    } else {
+      const pk = keys.pk;
+      const known = joined.get(sourceOf(pk));
+      const { text, test } = joinKey(pk);
+      const shards = idx.shards;
+      let suffix = '';
+      if (shards) {
+        const shard = shards.strategy === 'ATTRIBUTE' ? segment.get(shards.attribute!)! : undefined;
+        use(shard ? 'shardForValue' : 'shardForItem');
+        const by = !shard ? `shardForItem(${tableVars[0]}, ${tableVars[1] ?? '""'}, ${shards.writeCount})`
+          : shard.alwaysText ? `shardForValue(${shard.text}, ${shards.writeCount})`
+            : `(${shard.text} ? shardForValue(${shard.text}, ${shards.writeCount}) : shardFault(${owner}, ${json(name)}, ${json(shards.attribute)}, ${shard.text}))`;
+        if (shard && !shard.alwaysText) use('shardFault');
+        suffix = ` + ${json(model.delimiter)} + ${by}`;
+      }
+      // The key of a table key's template, unsharded, is that key's variable (its size checked).
+      const alias = known !== undefined && !suffix;
+      const pkVar = alias ? known : `k${tableVars.length + ++n}`;
+      const check = sized(idx.partitionKey, pkVar, MAX_PARTITION_KEY_BYTES);
+      const inner = [...(alias ? [] : [`const ${pkVar} = ${(known ?? text) + suffix};`]), ...(check !== pkVar ? [`${check};`] : [])];
+      const write = `o[${json(idx.partitionKey)}] = { S: ${pkVar} };`;
+      // The partition key of the same template as a table key, or with no test, is always there.
+      if (known || !test) body.push(...inner, ...sortKey('', [write]));
+      else body.push(`if (${test}) {`, ...inner.map((w) => `  ${w}`), ...sortKey('  ', [write]), `} else ${fault(pk)};`);
+      // Its variable names the key for the size checks of later keys only within this slot.
+      if (!alias) checked.delete(pkVar);
+    }
+    if (skVar && !joined.has(sourceOf(sk!))) checked.delete(skVar);
+    slots.push(`// ${name}`, ...body);
+  }
+  return [
+    '(i: any) => {',
+    ...lines.map((l) => `  ${l}`),
+    `  const o: ReturnType<ItemPut["item"]> = { ${stored.join(', ')} };`,
+    ...optional.map((l) => `  ${l}`),
+    ...slots.map((l) => `  ${l}`),
+    '  return o;',
+    '}',
+  ].join('\n');
+}
+
 /** Whether the full runtime's putItem maintains attributes of the entity: a version, timestamps or unique values. */
 const maintainsAttributes = (entity: EntityModel) => entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
 
@@ -232,14 +427,30 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       needsModelFile = true;
       values.add('putItem').add('openTable as openModelFile').add('maintainedWrites');
     }
-    values.add(maintained ? 'getEntity' : 'putEntity').add('getEntity');
+    values.add(maintained ? 'getEntity' : 'putWith').add('getEntity');
     if (model.localIndexesEnabled) values.add('collectionsOf');
+    const tableKeys = entity.keys[TABLE_INDEX];
+    const built = maintained ? [] : [
+      `/** ${name}'s attributes as its slice and its item builder check them. */`,
+      `const ${name}Attributes: readonly AttributeSlot[] = ${kindsOf(entity)};`,
+      `const ${name}AttributesNames = /* @__PURE__ */ ${name}Attributes.map((a) => a[0]);`,
+      '',
+      `/** What the typed put of ${name} reads: its item builder stores what \`${name}Entity\` stores, with the same errors (\`itemPutRequest\` builds its request without sending it). */`,
+      `export const ${name}Put: ItemPut = {`,
+      `  name: ${json(name)},`,
+      `  partitionKey: ${json(model.indexes[TABLE_INDEX].partitionKey)},`,
+      `  keys: ${json([...new Set([...tableKeys.pk.attributes, ...tableKeys.sk?.attributes ?? []])])},`,
+      `  item: ${itemBuilder(model, entity, `${name}Put`, `${name}Attributes`, values).replace(/\n/g, '\n  ')},`,
+      '};',
+      '',
+    ];
     out.push(
-      `/** What the put of ${name} reads of the model (\`putRequest\` builds its request without sending it). */`,
+      ...built,
+      `/** What the put of ${name} by name reads of the model (\`putRequest\` builds its request without sending it). */`,
       `export const ${name}Entity: EntityAccess = {`,
       `  name: ${json(name)},`,
       `  typeValue: ${json(entity.typeValue)},`,
-      `  attributes: ${kindsOf(entity)},`,
+      `  attributes: ${maintained ? kindsOf(entity) : `${name}Attributes`},`,
       `  slots: [${slots.join(', ')}],`,
       '};',
       '',
@@ -247,7 +458,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       `export function put${name}(table: AccessTable<M>, item: ItemOf<M, ${json(name)}>, options?: PutOptions): Promise<void> {`,
       maintained
         ? `  return putItem(fullRuntime(table), ${json(name)}, item, options);`
-        : `  return putEntity(table, ${name}Entity, item, options${model.localIndexesEnabled ? ', collectionsOf' : ''});`,
+        : `  return putWith(table, ${name}Put, item, options${model.localIndexesEnabled ? ', collectionsOf' : ''});`,
       '}',
       '',
       // A get reads the table key only: its slice holds the key attributes and the table slot.
@@ -360,6 +571,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   values.add('named');
   const entities = Object.values(model.entities);
   const kept = entities.filter(maintainsAttributes).map((e) => e.name);
+  if (kept.length < entities.length) values.add('putEntity');
   const smallPut = (access: string) => `putEntity(table, ${access}, item as never, options${model.localIndexesEnabled ? ', collectionsOf' : ''})`;
   const fullPut = 'putItem(fullRuntime(table), entity, item as never, options)';
   out.push(

@@ -56,7 +56,13 @@ export type * from './types';
 // What the access modules `single-table generate --access` writes are built on.
 export { openAccess } from './access/table';
 export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } from './access/table';
-export { putEntity, putRequest, shardedBy } from './access/write';
+export { itemPutRequest, putEntity, putRequest, putWith, shardedBy } from './access/write';
+export type { ItemPut } from './access/write';
+export { attributeFault, declaredOnly, keyFault, shardFault, textSegment } from './access/build';
+export { checkSize } from './keys';
+export { normalizeDate } from '../keys/encoding';
+export { storableNumber } from './marshall';
+export { shardForItem, shardForValue } from '../keys/shard';
 export { getEntity } from './access/read';
 export { queryPattern, patternRequest, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './access/query';
 export type { IndexSlot, PatternAccess, SlicedPatternAccess } from './access/query';

@@ -1,6 +1,6 @@
 // A generated access module writes an entity whose attributes the runtime maintains (a version,
 // timestamps, unique values) through the full runtime's putItem, which keeps them; the small
-// putEntity writes the item as given and would skip them.
+// put (putWith with the item builder, putEntity by name) writes the item as given and would skip them.
 import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule } from '../../lib/model/access-module';
 import { AttributeKind, defineManifest, ProjectionKind } from '../../lib/runtime';
@@ -23,9 +23,11 @@ test.each(['Versioned', 'Stamped', 'Unique'])('put%s goes through the full runti
   expect(source).toContain('import modelFile from "./manifest.model.json";');
 });
 
-test('an entity without maintained attributes keeps the small put', () => {
-  expect(source).toContain('return putEntity(table, PlainEntity, item, options');
+test('an entity without maintained attributes keeps the small put, with its item builder; the maintained ones have none', () => {
+  expect(source).toContain('return putWith(table, PlainPut, item, options');
   expect(source).not.toContain('putItem(fullRuntime(table), "Plain"');
+  expect(source).toContain('export const PlainPut: ItemPut = {');
+  for (const name of ['Versioned', 'Stamped', 'Unique']) expect(source).not.toContain(`${name}Put`);
 });
 
 test('put by name sends the entities with maintained attributes through the full runtime, the others through the small put', () => {

@@ -6,7 +6,7 @@ import { PutItemCommand } from '../sdk';
 import { AccessModel, AccessTable, EntityAccess, KeyAccess, SlotAccess, tableKeyNames, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { shardedKey } from '../../keys/shard';
-import { ComposeFailure, composeParts, partsSource, SegmentEncode, TemplateParts } from '../../keys/template';
+import { composeParts, partsSource, SegmentEncode } from '../../keys/template';
 import type { ItemCollectionListener, WritingTable } from '../item-collections';
 import { putCondition, PutMode } from '../items';
 import { absentOrThrow, checkSize, shardFor } from '../keys';
@@ -19,23 +19,18 @@ type Values = Readonly<Record<string, unknown>>;
 
 /** Every attribute DynamoDB stores for an item: values, type, table and index keys. */
 export function entityItem(model: AccessModel, entity: EntityAccess, item: Values): Record<string, AttributeValue> {
-  const stored = convertItem(entity.name, item, entity.attributes, new (StoredItem as unknown as new () => Record<string, AttributeValue>)());
+  const stored = convertItem(entity.name, item, entity.attributes, {});
   const { slots } = entity;
   const { pk, sk } = slots[0];
-  // Generated modules write a template used by several keys as one array (SK, GSI1PK and GSI1SK
-  // `ORDER#{orderId}`): a key of the same array as the one before is that key again.
-  let parts: TemplateParts | undefined;
-  let last: string | ComposeFailure;
-  const compose = (key: KeyAccess) => (key[1] === parts ? last : (last = composeParts(parts = key[1], item, model.escapeChar)));
   const tableKey = {
-    pk: tableKeyValue(model, entity, pk!, item, MAX_PARTITION_KEY_BYTES, compose(pk!)),
-    sk: tableKeyValue(model, entity, sk!, item, MAX_SORT_KEY_BYTES, compose(sk!)),
+    pk: tableKeyValue(model, entity, pk!, item, MAX_PARTITION_KEY_BYTES),
+    sk: tableKeyValue(model, entity, sk!, item, MAX_SORT_KEY_BYTES),
   };
   stored[pk![0]] = { S: tableKey.pk };
   stored[sk![0]] = { S: tableKey.sk };
   // An index key's value; undefined where the slot has no such key, null where an input is absent (the item stays out of the index).
   const indexKey = (key?: KeyAccess) => {
-    const r = key && compose(key);
+    const r = key && composeParts(key[1], item, model.escapeChar);
     return typeof r === 'object' ? absentOrThrow(entity, { source: partsSource(key![1]) }, r) ?? null : r;
   };
   for (let i = 1; i < slots.length; i++) {
@@ -55,15 +50,6 @@ export function entityItem(model: AccessModel, entity: EntityAccess, item: Value
 }
 
 /**
- * The maker of the object an item is stored in: a plain object like `{}` (Object.prototype, no own
- * property), but made by a constructor, so V8 sizes it by the items made before and keeps their
- * attributes and keys in the object itself. `{}` holds four; the others go to a separate store,
- * copied each time it grows (about a tenth of a put's time).
- */
-function StoredItem(): void {}
-StoredItem.prototype = Object.prototype;
-
-/**
  * The shard suffix of a write-sharded partition key: from the table key (RANDOM), or from the
  * shard attribute's value (ATTRIBUTE), encoded with its kind's encoder. A slot refers to it only
  * on a sharded index, so a bundle without one carries no shard code.
@@ -76,29 +62,68 @@ export function shardedBy(index: string, writeCount: number, attribute?: string,
 }
 
 /**
- * The PutItem request of a whole item of an entity, checked: what putEntity sends (less the item
- * collection metrics a table with LSIs asks for).
+ * What a put reads of an entity: its name, its table key, and how its stored item is made. A typed
+ * put of a generated module holds one with the entity's item builder (straight-line code, see
+ * ./build.ts); a put by name makes one from the entity's slice (entityItem).
  */
-export function putRequest(table: Pick<AccessTable<unknown>, 'model' | 'tableName'>, entity: EntityAccess, item: Values, mode: PutMode = 'upsert'): PutItemCommandInput {
-  const input: PutItemCommandInput = { TableName: table.tableName, Item: entityItem(table.model, entity, item) };
-  if (mode !== 'upsert') Object.assign(input, putCondition(entity.slots[0].pk![0], entity.name, mode));
+export interface ItemPut {
+  readonly name: string;
+  /** The table's partition key attribute: `create` and `replace` are conditions on it. */
+  readonly partitionKey: string;
+  /** The table key's attributes, which a refused `create` or `replace` names with their values. */
+  readonly keys: readonly string[];
+  /** The item DynamoDB stores (values, type, table and index keys), checked; throws what entityItem throws. */
+  readonly item: (item: unknown) => Record<string, AttributeValue>;
+}
+
+/** The put of an entity's slice: its item made by entityItem. */
+const slicePut = (model: AccessModel, entity: EntityAccess): ItemPut => ({
+  name: entity.name,
+  partitionKey: entity.slots[0].pk![0],
+  get keys() {
+    return tableKeyNames(entity);
+  },
+  item: (item) => entityItem(model, entity, item as Values),
+});
+
+/**
+ * The PutItem request of a whole item, checked: what putWith sends (less the item collection
+ * metrics a table with LSIs asks for).
+ */
+export function itemPutRequest(table: Pick<AccessTable<unknown>, 'tableName'>, put: ItemPut, item: unknown, mode: PutMode = 'upsert'): PutItemCommandInput {
+  const input: PutItemCommandInput = { TableName: table.tableName, Item: put.item(item) };
+  if (mode !== 'upsert') Object.assign(input, putCondition(put.partitionKey, put.name, mode));
   return input;
 }
 
+/** The PutItem request of a whole item of an entity's slice, checked: what putEntity sends. */
+export function putRequest(table: Pick<AccessTable<unknown>, 'model' | 'tableName'>, entity: EntityAccess, item: Values, mode?: PutMode): PutItemCommandInput {
+  return itemPutRequest(table, slicePut(table.model, entity), item, mode);
+}
+
 /**
- * Writes a whole item of an entity. Generated modules pass `collections` (collectionsOf) on a
- * table with LSIs, whose writes report their item collection's size.
+ * Writes a whole item: with an entity's item builder (a typed put) or its slice (putEntity).
+ * Generated modules pass `collections` (collectionsOf) on a table with LSIs, whose writes report
+ * their item collection's size.
  */
-export async function putEntity(
-  table: AccessTable<unknown>, entity: EntityAccess, item: Values, options?: PutOptions,
+export async function putWith(
+  table: AccessTable<unknown>, put: ItemPut, item: unknown, options?: PutOptions,
   collections?: (table: WritingTable) => ItemCollectionListener | undefined,
 ): Promise<void> {
   const mode = options?.mode ?? 'upsert';
-  const input = putRequest(table, entity, item, mode);
+  const input = itemPutRequest(table, put, item, mode);
   const listener = collections?.(table);
   if (listener) input.ReturnItemCollectionMetrics = 'SIZE';
   await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) =>
     // As writeFailure words it for a put without version or condition: the key, then the reason.
-    new ConditionFailedError('CONDITION_FAILED', `${valuesText(item, tableKeyNames(entity))}: ${mode === 'create' ? 'an item with this key already exists' : 'there is no item with this key'}`,
-      entity.name, e), listener);
+    new ConditionFailedError('CONDITION_FAILED', `${valuesText(item as Values, put.keys)}: ${mode === 'create' ? 'an item with this key already exists' : 'there is no item with this key'}`,
+      put.name, e), listener);
+}
+
+/** Writes a whole item of an entity's slice (a put by name). */
+export function putEntity(
+  table: AccessTable<unknown>, entity: EntityAccess, item: Values, options?: PutOptions,
+  collections?: (table: WritingTable) => ItemCollectionListener | undefined,
+): Promise<void> {
+  return putWith(table, slicePut(table.model, entity), item, options, collections);
 }
