@@ -46,9 +46,8 @@ export const CustomerPut: ItemPut = {
   keys: ["username"],
   item: (i: any) => {
     if (typeof i != "object" || !i) attributeFault(CustomerPut, i, CustomerAttributes);
-    const v0 = i.username, v1 = i.email, v2 = i.name, v3 = i.createdAt;
-    const d3 = normalizeDate(v3);
-    if (!(typeof v0 == "string" && typeof v1 == "string" && typeof v2 == "string" && d3 !== undefined && declaredOnly(i, CustomerAttributesNames))) attributeFault(CustomerPut, i, CustomerAttributes);
+    let v0: any, v1: any, v2: any, d3: string | undefined;
+    if (!(typeof (v0 = i.username) == "string" && typeof (v1 = i.email) == "string" && typeof (v2 = i.name) == "string" && (d3 = normalizeDate(i.createdAt)) !== undefined && declaredOnly(i, CustomerAttributesNames, 4))) attributeFault(CustomerPut, i, CustomerAttributes);
     const s0 = textSegment(v0, "$");
     const s1 = textSegment(v1, "$");
     const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(CustomerPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
@@ -102,10 +101,8 @@ export const OrderPut: ItemPut = {
   keys: ["username","orderId"],
   item: (i: any) => {
     if (typeof i != "object" || !i) attributeFault(OrderPut, i, OrderAttributes);
-    const v0 = i.username, v1 = i.orderId, v2 = i.status, v3 = i.createdAt, v4 = i.amount, v5 = i.trackingNumber, v6 = i.lines;
-    const d3 = normalizeDate(v3);
-    const x6 = v6 === undefined ? undefined : LIST_KIND.value(v6);
-    if (!(typeof v0 == "string" && typeof v1 == "string" && typeof v2 == "string" && d3 !== undefined && storableNumber(v4) && (v5 === undefined || typeof v5 == "string") && (v6 === undefined || x6) && declaredOnly(i, OrderAttributesNames))) attributeFault(OrderPut, i, OrderAttributes);
+    let v0: any, v1: any, v2: any, v4: any, v5: any, v6: any, d3: string | undefined, x6: any;
+    if (!(typeof (v0 = i.username) == "string" && typeof (v1 = i.orderId) == "string" && typeof (v2 = i.status) == "string" && (d3 = normalizeDate(i.createdAt)) !== undefined && storableNumber(v4 = i.amount) && ((v5 = i.trackingNumber) === undefined || typeof (v5) == "string") && ((v6 = i.lines) === undefined || (x6 = LIST_KIND.value(v6))) && declaredOnly(i, OrderAttributesNames, 5 + +(v5 !== undefined) + +(v6 !== undefined)))) attributeFault(OrderPut, i, OrderAttributes);
     const s0 = textSegment(v0, "$");
     const s1 = textSegment(v1, "$");
     const s2 = textSegment(v2, "$");
@@ -177,8 +174,8 @@ export const ProductPut: ItemPut = {
   keys: ["productId"],
   item: (i: any) => {
     if (typeof i != "object" || !i) attributeFault(ProductPut, i, ProductAttributes);
-    const v0 = i.productId, v1 = i.category, v2 = i.price, v3 = i.name;
-    if (!(typeof v0 == "string" && typeof v1 == "string" && storableNumber(v2) && typeof v3 == "string" && declaredOnly(i, ProductAttributesNames))) attributeFault(ProductPut, i, ProductAttributes);
+    let v0: any, v1: any, v2: any, v3: any;
+    if (!(typeof (v0 = i.productId) == "string" && typeof (v1 = i.category) == "string" && storableNumber(v2 = i.price) && typeof (v3 = i.name) == "string" && declaredOnly(i, ProductAttributesNames, 4))) attributeFault(ProductPut, i, ProductAttributes);
     const s0 = textSegment(v0, "$");
     const s1 = textSegment(v1, "$");
     const s2 = numberSegment(v2) as string;
@@ -235,8 +232,8 @@ export const GroupPut: ItemPut = {
   keys: ["groupId"],
   item: (i: any) => {
     if (typeof i != "object" || !i) attributeFault(GroupPut, i, GroupAttributes);
-    const v0 = i.groupId, v1 = i.name;
-    if (!(typeof v0 == "string" && typeof v1 == "string" && declaredOnly(i, GroupAttributesNames))) attributeFault(GroupPut, i, GroupAttributes);
+    let v0: any, v1: any;
+    if (!(typeof (v0 = i.groupId) == "string" && typeof (v1 = i.name) == "string" && declaredOnly(i, GroupAttributesNames, 2))) attributeFault(GroupPut, i, GroupAttributes);
     const s0 = textSegment(v0, "$");
     const k0 = s0 ? "GROUP#" + s0 : keyFault(GroupPut, "GROUP#{groupId}", ["groupId"], [s0], "PK") as never;
     checkSize(GroupPut, "PK", k0, 2048);
@@ -285,9 +282,8 @@ export const MembershipPut: ItemPut = {
   keys: ["username","groupId"],
   item: (i: any) => {
     if (typeof i != "object" || !i) attributeFault(MembershipPut, i, MembershipAttributes);
-    const v0 = i.username, v1 = i.groupId, v2 = i.joinedAt;
-    const d2 = normalizeDate(v2);
-    if (!(typeof v0 == "string" && typeof v1 == "string" && d2 !== undefined && declaredOnly(i, MembershipAttributesNames))) attributeFault(MembershipPut, i, MembershipAttributes);
+    let v0: any, v1: any, d2: string | undefined;
+    if (!(typeof (v0 = i.username) == "string" && typeof (v1 = i.groupId) == "string" && (d2 = normalizeDate(i.joinedAt)) !== undefined && declaredOnly(i, MembershipAttributesNames, 3))) attributeFault(MembershipPut, i, MembershipAttributes);
     const s0 = textSegment(v0, "$");
     const s1 = textSegment(v1, "$");
     const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(MembershipPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
@@ -339,9 +335,8 @@ export const TaskPut: ItemPut = {
   keys: ["taskId"],
   item: (i: any) => {
     if (typeof i != "object" || !i) attributeFault(TaskPut, i, TaskAttributes);
-    const v0 = i.taskId, v1 = i.name, v2 = i.running, v3 = i.startedAt;
-    const d3 = v3 === undefined ? undefined : normalizeDate(v3);
-    if (!(typeof v0 == "string" && typeof v1 == "string" && (v2 === undefined || typeof v2 == "boolean") && (v3 === undefined || d3 !== undefined) && declaredOnly(i, TaskAttributesNames))) attributeFault(TaskPut, i, TaskAttributes);
+    let v0: any, v1: any, v2: any, v3: any, d3: string | undefined;
+    if (!(typeof (v0 = i.taskId) == "string" && typeof (v1 = i.name) == "string" && ((v2 = i.running) === undefined || typeof (v2) == "boolean") && ((v3 = i.startedAt) === undefined || (d3 = normalizeDate(v3)) !== undefined) && declaredOnly(i, TaskAttributesNames, 2 + +(v2 !== undefined) + +(v3 !== undefined)))) attributeFault(TaskPut, i, TaskAttributes);
     const s0 = textSegment(v0, "$");
     const s2 = v2 ? "true" : "";
     const s3 = d3 ?? "";

@@ -35,9 +35,8 @@ export const OrderPut: ItemPut = {
   keys: ["username","orderId"],
   item: (i: any) => {
     if (typeof i != "object" || !i) attributeFault(OrderPut, i, OrderAttributes);
-    const v0 = i.username, v1 = i.orderId, v2 = i.status, v3 = i.createdAt, v4 = i.amount;
-    const d3 = normalizeDate(v3);
-    if (!(typeof v0 == "string" && typeof v1 == "string" && typeof v2 == "string" && d3 !== undefined && storableNumber(v4) && declaredOnly(i, OrderAttributesNames))) attributeFault(OrderPut, i, OrderAttributes);
+    let v0: any, v1: any, v2: any, v4: any, d3: string | undefined;
+    if (!(typeof (v0 = i.username) == "string" && typeof (v1 = i.orderId) == "string" && typeof (v2 = i.status) == "string" && (d3 = normalizeDate(i.createdAt)) !== undefined && storableNumber(v4 = i.amount) && declaredOnly(i, OrderAttributesNames, 5))) attributeFault(OrderPut, i, OrderAttributes);
     const s0 = textSegment(v0, "$");
     const s1 = textSegment(v1, "$");
     const s2 = textSegment(v2, "$");

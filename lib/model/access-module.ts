@@ -177,7 +177,11 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
   // text whenever the attribute's checks pass needs no test before a key is joined.
   const segment = new Map<string, { text: string; alwaysText: boolean }>();
   lines.push(`if (typeof i != "object" || !i) attributeFault(${owner}, i, ${attributes});`);
-  lines.push(`const ${attrs.map((a, j) => `v${j} = i${/^[A-Za-z_$][\w$]*$/.test(a.name) ? `.${a.name}` : `[${json(a.name)}]`}`).join(', ')};`);
+  // Each attribute is read and checked in declaration order, as convertItem reads and checks them,
+  // so the first fault (or a getter's throw) is the one it meets.
+  const read = (a: { name: string }) => `i${/^[A-Za-z_$][\w$]*$/.test(a.name) ? `.${a.name}` : `[${json(a.name)}]`}`;
+  // A required date or value of another kind is used as checked (d, x), its value not again.
+  const declared: string[] = attrs.flatMap((a, j) => (a.required && !['STRING', 'NUMBER', 'BOOLEAN'].includes(a.type) ? [] : [`v${j}: any`]));
   use('attributeFault', 'declaredOnly');
   attrs.forEach((a, j) => {
     const v = `v${j}`;
@@ -185,39 +189,45 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
     let value: string;
     switch (a.type) {
       case 'STRING':
-        check = `typeof ${v} == "string"`;
+        check = `typeof (${v} = ${read(a)}) == "string"`;
         value = `{ S: ${v} }`;
         use('textSegment');
         segment.set(a.name, { text: `s${j}`, alwaysText: false });
         break;
       case 'NUMBER':
-        check = `storableNumber(${v})`;
+        check = `storableNumber(${v} = ${read(a)})`;
         value = `{ N: String(${v}) }`;
         use('storableNumber');
         segment.set(a.name, { text: `s${j}`, alwaysText: a.required });
         break;
       case 'BOOLEAN':
-        check = `typeof ${v} == "boolean"`;
+        check = `typeof (${v} = ${read(a)}) == "boolean"`;
         value = `{ BOOL: ${v} }`;
         segment.set(a.name, { text: `s${j}`, alwaysText: false });
         break;
       case 'DATE':
-        lines.push(`const d${j} = ${a.required ? '' : `${v} === undefined ? undefined : `}normalizeDate(${v});`);
+        declared.push(`d${j}: string | undefined`);
         use('normalizeDate');
-        check = `d${j} !== undefined`;
+        check = `(d${j} = normalizeDate(${a.required ? read(a) : v})) !== undefined`;
         value = `{ S: d${j}! }`;
         segment.set(a.name, { text: a.required ? `d${j}!` : `s${j}`, alwaysText: a.required });
         break;
       default:
-        lines.push(`const x${j} = ${a.required ? '' : `${v} === undefined ? undefined : `}${KIND_NAMES[a.type]}.value(${v});`);
+        declared.push(`x${j}: any`);
         use(KIND_NAMES[a.type]);
-        check = `x${j}`;
+        check = `(x${j} = ${KIND_NAMES[a.type]}.value(${a.required ? read(a) : v}))`;
         value = `x${j} as never`;
     }
-    checks.push(a.required ? check : `(${v} === undefined || ${check})`);
+    // An optional attribute: read, then checked where it holds a value.
+    checks.push(a.required || a.type === 'STRING' || a.type === 'NUMBER' || a.type === 'BOOLEAN'
+      ? (a.required ? check : `((${v} = ${read(a)}) === undefined || ${check.replace(`${v} = ${read(a)}`, v)})`)
+      : `((${v} = ${read(a)}) === undefined || ${check})`);
     (a.required ? stored : optional).push(a.required ? `${json(a.name)}: ${value}` : `if (${v} !== undefined) o[${json(a.name)}] = ${value};`);
   });
-  lines.push(`if (!(${[...checks, `declaredOnly(i, ${attributes}Names)`].join(' && ')})) attributeFault(${owner}, i, ${attributes});`);
+  // Names that hold a value and are not declared, found as convertItem finds them (from the count of the given attributes).
+  const given = [String(attrs.filter((a) => a.required).length), ...attrs.map((a, j) => (a.required ? '' : `+(v${j} !== undefined)`)).filter(Boolean)].join(' + ');
+  lines.push(`let ${declared.join(', ')};`);
+  lines.push(`if (!(${[...checks, `declaredOnly(i, ${attributes}Names, ${given})`].join(' && ')})) attributeFault(${owner}, i, ${attributes});`);
   // Segments of the attributes the keys and shards read, once each.
   const keyed = new Set<string>();
   for (const keys of Object.values(entity.keys)) for (const t of [keys.pk, keys.sk]) t?.attributes.forEach((n) => keyed.add(n));
@@ -262,9 +272,11 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
   const joined = new Map<string, string>();
   // The smallest limit each key's size was checked against: a larger one needs no check.
   const checked = new Map<string, number>();
-  const sized = (attribute: string, key: string, limit: number) => {
+  // A table key's variable is recorded only at the top level: a check inside an index slot's block
+  // may not run (the item is not in that index).
+  const sized = (attribute: string, key: string, limit: number, record = true) => {
     if ((checked.get(key) ?? Infinity) <= limit) return key;
-    checked.set(key, limit);
+    if (record) checked.set(key, limit);
     return `checkSize(${owner}, ${json(attribute)}, ${key}, ${limit})`;
   };
   const table = model.indexes[TABLE_INDEX];
@@ -300,7 +312,7 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
       const { text, test } = joinKey(sk);
       skVar = known ?? `k${tableVars.length + ++n}`;
       const lead = known ? [] : [`const ${skVar} = ${text};`];
-      const check = sized(idx.sortKey!, skVar, MAX_SORT_KEY_BYTES);
+      const check = sized(idx.sortKey!, skVar, MAX_SORT_KEY_BYTES, !known);
       const all = [...lead, ...(check !== skVar ? [`${check};`] : []), ...writes, `o[${json(idx.sortKey!)}] = { S: ${skVar} };`];
       if (!test || known) return all.map((w) => indent + w);
       return [`${indent}if (${test}) {`, ...all.map((w) => `${indent}  ${w}`), `${indent}} else ${fault(sk)};`];
@@ -325,7 +337,7 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
       // The key of a table key's template, unsharded, is that key's variable (its size checked).
       const alias = known !== undefined && !suffix;
       const pkVar = alias ? known : `k${tableVars.length + ++n}`;
-      const check = sized(idx.partitionKey, pkVar, MAX_PARTITION_KEY_BYTES);
+      const check = sized(idx.partitionKey, pkVar, MAX_PARTITION_KEY_BYTES, !alias);
       const inner = [...(alias ? [] : [`const ${pkVar} = ${(known ?? text) + suffix};`]), ...(check !== pkVar ? [`${check};`] : [])];
       const write = `o[${json(idx.partitionKey)}] = { S: ${pkVar} };`;
       // The partition key of the same template as a table key, or with no test, is always there.

@@ -13,7 +13,7 @@ import * as runtime from '../../lib/runtime';
 import { entityItem } from '../../lib/runtime/access/write';
 
 const KINDS = ['STRING', 'NUMBER', 'DATE', 'BOOLEAN'] as const;
-const OTHER_KINDS = ['LIST', 'MAP', 'STRING_SET'] as const;
+const OTHER_KINDS = ['LIST', 'MAP', 'STRING_SET', 'NUMBER_SET'] as const;
 
 /** Evaluates a generated module (TypeScript) against the runtime's sources. */
 function evaluate(text: string): Record<string, any> {
@@ -54,6 +54,7 @@ function valueOf(kind: string): fc.Arbitrary<unknown> {
     LIST: fc.array(fc.oneof(fc.string({ maxLength: 2 }), fc.integer(), fc.constant(undefined)), { maxLength: 2 }),
     MAP: fc.dictionary(fc.constantFrom('a', 'b'), fc.oneof(fc.string({ maxLength: 2 }), fc.integer())),
     STRING_SET: fc.constantFrom(new Set(['a']), new Set(), new Set([1]), ['a']),
+    NUMBER_SET: fc.constantFrom(new Set([1, 2.5]), new Set(), new Set(['a']), new Set([Infinity])),
   };
   return fc.oneof(
     { weight: 30, arbitrary: valid[kind] },
@@ -180,4 +181,52 @@ test('the builder keeps an item out of a sparse index when a key attribute is ab
   expect(keysOf({ id: 'a', on: false, at, tag: '' })).toEqual([]);
   expect(keysOf({ id: 'a', on: true, tag: 'x' })).toEqual(['GSI2PK', 'GSI2SK']);
   expect(() => module.EPut.item({ id: 'a', tag: 'x\ud800' })).toThrow(/\[INVALID_VALUE\] entity E, attribute tag: holds an unpaired UTF-16 surrogate.* \(key template TAG#\{tag\}\)/);
+});
+
+/** The same outcome from the builder and the slice's path, for a manifest and an item. */
+function same(manifest: object, item: unknown): unknown {
+  const { module } = generated(manifest as SingleTableManifest)!;
+  const table = module.openTable({ tableName: 't', client: {} });
+  const expected = outcome(() => entityItem(table.model, module.EEntity, item as never));
+  expect(outcome(() => module.EPut.item(item))).toEqual(expected);
+  return expected;
+}
+
+test('a key checked inside one index slot is checked again in a later one, which runs whether or not the first did', () => {
+  // GSI1's sort key and LSI1's share the table partition key's template; the item is not in GSI1.
+  const manifest = {
+    entities: {
+      E: {
+        attributes: { t: { type: 'STRING', required: true }, id: { type: 'STRING', required: true }, s: { type: 'STRING' } },
+        pk: 'T#{t}',
+        sk: 'E#{id}',
+        maxItemsPerPartition: 10,
+        indexes: { GSI1: { pk: 'S#{s}', sk: 'T#{t}' }, LSI1: { sk: 'T#{t}' } },
+      },
+    },
+    globalIndexes: { GSI1: {} },
+    localIndexes: { enabled: true },
+  };
+  expect(same(manifest, { t: 'a'.repeat(1500), id: 'i' })).toMatchObject({ code: 'KEY_TOO_LARGE', attribute: 'LSI1SK' });
+  expect(same(manifest, { t: 'a'.repeat(1500), id: 'i', s: 'x' })).toMatchObject({ code: 'KEY_TOO_LARGE', attribute: 'GSI1SK' });
+});
+
+test('attributes are read and checked in declaration order, and undeclared names found as the slice finds them', () => {
+  const manifest = {
+    entities: {
+      E: {
+        attributes: { a: { type: 'STRING', required: true }, b: { type: 'STRING' }, l: { type: 'LIST' } },
+        pk: 'E#{a}',
+        sk: 'E',
+      },
+    },
+  };
+  const cyclic: unknown[] = [];
+  cyclic.push(cyclic);
+  // The first fault is a's; neither a throwing getter nor a list that cannot be converted after it is reached.
+  expect(same(manifest, { a: 1, l: cyclic })).toMatchObject({ code: 'INVALID_VALUE', attribute: 'a' });
+  expect(same(manifest, { a: 1, get b() { throw new Error('read'); } })).toMatchObject({ code: 'INVALID_VALUE', attribute: 'a' });
+  // An inherited name the slice does not look for, as it counts the item's own names first.
+  expect(same(manifest, Object.assign(Object.create({ extra: 1 }), { a: 'x' }))).toHaveProperty('item');
+  expect(same(manifest, Object.assign(Object.create({ extra: 1 }), { a: 'x', b: undefined }))).toMatchObject({ code: 'UNKNOWN_ATTRIBUTE', attribute: 'extra' });
 });

@@ -11,8 +11,12 @@ import { AttributeSlot, convertItem } from '../values';
 
 type Owner = { readonly name: string };
 
-/** Whether every name of the item that holds a value is declared (as convertItem counts names). */
-export function declaredOnly(item: object, names: readonly string[]): boolean {
+/**
+ * Whether the item holds no undeclared name with a value, found as convertItem finds one: only
+ * where it has more own names than `given` (its declared attributes that hold a value).
+ */
+export function declaredOnly(item: object, names: readonly string[], given: number): boolean {
+  if (Object.keys(item).length === given) return true;
   for (const k in item) if (!names.includes(k) && (item as Record<string, unknown>)[k] !== undefined) return false;
   return true;
 }
