@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
-import { EntityModel, IndexModel, KeyTemplateModel, PatternModel, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { buildQueryInput } from '../runtime/query';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
@@ -52,6 +52,25 @@ const SEGMENT_ENCODERS: Record<string, string> = {
 
 const json = (value: unknown) => JSON.stringify(value);
 const capitalized = (name: string) => name[0].toUpperCase() + name.slice(1);
+
+/**
+ * A key template as the literal texts around its placeholders (delimiters included): `texts` holds
+ * one more entry than `placeholders`, the text before each and the text after the last.
+ */
+function splitTemplate(template: KeyTemplateModel, delimiter: string): { texts: string[]; placeholders: KeySegmentModel[] } {
+  const texts = [''];
+  const placeholders: KeySegmentModel[] = [];
+  template.segments.forEach((s, n) => {
+    if (n > 0) texts[texts.length - 1] += delimiter;
+    if (s.literal !== undefined) {
+      texts[texts.length - 1] += s.literal;
+    } else {
+      placeholders.push(s);
+      texts.push('');
+    }
+  });
+  return { texts, placeholders };
+}
 
 /** A relative module specifier from the module's folder, without the .ts extension of a TypeScript module. */
 function specifier(from: string, to: string): string {
@@ -249,19 +268,12 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
   const sourceOf = (t: KeyTemplateModel) => t.segments.map((s) => s.literal ?? `{${s.attribute}}`).join(model.delimiter);
   // A key's text, and the test that every segment it joins holds text (undefined: always).
   const joinKey = (t: KeyTemplateModel) => {
-    const pieces: string[] = [];
-    let literal = '';
-    t.segments.forEach((s, n) => {
-      if (n > 0) literal += model.delimiter;
-      if (s.literal !== undefined) {
-        literal += s.literal;
-      } else {
-        if (literal) pieces.push(json(literal));
-        literal = '';
-        pieces.push(segment.get(s.attribute!)!.text);
-      }
-    });
-    if (literal || pieces.length === 0) pieces.push(json(literal));
+    const { texts, placeholders } = splitTemplate(t, model.delimiter);
+    const pieces = texts.flatMap((text, i) => [
+      ...(text ? [json(text)] : []),
+      ...(i < placeholders.length ? [segment.get(placeholders[i].attribute!)!.text] : []),
+    ]);
+    if (pieces.length === 0) pieces.push(json(''));
     const tested = t.attributes.map((n) => segment.get(n)!).filter((g) => !g.alwaysText).map((g) => g.text);
     return { text: pieces.join(' + '), test: tested.length ? [...new Set(tested)].join(' && ') : undefined };
   };
@@ -386,18 +398,9 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     return name;
   };
   const partsOf = (template: KeyTemplateModel) => {
-    const parts: string[] = [];
-    let text = '';
-    template.segments.forEach((seg, i) => {
-      if (i > 0) text += model.delimiter;
-      if (seg.literal !== undefined) {
-        text += seg.literal;
-      } else {
-        parts.push(json(text), json(seg.attribute), encoder(seg.kind!));
-        text = '';
-      }
-    });
-    return share(`[${[...parts, json(text)].join(', ')}]`);
+    const { texts, placeholders } = splitTemplate(template, model.delimiter);
+    const parts = placeholders.flatMap((p, i) => [json(texts[i]), json(p.attribute), encoder(p.kind!)]);
+    return share(`[${[...parts, json(texts[placeholders.length])].join(', ')}]`);
   };
   // A template's parts written more than once (a key on several slots, a pattern's partition key)
   // are one constant: a bundle holds them once, and a put composes them from the same array.
