@@ -4,7 +4,7 @@
 //     hand-written AttributeValue builder (bench/peers/hand-written.ts): interleaved rounds, each
 //     round timing both for the same slice of work, the median of the per-round speed ratios;
 //     through the generated access functions the bench handler calls (the targets' path), and
-//     through the generic operations.
+//     through the generic operations; every builder bundled as a Lambda runs it (bench/peers/bundled.ts).
 //  2. Minified size of the example handler bundled as NodejsFunction does (@aws-sdk/* external),
 //     with the bytes each module contributes.
 //  3. Cold require of the runtime vs of the SDK alone: pairs of fresh node processes in
@@ -15,10 +15,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { build } from 'esbuild';
-import { sampleOrders } from './model/order';
-import * as handWritten from './peers/hand-written';
-import * as ours from './peers/ours';
-import * as oursAccess from './peers/ours-access';
+import { Order, sampleOrders } from './model/order';
+import { bundledPeers } from './peers/bundled';
 import { BATCH, compileLoop } from './throughput';
 import { loadModel } from '../lib/runtime/load-model';
 import { bundle } from '../test/support/bundle';
@@ -116,6 +114,10 @@ async function requireTimes() {
 async function main() {
   const orders = sampleOrders(1000);
   const statuses = orders.map((o) => o.status);
+  // The builders as a Lambda runs them: bundled (see bench/peers/bundled.ts).
+  const { PEERS, OURS, OURS_GENERIC, REFERENCE } = bundledPeers();
+  const peer = (name: string) => PEERS.find((p) => p.name === name)! as { buildPut: (o: Order) => object; buildQuery: (s: string) => object };
+  const [handWritten, oursAccess, ours] = [peer(REFERENCE), peer(OURS), peer(OURS_GENERIC)];
   const put = speedRatio(orders, oursAccess.buildPut, handWritten.buildPut);
   const query = speedRatio(statuses, oursAccess.buildQuery, handWritten.buildQuery);
   const genericPut = speedRatio(orders, ours.buildPut, handWritten.buildPut);
