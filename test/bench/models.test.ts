@@ -1,12 +1,15 @@
 // The benchmark compares like with like: every library's builder must produce the same stored
 // keys and attributes for an order, and the same key condition for the status query, as the
-// hand-written reference. A correctness test only; timings never run in `npm test`.
+// hand-written reference, both from their sources and bundled as the bench times them. A
+// correctness test only; timings never run in `npm test`.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { sampleOrders, STATUSES, TABLE_NAME } from '../../bench/model/order';
-import { PEERS, REFERENCE } from '../../bench/peers';
+import { Peer, PEERS, REFERENCE } from '../../bench/peers';
+import { bundledPeers } from '../../bench/peers/bundled';
 
 const reference = PEERS.find((p) => p.name === REFERENCE)!;
-const others = PEERS.filter((p) => p !== reference).map((p) => [p.name, p] as const);
+const others = ([['', PEERS], [' (bundled)', bundledPeers().PEERS]] as const).flatMap(([how, peers]: readonly [string, readonly Peer[]]) =>
+  peers.filter((p) => p.name !== REFERENCE || how).map((p) => [p.name + how, p] as const));
 const STORED = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'username', 'orderId', 'status', 'createdAt', 'amount'];
 
 /** The key condition as `attribute -> value` pairs, whatever placeholders a library picks. */
