@@ -2,7 +2,7 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, attributeFault, booleanSegment, checkSize, collectionsOf, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, numberSegment, openAccess, partitionCondition, putEntity, putWith, queryPattern, readPattern, shardForItem, shardedBy, sliceReader, sortKeyCondition, sortKeyRequest, storableNumber, stringSegment, textSegment } from "../lib/runtime";
+import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, attributeFault, booleanSegment, checkSize, collectionsOf, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, numberSegment, openAccess, partitionCondition, putEntity, putWith, queryPattern, readPattern, readShards, shardForItem, shardedBy, sliceReader, sortKeyCondition, sortKeyRequest, storableNumber, stringSegment, textSegment } from "../lib/runtime";
 import type { AccessTable, AttributeSlot, ClientOptions, EntityAccess, EntityName, GetOptions, IndexSlot, IndexType, ItemOf, ItemPut, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, ShardModel, SlicedPatternAccess, SortOrder, TaggedItem } from "../lib/runtime";
 import type { manifest } from "./manifest";
 
@@ -466,7 +466,7 @@ export const ordersByStatusPattern: SlicedPatternAccess = {
   order: "DESCENDING" as SortOrder,
   slot: slot3,
   condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", parts4, parts5),
-  read: /* @__PURE__ */ sliceReader({ projection: "INCLUDE", table: ["PK","SK"], entities: { "Order": ["Order", [parts1, parts3], [parts4, parts5]] } }),
+  read: /* @__PURE__ */ sliceReader({ projection: "INCLUDE", table: ["PK","SK"], entities: { "Order": ["Order", [parts1, parts3], [parts4, parts5]] }, fanOut: readShards }),
 };
 
 /** Orders in a status, newest first, within a date range: the access pattern ordersByStatus: one page of typed results, and a cursor when there may be more. */

@@ -113,6 +113,11 @@ function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyT
     `entities: { ${entities.join(', ')} }`,
   ];
   if (pattern.fetch === 'BATCH_GET') parts.push('fetch: true');
+  // The fan-out only where there are shards, so that a fetched or key-decoded pattern does not bring it.
+  if (shards) {
+    parts.push('fanOut: readShards');
+    values.add('readShards');
+  }
   // Where reads are pinned to the shard attribute value's shard: the shard choice, and what it reads
   // (the pattern's key attributes and condition, the shard attribute's type).
   if (shards?.pinnedReads) {

@@ -16,7 +16,7 @@ export { updateItem } from './ops/update-item';
 export { deleteItem } from './ops/delete-item';
 export type { DeleteOptions } from './ops/delete-item';
 export { query } from './ops/query';
-export { queryShards } from './ops/query-shards';
+export { queryShards, readShards } from './ops/query-shards';
 export { queryWith } from './ops/query-with';
 export { queryShardsWith } from './ops/query-shards-with';
 export { queryAll } from './ops/query-all';

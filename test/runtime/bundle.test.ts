@@ -106,6 +106,14 @@ test('a handler carries only the operations it calls', () => {
   }
 });
 
+test('a fetched pattern on an index without shards carries the fetch and not the fan-out', async () => {
+  const fetched = Object.keys((await bundle('test/runtime/fixtures/fetched-pattern-handler.ts')).inputs);
+  expect(fetched).toEqual(expect.arrayContaining(['lib/runtime/access/slice-read.ts', 'lib/runtime/ops/fetch-items.ts', 'lib/runtime/batch.ts']));
+  for (const absent of ['lib/runtime/fanout.ts', 'lib/runtime/fanout-heap.ts', 'lib/runtime/fanout-order.ts', 'lib/runtime/ops/query-shards.ts', 'lib/keys/shard.ts']) {
+    expect(fetched).not.toContain(absent);
+  }
+});
+
 test('users get what the sources measure: an import of cdk-single-table/runtime is the ES module build, tree-shaken', () => {
   for (const entry of Object.keys(BUDGETS)) {
     const { fromSources, asPackage } = results[entry];

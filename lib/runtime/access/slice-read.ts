@@ -4,7 +4,8 @@
 // INCLUDE). The module gives it the slice of the model these read (the index's projection, the
 // table key, its entities' type values and key templates, each template written once in the
 // module), and it runs the runtime's own fan-out, fetch and result decoding over that slice, so it
-// reads and returns exactly what `queryShards` does.
+// reads and returns exactly what `queryShards` does. The fan-out comes with the slice of a sharded
+// pattern only.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { AccessTable } from './table';
 import { partsSegments, TemplateParts } from '../../keys/template';
@@ -14,7 +15,7 @@ import type { FanOutState } from '../fanout';
 import { everyShard, shardsToQuery } from '../fanout-shards';
 import { finishPage } from '../ops/finish-page';
 import { readPartition } from '../ops/query';
-import { readShards } from '../ops/query-shards';
+import type { readShards } from '../ops/query-shards';
 import type { QueryPlan } from '../query';
 import type { EntityItem } from '../results';
 
@@ -34,6 +35,12 @@ export interface ModelSlice {
   readonly entities: Readonly<Record<string, SliceEntity>>;
   /** Whether its entries are fetched from the table with BatchGetItem (FetchMode.BATCH_GET). @default false */
   readonly fetch?: boolean;
+  /**
+   * The fan-out over the shards (`readShards`), given to the slices of patterns on a write-sharded
+   * index only, so a handler whose patterns read one partition carries none of it.
+   * @default - none: the index is not sharded
+   */
+  readonly fanOut?: typeof readShards;
   /**
    * Where reads go to the shard of the shard attribute's value (ShardModel.pinnedReads): the shard
    * choice (`shardsToQuery`, only in handlers with such a pattern) and what it reads: the pattern's
@@ -67,7 +74,7 @@ export function sliceReader(slice: ModelSlice): SliceReader {
     const plan = { ...bound, pattern: view.pattern, index } as QueryPlan;
     const shards = index.shards && (slice.pinned ? slice.pinned.choose(context.model, plan, input) : everyShard(index.shards));
     const page = shards
-      ? await readShards(context, plan, shards, position as FanOutState | undefined)
+      ? await slice.fanOut!(context, plan, shards, position as FanOutState | undefined)
       : await readPartition(context, plan, position as Record<string, AttributeValue> | undefined);
     return { items: await finishPage(context, plan, page.items), next: page.next };
   };
