@@ -4,12 +4,27 @@
 // correctness test only; timings never run in `npm test`.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { sampleOrders, STATUSES, TABLE_NAME } from '../../bench/model/order';
-import { Peer, PEERS, REFERENCE } from '../../bench/peers';
+import { OURS, OURS_GENERIC, Peer, PEERS, REFERENCE } from '../../bench/peers';
 import { bundledPeers } from '../../bench/peers/bundled';
 
 const reference = PEERS.find((p) => p.name === REFERENCE)!;
-const others = ([['', PEERS], [' (bundled)', bundledPeers().PEERS]] as const).flatMap(([how, peers]: readonly [string, readonly Peer[]]) =>
+const BUNDLED = bundledPeers().PEERS;
+const others = ([['', PEERS], [' (bundled)', BUNDLED]] as const).flatMap(([how, peers]: readonly [string, readonly Peer[]]) =>
   peers.filter((p) => p.name !== REFERENCE || how).map((p) => [p.name + how, p] as const));
+
+test.each([OURS, OURS_GENERIC])('%s bundled refuses a bad order with the error it gives from its sources', (name) => {
+  const refusal = (peer: Peer) => {
+    try {
+      void peer.buildPut({ ...sampleOrders(1)[0], amount: Number.NaN });
+    } catch (e) {
+      return [(e as { code?: string }).code, (e as Error).message];
+    }
+    return undefined;
+  };
+  const fromSources = refusal(PEERS.find((p) => p.name === name)!);
+  expect(fromSources?.[0]).toBe('INVALID_VALUE');
+  expect(refusal(BUNDLED.find((p) => p.name === name)!)).toEqual(fromSources);
+});
 const STORED = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'username', 'orderId', 'status', 'createdAt', 'amount'];
 
 /** The key condition as `attribute -> value` pairs, whatever placeholders a library picks. */
