@@ -106,6 +106,13 @@ project.package.addField('exports', {
     require: `./${LIBDIR}/runtime/index.js`,
     default: `./${LIBDIR}/runtime/index.js`,
   },
+  // What generated access modules are built on: not user API.
+  './runtime/access': {
+    types: `./${LIBDIR}/runtime/access/index.d.ts`,
+    import: `./${LIBDIR}/runtime/access/index.mjs`,
+    require: `./${LIBDIR}/runtime/access/index.js`,
+    default: `./${LIBDIR}/runtime/access/index.js`,
+  },
   './testing': { types: `./${LIBDIR}/testing/index.d.ts`, default: `./${LIBDIR}/testing/index.js` },
   // The JSON Schema of the compiled model file (`single-table generate`), for tools that read it.
   './model/schema.json': `./${LIBDIR}/model/schema.json`,
@@ -122,14 +129,16 @@ project.package.addField('sideEffects', false);
 // TypeScript's classic `node` (node10) module resolution ignores `exports`; this maps the subpath
 // for projects still on it (many CDK apps), so `cdk-single-table/runtime` type-checks there too.
 project.package.addField('typesVersions', {
-  '*': { runtime: [`${LIBDIR}/runtime/index.d.ts`], testing: [`${LIBDIR}/testing/index.d.ts`] },
+  '*': { 'runtime': [`${LIBDIR}/runtime/index.d.ts`], 'runtime/access': [`${LIBDIR}/runtime/access/index.d.ts`], 'testing': [`${LIBDIR}/testing/index.d.ts`] },
 });
 
-// The ES module build of the runtime: one file, @aws-sdk/* left to the Lambda runtime, not minified
-// (the user's bundler minifies; stack traces stay readable). Built with every compile, so the tests
-// that bundle a handler through `cdk-single-table/runtime` measure what users get.
+// The ES module build of the runtime and of the generated code's helpers (`/access`): @aws-sdk/*
+// left to the Lambda runtime, not minified (the user's bundler minifies; stack traces stay
+// readable), the code both share in chunks of their own, so a handler importing both holds one copy
+// (one SingleTableError class). Built with every compile, so the tests that bundle a handler
+// through `cdk-single-table/runtime` measure what users get.
 project.compileTask.exec(
-  `esbuild lib/runtime/index.ts --bundle --format=esm --platform=node --target=node18 '--external:@aws-sdk/*' --outfile=${LIBDIR}/runtime/index.mjs --log-level=warning`,
+  `esbuild lib/runtime/index.ts lib/runtime/access/index.ts --bundle --splitting --format=esm --platform=node --target=node18 '--external:@aws-sdk/*' --outbase=lib/runtime --outdir=${LIBDIR}/runtime --out-extension:.js=.mjs --chunk-names=chunks/[name]-[hash] --log-level=warning`,
 );
 project.npmignore?.include(`/${LIBDIR}/**/*.mjs`);
 // The backfill's segment Lambda, bundled once here: SingleTableBackfill stages this file with the

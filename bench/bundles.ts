@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { gzipSync } from 'zlib';
 import { build } from 'esbuild';
+import { OURS_GENERIC } from './peers';
 import { AS_PACKAGE, LAMBDA_BUNDLE_OPTIONS } from '../test/support/bundle';
 
 export interface Handler {
@@ -24,11 +25,15 @@ export const BUNDLE_DIR = join(__dirname, 'results', 'bundles.tmp');
 
 const handler = (name: string, entry = join(__dirname, 'handlers', `${name}.ts`)): Handler => ({ name, entry });
 
-/** One per library, the reference first; plus the example app's handler, which serves every pattern of a bigger manifest. */
+/**
+ * One per library, the reference first; ours also as the README's quick start writes it (the runtime's
+ * operations, no generated code), and the example app's handler, which serves every pattern of a bigger manifest.
+ */
 export const HANDLERS: readonly Handler[] = [
   handler('hand-written'),
   handler('cdk-single-table'),
   handler('cdk-single-table (get only)', join(__dirname, 'handlers', 'cdk-single-table-get.ts')),
+  handler(OURS_GENERIC, join(__dirname, 'handlers', 'cdk-single-table-generic.ts')),
   handler('dynamodb-toolbox'),
   handler('dynamodb-onetable'),
   handler('electrodb'),

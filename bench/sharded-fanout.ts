@@ -1,5 +1,5 @@
 // Sharded fan-out against a concurrent engine: the same n items read with the runtime's
-// `queryShards` from a 10-shard GSI and with `query` from an unsharded GSI holding the same
+// `query` from a 10-shard GSI and with `query` from an unsharded GSI holding the same
 // entries, on an in-memory engine (bench/support/memory-engine.ts) that adds a fixed latency per
 // request and serves concurrent requests in parallel, as DynamoDB serves the partitions of the
 // shards. So the ratio is the library's cost (its requests in waves, its merge), not an engine's:
@@ -16,7 +16,7 @@ import { median, significant } from './stats';
 import { MemoryEngine } from './support/memory-engine';
 import { compileManifest } from '../lib/manifest/compile';
 import type { TableModel } from '../lib/manifest/model';
-import { AttributeKind, defineManifest, openTable, query, queryShards, SortOrder, TableContext } from '../lib/runtime';
+import { AttributeKind, defineManifest, openTable, query, SortOrder, TableContext } from '../lib/runtime';
 import { itemToWrite } from '../lib/runtime/items';
 
 const SHARDS = 10;
@@ -85,8 +85,8 @@ export async function runShardedFanOut(options: ShardedFanOutOptions = {}) {
     requestHandler: engine.requestHandler() as never,
   });
   const clients: Record<string, TableContext<typeof manifest>> = {
-    'send stand-in': openTable<typeof manifest>(document, { client: engine.client() as never, tableName: 'bench' }),
-    'SDK client, HTTP faked': openTable<typeof manifest>(document, { client: sdk, tableName: 'bench' }),
+    'send stand-in': openTable<typeof manifest>({ model: document, client: engine.client() as never, tableName: 'bench' }),
+    'SDK client, HTTP faked': openTable<typeof manifest>({ model: document, client: sdk, tableName: 'bench' }),
   };
   const results = [];
   try {
@@ -96,7 +96,7 @@ export async function runShardedFanOut(options: ShardedFanOutOptions = {}) {
         for (const n of resultSizes) {
           const modes = {
             unsharded: () => query(table, 'unsharded', { status: 'OPEN' }, { limit: n }),
-            sharded: () => queryShards(table, 'sharded', { status: 'OPEN' }, { limit: n }),
+            sharded: () => query(table, 'sharded', { status: 'OPEN' }, { limit: n }),
           };
           // Both must return the same items in the same order.
           const [a, b] = [await modes.unsharded(), await modes.sharded()];

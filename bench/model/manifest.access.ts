@@ -2,8 +2,9 @@
 // regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).
 // Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.
 /* eslint-disable */
-import { DATE_KIND, NUMBER_KIND, STRING_KIND, attributeFault, checkSize, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, openAccess, partitionCondition, putEntity, putWith, queryPattern, storableNumber, stringSegment, textSegment } from "../../lib/runtime";
-import type { AccessTable, AttributeSlot, ClientOptions, EntityAccess, EntityName, GetOptions, IndexSlot, IndexType, ItemOf, ItemPut, KeyOf, PatternAccess, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, TaggedItem } from "../../lib/runtime";
+import { DATE_KIND, NUMBER_KIND, STRING_KIND, attributeFault, checkSize, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, openAccess, partitionCondition, putEntity, putWith, queryPattern, storableNumber, stringSegment, textSegment } from "../../lib/runtime/access";
+import type { ClientOptions, EntityName, GetOptions, ItemOf, KeyOf, PatternEntities, PatternInput, PatternName, PatternQueryOptions, PutOptions, QueryPage, ResultItemOf, TaggedItem } from "../../lib/runtime";
+import type { AccessTable, AttributeSlot, EntityAccess, IndexSlot, IndexType, ItemPut, PatternAccess } from "../../lib/runtime/access";
 import type { manifest } from "./manifest";
 
 type M = typeof manifest;

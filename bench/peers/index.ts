@@ -21,7 +21,7 @@ export const REFERENCE = 'hand-written';
 /** The bench handler's path (the generated access functions): the row whose bundle and targets are ours. */
 export const OURS = 'cdk-single-table';
 /** The same builds through the generic operations (putItem, query) over the model file. */
-export const OURS_GENERIC = 'cdk-single-table (generic operations)';
+export const OURS_GENERIC = 'cdk-single-table (no generated code)';
 
 const peer = (name: string, m: Omit<Peer, 'name'>): Peer => ({ name, buildPut: m.buildPut, buildQuery: m.buildQuery });
 

@@ -2,7 +2,7 @@
 // queryOrdersByStatus in bench/model/manifest.access.ts): the pure builders those functions run
 // before they send (itemPutRequest, patternRequest) on the same parts of the model, validation included.
 import type { PutItemCommandInput, QueryCommandInput } from '@aws-sdk/client-dynamodb';
-import { itemPutRequest, patternRequest } from '../../lib/runtime';
+import { itemPutRequest, patternRequest } from '../../lib/runtime/access';
 import { OrderPut, ordersByStatusPattern, openTable } from '../model/manifest.access';
 import { Order, TABLE_NAME } from '../model/order';
 

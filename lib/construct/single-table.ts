@@ -218,7 +218,7 @@ export class SingleTable extends SingleTableBase {
    * Connects a function to the table's stream (the `stream` prop must be set): an event source
    * mapping that, with `entities`, filters records on the type attribute so the function only
    * receives those entities' changes, the stream read grant, and the environment the runtime's
-   * `openStream` checks. Decode the records with `decodeStreamEvent` from `cdk-single-table/runtime`.
+   * `openTable` reads. Decode the records with `decodeStream` from `cdk-single-table/runtime`.
    */
   public addStreamConsumer(fn: LambdaFunction, options: StreamConsumerOptions = {}): DynamoEventSource {
     return addStreamConsumer(this, this.streamView, fn, options);

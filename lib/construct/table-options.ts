@@ -74,7 +74,7 @@ export function checkTableOptions(model: TableModel, props: OptionProps, region:
       sink.warning('UNIQUE_VALUES_EXPIRE', `entity ${entity.name}, attribute ${ttl}`,
         `is the TTL attribute of an entity with unique values (${entity.unique.join(', ')}); DynamoDB deletes an expired item without its guard items, so its values stay taken after it is gone`,
         'release the values from the table\'s stream (OLD_IMAGE or NEW_AND_OLD_IMAGES): a consumer passes its events to releaseUniqueValues; '
-        + `or delete these items with createClient().delete or transactWrite once they expire, before DynamoDB removes them; or drop '${ttl}' or unique from ${entity.name}`);
+        + `or delete these items with deleteItem or transactWrite once they expire, before DynamoDB removes them; or drop '${ttl}' or unique from ${entity.name}`);
     }
   }
   if (!declared) {

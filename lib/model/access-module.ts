@@ -27,9 +27,14 @@ export interface AccessModuleOptions {
 }
 
 /** The runtime's types a module may name; it imports those it does. */
-const TYPES = ['AccessTable', 'AttributeSlot', 'ClientOptions', 'EntityAccess', 'EntityName', 'FetchMode', 'GetOptions', 'IndexSlot', 'IndexType', 'ItemOf', 'ItemPut', 'KeyedPattern', 'KeyOf', 'ModelSlice',
-  'PatternAccess', 'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf', 'ShardModel', 'SlicedPatternAccess', 'SortKeyCondition', 'SortOrder',
-  'TableContext', 'TaggedItem'];
+const TYPES = ['ClientOptions', 'EntityName', 'GetOptions', 'ItemOf', 'KeyOf', 'PatternEntities', 'PatternInput', 'PatternName', 'PatternQueryOptions', 'PutOptions', 'QueryPage', 'ResultItemOf',
+  'SortKeyCondition', 'SortOrder', 'TableContext', 'TaggedItem'];
+
+/** The types of `cdk-single-table/runtime/access` a module may name. */
+const ACCESS_TYPES = ['AccessTable', 'AttributeSlot', 'EntityAccess', 'FetchMode', 'IndexSlot', 'IndexType', 'ItemPut', 'KeyedPattern', 'ModelSlice', 'PatternAccess', 'ShardModel', 'SlicedPatternAccess'];
+
+/** The operations a module calls from the runtime's main entry (the rest come from `/access`). */
+const MAIN_VALUES = ['maintainedWrites', 'openTable as openModelFile', 'putItem'];
 
 const KIND_NAMES: Record<string, string> = {
   STRING: 'STRING_KIND',
@@ -635,7 +640,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     '/** The full runtime\'s table, for the puts of entities whose attributes it maintains (version, timestamps, unique values). */',
     'function fullRuntime(table: AccessTable<M>): TableContext<M> {',
     '  let context = full.get(table);',
-    `  if (!context) full.set(table, context = openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName${
+    `  if (!context) full.set(table, context = openModelFile<M>({ ...table.options, model: modelFile, client: table.dynamodb, tableName: table.tableName${
       values.has('maintainedWrites') ? ', maintainedWrites' : ''} }));`,
     '  return context;',
     '}',
@@ -648,8 +653,12 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     '// regenerate after every change of the manifest (`single-table check` and `generate --check` report a stale file).',
     '// Each function holds only the part of the model it reads, so a bundle carries the functions a handler calls.',
     '/* eslint-disable */',
-    `import { ${[...values].sort().join(', ')} } from ${json(runtime)};`,
+    // The full runtime's operations from its main entry; the generated code's helpers from `/access`.
+    ...[...values].some((v) => MAIN_VALUES.includes(v)) ? [`import { ${[...values].filter((v) => MAIN_VALUES.includes(v)).sort().join(', ')} } from ${json(runtime)};`] : [],
+    `import { ${[...values].filter((v) => !MAIN_VALUES.includes(v)).sort().join(', ')} } from ${json(`${runtime}/access`)};`,
     `import type { ${TYPES.filter((t) => new RegExp(`\\b${t}\\b`).test(body)).join(', ')} } from ${json(runtime)};`,
+    ...ACCESS_TYPES.some((t) => new RegExp(`\\b${t}\\b`).test(body))
+      ? [`import type { ${ACCESS_TYPES.filter((t) => new RegExp(`\\b${t}\\b`).test(body)).join(', ')} } from ${json(`${runtime}/access`)};`] : [],
     ...(needsModelFile ? [`import modelFile from ${json(specifier(options.file, options.modelFile))};`] : []),
     // A JSON manifest is its default export (its types are not literal: names and items are loosely typed).
     options.manifestFile.endsWith('.json')
@@ -693,7 +702,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
 /** The runtime specifier an access module on disk imports, so regenerating and checking it keep it. */
 export function accessModuleRuntime(file: string): string | undefined {
   if (!existsSync(file)) return undefined;
-  return /^import \{[^}]*\} from "([^"]+)";$/m.exec(readFileSync(file, 'utf8'))?.[1];
+  return /^import \{[^}]*\} from "([^"]+)\/access";$/m.exec(readFileSync(file, 'utf8'))?.[1];
 }
 
 /** How an access module on disk relates to the one a model generates. */

@@ -1,59 +1,59 @@
-// `createClient`: every operation as methods of one object, for scripts, tests and code that
-// prefers it. It holds every operation, so a handler bundled with it carries all of them, the
-// fan-out and batches included; Lambda handlers import the operations they call instead
-// (./ops, `openTable`), and esbuild drops the rest. Given a manifest rather than a compiled model
-// file, it also resolves the manifest at start (no validation rules: the stack validated it at
-// synth, and the fingerprint check proves the function runs that manifest).
-import { clientWrites } from './client-writes';
+// `createClient`: every operation bound to one table, for scripts and tests. It holds every
+// operation, so a Lambda bundled with it carries all of them; handlers open the table with
+// `openTable` and import the functions they call instead. Given a manifest rather than a compiled
+// model file, it resolves the manifest at start (no validation rules: `single-table check` and the
+// synth validate it).
 import { contextOf, ClientOptions } from './context';
 import { collectionsOf } from './item-collections';
-import { isModelDocument, loadModel } from './load-model';
+import { deployedModel, isModelDocument, loadModel } from './load-model';
 import { maintainedWrites } from './maintained-writes';
 import { batchGet } from './ops/batch-get';
 import { batchWrite } from './ops/batch-write';
-import { decodeStreamEvent } from './ops/decode-stream';
+import { decodeStream } from './ops/decode-stream';
+import { deleteItem } from './ops/delete-item';
 import { getItem } from './ops/get-item';
-import { queryShardsAll } from './ops/query-shards-all';
-import { queryShardsWith } from './ops/query-shards-with';
+import { putItem } from './ops/put-item';
+import { query } from './ops/query';
 import { releaseUniqueValues } from './ops/release-unique';
-import { scan, scanAll } from './ops/scan';
+import { scan } from './ops/scan';
 import { transactGet } from './ops/transact-get';
 import { transactWrite } from './ops/transact-write';
+import { updateItem } from './ops/update-item';
 import type { SingleTableClient } from './types';
-import type { TypedManifest } from '../manifest/infer';
 import { resolveModel } from '../manifest/resolve';
 import type { SingleTableManifest } from '../manifest/structs';
 import type { ModelFile } from '../model/format';
 
-export type { ClientOptions } from './context';
+/** Options of `createClient`: those of `openTable`, and a manifest may stand for the model. */
+export interface CreateClientOptions<M extends SingleTableManifest = SingleTableManifest> extends Omit<ClientOptions, 'model' | 'maintainedWrites'> {
+  /**
+   * The manifest (typed when it comes from `defineManifest`), or a compiled model file (then give
+   * the manifest's type: `createClient<typeof manifest>({ model })`).
+   * @default - the model the stack deployed, as `openTable` reads it
+   */
+  readonly model?: M | ModelFile;
+}
 
-/**
- * Creates the runtime client of a compiled model file, or of a manifest (typed when it comes
- * from `defineManifest`; pass the type as `createClient<typeof manifest>(model)` for a model file).
- */
-export function createClient<M>(source: TypedManifest<M> | SingleTableManifest | ModelFile, options: ClientOptions = {}): SingleTableClient<M> {
-  const model = isModelDocument(source) ? loadModel(source) : resolveModel(source as SingleTableManifest);
-  const table = contextOf<M>(model, { ...options, maintainedWrites }); // it holds every write, so it keeps versions, timestamps and unique values itself
+/** Every operation bound to one table (see `SingleTableClient`); it keeps versions, timestamps and unique values itself. */
+export function createClient<M extends SingleTableManifest = SingleTableManifest>(options: CreateClientOptions<M> = {}): SingleTableClient<M> {
+  const source = options.model;
+  const model = source === undefined ? deployedModel() : isModelDocument(source) ? loadModel(source) : resolveModel(source as SingleTableManifest);
+  const table = contextOf<M>(model, { ...options, model: undefined, maintainedWrites }, source !== undefined);
   collectionsOf(table); // checks the itemCollections option now, not at the first write
-  const writes = clientWrites(table); // entities with unique attributes write in transactions
-  const client: SingleTableClient<M> = {
-    model,
-    tableName: table.tableName,
-    dynamodb: table.dynamodb,
-    put: (entity, item, o) => writes.put(entity, item, o),
-    get: (entity, key, o) => getItem(table, entity, key, o),
-    update: (entity, changes, o) => writes.update(entity, changes, o) as never,
-    delete: (entity, key, o) => writes.delete(entity, key, o) as never,
-    query: (pattern, input, o) => queryShardsWith(table, pattern, input, o),
-    queryAll: (pattern, input, o) => queryShardsAll(table, pattern, input, o),
-    scan: (o) => scan(table, o),
-    scanAll: (o) => scanAll(table, o),
-    batchGet: (requests, o) => batchGet(table, requests, o),
-    batchWrite: (requests) => batchWrite(table, requests),
-    transactWrite: (actions, o) => transactWrite(table, actions, o),
-    transactGet: (requests) => transactGet(table, requests),
-    decodeStream: (event, o) => decodeStreamEvent(table, event, o),
-    releaseUniqueValues: (event, o) => releaseUniqueValues(table, event, o),
+  const t = table as never;
+  return {
+    table,
+    putItem: (entity, item, o) => putItem(t, entity, item, o),
+    getItem: (entity, key, o) => getItem(t, entity, key, o),
+    updateItem: (entity, changes, o) => updateItem(t, entity, changes, o),
+    deleteItem: (entity, key, o) => deleteItem(t, entity, key, o),
+    query: (pattern, input, o) => query(t, pattern, input, o),
+    scan: (o) => scan(t, o),
+    batchGet: (requests, o) => batchGet(t, requests, o),
+    batchWrite: (requests) => batchWrite(t, requests),
+    transactWrite: (actions, o) => transactWrite(t, actions, o),
+    transactGet: (requests) => transactGet(t, requests),
+    decodeStream: (event, o) => decodeStream(t, event, o),
+    releaseUniqueValues: (event, o) => releaseUniqueValues(t, event, o),
   };
-  return client;
 }

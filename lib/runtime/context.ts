@@ -5,7 +5,7 @@ import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';
 import type { ItemCollectionReporting } from './item-collections';
-import { loadModel } from './load-model';
+import { deployedModel, loadModel } from './load-model';
 import type { MaintainedWrites } from './maintained-writes';
 import type { RetryPolicy } from './retry';
 import { DynamoDBClient } from './sdk';
@@ -15,6 +15,12 @@ import type { ModelFile } from '../model/format';
 
 /** Options of `openTable` (and of `createClient`). */
 export interface ClientOptions {
+  /**
+   * The compiled model, for tests and scripts (a `.model.json` that `single-table generate` writes);
+   * checked against SINGLE_TABLE_FINGERPRINT when that is set.
+   * @default - the model the stack deployed, from the file SINGLE_TABLE_MODEL names (`SingleTable.connect` sets it)
+   */
+  readonly model?: ModelFile;
   /** The SDK client. @default - a new DynamoDBClient with the environment's region and credentials */
   readonly client?: DynamoDBClient;
   /** The table name. @default - the TABLE_NAME environment variable */
@@ -57,23 +63,27 @@ export interface TableContext<M = SingleTableManifest> {
 }
 
 /**
- * Opens the table of a compiled model file (written by `single-table generate`): checks the file's
- * format and, against the stack's SINGLE_TABLE_FINGERPRINT, that the table was deployed from the
- * same manifest. Call it once, outside the handler.
+ * Opens the table, once per container, outside the handler. In a function `SingleTable.connect`
+ * connected, the model is the one the stack deployed (`SINGLE_TABLE_MODEL`, a file the construct
+ * ships with the function) and the table name TABLE_NAME: call it with the manifest's type only.
+ * Tests and scripts pass `model`, a compiled model file (`single-table generate`).
  *
  *     import type { manifest } from './manifest';
- *     import model from './manifest.model.json';
- *     const table = openTable<typeof manifest>(model);
+ *     const table = openTable<typeof manifest>();
  */
-export function openTable<M = SingleTableManifest>(document: ModelFile, options: ClientOptions = {}): TableContext<M> {
-  return contextOf<M>(loadModel(document), options);
+export function openTable<M = SingleTableManifest>(options: ClientOptions = {}): TableContext<M> {
+  const { model } = options;
+  return contextOf<M>(model === undefined ? deployedModel() : loadModel(model), options, model !== undefined);
 }
 
-/** The context of a loaded model: table name, fingerprint check, SDK client, and the maintained-write hooks when given. */
-export function contextOf<M>(model: TableModel, options: ClientOptions): TableContext<M> {
+/**
+ * The context of a loaded model: table name, SDK client, and the maintained-write hooks when given;
+ * a model the code carries (`carried`) is checked against the deployed manifest's fingerprint.
+ */
+export function contextOf<M>(model: TableModel, options: ClientOptions, carried: boolean): TableContext<M> {
   return {
     model,
-    ...connect(model.fingerprint, options),
+    ...connect(carried ? model.fingerprint : undefined, options),
     strip: new Set([...model.keyAttributes, model.typeAttribute]),
     maintained: options.maintainedWrites,
   };
@@ -92,15 +102,15 @@ export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'main
   const kept = [version && `version ${version}`, timestamps && 'timestamps', unique && `unique ${unique}`].filter(Boolean);
   if (kept.length && !table.maintained) {
     throw new SingleTableError('MAINTAINED_WRITES_MISSING',
-      `keeps ${kept.join(', ')}: its writes need openTable(model, { maintainedWrites })`, { entity: entityName });
+      `keeps ${kept.join(', ')}: its writes need openTable({ maintainedWrites })`, { entity: entityName });
   }
   return table.maintained;
 }
 
-/** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint is checked. */
-export function connect(fingerprint: string, options: ClientOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
+/** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint (if any) is checked. */
+export function connect(fingerprint: string | undefined, options: ClientOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
-  checkFingerprint(fingerprint);
+  if (fingerprint !== undefined) checkFingerprint(fingerprint);
   return { tableName, dynamodb: options.client ?? new DynamoDBClient({}), options };
 }

@@ -7,3 +7,6 @@ export const TABLE_NAME_ENV = 'TABLE_NAME';
 
 /** Holds the fingerprint of the manifest the stack deployed the table with. */
 export const FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT';
+
+/** Holds the path of the compiled model file the stack ships with a connected function. */
+export const MODEL_PATH_ENV = 'SINGLE_TABLE_MODEL';

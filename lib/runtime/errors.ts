@@ -8,6 +8,8 @@ export type RuntimeErrorCode =
   /** The model has a versioned, timestamped or unique entity and the table was opened without `maintainedWrites`. */
   | 'MAINTAINED_WRITES_MISSING'
   | 'MANIFEST_MISMATCH'
+  /** No model: SINGLE_TABLE_MODEL is not set and openTable was given none. */
+  | 'MODEL_MISSING'
   | 'INVALID_MODEL'
   | 'UNKNOWN_ENTITY'
   | 'UNKNOWN_PATTERN'
@@ -31,7 +33,6 @@ export type RuntimeErrorCode =
   | 'INVALID_QUERY_INPUT'
   | 'CONSISTENT_READ_ON_GSI'
   | 'INVALID_CURSOR'
-  | 'SHARDED_PATTERN'
   | 'DUPLICATE_BATCH_KEY'
   /** A condition (of a write, or a filter) names an unknown operator, is empty, or applies an operator to a kind it does not fit. */
   | 'INVALID_CONDITION'

@@ -1,78 +1,61 @@
 // `cdk-single-table/runtime`: what Lambda code imports. Never imports aws-cdk-lib or constructs.
-// Each operation is its own function over the table context (`openTable`), so a bundler keeps
-// only those a handler calls; `createClient` bundles them all.
+// One function per operation over the table `openTable` opens, its variations as options, so a
+// bundler keeps only those a handler calls; `createClient` binds them all to one table. Every
+// name here is documented in docs/runtime.md ("Everything the module exports"), which a test checks.
+
+// The manifest: its structs and enums, and the typed literal helper.
 export * from '../manifest/structs';
+export { defineManifest } from '../manifest/infer';
+export type { EntityName, ItemOf, PatternEntities, PatternInput, PatternName, ResultItemOf, TaggedItem, TypedManifest } from '../manifest/infer';
 export type { TableModel } from '../manifest/model';
-export * from '../manifest/infer';
-export type { ModelDocument, ModelFile } from '../model/format';
 export { MODEL_FORMAT, MODEL_FORMAT_VERSION } from '../model/format';
+export type { ModelDocument, ModelFile } from '../model/format';
+
+// Opening the table.
 export { openTable } from './context';
 export type { ClientOptions, TableContext } from './context';
+export type { ItemCollectionEstimate, ItemCollectionReporting } from './item-collections';
+export type { RetryPolicy } from './retry';
+export { maintainedWrites } from './maintained-writes';
+export type { MaintainedWrites } from './maintained-writes';
+
+// The operations and their options.
 export { putItem } from './ops/put-item';
 export type { PutOptions } from './ops/put-item';
+export type { PutMode } from './items';
 export { getItem } from './ops/get-item';
 export type { GetOptions } from './ops/get-item';
 export { updateItem } from './ops/update-item';
+export type { UpdateOperators, UpdateOptions } from './update';
 export { deleteItem } from './ops/delete-item';
 export type { DeleteOptions } from './ops/delete-item';
 export { query } from './ops/query';
-export { queryShards, readShards } from './ops/query-shards';
-export { queryWith } from './ops/query-with';
-export { queryShardsWith } from './ops/query-shards-with';
-export { queryAll } from './ops/query-all';
-export { queryShardsAll } from './ops/query-shards-all';
-export { scan, scanAll } from './ops/scan';
+export type { QueryOptions } from './query';
+export { scan } from './ops/scan';
 export type { ScanOptions } from './ops/scan';
-export type { PagedItems } from './pages';
+export type { Paged, PagingOptions } from './pages';
 export type { ReadOptions } from './read-options';
 export { batchGet } from './ops/batch-get';
 export type { BatchGetOptions } from './ops/batch-get';
 export { batchWrite } from './ops/batch-write';
-export { decodeStreamEvent, decodeStreamRecord, openStream } from './ops/decode-stream';
-export type * from './ops/decode-stream';
-export { releaseUniqueValues } from './ops/release-unique';
-export type { ReleaseOptions, ReleaseResult, UniqueValueRef } from './ops/release-unique';
 export { transactWrite } from './ops/transact-write';
 export type { TransactWriteOptions } from './ops/transact-write';
 export { transactGet } from './ops/transact-get';
+export { decodeStream } from './ops/decode-stream';
+export type { StreamChange, StreamDecodeOptions, StreamDecoder, StreamKeyOf } from './ops/decode-stream';
+export type { StreamAttributeValue, StreamEventInput, StreamEventName, StreamImage, StreamRecordData, StreamRecordInput } from './stream-record';
+export { releaseUniqueValues } from './ops/release-unique';
+export type { ReleaseOptions, ReleaseResult, UniqueValueRef } from './ops/release-unique';
+export { where } from './expressions/where';
+export type { Where } from './expressions/where';
+export type { AttributeOperator, Condition, SizeComparison } from './expressions/condition';
+export { createClient } from './client';
+export type { CreateClientOptions } from './client';
+export type * from './types';
+
+// Errors.
+export { SingleTableError, UnprocessedError } from './errors';
+export type { ErrorContext, RuntimeErrorCode } from './errors';
+export { ConditionFailedError } from './write-failure';
 export { TransactionCanceledError } from './transact-send';
 export type { CancellationReason } from './transact-send';
-export type { PartitionPatternName, ShardedPatternName } from './pattern-kinds';
-export { createClient } from './client';
-export { SingleTableError, UnprocessedError } from './errors';
-export { where } from './expressions/where';
-export type { WriteCondition } from './expressions/where';
-export type { AttributeOperator, Condition, SizeComparison } from './expressions/condition';
-export { ConditionFailedError } from './write-failure';
-export { maintainedWrites } from './maintained-writes';
-export type { MaintainedWrites } from './maintained-writes';
-export type { RuntimeErrorCode } from './errors';
-export type { ItemCollectionEstimate, ItemCollectionReporting } from './item-collections';
-export type { PutMode } from './items';
-export type { QueryOptions } from './query';
-export type { RetryPolicy } from './retry';
-export type { UpdateOperators, UpdateOptions } from './update';
-export type * from './types';
-// What the access modules `single-table generate --access` writes are built on.
-export { openAccess } from './access/table';
-export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } from './access/table';
-export { itemPutRequest, putEntity, putRequest, putWith, shardedBy } from './access/write';
-export type { ItemPut } from './access/write';
-export { attributeFault, declaredOnly, keyFault, shardFault, textSegment } from './access/build';
-export { checkSize } from './keys';
-export { normalizeDate } from '../keys/encoding';
-export { storableNumber } from './marshall';
-export { shardForItem, shardForValue } from '../keys/shard';
-export { getEntity } from './access/read';
-export { queryPattern, patternRequest, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './access/query';
-export type { IndexSlot, PatternAccess, SlicedPatternAccess } from './access/query';
-export { sliceReader } from './access/slice-read';
-export { shardsToQuery } from './fanout-shards';
-export type { ModelSlice, SliceEntity, SliceKeys, SlicePlan, SliceReader } from './access/slice-read';
-export { named } from './access/named';
-export { STRING_KIND, NUMBER_KIND, BOOLEAN_KIND, DATE_KIND, LIST_KIND, MAP_KIND, STRING_SET_KIND, NUMBER_SET_KIND } from './values';
-export { stringSegment, numberSegment, dateSegment, booleanSegment } from '../keys/encoding';
-export type { ValueKind, AttributeSlot } from './values';
-export { collectionsOf } from './item-collections';
-export type { KeyedPattern } from './key-condition';
-export type { FetchMode, IndexType, ShardModel } from '../manifest/model';

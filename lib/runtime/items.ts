@@ -2,7 +2,8 @@
 // Nothing here talks to DynamoDB; client.ts sends what these return.
 import type { AttributeValue, DeleteItemCommandInput, GetItemCommandInput, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import type { WriteCondition } from './expressions/where';
+import { madeByWhere } from './expressions/made-by-where';
+import type { Where } from './expressions/where';
 import { keyAttributes, tableKey, writeItemKeys } from './keys';
 import type { MaintainedWrites } from './maintained-writes';
 import { attributeOf, attributeValue, entityOf, itemAttributes } from './values';
@@ -27,7 +28,7 @@ export function itemToWrite(model: TableModel, entity: EntityModel, item: Readon
  * version (and writes the next); `condition` adds the caller's own condition.
  */
 export function buildPut(
-  model: TableModel, tableName: string, entityName: string, item: Readonly<Record<string, unknown>>, mode: PutMode = 'upsert', condition?: WriteCondition<unknown>,
+  model: TableModel, tableName: string, entityName: string, item: Readonly<Record<string, unknown>>, mode: PutMode = 'upsert', condition?: Where<unknown>,
   maintained?: MaintainedWrites,
 ): PutItemCommandInput {
   const entity = entityOf(model, entityName);
@@ -37,7 +38,7 @@ export function buildPut(
   const existence = mode !== 'upsert' && putCondition(model.indexes[TABLE_INDEX].partitionKey, entityName, mode);
   // A versioned entity's condition (it asks for the stored item on failure, which tells a version conflict apart).
   Object.assign(input, kept?.condition?.(mode) ?? existence);
-  condition?.addTo(input, entity);
+  if (condition !== undefined) madeByWhere(condition, 'condition', { entity: entityName }).addTo(input, entity);
   return input;
 }
 
@@ -90,7 +91,7 @@ export function buildGet(model: TableModel, tableName: string, entityName: strin
  * (a versioned entity, its `maintained` hooks given) when the item is at another version.
  */
 export function buildDelete(
-  model: TableModel, tableName: string, entityName: string, key: Values, mustExist = false, condition?: WriteCondition<unknown>, version?: number,
+  model: TableModel, tableName: string, entityName: string, key: Values, mustExist = false, condition?: Where<unknown>, version?: number,
   maintained?: MaintainedWrites,
 ): DeleteItemCommandInput {
   const entity = entityOf(model, entityName);
@@ -103,6 +104,6 @@ export function buildDelete(
     Object.assign(input, existenceCondition(model, true));
   }
   if (version !== undefined || condition) input.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
-  condition?.addTo(input, entity);
+  if (condition !== undefined) madeByWhere(condition, 'condition', { entity: entityName }).addTo(input, entity);
   return input;
 }

@@ -1,9 +1,10 @@
 // What single-item writes add for entities with a version, timestamps or unique attributes. An
 // application whose model has such an entity opens its table with these hooks
-// (`openTable(model, { maintainedWrites })`; createClient and transactions take them themselves);
+// (`openTable({ maintainedWrites })`; createClient and transactions take them themselves);
 // every other handler leaves this module, and its wording of version conflicts, out of its bundle.
 // The plain operations (items.ts, update.ts, write-failure.ts) reach it only through the table.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { uniqueWrite } from './client-writes';
 import { SingleTableError } from './errors';
 import { existenceCondition } from './items';
 import type { ConditionFailedError, ConditionalWriteInput } from './write-failure';
@@ -50,11 +51,10 @@ export type FailureWording = (why: string, code?: 'VERSION_CONFLICT') => Conditi
  */
 export interface MaintainedWrites {
   /**
-   * Throws UNIQUE_NEEDS_TRANSACTION when `entity` has unique attributes and `touched` (default: any)
-   * names one; INVALID_VALUE when `operated` names one (an update operator's result is DynamoDB's,
-   * so no guard can be written for it, in a transaction or not).
+   * The write of an entity with unique attributes as a transaction with its guard writes;
+   * undefined when the write touches no unique value and goes as the single-item operation.
    */
-  refuseUnique(model: TableModel, entity: string, op: string, touched?: (name: string) => unknown, operated?: (name: string) => unknown): void;
+  readonly unique: typeof uniqueWrite;
   /** A put's item with the next version (1 for a create) and the timestamps, and its version condition. */
   put(model: TableModel, entity: EntityModel, item: Values): MaintainedPut;
   /** An update's input with the next version and updatedAt, and its version condition. */
@@ -71,17 +71,7 @@ export interface MaintainedWrites {
 
 /** The hooks to pass as `maintainedWrites` when the model has a versioned, timestamped or unique entity. */
 export const maintainedWrites: MaintainedWrites = {
-  refuseUnique(model, entity, op, touched, operated) {
-    const unique = model.entities[entity]?.unique;
-    const computed = operated && unique?.find((u) => operated(u));
-    if (computed) {
-      throw new SingleTableError('INVALID_VALUE', `an update operator on the unique attribute ${computed} leaves its new value to DynamoDB, so the guard of that `
-        + `value cannot be written; set ${computed} to its new value instead`, { entity, attribute: computed });
-    }
-    if (unique?.some((u) => !touched || touched(u))) {
-      throw new SingleTableError('UNIQUE_NEEDS_TRANSACTION', `${op} cannot write the guard items of unique ${unique}: use transactWrite or createClient`, { entity });
-    }
-  },
+  unique: uniqueWrite,
 
   put(model, entity, item) {
     const version = entity.version;

@@ -1,20 +1,21 @@
-// The read options a query or scan may add: `filter` (a Condition, compiled to a FilterExpression
+// The read options a query or scan may add: `filter` (made by `where`, compiled to a FilterExpression
 // whose placeholders share the request's ExpressionRefs with its key condition and type filter)
 // and `attributes` (projection.ts). Checked when the read is planned, before any network call.
-// Reached only from the reads that take them (queryWith, queryShardsWith, the iterators, scan), so
-// a handler calling the plain `query` does not carry the condition compiler.
+// The filter comes made by `where`, which carries the condition compiler: a read without a filter
+// does not bundle it.
 import type { QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import type { ErrorContext } from './errors';
 import { SingleTableError } from './errors';
-import { compileCondition } from './expressions/condition';
+import { madeByWhere } from './expressions/made-by-where';
 import { ExpressionRefs } from './expressions/refs';
+import type { Where } from './expressions/where';
 import { projectedRead } from './projection';
 import type { ResultShape } from './results';
 import type { EntityModel, IndexModel, TableModel } from '../manifest/model';
 
 /** The read options, untyped (the operations type them from the manifest). */
 export interface ReadOptions {
-  /** Keeps only the items the condition holds for; evaluated by DynamoDB after `limit` is counted. */
+  /** Keeps only the items the condition (made by `where`) holds for; evaluated by DynamoDB after `limit` is counted. */
   readonly filter?: unknown;
   /** The only attributes results hold. */
   readonly attributes?: readonly string[];
@@ -35,7 +36,7 @@ export function optionedRead(
   model: TableModel, index: IndexModel, entities: readonly string[], options: ReadOptions, place: ErrorContext,
 ): OptionedRead {
   const projected = options.attributes === undefined ? undefined : projectedRead(model, index, entities, options.attributes, place);
-  const { filter } = options;
+  const filter = options.filter === undefined ? undefined : madeByWhere(options.filter, 'filter', place);
   const models = entities.map((e) => model.entities[e]);
   if (filter !== undefined) checkFilter(index, filter, models, place);
   return {
@@ -48,7 +49,7 @@ export function optionedRead(
         delete input.Select; // the projection names what an LSI fetches
       }
       if (filter !== undefined) {
-        const expression = compileCondition(models, filter, refs, 'filter');
+        const expression = filter.compile(models, refs, 'filter');
         input.FilterExpression = input.FilterExpression ? `(${input.FilterExpression}) AND (${expression})` : expression;
       }
       refs.applyTo(input);
@@ -60,9 +61,9 @@ export function optionedRead(
  * Compiles the filter once to check it. A GSI that does not project everything holds no other
  * attribute than those it projects: a filter on another one would match no entry, so it is refused.
  */
-function checkFilter(index: IndexModel, filter: unknown, entities: readonly EntityModel[], place: ErrorContext): void {
+function checkFilter(index: IndexModel, filter: Where<unknown>, entities: readonly EntityModel[], place: ErrorContext): void {
   const refs = new ExpressionRefs();
-  compileCondition(entities, filter, refs, 'filter');
+  filter.compile(entities, refs, 'filter');
   if (index.type !== 'GSI' || index.projection === 'ALL') return;
   const projected = new Set(index.nonKeyAttributes);
   for (const attribute of Object.values(refs.names)) {

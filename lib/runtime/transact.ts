@@ -4,15 +4,14 @@
 // sent: at most 100 items, one action per item, a valid token.
 import type { AttributeValue, ConditionCheck, Put, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import { compileCondition } from './expressions/condition';
+import { madeByWhere } from './expressions/made-by-where';
 import { ExpressionPlaceholders, ExpressionRefs } from './expressions/refs';
 import { buildDelete, buildPut, keyFromInput } from './items';
 import { tableKeyNames } from './keys';
 import { maintainedWrites } from './maintained-writes';
-import { touchedByOperator } from './ops/update-item';
 import type { TransactItemRef } from './transact-send';
 import { guardWrites, unchangedCondition } from './unique';
-import { buildUpdate, missingIndexInputs, UpdateOperators } from './update';
+import { buildUpdate, missingIndexInputs, touchedByOperator, UpdateOperators } from './update';
 import { entityOf, valuesText } from './values';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 
@@ -63,7 +62,7 @@ export function checkActions(model: TableModel, actions: readonly UntypedAction[
       throw new SingleTableError('INVALID_VALUE', `action ${i} has type ${JSON.stringify(a.type)}; use 'put', 'update', 'delete' or 'conditionCheck'`, { entity: entity.name });
     }
     if (a.type === 'conditionCheck' && a.condition === undefined) {
-      throw new SingleTableError('INVALID_CONDITION', `action ${i} is a conditionCheck without a condition; give it one, e.g. { attr: 'status', eq: 'OPEN' }`, { entity: entity.name });
+      throw new SingleTableError('INVALID_CONDITION', `action ${i} is a conditionCheck without a condition; give it one, e.g. condition: where({ attr: 'status', eq: 'OPEN' })`, { entity: entity.name });
     }
     // DynamoDB computes an operator's result, so the guard of the new value cannot be known.
     const operated = a.type === 'update' ? entity.unique?.find((u) => touchedByOperator(a, u)) : undefined;
@@ -116,7 +115,11 @@ export function buildTransactWrite(
     const before = stored[i];
     const { item, after, owner } = actionItem(model, tableName, entity, action, i);
     const input = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
-    if (action.condition !== undefined) andCondition(input, (refs) => compileCondition([entity], action.condition, refs, `actions[${i}].condition`));
+    if (action.condition !== undefined) {
+      const place = `actions[${i}].condition`;
+      const condition = madeByWhere(action.condition, place, { entity: entity.name });
+      andCondition(input, (refs) => condition.compile([entity], refs, place));
+    }
     // The item must still hold what its guards were computed from.
     if (read) andCondition(input, (refs) => unchangedCondition(model, before, uniqueTouched(entity, action), refs));
     items.push(item);

@@ -1,20 +1,22 @@
 // The client's TypeScript surface, inferred from a `defineManifest` literal: item types per
 // entity, table keys from the key templates, pattern inputs, tagged results, and no `consistent`
 // option on patterns that query a GSI.
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Condition } from './expressions/condition';
-import type { WriteCondition } from './expressions/where';
+import type { TableContext } from './context';
+import type { Where } from './expressions/where';
 import type { PutMode } from './items';
+import type { BatchGetOptions } from './ops/batch-get';
+import type { DeleteOptions } from './ops/delete-item';
+import type { GetOptions } from './ops/get-item';
+import type { PutOptions } from './ops/put-item';
 import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
 import type { ReleaseOptions, ReleaseResult } from './ops/release-unique';
 import type { ScanOptions } from './ops/scan';
 import type { TransactWriteOptions } from './ops/transact-write';
-import type { PagedItems } from './pages';
+import type { Paged, PagingOptions } from './pages';
 import type { QueryOptions } from './query';
 import type { StreamEventInput } from './stream-record';
 import type { UpdateOptions } from './update';
 import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../manifest/infer';
-import type { TableModel } from '../manifest/model';
 
 type EntityDef<M, E extends EntityName<M>> = LiteralOf<M> extends { readonly entities: infer X } ? X[E & keyof X] : never;
 type TemplateAttributes<D> =
@@ -43,7 +45,7 @@ export interface UpdateOperatorsOf<Item> {
 /** Options of `updateItem`: removals, operators, `readMissing`, and the caller's condition (made with `where`). */
 export type UpdateItemOptions<M, E extends EntityName<M>> = {
   readonly remove?: readonly OptionalAttributeOf<M, E>[];
-  readonly condition?: WriteCondition<ItemOf<M, E>>;
+  readonly condition?: Where<ItemOf<M, E>>;
 } & Pick<UpdateOptions, 'readMissing'> & UpdateOperatorsOf<ItemOf<M, E>>;
 
 /** Attributes of an entity that may be removed (the optional ones). */
@@ -77,11 +79,11 @@ export type FilterItem<M, E extends EntityName<M>> = { [K in AttributeNameOf<M, 
 /** Options of a read that filters (`filter`, a Condition over the entities' attributes) or projects (`attributes`). */
 export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
   /**
-   * Keeps only the items the condition holds for. DynamoDB applies it after reading: `limit`
+   * Keeps only the items the condition (made with `where`) holds for. DynamoDB applies it after reading: `limit`
    * counts the items read, so a page can hold fewer than `limit` (or none) and still have a cursor.
    * @default - no filter
    */
-  readonly filter?: Condition<FilterItem<M, E>>;
+  readonly filter?: Where<FilterItem<M, E>>;
   /**
    * The only attributes results hold (the entity tag is always there). Attributes the index
    * projects or holds in its keys are read without fetching the item.
@@ -90,9 +92,9 @@ export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
   readonly attributes?: readonly A[];
 };
 
-/** Query options of a pattern with its read options (`filter`, `attributes`). */
-export type PatternReadOptions<M, P extends PatternName<M>, A extends string = string> =
-  PatternQueryOptions<M, P> & ReadOptionsOf<M, PatternEntities<M, P>, A>;
+/** Options of `query`: the pattern's query options, its read options (`filter`, `attributes`) and paging (`pages`). */
+export type QueryOptionsOf<M, P extends PatternName<M>, A extends string = string> =
+  PatternQueryOptions<M, P> & ReadOptionsOf<M, PatternEntities<M, P>, A> & Pick<PagingOptions, 'pages'>;
 
 /** One page of results; `cursor` is set when there may be more. */
 export interface QueryPage<T> {
@@ -108,6 +110,14 @@ export type BatchWriteRequest<M> = {
   [E in EntityName<M>]: { readonly type: 'put'; readonly entity: E; readonly item: ItemOf<M, E> } | { readonly type: 'delete'; readonly entity: E; readonly key: KeyOf<M, E> };
 }[EntityName<M>];
 
+/**
+ * The condition of a transaction action, made with `where`. TypeScript cannot tell `where` which
+ * of the actions' entities it is for, so it types the condition loosely (`where<ItemOf<M, 'Order'>>(...)`
+ * types it); the runtime checks it against the action's entity before anything is sent.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ActionCondition = Where<Record<string, any>>;
+
 /** One action of `transactWrite`. */
 export type TransactWriteAction<M> = {
   [E in EntityName<M>]:
@@ -117,8 +127,8 @@ export type TransactWriteAction<M> = {
     readonly entity: E;
     readonly item: ItemOf<M, E>;
     readonly mode?: PutMode;
-    /** A condition on the item as stored before the write. */
-    readonly condition?: Condition<ItemOf<M, E>>;
+    /** A condition on the item as stored before the write, made with `where`. */
+    readonly condition?: ActionCondition;
   }
   | ({
     /**
@@ -130,8 +140,8 @@ export type TransactWriteAction<M> = {
     readonly entity: E;
     readonly changes: KeyOf<M, E> & Partial<ItemOf<M, E>>;
     readonly remove?: readonly OptionalAttributeOf<M, E>[];
-    /** A condition on the item as stored before the write. */
-    readonly condition?: Condition<ItemOf<M, E>>;
+    /** A condition on the item as stored before the write, made with `where`. */
+    readonly condition?: ActionCondition;
   } & UpdateOperatorsOf<ItemOf<M, E>>)
   | {
     /** Deletes an item; with `mustExist` a missing item cancels the transaction. */
@@ -141,76 +151,46 @@ export type TransactWriteAction<M> = {
     readonly mustExist?: boolean;
     /** A versioned entity: the version the caller read; at another version the transaction is cancelled. */
     readonly version?: number;
-    /** A condition on the item as stored before the delete. */
-    readonly condition?: Condition<ItemOf<M, E>>;
+    /** A condition on the item as stored before the delete, made with `where`. */
+    readonly condition?: ActionCondition;
   }
   | {
     /** Cancels the transaction unless `condition` holds for the item (a missing item has no attributes). */
-    readonly type: 'conditionCheck'; readonly entity: E; readonly key: KeyOf<M, E>; readonly condition: Condition<ItemOf<M, E>>;
+    readonly type: 'conditionCheck'; readonly entity: E; readonly key: KeyOf<M, E>; readonly condition: ActionCondition;
   };
 }[EntityName<M>];
 
-/** The runtime client of one manifest. */
+/**
+ * Every operation bound to one table, for scripts and tests: the same names, arguments and results
+ * as the functions (`putItem(table, ...)` is `client.putItem(...)`), without the table argument.
+ */
 export interface SingleTableClient<M> {
-  /** The compiled model. */
-  readonly model: TableModel;
-  /** The table it reads and writes. */
-  readonly tableName: string;
-  /** The SDK client it sends with. */
-  readonly dynamodb: DynamoDBClient;
-  /** Writes a whole item: `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not). */
-  put<E extends EntityName<M>>(
-    entity: E, item: ItemOf<M, E>, options?: { readonly mode?: PutMode; readonly condition?: Condition<ItemOf<M, E>> },
-  ): Promise<void>;
-  /** Reads an item by its table key. */
-  get<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: { readonly consistent?: boolean }): Promise<ResultItemOf<M, E> | undefined>;
-  /**
-   * Sets the given attributes of an existing item, removes `remove`, recomputes affected index
-   * keys. An index whose keys move needs all its inputs: pass them, or set `readMissing` to have
-   * the runtime read the missing ones and update on the condition that they are unchanged.
-   */
-  update<E extends EntityName<M>>(
-    entity: E,
-    changes: KeyOf<M, E> & Partial<ItemOf<M, E>>,
-    options?: Omit<UpdateItemOptions<M, E>, 'condition'> & { readonly condition?: Condition<ItemOf<M, E>> },
-  ): Promise<ResultItemOf<M, E>>;
-  /** Deletes an item; returns what it held. With `mustExist` a missing item is an error. */
-  delete<E extends EntityName<M>>(
-    entity: E, key: KeyOf<M, E>, options?: { readonly mustExist?: boolean; readonly version?: number; readonly condition?: Condition<ItemOf<M, E>> },
-  ): Promise<ResultItemOf<M, E> | undefined>;
-  /** Runs an access pattern: one page of typed results. */
+  /** The table the operations run on (pass it to the functions too). */
+  readonly table: TableContext<M>;
+  /** See `putItem`. */
+  putItem<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void>;
+  /** See `getItem`. */
+  getItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined>;
+  /** See `updateItem`. */
+  updateItem<E extends EntityName<M>>(entity: E, changes: KeyOf<M, E> & Partial<ItemOf<M, E>>, options?: UpdateItemOptions<M, E>): Promise<ResultItemOf<M, E>>;
+  /** See `deleteItem`. */
+  deleteItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: DeleteOptions<ItemOf<M, E>>): Promise<ResultItemOf<M, E> | undefined>;
+  /** See `query`. */
   query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-    pattern: P,
-    input: PatternInput<M, P>,
-    options?: PatternReadOptions<M, P, A>,
-  ): Promise<QueryPage<SelectedItem<M, PatternEntities<M, P>, A>>>;
-  /** Runs an access pattern over every page (`for await`), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
-  queryAll<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-    pattern: P,
-    input: PatternInput<M, P>,
-    options?: PatternReadOptions<M, P, A>,
-  ): PagedItems<SelectedItem<M, PatternEntities<M, P>, A>>;
-  /** Reads one page of the table's items of the given entities (every entity by default), tagged by entity. */
-  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
-    options?: ScanOptions<M, E, A>,
-  ): Promise<QueryPage<SelectedItem<M, E, A>>>;
-  /** Scans every page (`for await`), from `options.cursor` on; `.pages()` gives the pages with their cursors. */
-  scanAll<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
-    options?: ScanOptions<M, E, A>,
-  ): PagedItems<SelectedItem<M, E, A>>;
-  /** Reads many items; results in request order, undefined where there is none. */
-  batchGet(
-    requests: readonly BatchGetRequest<M>[],
-    options?: { readonly consistent?: boolean },
-  ): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
-  /** Writes many puts and deletes. */
+    pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
+  ): Paged<SelectedItem<M, PatternEntities<M, P>, A>>;
+  /** See `scan`. */
+  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(options?: ScanOptions<M, E, A>): Paged<SelectedItem<M, E, A>>;
+  /** See `batchGet`. */
+  batchGet(requests: readonly BatchGetRequest<M>[], options?: BatchGetOptions): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
+  /** See `batchWrite`. */
   batchWrite(requests: readonly BatchWriteRequest<M>[]): Promise<void>;
-  /** Decodes a stream event's records into typed entity changes (sends nothing); see `decodeStreamEvent`. */
-  decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: StreamDecodeOptions<E>): StreamChange<M, E>[];
-  /** Releases the unique values of items time to live removed, from a stream event's REMOVE records; see `releaseUniqueValues`. */
-  releaseUniqueValues(event: StreamEventInput, options?: ReleaseOptions): Promise<ReleaseResult>;
-  /** Applies up to 100 actions atomically (unique-value guards included); a cancellation throws TransactionCanceledError listing each reason. */
+  /** See `transactWrite`. */
   transactWrite(actions: readonly TransactWriteAction<M>[], options?: TransactWriteOptions): Promise<void>;
-  /** Reads up to 100 items as one snapshot; results in request order, undefined where there is none. */
+  /** See `transactGet`. */
   transactGet(requests: readonly BatchGetRequest<M>[]): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
+  /** See `decodeStream`. */
+  decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: StreamDecodeOptions<E>): StreamChange<M, E>[];
+  /** See `releaseUniqueValues`. */
+  releaseUniqueValues(event: StreamEventInput, options?: ReleaseOptions): Promise<ReleaseResult>;
 }

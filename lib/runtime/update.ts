@@ -7,7 +7,8 @@
 // `put(..., { mode: 'replace' })`.
 import type { AttributeValue, GetItemCommandInput, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
-import type { WriteCondition } from './expressions/where';
+import { madeByWhere } from './expressions/made-by-where';
+import type { Where } from './expressions/where';
 import { existenceCondition } from './items';
 import { indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from './keys';
 import type { ConditionParts, MaintainedWrites } from './maintained-writes';
@@ -51,7 +52,7 @@ export interface UpdateOperators {
 /** What an update adds beside its values and removals: operators, the caller's condition, and the hooks of a versioned or timestamped entity. */
 export interface UpdateExtras {
   readonly operators?: UpdateOperators;
-  readonly condition?: WriteCondition<unknown>;
+  readonly condition?: Where<unknown>;
   readonly maintained?: MaintainedWrites;
 }
 
@@ -272,7 +273,7 @@ export function buildUpdate(
   };
   if (Object.keys(values).length) out.ExpressionAttributeValues = values;
   if (versioned || extras.condition) out.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
-  extras.condition?.addTo(out, entity);
+  if (extras.condition !== undefined) madeByWhere(extras.condition, 'condition', { entity: entity.name }).addTo(out, entity);
   return out;
 }
 
@@ -327,4 +328,10 @@ export async function updateReadingMissing<T>(
       }
     }
   }
+}
+
+/** Whether an update operator (add, append, ...) names the attribute. */
+export function touchedByOperator(operators: UpdateOperators, name: string): boolean {
+  const { add, append, prepend, deleteFromSet, setIfMissing } = operators;
+  return [add, append, prepend, deleteFromSet, setIfMissing].some((o) => o !== undefined && Object.hasOwn(o, name));
 }

@@ -9,7 +9,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from './context';
 import { SingleTableError } from './errors';
-import type { WriteCondition } from './expressions/where';
+import type { Where } from './expressions/where';
 import { tableKeyNames } from './keys';
 import { fromItem } from './marshall';
 import { valuesText } from './values';
@@ -49,7 +49,7 @@ export interface ConditionalWriteInput {
  */
 export function writeFailure(
   table: TableContext<unknown>, entityName: string, input: ConditionalWriteInput, values: Readonly<Record<string, unknown>>,
-  error: { Item?: Record<string, AttributeValue> }, condition?: WriteCondition<unknown>,
+  error: { Item?: Record<string, AttributeValue> }, condition?: Where<unknown>,
 ): ConditionFailedError {
   const entity = table.model.entities[entityName];
   const creates = !!input.ConditionExpression?.includes('attribute_not_exists(#pk)');

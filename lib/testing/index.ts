@@ -10,9 +10,8 @@ import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, DynamoDBClientC
 import { createTableInputFromTemplate, TemplateJson } from '../engine/create-table';
 import { EmbeddedEngine, EngineKind, LOCAL_CLIENT_CONFIG, startEmbeddedEngine } from '../engine/engine';
 import { readTemplateFile, templateFromAssembly } from '../engine/templates';
-import type { TypedManifest } from '../manifest/infer';
 import type { SingleTableManifest } from '../manifest/structs';
-import { ClientOptions, createClient } from '../runtime/client';
+import { createClient, CreateClientOptions } from '../runtime/client';
 import type { SingleTableClient } from '../runtime/types';
 
 export type { EngineKind, EmbeddedEngine } from '../engine/engine';
@@ -82,15 +81,15 @@ export function connectLocalEngine(engine: EmbeddedEngine): LocalEngine {
 }
 
 /** Options of `startLocalTable`. */
-export interface LocalTableOptions<M> extends LocalEngineOptions {
+export interface LocalTableOptions<M extends SingleTableManifest = SingleTableManifest> extends LocalEngineOptions {
   /** The table's definition (see `TableSource`). */
   readonly from: TableSource;
   /** The manifest the stack was built from: the returned runtime client is typed from it. */
-  readonly manifest: TypedManifest<M> | SingleTableManifest;
+  readonly manifest: M;
   /** Table name. @default - a fresh unique name */
   readonly tableName?: string;
   /** Options of the runtime client (retries, shard concurrency). */
-  readonly clientOptions?: Omit<ClientOptions, 'client' | 'tableName'>;
+  readonly clientOptions?: Omit<CreateClientOptions, 'client' | 'tableName' | 'model'>;
 }
 
 /** An engine with the table created and a runtime client for it. */
@@ -104,12 +103,12 @@ export interface LocalTable<M> {
 }
 
 /** Starts an engine, creates the table from the stack's definition and returns a ready runtime client. */
-export async function startLocalTable<M>(options: LocalTableOptions<M>): Promise<LocalTable<M>> {
+export async function startLocalTable<M extends SingleTableManifest>(options: LocalTableOptions<M>): Promise<LocalTable<M>> {
   const template = templateOf(options.from);
   const engine = await startLocalEngine(options);
   try {
     const tableName = await engine.createTable(template, options.tableName);
-    const client = createClient(options.manifest, { ...options.clientOptions, client: engine.dynamodb, tableName });
+    const client = createClient<M>({ ...options.clientOptions, model: options.manifest, client: engine.dynamodb, tableName });
     return { engine, tableName, client, stop: () => engine.stop() };
   } catch (e) {
     await engine.stop();

@@ -23,7 +23,7 @@ afterAll(() => engine.stop());
 /** A table seeded under manifest A: 20 customers with 5 orders each, 40 products. */
 async function seeded(): Promise<string> {
   const tableName = await engine.createTable();
-  const a = createClient(shopManifest('A'), { client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
+  const a = createClient({ model: shopManifest('A'), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
   await a.batchWrite(shopRows(20, 5, 40).map((r) => ({ type: 'put', entity: r.entity, item: r.item })));
   return tableName;
 }

@@ -11,7 +11,7 @@ type Results = Record<string, unknown[]>;
 
 async function runAll(kind: EngineKind): Promise<{ engine: Engine; results: Results }> {
   const engine = await startEngine(undefined, kind);
-  const db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  const db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
   const loose = db as unknown as {
     put(e: string, i: unknown): Promise<void>;
     query(p: string, i: unknown, o: unknown): Promise<{ items: unknown[]; cursor?: string }>;

@@ -34,7 +34,7 @@ const loose = () => db as unknown as Loose;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient(manifest, { client: engine.newClient(), tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

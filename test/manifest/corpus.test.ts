@@ -83,7 +83,7 @@ describe.each(INVALID_CASES.map((c) => [c.title, c] as const))('rejects %s', (_t
 
   if (!c.props) {
     test('createClient: builds a client or refuses with a library error, never a TypeError', () => {
-      const error = thrown(() => createClient(manifest as never, { tableName: 'corpus' }));
+      const error = thrown(() => createClient({ model: manifest as never, tableName: 'corpus' }));
       if (error) expect([ManifestError, SingleTableError].some((type) => error instanceof type)).toBe(true);
     });
   }
@@ -99,6 +99,6 @@ describe.each(VALID_CASES.map((c) => [c.title, c] as const))('accepts %s', (_tit
     const r = await run('check', manifestFile(manifest));
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(synthesize(manifest, c.props).model.fingerprint).toBe(model!.fingerprint);
-    expect(createClient(manifest as never, { tableName: 'corpus' }).model.fingerprint).toBe(model!.fingerprint);
+    expect(createClient({ model: manifest as never, tableName: 'corpus' }).table.model.fingerprint).toBe(model!.fingerprint);
   });
 });

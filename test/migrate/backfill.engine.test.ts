@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => engine.stop());
 
 const models = Object.fromEntries((['A', 'B', 'C', 'D'] as Version[]).map((v) => [v, resolveModel(shopManifest(v))])) as Record<Version, TableModel>;
-const db = (version: Version, tableName: string) => createClient(shopManifest(version), { client: engine.client, tableName }) as unknown as Db;
+const db = (version: Version, tableName: string) => createClient({ model: shopManifest(version), client: engine.client, tableName }) as unknown as Db;
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number): () => number {

@@ -31,7 +31,7 @@ afterAll(() => engine.stop());
 /** A table holding `customers` customers (and their orders and products) written without guards, and `twins` more sharing c0000's email. */
 async function seeded(customers: number, twins = 0): Promise<string> {
   const tableName = await engine.createTable();
-  const a = createClient(before, { client: engine.client, tableName }) as unknown as Db;
+  const a = createClient({ model: before, client: engine.client, tableName }) as unknown as Db;
   const rows = shopRows(customers, 2, 5).map((r) => ({ type: 'put', entity: r.entity, item: r.item }));
   for (let i = 0; i < twins; i++) rows.push({ type: 'put', entity: 'Customer', item: { customerId: `twin${i}`, email: 'c0000@example.com', name: `Twin ${i}` } });
   await a.batchWrite(rows);
@@ -74,7 +74,7 @@ test('a dry run counts and prices the missing guards and writes none; the run wr
 test('the guards are the runtime\'s own: a create of a taken value is refused, a changed value releases its guard', async () => {
   const tableName = await seeded(3);
   await runBackfill({ client: engine.client, tableName, plan });
-  const db = createClient(after, { client: engine.client, tableName }) as unknown as Db;
+  const db = createClient({ model: after, client: engine.client, tableName }) as unknown as Db;
   await expect(db.put('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' }))
     .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
   await db.update('Customer', { customerId: 'c0001', email: 'moved@example.com' });

@@ -15,7 +15,7 @@ afterAll(() => engine.stop());
 
 test('segment by segment, across invocations cut after each page, every stale item is rewritten once; a second pass rewrites nothing', async () => {
   const tableName = await engine.createTable();
-  const a = createClient(shopManifest('A'), { client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
+  const a = createClient({ model: shopManifest('A'), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
   await a.batchWrite(shopRows(30, 4, 30).map((r) => ({ type: 'put', entity: r.entity, item: r.item })));
   const handler = segmentHandler({
     model: resolveModel(shopManifest('B')),

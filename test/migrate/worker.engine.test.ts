@@ -18,7 +18,7 @@ const plan = planBackfill(resolveModel(shopManifest('B')), resolveModel(shopMani
 
 async function seeded(customers: number): Promise<string> {
   const tableName = await engine.createTable();
-  const a = createClient(shopManifest('A'), { client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
+  const a = createClient({ model: shopManifest('A'), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
   await a.batchWrite(shopRows(customers, 4, customers).map((r) => ({ type: 'put', entity: r.entity, item: r.item })));
   return tableName;
 }

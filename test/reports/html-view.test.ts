@@ -61,9 +61,9 @@ describe('access pattern examples agree with a real engine', () => {
 
   test('every pattern of the sample data returns, in order, the items the runtime gets from dynalite', async () => {
     const tableName = await engine.createTable();
-    const db = createClient(manifest, { client: engine.client, tableName });
+    const db = createClient({ model: manifest, client: engine.client, tableName });
     for (const [entity, items] of Object.entries(localData.items)) {
-      for (const item of items) await db.put(entity as never, item as never);
+      for (const item of items) await db.putItem(entity as never, item as never);
     }
     for (const example of view.examples) {
       const input = localData.queries[example.pattern.name as keyof typeof localData.queries];

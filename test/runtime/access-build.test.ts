@@ -7,7 +7,7 @@ import { sampleOrders } from '../../bench/model/order';
 import { ALLOWED_DELIMITERS, booleanSegment, dateSegment, escapeCharFor, numberSegment, stringSegment } from '../../lib/keys/encoding';
 import { partsTemplate, SegmentEncode, TemplateParts } from '../../lib/keys/template';
 import type { SortKeyCondition } from '../../lib/manifest/structs';
-import { partitionCondition, putRequest } from '../../lib/runtime';
+import { partitionCondition, putRequest } from '../../lib/runtime/access';
 import { keyConditionFor, keysOf } from '../../lib/runtime/key-condition';
 
 const ENCODERS: SegmentEncode[] = [stringSegment, numberSegment, dateSegment, booleanSegment];

@@ -26,7 +26,7 @@ let run = 0;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
   const model = resolveModel(manifest);
   dir = mkdtempSync(path.join(tmpdir(), 'access-comparisons-'));
   const file = path.join(dir, 'manifest.access.ts');
@@ -38,7 +38,7 @@ beforeAll(async () => {
   }));
   // Loaded through jest's own module system, which transpiles the generated TypeScript as it does the tests.
   access = jest.requireActual(file);
-  table = access.openTable({ client: db.dynamodb, tableName: db.tableName });
+  table = access.openTable({ client: db.table.dynamodb, tableName: db.table.tableName });
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });

@@ -32,18 +32,18 @@ let seeded: ReturnType<typeof createClient<M>>;
 /** Writes the example's items to both tables (again: the put properties overwrite some of them with generated values). */
 async function seed(): Promise<void> {
   for (const [entity, items] of Object.entries(localData.items)) {
-    for (const item of items) await Promise.all([generic, seeded].map((c) => c.put(entity as EntityName<M>, item as never)));
+    for (const item of items) await Promise.all([generic, seeded].map((c) => c.putItem(entity as EntityName<M>, item as never)));
   }
 }
 
 beforeAll(async () => {
   engine = await startEngine();
-  generic = createClient(manifest, { client: engine.newClient(), tableName: await engine.createTable() });
+  generic = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
   // The other table gets the same items through the runtime, so that the two start equal.
-  seeded = createClient(manifest, { client: engine.newClient(), tableName: await engine.createTable() });
-  table = access.openTable({ client: seeded.dynamodb, tableName: seeded.tableName });
+  seeded = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
+  table = access.openTable({ client: seeded.table.dynamodb, tableName: seeded.table.tableName });
   await seed();
-  record(generic.dynamodb, sent.generic);
+  record(generic.table.dynamodb, sent.generic);
   record(table.dynamodb, sent.access);
 });
 afterAll(() => engine.stop());
@@ -64,7 +64,7 @@ const same = async (viaAccess: () => Promise<unknown>, viaGeneric: () => Promise
   const g = await outcome(viaGeneric, sent.generic);
   // The requests name each path's own table.
   const named = (o: typeof a, name: string) => JSON.parse(JSON.stringify(o).split(`"${name}"`).join('"<table>"'));
-  expect(named(a, table.tableName)).toEqual(named(g, generic.tableName));
+  expect(named(a, table.tableName)).toEqual(named(g, generic.table.tableName));
   // Only DynamoDB can tell that a create's item exists or a replace's does not.
   if (a.error !== undefined && !a.error.startsWith('CONDITION_FAILED')) expect(a.sent).toEqual([]);
   return a;

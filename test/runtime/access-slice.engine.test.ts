@@ -11,7 +11,7 @@ import { manifest } from './fixtures/access-slice-manifest';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule, readsThroughSlice } from '../../lib/model/access-module';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, openTable, queryShards, TableContext } from '../../lib/runtime';
+import { createClient, openTable, query, TableContext } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 type M = typeof manifest;
@@ -35,7 +35,7 @@ let table: unknown;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  const db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  const db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite(Array.from({ length: 40 }, (_, i) => ({
     type: 'put' as const,
     entity: 'Order' as const,
@@ -52,13 +52,13 @@ beforeAll(async () => {
     },
   })));
   const model = resolveModel(manifest);
-  full = openTable<M>(modelDocument(model), { client: db.dynamodb, tableName: db.tableName });
+  full = openTable<M>({ model: modelDocument(model), client: db.table.dynamodb, tableName: db.table.tableName });
   dir = mkdtempSync(path.join(tmpdir(), 'access-slice-'));
   const file = path.join(dir, 'manifest.access.ts');
   writeFileSync(file, accessModule(model, { file, manifestFile: path.join(__dirname, 'fixtures', 'access-slice-manifest.ts'), modelFile: path.join(dir, 'manifest.model.json'), runtime: path.join(__dirname, '../../lib/runtime') }));
   // Loaded through jest's own module system, which transpiles the generated TypeScript as it does the tests.
   access = jest.requireActual(file);
-  table = access.openTable({ client: db.dynamodb, tableName: db.tableName });
+  table = access.openTable({ client: db.table.dynamodb, tableName: db.table.tableName });
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -79,7 +79,7 @@ test.each(Object.keys(INPUTS))('%s: page by page the items and cursors of queryS
     let pages = 0;
     do {
       const options = { limit, order, cursor };
-      const viaFull = await queryShards(full, pattern as never, INPUTS[pattern] as never, options as never);
+      const viaFull = await query(full, pattern as never, INPUTS[pattern] as never, options as never);
       const viaAccess = await queryOf(pattern)(table, INPUTS[pattern], options);
       expect(viaAccess).toEqual(viaFull);
       // Either side's cursor moves both on: they are the same cursor.

@@ -58,12 +58,12 @@ function withholdTail(client: DynamoDBClient, keep: number, faulty: () => boolea
 function clientWith(setup: (client: DynamoDBClient) => void): Db {
   const client = engine.newClient();
   setup(client);
-  return createClient(manifest, { client, tableName, retry: fast });
+  return createClient({ model: manifest, client, tableName, retry: fast });
 }
 
 test('batchWrite splits at 25 and batchGet at 100; results come back in request order, missing ones undefined', async () => {
   const db = clientWith(() => undefined);
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   await db.batchWrite(Array.from({ length: 130 }, (_, i) => ({ type: 'put' as const, entity: 'Product' as const, item: product(i) })));
   expect(requests.of('BatchWriteItemCommand')).toBe(6);
   const keys = [...Array.from({ length: 130 }, (_, i) => 129 - i), 500].map((i) => ({ entity: 'Product' as const, key: { productId: product(i).productId } }));
@@ -76,7 +76,7 @@ test('batchWrite splits at 25 and batchGet at 100; results come back in request 
 test('unprocessed items are resent with backoff until DynamoDB takes them', async () => {
   let faults = 3;
   const db = clientWith((c) => withholdTail(c, 5, () => faults-- > 0));
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   await db.batchWrite(Array.from({ length: 20 }, (_, i) => ({ type: 'put' as const, entity: 'Product' as const, item: product(200 + i) })));
   expect(requests.of('BatchWriteItemCommand')).toBe(4);
   const got = await db.batchGet(Array.from({ length: 20 }, (_, i) => ({ entity: 'Product' as const, key: { productId: product(200 + i).productId } })));
@@ -85,7 +85,7 @@ test('unprocessed items are resent with backoff until DynamoDB takes them', asyn
 
 test('batchWrite that stays unprocessed fails listing exactly the requests never written, the unsent chunks included', async () => {
   const db = clientWith((c) => withholdTail(c, 3, () => true));
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   const writes = Array.from({ length: 30 }, (_, i) => ({ type: 'put' as const, entity: 'Product' as const, item: product(300 + i) }));
   const error: UnprocessedError<unknown> = await db.batchWrite(writes).then(() => { throw new Error('expected a failure'); }, (e) => e);
   expect(error).toBeInstanceOf(UnprocessedError);
@@ -93,7 +93,7 @@ test('batchWrite that stays unprocessed fails listing exactly the requests never
   // First chunk (25): 22 written, the last 3 withheld on every attempt; second chunk (5) never sent.
   expect(error.unprocessed).toEqual([...writes.slice(22, 25), ...writes.slice(25)]);
   expect(requests.of('BatchWriteItemCommand')).toBe(fast.maxAttempts);
-  const stored = await createClient(manifest, { client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
+  const stored = await createClient({ model: manifest, client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
   expect(stored.map((s) => s !== undefined)).toEqual(writes.map((_, i) => i < 22));
 });
 
@@ -113,7 +113,7 @@ test('a batch that fails for another reason mid-way lists the requests not writt
   // chunk 1 (25) written; chunk 2 refused whole, chunk 3 never sent; nothing retried after a non-throttling error
   expect(error.unprocessed).toEqual(writes.slice(25));
   expect(calls).toBe(2);
-  const stored = await createClient(manifest, { client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
+  const stored = await createClient({ model: manifest, client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
   expect(stored.map((s) => s !== undefined)).toEqual(writes.map((_, i) => i < 25));
 });
 
@@ -129,12 +129,12 @@ test('a throttled request is retried with backoff; past the bound the throttling
     if (throttles-- > 0) throw throttling();
     return next(args);
   }, { step: 'initialize' }));
-  const requests = countRequests(db.dynamodb);
-  await db.put('Product', product(900));
+  const requests = countRequests(db.table.dynamodb);
+  await db.putItem('Product', product(900));
   expect(requests.of('PutItemCommand')).toBe(3);
 
   throttles = 100;
-  await expect(db.get('Product', { productId: product(900).productId })).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
+  await expect(db.getItem('Product', { productId: product(900).productId })).rejects.toMatchObject({ name: 'ProvisionedThroughputExceededException' });
   expect(requests.of('GetItemCommand')).toBe(fast.maxAttempts);
 });
 
@@ -151,7 +151,7 @@ test('a batch throttled as a whole is retried, then reported unprocessed in full
 
 test('duplicate keys in one batchWrite are refused before sending', async () => {
   const db = clientWith(() => undefined);
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   await expect(db.batchWrite([
     { type: 'put', entity: 'Product', item: product(1) },
     { type: 'delete', entity: 'Product', key: { productId: product(1).productId } },
@@ -187,10 +187,10 @@ test('a batch write of an unknown type is refused before sending, not taken for 
   // Untyped callers (JSON events): anything but 'put' was sent as a DeleteRequest of `key`.
   const db = clientWith(() => undefined);
   const item = product(900);
-  await db.put('Product', item);
-  const requests = countRequests(db.dynamodb);
+  await db.putItem('Product', item);
+  const requests = countRequests(db.table.dynamodb);
   const write = { type: 'upsert', entity: 'Product', item, key: { productId: item.productId } } as unknown as Parameters<Db['batchWrite']>[0][number];
   await expect(db.batchWrite([write])).rejects.toMatchObject({ code: 'INVALID_VALUE', entity: 'Product' });
   expect(requests.total()).toBe(0);
-  expect(await db.get('Product', { productId: item.productId })).toEqual(item);
+  expect(await db.getItem('Product', { productId: item.productId })).toEqual(item);
 });

@@ -46,7 +46,7 @@ let db: Db;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 
@@ -100,7 +100,7 @@ test('the docs report shows the condition the runtime sends', async () => {
     sent.push(args.input as Record<string, unknown>);
     return next(args);
   }, { step: 'initialize' });
-  const traced = createClient(manifest, { client, tableName: db.tableName });
+  const traced = createClient({ model: manifest, client, tableName: db.table.tableName });
   const cases: [Parameters<Db['query']>[0], string, string, Record<string, string>][] = [
     ['orderWithLines', 'PK = CUSTOMER#{username} AND SK BETWEEN ORDER#{orderId} AND ORDER#{orderId}$', '#sk BETWEEN :lo AND :hi', { ':lo': 'ORDER#a', ':hi': 'ORDER#a$' }],
     ['orderChildren', 'PK = CUSTOMER#{username} AND begins_with(SK, ORDER#{orderId}#)', 'begins_with(#sk, :lo)', { ':lo': 'ORDER#a#' }],

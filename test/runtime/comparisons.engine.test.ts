@@ -14,7 +14,7 @@ let run = 0;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 
@@ -92,7 +92,7 @@ test('a group bound holds values that start with the highest code point, U+10FFF
   // own group's top, so <= left it out and > let it in.
   const s = `top${run++}`;
   await db.batchWrite(['a', '\u{10FFFF}z'].map((id) => ({ type: 'put' as const, entity: 'Reading' as const, item: { s, n: 1, id } })));
-  await db.put('Above', { s, x: '\u{10FFFF}' });
+  await db.putItem('Above', { s, x: '\u{10FFFF}' });
   const ids = async (op: keyof typeof ops, n: number) => (await db.query(op, { s, n })).items.map((r) => r.item.id);
   expect(await ids('lte', 1)).toEqual(['a', '\u{10FFFF}z']);
   expect(await ids('gte', 1)).toEqual(['a', '\u{10FFFF}z']);

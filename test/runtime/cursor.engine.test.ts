@@ -11,7 +11,7 @@ let cursor: string;
 
 beforeAll(async () => {
   engine = await startEngine();
-  db = createClient(manifest, { client: engine.newClient(), tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
   await db.batchWrite(Array.from({ length: 7 }, (_, i) => ({
     type: 'put' as const,
     entity: 'Order' as const,
@@ -33,7 +33,7 @@ test('pages of any size concatenate to the unpaged result', async () => {
 describe('rejected before any network call', () => {
   let requests: ReturnType<typeof countRequests>;
   beforeAll(() => {
-    requests = countRequests(db.dynamodb);
+    requests = countRequests(db.table.dynamodb);
   });
   afterEach(() => expect(requests.total()).toBe(0));
 

@@ -54,7 +54,7 @@ const exercised = new Set<string>();
 
 beforeAll(async () => {
   engine = await startEngine();
-  db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite([
     ...customers.map((item) => ({ type: 'put' as const, entity: 'Customer' as const, item })),
     ...orders.map((item) => ({ type: 'put' as const, entity: 'Order' as const, item })),
@@ -62,7 +62,7 @@ beforeAll(async () => {
     ...groups.map((item) => ({ type: 'put' as const, entity: 'Group' as const, item })),
     ...memberships.map((item) => ({ type: 'put' as const, entity: 'Membership' as const, item })),
   ]);
-  for (const task of tasks) await db.put('Task', task);
+  for (const task of tasks) await db.putItem('Task', task);
 });
 afterAll(() => engine.stop());
 
@@ -134,7 +134,7 @@ test('groupsForCustomer and membersOfGroup: the adjacency list both ways', async
 });
 
 test('runningTasks: sparse KEYS_ONLY index, hydrated with BatchGetItem in index order', async () => {
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   const expected = tasks.filter((t) => t.running).sort(byString((t) => String(t.startedAt))).map(tagged('Task'));
   expect(await run('runningTasks', { running: true })).toEqual(expected);
   expect(requests.of('BatchGetItemCommand')).toBe(1);
@@ -149,7 +149,7 @@ test('ordersForCustomerByDate: LSI1, strongly consistent, newest first', async (
 });
 
 test('ordersForCustomerByAmount: KEYS_ONLY LSI2, DynamoDB fetches the attributes; amounts sort numerically, negatives too', async () => {
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   for (const from of [50, 0, -1.5, -100]) {
     const expected = orders.filter((o) => o.username === 'Ann Lee' && o.amount >= from).sort((a, b) => b.amount - a.amount).map(tagged('Order'));
     expect(await run('ordersForCustomerByAmount', { username: 'Ann Lee', amount: from })).toEqual(expected);

@@ -54,9 +54,9 @@ const customers = Array.from({ length: 12 }, (_, i) => `c${i}`);
 
 test('with the customer in the sort-key prefix, one shard is read; without it, every shard', async () => {
   const tableName = await engine.createTable();
-  const db = createClient(manifestWith({ shardCount: 4 }), { client: sdk, tableName });
+  const db = createClient({ model: manifestWith({ shardCount: 4 }), client: sdk, tableName });
   const all = customers.flatMap((c) => Array.from({ length: 5 }, (_, i) => order(c, i)));
-  for (const o of all) await db.put('Order', o);
+  for (const o of all) await db.putItem('Order', o);
 
   for (const c of ['c1', 'c7']) {
     const got = await readAll(db, { status: 'OPEN', customerId: c }, 2);
@@ -75,17 +75,17 @@ test('after a count change (3 -> 5), a read by customer asks its shard under bot
   const c = customers.find((x) => shardForValue(x, 3) !== shardForValue(x, 5))!;
   const [other1, other2] = customers.filter((x) => x !== c);
   const tableName = await engine.createTable();
-  const before = createClient(manifestWith({ shardCount: 3 }), { client: sdk, tableName });
+  const before = createClient({ model: manifestWith({ shardCount: 3 }), client: sdk, tableName });
   const old = [order(c, 0), order(c, 2), order(c, 4), order(other1, 1), order(other2, 1)];
-  for (const o of old) await before.put('Order', o);
-  const db = createClient(manifestWith({ shardCount: 5, previousShardCounts: [3] }), { client: sdk, tableName });
+  for (const o of old) await before.putItem('Order', o);
+  const db = createClient({ model: manifestWith({ shardCount: 5, previousShardCounts: [3] }), client: sdk, tableName });
   const added = [order(c, 1), order(c, 3), order(other1, 2)];
-  for (const o of added) await db.put('Order', o);
+  for (const o of added) await db.putItem('Order', o);
 
   const got = await readAll(db, { status: 'OPEN', customerId: c }, 2);
   expect(got.ids).toEqual([0, 1, 2, 3, 4].map((i) => order(c, i).orderId));
   expect(got.partitions).toEqual([...new Set([shardForValue(c, 3), shardForValue(c, 5)])].sort().map((s) => `STATUS#OPEN#${s}`));
   // Without the earlier count, the orders written under 3 shards are out of reach.
-  const forgetful = createClient(manifestWith({ shardCount: 5 }), { client: sdk, tableName });
+  const forgetful = createClient({ model: manifestWith({ shardCount: 5 }), client: sdk, tableName });
   expect((await readAll(forgetful, { status: 'OPEN', customerId: c }, 2)).ids).toEqual([1, 3].map((i) => order(c, i).orderId));
 });

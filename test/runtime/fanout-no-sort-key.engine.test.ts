@@ -27,7 +27,7 @@ let run = 0;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

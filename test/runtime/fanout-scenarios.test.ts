@@ -66,9 +66,9 @@ describe('orders by status, newest first, on GSI2 with 3 shards', () => {
     const gsi2 = compileManifest(manifest).model.indexes.GSI2;
     expect(gsi2.shards).toMatchObject({ writeCount: 3, readCount: 3 }); // 2,000 writes/s -> 3 shards
     const tableName = await engine.createTable();
-    const db = createClient(manifest, { client: engine.client, tableName });
+    const db = createClient({ model: manifest, client: engine.client, tableName });
     const all = orders(45, (i) => (i % 3 === 1 ? 'SHIPPED' : 'OPEN'));
-    for (const o of all) await db.put('Order', o);
+    for (const o of all) await db.putItem('Order', o);
 
     const from = 5;
     const to = 38;
@@ -87,15 +87,15 @@ describe('orders by status, newest first, on GSI2 with 3 shards', () => {
 
   test('updates keep an order on its shard, also when its status moves it to another partition', async () => {
     const tableName = await engine.createTable();
-    const db = createClient(manifest, { client: engine.client, tableName });
+    const db = createClient({ model: manifest, client: engine.client, tableName });
     const all = orders(12, () => 'OPEN');
-    for (const o of all) await db.put('Order', o);
+    for (const o of all) await db.putItem('Order', o);
     for (const o of all) {
       const before = await rawIndexKey(engine, tableName, o, 'GSI2PK');
-      await db.update('Order', { username: o.username, orderId: o.orderId, amount: 99 } as never);
+      await db.updateItem('Order', { username: o.username, orderId: o.orderId, amount: 99 } as never);
       expect(await rawIndexKey(engine, tableName, o, 'GSI2PK')).toBe(before);
       // GSI2 composes its keys from status and createdAt: the runtime asks for both.
-      await db.update('Order', { username: o.username, orderId: o.orderId, status: 'SHIPPED', createdAt: o.createdAt } as never);
+      await db.updateItem('Order', { username: o.username, orderId: o.orderId, status: 'SHIPPED', createdAt: o.createdAt } as never);
       expect(await rawIndexKey(engine, tableName, o, 'GSI2PK')).toBe(before!.replace('ORDER#OPEN#', 'ORDER#SHIPPED#'));
     }
     const wide = [{ createdAt: at(0) }, { createdAt: at(100) }];
@@ -107,11 +107,11 @@ describe('orders by status, newest first, on GSI2 with 3 shards', () => {
 describe('one cursor across shards', () => {
   test('orders written between pages: every order present from the start comes back exactly once', async () => {
     const tableName = await engine.createTable();
-    const db = createClient(manifest, { client: engine.client, tableName });
+    const db = createClient({ model: manifest, client: engine.client, tableName });
     const all = orders(60, () => 'OPEN');
     const first = all.filter((_, i) => i % 2 === 0);
     const later = all.filter((_, i) => i % 2 === 1);
-    for (const o of first) await db.put('Order', o);
+    for (const o of first) await db.putItem('Order', o);
     const input = { status: 'OPEN', between: [{ createdAt: at(0) }, { createdAt: at(100) }] };
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -120,7 +120,7 @@ describe('one cursor across shards', () => {
       seen.push(...page.items.map((r) => r.item.orderId));
       cursor = page.cursor;
       // Two more orders per page, from both ends of the date range: behind and ahead of the cursor.
-      for (const o of [later.shift(), later.pop()]) if (o) await db.put('Order', o);
+      for (const o of [later.shift(), later.pop()]) if (o) await db.putItem('Order', o);
     } while (cursor);
     expect(new Set(seen).size).toBe(seen.length);
     for (const o of first) expect(seen).toContain(o.orderId);
@@ -132,32 +132,32 @@ describe('changing the shard count: readers cover the largest count ever declare
 
   test('lowering 5 -> 2 with previousShardCounts keeps every old item visible; new writes use 2 shards', async () => {
     const tableName = await engine.createTable();
-    const before = createClient(withGsi2Sharding({ shardCount: 5 }), { client: engine.client, tableName });
+    const before = createClient({ model: withGsi2Sharding({ shardCount: 5 }), client: engine.client, tableName });
     const old = orders(30, () => 'OPEN');
-    for (const o of old) await before.put('Order', o);
+    for (const o of old) await before.putItem('Order', o);
 
     const after = withGsi2Sharding({ shardCount: 2, previousShardCounts: [5] });
     expect(compileManifest(after).model.indexes.GSI2.shards).toMatchObject({ writeCount: 2, readCount: 5 });
-    const db = createClient(after, { client: engine.client, tableName });
+    const db = createClient({ model: after, client: engine.client, tableName });
     const added = orders(40, () => 'OPEN').slice(30);
-    for (const o of added) await db.put('Order', o);
+    for (const o of added) await db.putItem('Order', o);
     for (const o of added) expect(Number((await rawIndexKey(engine, tableName, o, 'GSI2PK'))!.split('#')[2])).toBeLessThan(2);
 
     const everything = [...old, ...added].map((o) => o.orderId).reverse();
     expect(await allPages(db, 'ordersByStatus', wide, 7)).toEqual(everything);
     // Without the rule, items on shards 2-4 would vanish from every read.
-    const forgetful = createClient(withGsi2Sharding({ shardCount: 2 }), { client: engine.client, tableName });
+    const forgetful = createClient({ model: withGsi2Sharding({ shardCount: 2 }), client: engine.client, tableName });
     const partial = await allPages(forgetful, 'ordersByStatus', wide, 7);
     expect(partial.length).toBeLessThan(everything.length);
   });
 
   test('raising 2 -> 5 reads items written under 2 shards and under 5', async () => {
     const tableName = await engine.createTable();
-    const before = createClient(withGsi2Sharding({ shardCount: 2 }), { client: engine.client, tableName });
+    const before = createClient({ model: withGsi2Sharding({ shardCount: 2 }), client: engine.client, tableName });
     const all = orders(30, () => 'OPEN');
-    for (const o of all.slice(0, 15)) await before.put('Order', o);
-    const db = createClient(withGsi2Sharding({ shardCount: 5, previousShardCounts: [2] }), { client: engine.client, tableName });
-    for (const o of all.slice(15)) await db.put('Order', o);
+    for (const o of all.slice(0, 15)) await before.putItem('Order', o);
+    const db = createClient({ model: withGsi2Sharding({ shardCount: 5, previousShardCounts: [2] }), client: engine.client, tableName });
+    for (const o of all.slice(15)) await db.putItem('Order', o);
     expect(await allPages(db, 'ordersByStatus', wide, 4)).toEqual(all.map((o) => o.orderId).reverse());
   });
 });
@@ -187,12 +187,12 @@ describe('open orders by date on a sharded sparse index', () => {
     const local = await startEngine(synthesizedTemplate(openOrders));
     try {
       const tableName = await local.createTable();
-      const db = createClient(openOrders, { client: local.client, tableName });
+      const db = createClient({ model: openOrders, client: local.client, tableName });
       const all = Array.from({ length: 40 }, (_, i) => ({ username: `u${i % 5}`, orderId: `o${String(i).padStart(3, '0')}`, createdAt: at(i), open: i % 4 !== 0 }));
-      for (const o of all) await db.put('Order', o);
+      for (const o of all) await db.putItem('Order', o);
       // Closing an order takes it out of the index.
       for (const o of all.filter((_, i) => i % 5 === 0 && all[i].open)) {
-        await db.update('Order', { username: o.username, orderId: o.orderId, open: false } as never);
+        await db.updateItem('Order', { username: o.username, orderId: o.orderId, open: false } as never);
         o.open = false;
       }
       const expected = all.filter((o, i) => o.open && i >= 3 && i <= 33).map((o) => o.orderId);

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, openTable, queryShardsWith, queryWith, SingleTableError } from '../../lib/runtime';
+import { createClient, openTable, query, SingleTableError, where } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
 
@@ -29,9 +29,9 @@ const orders: Order[] = Array.from({ length: 40 }, (_, i) => ({
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(ordersManifest));
-  db = createClient(ordersManifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: ordersManifest, client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite(orders.map((item) => ({ type: 'put' as const, entity: 'Order' as const, item })));
-  await db.put('Customer', { customerId: 'c0', name: 'Ann', tier: 2 });
+  await db.putItem('Customer', { customerId: 'c0', name: 'Ann', tier: 2 });
 });
 afterAll(() => engine.stop());
 
@@ -78,38 +78,38 @@ test.each([
   const full = await everyPage(pattern, input, {});
   expect(full.length).toBeGreaterThan(5);
   await fc.assert(fc.asyncProperty(condition, fc.constantFrom(undefined, 1, 3, 7), async (c, limit) => {
-    const filtered = await everyPage(pattern, input, { filter: c.condition, limit });
+    const filtered = await everyPage(pattern, input, { filter: where(c.condition as never), limit });
     expect(filtered).toEqual(full.filter((r) => c.holds(r.item)));
   }), { numRuns: 25 });
 });
 
 test('an INCLUDE GSI filters on what it projects, with the operations imported one by one', async () => {
-  const table = openTable<M>(modelDocument(db.model), { client: db.dynamodb, tableName: db.tableName });
-  const requests = countRequests(db.dynamodb);
-  const page = await queryWith(table, 'byTotal', { customerId: 'c1' }, { filter: { attr: 'note', beginsWith: 'n1' }, attributes: ['orderId', 'note'] });
+  const table = openTable<M>({ model: modelDocument(db.table.model), client: db.table.dynamodb, tableName: db.table.tableName });
+  const requests = countRequests(db.table.dynamodb);
+  const page = await query(table, 'byTotal', { customerId: 'c1' }, { filter: where({ attr: 'note', beginsWith: 'n1' }), attributes: ['orderId', 'note'] });
   expect(requests.of('BatchGetItemCommand')).toBe(0);
   const expected = (await everyPage('byTotal', { customerId: 'c1' }, {})).filter((r) => r.item.note === 'n1');
   expect(page.items).toEqual(expected.map((r) => ({ entity: 'Order', item: { orderId: r.item.orderId, note: 'n1' } })));
   expect(page.items.length).toBeGreaterThan(1);
-  const sharded = await queryShardsWith(table, 'byAll', { status: 'OPEN' }, { filter: { attr: 'rush', eq: true } });
+  const sharded = await query(table, 'byAll', { status: 'OPEN' }, { filter: where({ attr: 'rush', eq: true }) });
   expect(sharded.items).toEqual((await everyPage('byAll', { status: 'OPEN' }, {})).filter((r) => r.item.rush === true));
   expect(sharded.items.length).toBeGreaterThan(1);
 });
 
 test('a bad filter fails before any request, naming the place in the condition', async () => {
-  const requests = countRequests(db.dynamodb);
-  await expect(db.query('byAll', { status: 'OPEN' }, { filter: { and: [{ attr: 'total', gt: 1 }, { attr: 'nope' as 'total', eq: 1 }] } }))
+  const requests = countRequests(db.table.dynamodb);
+  await expect(db.query('byAll', { status: 'OPEN' }, { filter: where({ and: [{ attr: 'total', gt: 1 }, { attr: 'nope' as 'total', eq: 1 }] }) }))
     .rejects.toThrow(/filter\.and\[1\]\.attr: is not declared/);
-  await expect(db.query('byAll', { status: 'OPEN' }, { filter: { attr: 'total', gt: 'ten' as never } })).rejects.toThrow(SingleTableError);
+  await expect(db.query('byAll', { status: 'OPEN' }, { filter: where({ attr: 'total', gt: 'ten' as never }) })).rejects.toThrow(SingleTableError);
   // KEYS_ONLY holds no attribute but the keys: a filter there would match nothing.
-  await expect(db.query('byStatus', { status: 'OPEN' }, { filter: { attr: 'total', gt: 1 } }))
+  await expect(db.query('byStatus', { status: 'OPEN' }, { filter: where({ attr: 'total', gt: 1 }) }))
     .rejects.toThrow(/pattern byStatus, attribute total: filter names total, which GSI ByStatus does not project \(KEYS_ONLY\)/);
-  await expect(db.query('byTotal', { customerId: 'c1' }, { filter: { attr: 'status', eq: 'OPEN' } })).rejects.toThrow(/does not project \(INCLUDE\)/);
+  await expect(db.query('byTotal', { customerId: 'c1' }, { filter: where({ attr: 'status', eq: 'OPEN' }) })).rejects.toThrow(/does not project \(INCLUDE\)/);
   expect(requests.total()).toBe(0);
 });
 
 test('limit counts the items DynamoDB reads before the filter: a page may hold fewer, and the cursor goes on', async () => {
-  const page = await db.query('customer', { customerId: 'c0' }, { filter: { attr: 'note', eq: 'n2' }, limit: 3 });
+  const page = await db.query('customer', { customerId: 'c0' }, { filter: where({ attr: 'note', eq: 'n2' }), limit: 3 });
   expect(page.items.length).toBeLessThan(3);
   expect(page.cursor).toBeDefined();
 });

@@ -19,8 +19,8 @@ const loose = () => db as unknown as {
 beforeAll(async () => {
   engine = await startEngine();
   tableName = await engine.createTable();
-  db = createClient(manifest, { client: engine.newClient(), tableName });
-  requests = countRequests(db.dynamodb);
+  db = createClient({ model: manifest, client: engine.newClient(), tableName });
+  requests = countRequests(db.table.dynamodb);
 });
 afterAll(() => engine.stop());
 let sentBefore = 0;

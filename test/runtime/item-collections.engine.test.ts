@@ -10,7 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
-import { createClient } from '../../lib/runtime';
+import { createClient, CreateClientOptions } from '../../lib/runtime';
 import { reportItemCollections } from '../../lib/runtime/item-collections';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
@@ -60,12 +60,12 @@ describe('a table with LSIs', () => {
   test('every write asks for item collection sizes, and dynalite accepts each request', async () => {
     const client = engine.newClient();
     const sent = observe(client);
-    const db = createClient(manifest, { client, tableName });
-    await db.put('Order', order);
-    await db.update('Order', { username: 'ann', orderId: 'o1', amount: 12 });
+    const db = createClient({ model: manifest, client, tableName });
+    await db.putItem('Order', order);
+    await db.updateItem('Order', { username: 'ann', orderId: 'o1', amount: 12 });
     await db.batchWrite([{ type: 'put', entity: 'Order', item: { ...order, orderId: 'o2' } }]);
-    expect(await db.get('Order', { username: 'ann', orderId: 'o2' })).toEqual(expect.objectContaining({ orderId: 'o2' }));
-    await db.delete('Order', { username: 'ann', orderId: 'o1' });
+    expect(await db.getItem('Order', { username: 'ann', orderId: 'o2' })).toEqual(expect.objectContaining({ orderId: 'o2' }));
+    await db.deleteItem('Order', { username: 'ann', orderId: 'o1' });
     const writes = sent.filter((s) => s.command !== 'GetItemCommand');
     expect(writes.map((s) => s.command)).toEqual(['PutItemCommand', 'UpdateItemCommand', 'BatchWriteItemCommand', 'DeleteItemCommand']);
     expect(writes.every((s) => s.input.ReturnItemCollectionMetrics === 'SIZE')).toBe(true);
@@ -77,10 +77,10 @@ describe('a table with LSIs', () => {
     const sizes = [[0.5, 1.5], [7, 8]];
     let next = 0;
     observe(client, (input) => ({ ItemCollectionKey: { PK: input.Item?.PK ?? input.Key.PK }, SizeEstimateRangeGB: sizes[next++ % 2] }));
-    const db = createClient(manifest, { client, tableName });
+    const db = createClient({ model: manifest, client, tableName });
     const { log, warn } = await logged(async () => {
-      await db.put('Order', order);
-      await db.put('Order', { ...order, orderId: 'o3' });
+      await db.putItem('Order', order);
+      await db.putItem('Order', { ...order, orderId: 'o3' });
     });
     expect(log.map((l) => JSON.parse(l))).toEqual([1.5, 8].map((upper) => ({
       _aws: {
@@ -102,7 +102,7 @@ describe('a table with LSIs', () => {
       { ItemCollectionKey: { PK: { S: 'CUSTOMER#ann' } }, SizeEstimateRangeGB: [1, 2] },
       { ItemCollectionKey: { PK: { S: 'CUSTOMER#bob' } }, SizeEstimateRangeGB: [9, 10] },
     ]);
-    const db = createClient(manifest, { client, tableName });
+    const db = createClient({ model: manifest, client, tableName });
     const { log, warn } = await logged(() => db.batchWrite([
       { type: 'put', entity: 'Order', item: { ...order, orderId: 'o4' } },
       { type: 'put', entity: 'Order', item: { ...order, username: 'bob', orderId: 'o5' } },
@@ -123,19 +123,19 @@ describe('itemCollections option', () => {
   afterAll(() => engine.stop());
 
   /** Every write kind once, on a client whose responses carry a 9 GB estimate whenever asked. */
-  async function writeAll(options: Parameters<typeof createClient>[1]) {
+  async function writeAll(options: CreateClientOptions) {
     const client = engine.newClient();
     const sent = observe(client, (input) => {
       const key = input.Item?.PK ?? input.Key?.PK ?? (Object.values(input.RequestItems)[0] as any)[0].PutRequest.Item.PK;
       const estimate = { ItemCollectionKey: { PK: key }, SizeEstimateRangeGB: [8.5, 9] };
       return input.RequestItems ? [estimate] : estimate;
     });
-    const db = createClient(manifest, { client, tableName, ...options });
+    const db = createClient({ model: manifest, client, tableName, ...options });
     const out = await logged(async () => {
-      await db.put('Order', order);
-      await db.update('Order', { username: 'ann', orderId: 'o1', amount: 3 });
+      await db.putItem('Order', order);
+      await db.updateItem('Order', { username: 'ann', orderId: 'o1', amount: 3 });
       await db.batchWrite([{ type: 'put', entity: 'Order', item: { ...order, username: 'cy', orderId: 'o9' } }]);
-      await db.delete('Order', { username: 'ann', orderId: 'o1' });
+      await db.deleteItem('Order', { username: 'ann', orderId: 'o1' });
     });
     return { ...out, sent };
   }
@@ -171,9 +171,9 @@ describe('itemCollections option', () => {
     try {
       const client = engine.newClient();
       observe(client, () => ({ ItemCollectionKey: { PK: { S: 'CUSTOMER#ann' } }, SizeEstimateRangeGB: [1, 2] }));
-      const db = createClient(manifest, { client, tableName, itemCollections: () => { throw new Error('sink down'); } });
-      await db.put('Order', { ...order, orderId: 'o7' });
-      expect(await db.get('Order', { username: 'ann', orderId: 'o7' })).toEqual(expect.objectContaining({ orderId: 'o7' }));
+      const db = createClient({ model: manifest, client, tableName, itemCollections: () => { throw new Error('sink down'); } });
+      await db.putItem('Order', { ...order, orderId: 'o7' });
+      expect(await db.getItem('Order', { username: 'ann', orderId: 'o7' })).toEqual(expect.objectContaining({ orderId: 'o7' }));
     } finally {
       console.error = error;
     }
@@ -181,7 +181,7 @@ describe('itemCollections option', () => {
   });
 
   test.each([['EMF'], [true], [{}]])('an unknown setting %p fails createClient, naming the allowed ones', (value) => {
-    expect(() => createClient(manifest, { tableName: 't', itemCollections: value as never })).toThrow(
+    expect(() => createClient({ model: manifest, tableName: 't', itemCollections: value as never })).toThrow(
       /^\[INVALID_VALUE\] createClient's itemCollections .* is not 'emf', 'off' or a function/,
     );
   });
@@ -198,8 +198,8 @@ test('a table without LSIs never asks: it has no item collection limit', async (
     const tableName = await engine.createTable();
     const client = engine.newClient();
     const sent = observe(client);
-    const db = createClient(noLsis as SingleTableManifest, { client, tableName });
-    await db.put('Order', order);
+    const db = createClient({ model: noLsis as SingleTableManifest, client, tableName });
+    await db.putItem('Order', order);
     await db.batchWrite([{ type: 'delete', entity: 'Order', key: { username: 'ann', orderId: 'o1' } }]);
     expect(sent.map((s) => s.input.ReturnItemCollectionMetrics)).toEqual([undefined, undefined]);
   } finally {

@@ -41,15 +41,15 @@ let db: ReturnType<typeof createClient<typeof manifest>>;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 
 test('entities identified and key values decoded without reading the items', async () => {
-  await db.put('Job', { jobId: 'j 1#x', priority: -2.5, queued: true, at: '2024-01-02T00:00:00Z', note: 'not projected' });
-  await db.put('Batch', { batchId: 'b1', queued: true, at: '2024-01-01T00:00:00Z', priority: 7 });
-  await db.put('Job', { jobId: 'j2', priority: 1, queued: false, at: '2024-01-03T00:00:00Z' });
-  const requests = countRequests(db.dynamodb);
+  await db.putItem('Job', { jobId: 'j 1#x', priority: -2.5, queued: true, at: '2024-01-02T00:00:00Z', note: 'not projected' });
+  await db.putItem('Batch', { batchId: 'b1', queued: true, at: '2024-01-01T00:00:00Z', priority: 7 });
+  await db.putItem('Job', { jobId: 'j2', priority: 1, queued: false, at: '2024-01-03T00:00:00Z' });
+  const requests = countRequests(db.table.dynamodb);
   const page = await db.query('queue', { queued: true });
   expect(requests.of('BatchGetItemCommand')).toBe(0);
   expect(page.items).toEqual([

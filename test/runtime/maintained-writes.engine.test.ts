@@ -4,10 +4,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import {
-  AttributeKind, batchWrite, ConditionFailedError, createClient, defineManifest, deleteItem, getItem, maintainedWrites, openTable, putItem,
-  updateItem, where,
-} from '../../lib/runtime';
+import { AttributeKind, batchWrite, ConditionFailedError, createClient, defineManifest, deleteItem, getItem, maintainedWrites, openTable, putItem, updateItem, where } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 const ticket = {
@@ -55,7 +52,7 @@ afterAll(() => engine.stop());
 test('a write of a versioned, timestamped or unique entity without maintainedWrites is refused before any request, naming the entity, its options and the fix', async () => {
   const client = new DynamoDBClient({ region: 'us-east-1' });
   const send = jest.spyOn(client, 'send');
-  const table = openTable<typeof kept>(keptFile, { client, tableName });
+  const table = openTable<typeof kept>({ model: keptFile, client, tableName });
   const fix = 'its writes need openTable(model, { maintainedWrites })';
   await expect(putItem(table, 'Doc', { id: 'd0' })).rejects.toThrow(`[MAINTAINED_WRITES_MISSING] entity Doc: keeps version rev, timestamps: ${fix}`);
   await expect(updateItem(table, 'Note', { id: 'n0' })).rejects.toThrow(`[MAINTAINED_WRITES_MISSING] entity Note: keeps timestamps: ${fix}`);
@@ -63,14 +60,14 @@ test('a write of a versioned, timestamped or unique entity without maintainedWri
   await expect(batchWrite(table, [{ type: 'put', entity: 'Note', item: { id: 'n0' } }])).rejects.toThrow('[MAINTAINED_WRITES_MISSING] entity Note');
   expect(send).not.toHaveBeenCalled();
   // Reads and writes of the other entities need nothing: a read-only handler carries no hooks.
-  const local = openTable<typeof kept>(keptFile, { client: engine.client, tableName });
+  const local = openTable<typeof kept>({ model: keptFile, client: engine.client, tableName });
   await putItem(local, 'Ticket', { id: 't0', status: 'OPEN' });
   expect(await getItem(local, 'Doc', { id: 'd0' })).toBeUndefined();
-  expect(openTable<typeof kept>(keptFile, { client, tableName, maintainedWrites }).maintained).toBe(maintainedWrites);
+  expect(openTable<typeof kept>({ model: keptFile, client, tableName, maintainedWrites }).maintained).toBe(maintainedWrites);
 });
 
 test('a model without such entities opens with nothing, and its refused writes keep their wording', async () => {
-  const table = openTable<typeof plain>(plainFile, { client: engine.client, tableName });
+  const table = openTable<typeof plain>({ model: plainFile, client: engine.client, tableName });
   expect(table.maintained).toBeUndefined();
   await putItem(table, 'Ticket', { id: 'p1', status: 'OPEN' }, { mode: 'create' });
   const refused = async (write: Promise<unknown>) => {
@@ -91,8 +88,8 @@ test('a model without such entities opens with nothing, and its refused writes k
   expect(await getItem(table, 'Ticket', { id: 'p1' })).toEqual({ id: 'p1', status: 'OPEN' });
 });
 
-test('with maintainedWrites, the operations keep versions and timestamps and refuse unique entities, as createClient does without the option', async () => {
-  const table = openTable<typeof kept>(keptFile, { client: engine.client, tableName, maintainedWrites });
+test('with maintainedWrites, the operations keep versions, timestamps and unique values, as createClient does without the option', async () => {
+  const table = openTable<typeof kept>({ model: keptFile, client: engine.client, tableName, maintainedWrites });
   await putItem(table, 'Doc', { id: 'd1', title: 'a' });
   const created = (await getItem(table, 'Doc', { id: 'd1' }))!;
   expect(created).toMatchObject({ rev: 1, title: 'a' });
@@ -103,12 +100,12 @@ test('with maintainedWrites, the operations keep versions and timestamps and ref
   await expect(deleteItem(table, 'Doc', { id: 'd1' }, { version: 1 })).rejects.toMatchObject({ code: 'VERSION_CONFLICT', expectedVersion: 1, storedVersion: 2 });
   await batchWrite(table, [{ type: 'put', entity: 'Note', item: { id: 'n1' } }]);
   expect((await getItem(table, 'Note', { id: 'n1' }))!.touchedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-  await expect(putItem(table, 'Customer', { id: 'c1', email: 'a@example.com' })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
-  // BatchWriteItem takes no transaction: it cannot write guard items either.
+  // BatchWriteItem takes no transaction: it cannot write guard items.
   await expect(batchWrite(table, [{ type: 'put', entity: 'Customer', item: { id: 'c1', email: 'a@example.com' } }])).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
   expect(await getItem(table, 'Customer', { id: 'c1' })).toBeUndefined();
+  await putItem(table, 'Customer', { id: 'c1', email: 'a@example.com' });
 
-  const db = createClient<typeof kept>(keptFile, { client: engine.client, tableName });
-  await db.put('Customer', { id: 'c1', email: 'a@example.com' });
-  await expect(db.put('Doc', { id: 'd1', title: 'again' })).rejects.toMatchObject({ code: 'VERSION_CONFLICT', storedVersion: 2 });
+  const db = createClient<typeof kept>({ model: keptFile, client: engine.client, tableName });
+  await expect(db.putItem('Customer', { id: 'c2', email: 'a@example.com' })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
+  await expect(db.putItem('Doc', { id: 'd1', title: 'again' })).rejects.toMatchObject({ code: 'VERSION_CONFLICT', storedVersion: 2 });
 });

@@ -12,7 +12,7 @@ let db: ReturnType<typeof createClient<typeof manifest>>;
 
 beforeAll(async () => {
   engine = await startEngine();
-  db = createClient(manifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

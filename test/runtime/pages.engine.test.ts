@@ -1,10 +1,9 @@
-// Iterating every page: `for await` over queryAll / queryShardsAll / the client's queryAll yields
-// exactly the items of the pages the one-page calls return cursor after cursor, and `.pages()`
-// gives those pages with the same cursors, so an iteration resumes from any page's cursor.
+// Paged reads: `for await` over a query yields exactly the pages the one-page calls return cursor
+// after cursor, `pages` merges them into one, and an iteration resumes from any page's cursor.
 import fc from 'fast-check';
 import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, openTable, queryAll, queryShardsAll, SingleTableError } from '../../lib/runtime';
+import { createClient, openTable, query, SingleTableError, where } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
 
@@ -15,7 +14,7 @@ let db: ReturnType<typeof createClient<M>>;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(ordersManifest));
-  db = createClient(ordersManifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: ordersManifest, client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite(Array.from({ length: 30 }, (_, i) => ({
     type: 'put' as const,
     entity: 'Order' as const,
@@ -30,46 +29,48 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-test('property: the iteration yields exactly the items of the pages, and .pages() the pages with their cursors', async () => {
-  const table = openTable<M>(modelDocument(db.model), { client: db.dynamodb, tableName: db.tableName });
+test('property: the iteration yields exactly the pages, `pages` merges them, and a page\'s cursor resumes the rest', async () => {
+  const table = openTable<M>({ model: modelDocument(db.table.model), client: db.table.dynamodb, tableName: db.table.tableName });
   await fc.assert(fc.asyncProperty(
     fc.constantFrom(undefined, 1, 2, 5, 13),
-    fc.constantFrom(undefined, { attr: 'note', exists: true } as const),
     fc.boolean(),
-    async (limit, filter, sharded) => {
-      const options = { limit, filter };
-      const pages = sharded
-        ? await allPages((cursor) => db.query('byAll', { status: 'OPEN' }, { ...options, cursor }))
-        : await allPages((cursor) => db.query('customer', { customerId: 'c1' }, { ...options, cursor }));
-      const iterated = sharded ? queryShardsAll(table, 'byAll', { status: 'OPEN' }, options) : queryAll(table, 'customer', { customerId: 'c1' }, options);
-      expect(await collect(iterated)).toEqual(pages.items);
-      const viaPages = await collect(iterated.pages());
-      expect(viaPages).toHaveLength(pages.pages);
-      expect(viaPages.flatMap((p) => p.items)).toEqual(pages.items);
-      expect(viaPages[viaPages.length - 1].cursor).toBeUndefined();
+    fc.boolean(),
+    async (limit, filtered, sharded) => {
+      const options = { limit, filter: filtered ? where<{ note?: string }>({ attr: 'note', exists: true }) : undefined };
+      const read = (cursor?: string, pages?: number | 'all') => sharded
+        ? query(table, 'byAll', { status: 'OPEN' }, { ...options, cursor, pages })
+        : query(table, 'customer', { customerId: 'c1' }, { ...options, cursor, pages });
+      const pages = await allPages((cursor) => read(cursor));
+      const iterated = await collect(read());
+      expect(iterated).toHaveLength(pages.pages);
+      expect(iterated.flatMap((p) => p.items)).toEqual(pages.items);
+      expect(iterated[iterated.length - 1].cursor).toBeUndefined();
+      expect(await read(undefined, 'all')).toEqual({ items: pages.items });
+      // Two pages merged end where the iteration's second page ends.
+      const two = await read(undefined, 2);
+      expect(two.items).toEqual(iterated.slice(0, 2).flatMap((p) => p.items));
+      expect(two.cursor).toBe(iterated[Math.min(1, iterated.length - 1)].cursor);
       // Resuming from any page's cursor yields the rest.
-      const k = Math.floor(viaPages.length / 2);
-      if (k > 0) {
-        const rest = sharded
-          ? queryShardsAll(table, 'byAll', { status: 'OPEN' }, { ...options, cursor: viaPages[k - 1].cursor })
-          : queryAll(table, 'customer', { customerId: 'c1' }, { ...options, cursor: viaPages[k - 1].cursor });
-        expect(await collect(rest)).toEqual(viaPages.slice(k).flatMap((p) => p.items));
-      }
+      const k = Math.floor(iterated.length / 2);
+      if (k > 0) expect((await collect(read(iterated[k - 1].cursor))).flatMap((p) => p.items)).toEqual(iterated.slice(k).flatMap((p) => p.items));
     },
   ), { numRuns: 20 });
 });
 
-test('pages are read as the iteration goes: breaking out after the first item sends one query', async () => {
-  const requests = countRequests(db.dynamodb);
-  for await (const order of db.queryAll('customer', { customerId: 'c1' }, { limit: 2 })) {
-    expect(order.entity).toBe('Order');
+test('pages are read as the iteration goes: breaking out after the first page sends one query; nothing is sent before', async () => {
+  const requests = countRequests(db.table.dynamodb);
+  const paged = db.query('customer', { customerId: 'c1' }, { limit: 2 });
+  expect(requests.total()).toBe(0);
+  for await (const page of paged) {
+    expect(page.items[0].entity).toBe('Order');
     break;
   }
   expect(requests.of('QueryCommand')).toBe(1);
 });
 
-test('a bad cursor fails at the first step, before any request', async () => {
-  const requests = countRequests(db.dynamodb);
-  await expect(collect(db.queryAll('customer', { customerId: 'c1' }, { cursor: 'bm90IGEgY3Vyc29y' }))).rejects.toThrow(SingleTableError);
+test('a bad cursor or page count fails at the first step, before any request', async () => {
+  const requests = countRequests(db.table.dynamodb);
+  await expect(collect(db.query('customer', { customerId: 'c1' }, { cursor: 'bm90IGEgY3Vyc29y' }))).rejects.toThrow(SingleTableError);
+  await expect(db.query('customer', { customerId: 'c1' }, { pages: 0 })).rejects.toMatchObject({ code: 'INVALID_QUERY_INPUT' });
   expect(requests.total()).toBe(0);
 });

@@ -15,7 +15,7 @@ let db: Db;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(ordersManifest));
-  db = createClient(ordersManifest, { client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: ordersManifest, client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 
@@ -36,13 +36,13 @@ const pickAll = (items: { entity: string; item: Record<string, unknown> }[], nam
   items.map((r) => ({ entity: r.entity, item: pick(r.item, names) }));
 
 beforeAll(async () => {
-  for (let i = 0; i < 12; i++) await db.put('Order', order(i) as never);
+  for (let i = 0; i < 12; i++) await db.putItem('Order', order(i) as never);
 });
 
 test('the compiled model needs no fetch for a pattern whose attributes the keys hold; the query sends none', async () => {
-  expect(db.model.patterns.byStatusKeys.fetch).toBe(FetchMode.NONE);
-  expect(db.model.patterns.byStatus.fetch).toBe(FetchMode.BATCH_GET);
-  const requests = countRequests(db.dynamodb);
+  expect(db.table.model.patterns.byStatusKeys.fetch).toBe(FetchMode.NONE);
+  expect(db.table.model.patterns.byStatus.fetch).toBe(FetchMode.BATCH_GET);
+  const requests = countRequests(db.table.dynamodb);
   const page = await db.query('byStatusKeys', { status: 'OPEN' });
   expect(requests.of('BatchGetItemCommand')).toBe(0);
   const fetched = await db.query('byStatus', { status: 'OPEN' });
@@ -52,7 +52,7 @@ test('the compiled model needs no fetch for a pattern whose attributes the keys 
 });
 
 test('attributes the keys hold are read from a KEYS_ONLY index without BatchGetItem, equal to the fetched ones', async () => {
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   const names = ['orderId', 'placedAt', 'customerId'] as const;
   const page = await db.query('byStatus', { status: 'SHIPPED' }, { attributes: names });
   expect(requests.of('BatchGetItemCommand')).toBe(0);
@@ -64,14 +64,14 @@ test('attributes the keys hold are read from a KEYS_ONLY index without BatchGetI
 });
 
 test('an attribute the index neither projects nor encodes is fetched, and the results keep only the asked ones', async () => {
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   const page = await db.query('byStatus', { status: 'OPEN' }, { attributes: ['orderId', 'total'] });
   expect(requests.of('BatchGetItemCommand')).toBe(1);
   for (const { item } of page.items) expect(Object.keys(item).sort()).toEqual(['orderId', 'total']);
 });
 
 test('INCLUDE: projected attributes and key values together, no fetch', async () => {
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   const names = ['note', 'total', 'orderId'] as const;
   const page = await db.query('byTotal', { customerId: 'c1' }, { attributes: names });
   expect(requests.of('BatchGetItemCommand')).toBe(0);
@@ -82,7 +82,7 @@ test('INCLUDE: projected attributes and key values together, no fetch', async ()
 });
 
 test('a sharded KEYS_ONLY index: key values decoded past the shard suffix, merged in order', async () => {
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   const names = ['rush', 'placedAt', 'orderId'] as const;
   const page = await db.query('rush', { rush: true }, { attributes: names });
   expect(requests.of('BatchGetItemCommand')).toBe(0);
@@ -92,7 +92,7 @@ test('a sharded KEYS_ONLY index: key values decoded past the shard suffix, merge
 });
 
 test('the table and an ALL index send a ProjectionExpression and return only the asked attributes', async () => {
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   const own = await db.query('customer', { customerId: 'c2' }, { attributes: ['orderId', 'note'] });
   const all = await db.query('byAll', { status: 'OPEN' }, { attributes: ['total'] });
   expect(requests.of('BatchGetItemCommand')).toBe(0);
@@ -103,7 +103,7 @@ test('the table and an ALL index send a ProjectionExpression and return only the
 });
 
 test('an attribute no entity of the pattern declares, or an empty list, fails before any request', async () => {
-  const requests = countRequests(db.dynamodb);
+  const requests = countRequests(db.table.dynamodb);
   const unknown = db.query('byStatus', { status: 'OPEN' }, { attributes: ['orderId', 'name' as 'orderId'] });
   await expect(unknown).rejects.toThrow(SingleTableError);
   await expect(unknown).rejects.toThrow(/pattern byStatus, attribute name: attributes names "name", which none of Order declares/);

@@ -55,19 +55,19 @@ test.each<[string, PreviousShardStrategy[]]>([
   ['ATTRIBUTE on another attribute', [{ strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'orderId' }]],
 ])('after switching from %s to ATTRIBUTE, with previousStrategies, a read by customer finds every order, old and new', async (_from, previousStrategies) => {
   const tableName = await engine.createTable();
-  const before = createClient(manifestWith(previousStrategies[0]), { client: sdk, tableName });
+  const before = createClient({ model: manifestWith(previousStrategies[0]), client: sdk, tableName });
   const old = Array.from({ length: 12 }, (_, i) => order(i * 2));
-  for (const o of old) await before.put('Order', o);
-  const db = createClient(manifestWith({ ...BY_CUSTOMER, previousStrategies }), { client: sdk, tableName });
+  for (const o of old) await before.putItem('Order', o);
+  const db = createClient({ model: manifestWith({ ...BY_CUSTOMER, previousStrategies }), client: sdk, tableName });
   const added = Array.from({ length: 4 }, (_, i) => order(i * 2 + 1));
-  for (const o of added) await db.put('Order', o);
+  for (const o of added) await db.putItem('Order', o);
 
   const got = await readAll(db, { status: 'OPEN', customerId: 'c1' });
   expect(got.ids).toEqual([...old, ...added].map((o) => o.orderId).sort());
   expect(got.shards).toBe(SHARDS);
 
   // Without the history the read goes to c1's shard alone and misses the orders written elsewhere.
-  const forgetful = createClient(manifestWith(BY_CUSTOMER), { client: sdk, tableName });
+  const forgetful = createClient({ model: manifestWith(BY_CUSTOMER), client: sdk, tableName });
   const partial = await readAll(forgetful, { status: 'OPEN', customerId: 'c1' });
   expect(partial.shards).toBe(1);
   const oldShard = (o: Order) => previousStrategies[0].strategy === ShardStrategy.RANDOM

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/manifest/model';
 import { modelDocument } from '../../lib/model/document';
-import { AttributeKind, createClient, decodeStreamEvent, decodeStreamRecord, defineManifest, openStream, SingleTableError } from '../../lib/runtime';
+import { AttributeKind, createClient, decodeStream, defineManifest, openTable, SingleTableError } from '../../lib/runtime';
+import { decodeStreamRecord } from '../../lib/runtime/ops/decode-stream';
 import { FINGERPRINT_ENV } from '../../lib/runtime/environment';
 import { itemToWrite } from '../../lib/runtime/items';
 
@@ -40,7 +41,8 @@ const manifest = defineManifest({
   },
 });
 const model = compileManifest(manifest).model;
-const decoder = openStream<typeof manifest>(modelDocument(model));
+// Decoding reads the model only: the table name is never used.
+const decoder = openTable<typeof manifest>({ model: modelDocument(model), tableName: 'stream' });
 
 // Strings with the characters keys escape: the delimiter, the escape character, spaces, non-ASCII.
 const text = fc.string({ unit: fc.constantFrom('a', 'b', '#', '$', ' ', 'é', '😀'), minLength: 1, maxLength: 6 });
@@ -108,7 +110,7 @@ describe('records that are not entity items', () => {
     expect(decodeStreamRecord(decoder, { ...insert, dynamodb: { ...insert.dynamodb, NewImage: untyped } })).toBeUndefined();
     expect(decodeStreamRecord(decoder, foreign)).toBeUndefined();
     expect(decodeStreamRecord(decoder, prototypeName)).toBeUndefined();
-    expect(decodeStreamEvent(decoder, { Records: [foreign, insert, prototypeName] }).map((c) => c.entity)).toEqual(['Tag']);
+    expect(decodeStream(decoder, { Records: [foreign, insert, prototypeName] }).map((c) => c.entity)).toEqual(['Tag']);
   });
 
   test('keys no entity template fits are skipped', () => {
@@ -133,13 +135,13 @@ test('the event decoder keeps the entities and event names asked for, in order, 
   const a = recordsOf('Tag', { tenant: 't', name: 'a' });
   const d = recordsOf('Doc', { tenant: 't', kind: 'k', n: 1, at: '2024-01-01T00:00:00.000Z' });
   const Records = [a.insert, d.insert, d.remove, a.remove];
-  expect(decodeStreamEvent(decoder, { Records }).map((c) => `${c.entity} ${c.eventName}`)).toEqual(['Tag INSERT', 'Doc INSERT', 'Doc REMOVE', 'Tag REMOVE']);
-  const docs = decodeStreamEvent(decoder, { Records }, { entities: ['Doc'] });
+  expect(decodeStream(decoder, { Records }).map((c) => `${c.entity} ${c.eventName}`)).toEqual(['Tag INSERT', 'Doc INSERT', 'Doc REMOVE', 'Tag REMOVE']);
+  const docs = decodeStream(decoder, { Records }, { entities: ['Doc'] });
   // The entity filter narrows the type: only Doc's attributes are there.
   expect(docs.map((c) => c.newItem?.n ?? c.oldItem?.kind)).toEqual([1, 'k']);
-  expect(decodeStreamEvent(decoder, { Records }, { entities: ['Tag'], eventNames: ['REMOVE'] }).map((c) => c.keys)).toEqual([{ tenant: 't', name: 'a' }]);
+  expect(decodeStream(decoder, { Records }, { entities: ['Tag'], eventNames: ['REMOVE'] }).map((c) => c.keys)).toEqual([{ tenant: 't', name: 'a' }]);
   // @ts-expect-error Invoice is no entity of the manifest
-  expect(() => decodeStreamEvent(decoder, { Records }, { entities: ['Invoice'] })).toThrow(
+  expect(() => decodeStream(decoder, { Records }, { entities: ['Invoice'] })).toThrow(
     new SingleTableError('UNKNOWN_ENTITY', 'is not declared in the manifest; known entities: Doc, Tag', { entity: 'Invoice' }),
   );
 });
@@ -152,10 +154,10 @@ test('what is not a DynamoDB stream record is refused, naming the missing field'
   expect(() => decodeStreamRecord(decoder, { eventName: 'INSERT', dynamodb: {} })).toThrow('[INVALID_STREAM_RECORD] the record has no dynamodb.Keys');
 });
 
-test('openStream checks the deployed manifest\'s fingerprint as openTable does', () => {
+test('a decoder opened with a model file of its own checks the deployed manifest\'s fingerprint', () => {
   process.env[FINGERPRINT_ENV] = 'another';
   try {
-    expect(() => openStream(modelDocument(model))).toThrow(expect.objectContaining({ code: 'MANIFEST_MISMATCH' }));
+    expect(() => openTable({ model: modelDocument(model), tableName: 'stream' })).toThrow(expect.objectContaining({ code: 'MANIFEST_MISMATCH' }));
   } finally {
     delete process.env[FINGERPRINT_ENV];
   }
@@ -164,9 +166,9 @@ test('openStream checks the deployed manifest\'s fingerprint as openTable does',
 test('createClient decodes as the operation does, with the entity filter typed', () => {
   const d = recordsOf('Doc', { tenant: 't', kind: 'k', n: 1, at: '2024-01-01T00:00:00.000Z' });
   const t = recordsOf('Tag', { tenant: 't', name: 'a' });
-  const client = createClient(manifest, { tableName: 'unused' });
+  const client = createClient({ model: manifest, tableName: 'unused' });
   const Records = [d.insert, t.insert];
-  expect(client.decodeStream({ Records })).toEqual(decodeStreamEvent(decoder, { Records }));
+  expect(client.decodeStream({ Records })).toEqual(decodeStream(decoder, { Records }));
   expect(client.decodeStream({ Records }, { entities: ['Tag'] }).map((c) => c.newItem?.name)).toEqual(['a']);
 });
 
@@ -184,7 +186,7 @@ test('keys only: a key that fits an entity\'s templates only by decoding an esca
       },
     },
   });
-  const accounts = openStream<typeof open>(modelDocument(compileManifest(open).model));
+  const accounts = openTable<typeof open>({ model: modelDocument(compileManifest(open).model), tableName: 'stream' });
   const keysOnly = (PK: string, SK: string) => ({ eventName: 'INSERT', dynamodb: { Keys: { PK: { S: PK }, SK: { S: SK } } } });
   // A unique-value guard's key: the escape character and a letter, then the entity, attribute and value.
   expect(decodeStreamRecord(accounts, keysOnly('$unique#Account', '$unique'))).toBeUndefined();

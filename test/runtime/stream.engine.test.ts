@@ -8,9 +8,8 @@ import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
 import { manifest } from '../../examples/manifest';
 import model from '../../examples/manifest.model.json';
 import { SingleTable } from '../../lib/construct/single-table';
-import {
-  decodeStreamEvent, decodeStreamRecord, deleteItem, getItem, openStream, openTable, putItem, query, TableContext, updateItem,
-} from '../../lib/runtime';
+import { decodeStream, deleteItem, getItem, openTable, putItem, query, TableContext, updateItem } from '../../lib/runtime';
+import { decodeStreamRecord } from '../../lib/runtime/ops/decode-stream';
 import { Engine, startEngine } from '../support/engine';
 import { asLambdaRecord, streamRecords } from '../support/stream-records';
 
@@ -20,14 +19,14 @@ const templateWith = (stream: StreamViewType) => {
   return Template.fromStack(stack).toJSON();
 };
 
-const decoder = openStream<typeof manifest>(model);
+const decoder = openTable<typeof manifest>({ model, tableName: 'stream' });
 
 describe('NEW_AND_OLD_IMAGES', () => {
   let engine: Engine;
   let table: TableContext<typeof manifest>;
   beforeAll(async () => {
     engine = await startEngine(templateWith(StreamViewType.NEW_AND_OLD_IMAGES), 'dynamodb-local');
-    table = openTable<typeof manifest>(model, { client: engine.client, tableName: await engine.createTable() });
+    table = openTable<typeof manifest>({ model: model, client: engine.client, tableName: await engine.createTable() });
   });
   afterAll(() => engine.stop());
 
@@ -45,7 +44,7 @@ describe('NEW_AND_OLD_IMAGES', () => {
 
     const records = await streamRecords(engine.endpoint, engine.client, table.tableName);
     expect(records).toHaveLength(5);
-    const changes = decodeStreamEvent(decoder, { Records: records.map(asLambdaRecord) });
+    const changes = decodeStream(decoder, { Records: records.map(asLambdaRecord) });
     const seq = expect.stringMatching(/^\d+$/);
     expect(changes).toEqual([
       { entity: 'Customer', eventName: 'INSERT', keys: { username: 'ana' }, newItem: customer, oldItem: undefined, expired: false, sequenceNumber: seq },
@@ -62,9 +61,9 @@ describe('NEW_AND_OLD_IMAGES', () => {
     expect(collection).toEqual([{ entity: 'Order', item: changes[2].newItem }]);
 
     // Narrowed by entity, the union is that entity's change: its item type has the order's attributes.
-    const orders = decodeStreamEvent(decoder, { Records: records.map(asLambdaRecord) }, { entities: ['Order'] });
+    const orders = decodeStream(decoder, { Records: records.map(asLambdaRecord) }, { entities: ['Order'] });
     expect(orders.map((c) => [c.eventName, c.newItem?.status, c.oldItem?.status])).toEqual([['INSERT', 'OPEN', undefined], ['MODIFY', 'SHIPPED', 'OPEN']]);
-    const removals = decodeStreamEvent(decoder, { Records: records }, { eventNames: ['REMOVE'] });
+    const removals = decodeStream(decoder, { Records: records }, { eventNames: ['REMOVE'] });
     expect(removals.map((c) => [c.entity, c.keys])).toEqual([['Customer', { username: 'ana' }]]);
   });
 });
@@ -74,7 +73,7 @@ describe('KEYS_ONLY', () => {
   let table: TableContext<typeof manifest>;
   beforeAll(async () => {
     engine = await startEngine(templateWith(StreamViewType.KEYS_ONLY), 'dynamodb-local');
-    table = openTable<typeof manifest>(model, { client: engine.client, tableName: await engine.createTable() });
+    table = openTable<typeof manifest>({ model: model, client: engine.client, tableName: await engine.createTable() });
   });
   afterAll(() => engine.stop());
 
@@ -87,7 +86,7 @@ describe('KEYS_ONLY', () => {
 
     const records = await streamRecords(engine.endpoint, engine.client, table.tableName);
     expect(records.map((r) => r.dynamodb?.NewImage ?? r.dynamodb?.OldImage)).toEqual([undefined, undefined, undefined, undefined, undefined]);
-    const changes = decodeStreamEvent(decoder, { Records: records.map(asLambdaRecord) });
+    const changes = decodeStream(decoder, { Records: records.map(asLambdaRecord) });
     expect(changes.map(({ entity, eventName, keys, newItem, oldItem }) => ({ entity, eventName, keys, newItem, oldItem }))).toEqual([
       { entity: 'Order', eventName: 'INSERT', keys: { username: 'a#b', orderId: 'o$1' }, newItem: undefined, oldItem: undefined },
       { entity: 'Membership', eventName: 'INSERT', keys: { username: 'a#b', groupId: 'g1' }, newItem: undefined, oldItem: undefined },

@@ -11,15 +11,15 @@ const { engine, fresh } = clientTables(manifest);
 
 test('add and setIfMissing apply inside a transaction with the other actions', async () => {
   const { db, table } = await fresh();
-  await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt });
-  await db.put('Order', { username: 'ann', orderId: 'o1', total: 10 });
+  await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
+  await db.putItem('Order', { username: 'ann', orderId: 'o1', total: 10 });
   await transactWrite(table, [
     { type: 'update', entity: 'Order', changes: { username: 'ann', orderId: 'o1' }, add: { total: 5 } },
     { type: 'update', entity: 'Customer', changes: { username: 'ann' }, setIfMissing: { name: 'Ann' } },
   ]);
   await transactWrite(table, [{ type: 'update', entity: 'Customer', changes: { username: 'ann' }, setIfMissing: { name: 'Other' } }]);
-  expect(await db.get('Order', { username: 'ann', orderId: 'o1' })).toMatchObject({ total: 15 });
-  expect(await db.get('Customer', { username: 'ann' })).toMatchObject({ name: 'Ann', email: 'a@x' });
+  expect(await db.getItem('Order', { username: 'ann', orderId: 'o1' })).toMatchObject({ total: 15 });
+  expect(await db.getItem('Customer', { username: 'ann' })).toMatchObject({ name: 'Ann', email: 'a@x' });
 });
 
 test('the refusals of updateItem, before any request: table key, index key input, unique attribute, wrong kind', async () => {
@@ -39,6 +39,6 @@ test('the refusals of updateItem, before any request: table key, index key input
 
 test('createClient\'s update of a unique value keeps the operators of the same call', async () => {
   const { db } = await fresh();
-  await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt });
-  expect(await db.update('Customer', { username: 'ann', email: 'b@x' }, { setIfMissing: { name: 'Ann' } })).toMatchObject({ email: 'b@x', name: 'Ann' });
+  await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
+  expect(await db.updateItem('Customer', { username: 'ann', email: 'b@x' }, { setIfMissing: { name: 'Ann' } })).toMatchObject({ email: 'b@x', name: 'Ann' });
 });

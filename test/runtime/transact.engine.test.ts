@@ -5,7 +5,7 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, maintainedWrites, openTable, SingleTableError, TransactionCanceledError, transactGet, transactWrite } from '../../lib/runtime';
+import { createClient, maintainedWrites, openTable, SingleTableError, transactGet, TransactionCanceledError, transactWrite, where } from '../../lib/runtime';
 import { TableContext } from '../../lib/runtime/context';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
@@ -19,7 +19,7 @@ const model = resolveModel(manifest);
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
   tableName = await engine.createTable();
-  table = openTable<M>(modelDocument(model), { client: engine.client, tableName, maintainedWrites });
+  table = openTable<M>({ model: modelDocument(model), client: engine.client, tableName, maintainedWrites });
 });
 afterAll(() => engine.stop());
 
@@ -33,7 +33,7 @@ const raw = async (pk: string, sk: string) => {
 function tableWith(wrap: (client: DynamoDBClient) => void): TableContext<M> {
   const client = engine.newClient();
   wrap(client);
-  return openTable<M>(modelDocument(model), { client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 2 }, maintainedWrites });
+  return openTable<M>({ model: modelDocument(model), client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 2 }, maintainedWrites });
 }
 
 describe('transactWrite', () => {
@@ -47,7 +47,7 @@ describe('transactWrite', () => {
       { type: 'update', entity: 'Order', changes: { username: 'ann', orderId: 'o1', total: 11 } },
       { type: 'delete', entity: 'Order', key: { username: 'ann', orderId: 'o2' }, mustExist: true },
       { type: 'put', entity: 'Order', item: { username: 'ann', orderId: 'o3', total: 30 }, mode: 'create' },
-      { type: 'conditionCheck', entity: 'Order', key: { username: 'ann', orderId: 'o0' }, condition: { attr: 'total', eq: 0 } },
+      { type: 'conditionCheck', entity: 'Order', key: { username: 'ann', orderId: 'o0' }, condition: where({ attr: 'total', eq: 0 }) },
     ]);
     const got = await transactGet(table, [
       { entity: 'Order', key: { username: 'ann', orderId: 'o1' } },
@@ -64,7 +64,7 @@ describe('transactWrite', () => {
   test('a cancelled transaction applies nothing and names each failed action: index, entity, key and reason', async () => {
     const error = await transactWrite(table, [
       { type: 'put', entity: 'Order', item: { username: 'bob', orderId: 'o1', total: 1 } },
-      { type: 'conditionCheck', entity: 'Order', key: { username: 'bob', orderId: 'missing' }, condition: { attr: 'total', exists: true } },
+      { type: 'conditionCheck', entity: 'Order', key: { username: 'bob', orderId: 'missing' }, condition: where({ attr: 'total', exists: true }) },
       { type: 'delete', entity: 'Order', key: { username: 'bob', orderId: 'gone' }, mustExist: true },
     ]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransactionCanceledError);
@@ -84,17 +84,17 @@ describe('transactWrite', () => {
       { type: 'put', entity: 'Order', item: { username: 'ivy', orderId: 'o2', total: 20 } },
     ]);
     const error = await transactWrite(table, [
-      { type: 'update', entity: 'Order', changes: { username: 'ivy', orderId: 'o1', total: 11 }, condition: { attr: 'total', eq: 10 } },
-      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o2' }, condition: { attr: 'total', gt: 100 } },
+      { type: 'update', entity: 'Order', changes: { username: 'ivy', orderId: 'o1', total: 11 }, condition: where({ attr: 'total', eq: 10 }) },
+      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o2' }, condition: where({ attr: 'total', gt: 100 }) },
     ]).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TRANSACTION_CANCELLED', reasons: [expect.objectContaining({ action: 1, code: 'ConditionalCheckFailed' })] });
     expect((await raw('CUSTOMER#ivy', 'ORDER#o1'))?.total).toEqual({ N: '10' });
     await transactWrite(table, [
-      { type: 'update', entity: 'Order', changes: { username: 'ivy', orderId: 'o1', total: 11 }, condition: { attr: 'total', eq: 10 } },
-      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o2' }, condition: { attr: 'total', between: [10, 30] } },
-      { type: 'put', entity: 'Order', item: { username: 'ivy', orderId: 'o3', total: 3 }, condition: { attr: 'total', exists: false } },
+      { type: 'update', entity: 'Order', changes: { username: 'ivy', orderId: 'o1', total: 11 }, condition: where({ attr: 'total', eq: 10 }) },
+      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o2' }, condition: where({ attr: 'total', between: [10, 30] }) },
+      { type: 'put', entity: 'Order', item: { username: 'ivy', orderId: 'o3', total: 3 }, condition: where({ attr: 'total', exists: false }) },
       // A condition check may require that an item is absent.
-      { type: 'conditionCheck', entity: 'Order', key: { username: 'ivy', orderId: 'o9' }, condition: { attr: 'orderId', exists: false } },
+      { type: 'conditionCheck', entity: 'Order', key: { username: 'ivy', orderId: 'o9' }, condition: where({ attr: 'orderId', exists: false }) },
     ]);
     expect((await raw('CUSTOMER#ivy', 'ORDER#o1'))?.total).toEqual({ N: '11' });
     expect(await raw('CUSTOMER#ivy', 'ORDER#o2')).toBeUndefined();
@@ -106,7 +106,7 @@ describe('transactWrite', () => {
     const before = requests.total();
     await expect(transactWrite(table, [
       { type: 'put', entity: 'Order', item: { username: 'ivy', orderId: 'o4', total: 1 } },
-      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o3' }, condition: { and: [{ attr: 'total', eq: 1 }, { attr: 'colour', eq: 'red' } as never] } },
+      { type: 'delete', entity: 'Order', key: { username: 'ivy', orderId: 'o3' }, condition: where({ and: [{ attr: 'total', eq: 1 }, { attr: 'colour', eq: 'red' } as never] }) },
     ])).rejects.toThrow(/actions\[1\]\.condition\.and\[1\]/);
     await expect(transactWrite(table, [{ type: 'conditionCheck', entity: 'Order', key: { username: 'ivy', orderId: 'o3' } } as never]))
       .rejects.toMatchObject({ code: 'INVALID_CONDITION', message: expect.stringContaining('action 0 is a conditionCheck without a condition') });
@@ -118,7 +118,7 @@ describe('transactWrite', () => {
     expect(await raw('CUSTOMER#cy', 'PROFILE')).not.toHaveProperty('GSI1PK');
     await transactWrite(table, [{ type: 'update', entity: 'Customer', changes: { username: 'cy', tier: 'gold', joinedAt } }]);
     expect(await raw('CUSTOMER#cy', 'PROFILE')).toMatchObject({ GSI1PK: { S: 'TIER#gold' }, GSI1SK: { S: joinedAt } });
-    const db = createClient(manifest, { client: engine.client, tableName });
+    const db = createClient({ model: manifest, client: engine.client, tableName });
     expect((await db.query('byTier', { tier: 'gold' }, { consistent: false })).items.map((i) => i.item.username)).toContain('cy');
     await transactWrite(table, [{ type: 'update', entity: 'Customer', changes: { username: 'cy' }, remove: ['tier'] }]);
     const item = await raw('CUSTOMER#cy', 'PROFILE');
@@ -184,7 +184,7 @@ describe('transactWrite', () => {
     expect(await raw('CUSTOMER#fay', 'ORDER#o1')).toBeDefined();
 
     sent.length = 0;
-    await expect(transactWrite(conflicted, [{ type: 'conditionCheck', entity: 'Order', key: { username: 'fay', orderId: 'none' }, condition: { attr: 'total', exists: true } }]))
+    await expect(transactWrite(conflicted, [{ type: 'conditionCheck', entity: 'Order', key: { username: 'fay', orderId: 'none' }, condition: where({ attr: 'total', exists: true }) }]))
       .rejects.toMatchObject({ code: 'TRANSACTION_CANCELLED' });
     expect(sent).toHaveLength(1);
   });

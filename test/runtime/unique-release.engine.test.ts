@@ -38,7 +38,7 @@ afterAll(() => engine.stop());
 async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-  return { tableName, table: openTable<M>(document, options), db: createClient(manifest, options) };
+  return { tableName, table: openTable<M>({ ...options, model: document }), db: createClient({ ...options, model: manifest }) };
 }
 
 /** Deletes a customer as DynamoDB's time to live does: one DeleteItem, no transaction, guards untouched. */
@@ -84,12 +84,12 @@ const ref = (username: string, email: unknown) => ({ entity: 'Customer', key: { 
 describe('releaseUniqueValues', () => {
   test('a value an expired item held stays taken until its REMOVE change is released, then another item may claim it', async () => {
     const { tableName, table, db } = await freshTable();
-    await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt }, { mode: 'create' });
-    await db.put('Customer', { username: 'bob', email: 'b@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'bob', email: 'b@x', joinedAt }, { mode: 'create' });
     await expire(tableName, 'ann');
     // The guard outlives the item: the value is still taken.
     expect(await guards(tableName)).toEqual({ 'a@x': 'ann', 'b@x': 'bob' });
-    const taken = await db.put('Customer', { username: 'cat', email: 'a@x', joinedAt }, { mode: 'create' }).catch((e: unknown) => e);
+    const taken = await db.putItem('Customer', { username: 'cat', email: 'a@x', joinedAt }, { mode: 'create' }).catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(TransactionCanceledError);
     expect(taken).toMatchObject({ code: 'UNIQUE_VIOLATION' });
 
@@ -97,7 +97,7 @@ describe('releaseUniqueValues', () => {
     expect(event.Records).toHaveLength(1);
     expect(await releaseUniqueValues(table, event)).toEqual({ released: [ref('ann', 'a@x')], kept: [], skipped: [] });
     expect(await guards(tableName)).toEqual({ 'b@x': 'bob' });
-    await db.put('Customer', { username: 'cat', email: 'a@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'cat', email: 'a@x', joinedAt }, { mode: 'create' });
     expect(await guards(tableName)).toEqual({ 'a@x': 'cat', 'b@x': 'bob' });
 
     // Delivered again (Lambda retries a batch): the value now held by another item stays with it.
@@ -107,30 +107,30 @@ describe('releaseUniqueValues', () => {
 
   test('an item written again with the value before the record is delivered again keeps it; written with another value, the old one is released', async () => {
     const { tableName, table, db } = await freshTable();
-    await db.put('Customer', { username: 'dan', email: 'd@x', joinedAt }, { mode: 'create' });
-    await db.put('Customer', { username: 'eve', email: 'e@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'dan', email: 'd@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'eve', email: 'e@x', joinedAt }, { mode: 'create' });
     await expire(tableName, 'dan');
     await expire(tableName, 'eve');
     const event = await removals(tableName, ['dan', 'eve']);
     expect(event.Records.map((r) => r.dynamodb.Keys[PK].S)).toEqual(['CUSTOMER#dan', 'CUSTOMER#eve']);
     // dan's value is released and dan is written again holding it: a new guard, owned by the same key.
     expect(await releaseUniqueValues(table, { Records: [event.Records[0]] })).toEqual({ released: [ref('dan', 'd@x')], kept: [], skipped: [] });
-    await db.put('Customer', { username: 'dan', email: 'd@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'dan', email: 'd@x', joinedAt }, { mode: 'create' });
     // eve comes back with another value before her record is released: e@x is hers no more.
-    await db.put('Customer', { username: 'eve', email: 'e2@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'eve', email: 'e2@x', joinedAt }, { mode: 'create' });
     expect(await guards(tableName)).toEqual({ 'd@x': 'dan', 'e@x': 'eve', 'e2@x': 'eve' });
 
     // The guard of d@x names dan's key, as the removed item's did: only the check of the item keeps it.
     expect(await releaseUniqueValues(table, event)).toEqual({ released: [ref('eve', 'e@x')], kept: [ref('dan', 'd@x')], skipped: [] });
     expect(await guards(tableName)).toEqual({ 'd@x': 'dan', 'e2@x': 'eve' });
-    expect(await db.get('Customer', { username: 'dan' })).toMatchObject({ email: 'd@x' });
+    expect(await db.getItem('Customer', { username: 'dan' })).toMatchObject({ email: 'd@x' });
   });
 
   test('only removals by time to live, unless anyRemove: the runtime\'s deletes release their guards themselves, other code\'s do not', async () => {
     const { tableName, table, db } = await freshTable();
-    await db.put('Customer', { username: 'fay', email: 'f@x', joinedAt }, { mode: 'create' });
-    await db.put('Customer', { username: 'gus', email: 'g@x', joinedAt }, { mode: 'create' });
-    await db.delete('Customer', { username: 'fay' });
+    await db.putItem('Customer', { username: 'fay', email: 'f@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'gus', email: 'g@x', joinedAt }, { mode: 'create' });
+    await db.deleteItem('Customer', { username: 'fay' });
     await expire(tableName, 'gus'); // a DeleteItem by other code: no TTL identity on its record
     const event = await removals(tableName, []);
     // The runtime's delete removed fay's guard in its transaction: that record is in the event too, and is no entity's item.
@@ -147,8 +147,8 @@ describe('releaseUniqueValues', () => {
 
   test('a removal without the old image fails INVALID_STREAM_RECORD naming the entity and the stream view, before anything is sent', async () => {
     const { tableName, table, db } = await freshTable();
-    await db.put('Customer', { username: 'hal', email: 'h@x', joinedAt }, { mode: 'create' });
-    await db.put('Customer', { username: 'ivy', email: 'i@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'hal', email: 'h@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'ivy', email: 'i@x', joinedAt }, { mode: 'create' });
     await expire(tableName, 'hal');
     await expire(tableName, 'ivy');
     const [hal, ivy] = (await removals(tableName, ['hal', 'ivy'])).Records;
@@ -166,9 +166,9 @@ describe('releaseUniqueValues', () => {
 
   test('an item written again without the value releases it', async () => {
     const { tableName, table, db } = await freshTable();
-    await db.put('Customer', { username: 'kay', email: 'k@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'kay', email: 'k@x', joinedAt }, { mode: 'create' });
     await expire(tableName, 'kay');
-    await db.put('Customer', { username: 'kay', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'kay', joinedAt }, { mode: 'create' });
     expect(await releaseUniqueValues(table, await removals(tableName, ['kay']))).toEqual({ released: [ref('kay', 'k@x')], kept: [], skipped: [] });
     expect(await guards(tableName)).toEqual({});
   });
@@ -176,7 +176,7 @@ describe('releaseUniqueValues', () => {
   test('the owner is the item\'s key as stored: an item under an earlier sort key template releases its guard, and only its own', async () => {
     const { tableName, table, db } = await freshTable();
     // lee's current item holds l@x; a stale copy under an earlier template holds it too, without a guard of its own.
-    await db.put('Customer', { username: 'lee', email: 'l@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'lee', email: 'l@x', joinedAt }, { mode: 'create' });
     await storeRaw(tableName, 'lee', 'PROFILE#v1', { S: 'l@x' }, null);
     // max's item was written under the earlier template, and its guard names that key.
     await storeRaw(tableName, 'max', 'PROFILE#v1', { S: 'm@x' }, 'PROFILE#v1');
@@ -191,7 +191,7 @@ describe('releaseUniqueValues', () => {
   test('a value no guard can exist for is skipped with the reason, and the others are released', async () => {
     const { tableName, table, db } = await freshTable();
     await storeRaw(tableName, 'ned', 'PROFILE', { N: '5' }, null); // written by other code: a number where the manifest says string
-    await db.put('Customer', { username: 'oli', email: 'o@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'oli', email: 'o@x', joinedAt }, { mode: 'create' });
     await expire(tableName, 'ned');
     await expire(tableName, 'oli');
     const { released, kept, skipped } = await releaseUniqueValues(table, await removals(tableName, ['ned', 'oli']));
@@ -202,9 +202,9 @@ describe('releaseUniqueValues', () => {
   test('values unique per tenant: the removed member\'s tenant releases its value, another tenant holding the same value keeps it', async () => {
     const tableName = await engine.createTable();
     const options = { client: engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-    const db = createClient(scopedUniqueManifest, options);
-    await db.put('Member', { tenantId: 'a', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
-    await db.put('Member', { tenantId: 'b', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
+    const db = createClient({ ...options, model: scopedUniqueManifest });
+    await db.putItem('Member', { tenantId: 'a', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
+    await db.putItem('Member', { tenantId: 'b', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
     await engine.client.send(new DeleteItemCommand({ TableName: tableName, Key: { [PK]: { S: 'TENANT#a#MEMBER#m1' }, [SK]: { S: 'MEMBER' } } }));
     const records = (await streamRecords(engine.endpoint, engine.client, tableName)).map(asLambdaRecord).filter((r) => r.eventName === 'REMOVE');
     for (const record of records) record.userIdentity = TTL_IDENTITY;
@@ -215,8 +215,8 @@ describe('releaseUniqueValues', () => {
     expect(guardItems.map((i) => [i[PK].S, i[GUARD_OWNER_ATTRIBUTE].M![PK].S]))
       .toEqual([['TENANT#b#$unique#Member#email#x@x', 'TENANT#b#MEMBER#m1']]);
     // Tenant a may give the value to another member now; tenant b's still holds it.
-    await db.put('Member', { tenantId: 'a', memberId: 'm2', email: 'x@x' }, { mode: 'create' });
-    await expect(db.put('Member', { tenantId: 'b', memberId: 'm2', email: 'x@x' }, { mode: 'create' })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
+    await db.putItem('Member', { tenantId: 'a', memberId: 'm2', email: 'x@x' }, { mode: 'create' });
+    await expect(db.putItem('Member', { tenantId: 'b', memberId: 'm2', email: 'x@x' }, { mode: 'create' })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
   });
 
   test('a unique attribute stored as NULL holds no value: passed over, neither released nor skipped', async () => {
@@ -230,7 +230,7 @@ describe('releaseUniqueValues', () => {
 
   test('the client method releases as the function does', async () => {
     const { tableName, db } = await freshTable();
-    await db.put('Customer', { username: 'jo', email: 'j@x', joinedAt }, { mode: 'create' });
+    await db.putItem('Customer', { username: 'jo', email: 'j@x', joinedAt }, { mode: 'create' });
     await expire(tableName, 'jo');
     expect(await db.releaseUniqueValues(await removals(tableName, ['jo']))).toEqual({ released: [ref('jo', 'j@x')], kept: [], skipped: [] });
     expect(await guards(tableName)).toEqual({});

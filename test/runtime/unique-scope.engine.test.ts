@@ -28,18 +28,18 @@ async function guards(tableName: string): Promise<[string, string][]> {
 
 test('a value is unique within a tenant; another tenant may hold it; guards move within the tenant\'s prefix', async () => {
   const tableName = await engine.createTable();
-  const db = createClient(manifest, { client: engine.client, tableName });
-  await db.put('Member', { tenantId: 'a', memberId: 'm1', email: 'x@y' }, { mode: 'create' });
-  await db.put('Member', { tenantId: 'b', memberId: 'm1', email: 'x@y' }, { mode: 'create' });
-  await expect(db.put('Member', { tenantId: 'a', memberId: 'm2', email: 'x@y' }, { mode: 'create' }))
+  const db = createClient({ model: manifest, client: engine.client, tableName });
+  await db.putItem('Member', { tenantId: 'a', memberId: 'm1', email: 'x@y' }, { mode: 'create' });
+  await db.putItem('Member', { tenantId: 'b', memberId: 'm1', email: 'x@y' }, { mode: 'create' });
+  await expect(db.putItem('Member', { tenantId: 'a', memberId: 'm2', email: 'x@y' }, { mode: 'create' }))
     .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', entity: 'Member', attribute: 'email' });
   expect(await guards(tableName)).toEqual([
     ['TENANT#a#$unique#Member#email#x@y', 'TENANT#a#MEMBER#m1'],
     ['TENANT#b#$unique#Member#email#x@y', 'TENANT#b#MEMBER#m1'],
   ]);
-  await db.update('Member', { tenantId: 'a', memberId: 'm1', email: 'z@y' });
-  await db.put('Member', { tenantId: 'a', memberId: 'm2', email: 'x@y' }, { mode: 'create' });
-  await db.delete('Member', { tenantId: 'b', memberId: 'm1' });
+  await db.updateItem('Member', { tenantId: 'a', memberId: 'm1', email: 'z@y' });
+  await db.putItem('Member', { tenantId: 'a', memberId: 'm2', email: 'x@y' }, { mode: 'create' });
+  await db.deleteItem('Member', { tenantId: 'b', memberId: 'm1' });
   expect(await guards(tableName)).toEqual([
     ['TENANT#a#$unique#Member#email#x@y', 'TENANT#a#MEMBER#m2'],
     ['TENANT#a#$unique#Member#email#z@y', 'TENANT#a#MEMBER#m1'],

@@ -25,7 +25,7 @@ afterAll(() => engine.stop());
 async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-  return { tableName, table: openTable<M>(modelDocument(model), { ...options, maintainedWrites }), db: createClient(manifest, options) };
+  return { tableName, table: openTable<M>({ model: modelDocument(model), ...options, maintainedWrites }), db: createClient({ ...options, model: manifest }) };
 }
 
 async function scanAll(tableName: string): Promise<Record<string, AttributeValue>[]> {
@@ -64,51 +64,51 @@ function expectConsistent({ emails, guards }: Awaited<ReturnType<typeof state>>)
 describe('unique values', () => {
   test('create claims the value: a second item with it is a UNIQUE_VIOLATION naming entity, attribute and value', async () => {
     const { tableName, db } = await freshTable();
-    await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt }, { mode: 'create' });
-    const error = await db.put('Customer', { username: 'bob', email: 'a@x', joinedAt }, { mode: 'create' }).catch((e: unknown) => e);
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt }, { mode: 'create' });
+    const error = await db.putItem('Customer', { username: 'bob', email: 'a@x', joinedAt }, { mode: 'create' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransactionCanceledError);
     expect(error).toMatchObject({ code: 'UNIQUE_VIOLATION', entity: 'Customer', attribute: 'email' });
     expect((error as Error).message).toContain('another item holds email "a@x"');
     expect((error as TransactionCanceledError).reasons).toEqual([expect.objectContaining({ action: 0, unique: { attribute: 'email', value: 'a@x' } })]);
-    expect(await db.get('Customer', { username: 'bob' })).toBeUndefined();
+    expect(await db.getItem('Customer', { username: 'bob' })).toBeUndefined();
     // A create of an existing item fails on its key, as putItem's does, also when its value is its own.
-    await expect(db.put('Customer', { username: 'ann', email: 'a@x', joinedAt }, { mode: 'create' }))
+    await expect(db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt }, { mode: 'create' }))
       .rejects.toMatchObject({ code: 'CONDITION_FAILED', message: expect.stringContaining('an item with this key already exists') });
     // Without an email an item claims nothing: any number may lack one.
-    await db.put('Customer', { username: 'cy', joinedAt });
-    await db.put('Customer', { username: 'dee', joinedAt });
+    await db.putItem('Customer', { username: 'cy', joinedAt });
+    await db.putItem('Customer', { username: 'dee', joinedAt });
     expectConsistent(await state(tableName));
     expect((await state(tableName)).guards).toEqual(new Map([['a@x', 'ann']]));
   });
 
   test('update of the value moves the guard, and frees the old value; an update not touching it writes no guard', async () => {
     const { tableName, db } = await freshTable();
-    await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt });
-    const updated = await db.update('Customer', { username: 'ann', email: 'b@x' });
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
+    const updated = await db.updateItem('Customer', { username: 'ann', email: 'b@x' });
     expect(updated).toMatchObject({ username: 'ann', email: 'b@x' });
-    await db.put('Customer', { username: 'bob', email: 'a@x', joinedAt }, { mode: 'create' });
-    await expect(db.update('Customer', { username: 'bob', email: 'b@x' })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
-    await db.update('Customer', { username: 'bob', name: 'Bob' });
+    await db.putItem('Customer', { username: 'bob', email: 'a@x', joinedAt }, { mode: 'create' });
+    await expect(db.updateItem('Customer', { username: 'bob', email: 'b@x' })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
+    await db.updateItem('Customer', { username: 'bob', name: 'Bob' });
     // Setting the value it already holds changes no guard.
-    await db.update('Customer', { username: 'bob', email: 'a@x' });
-    await db.update('Customer', { username: 'ann' }, { remove: ['email'] });
+    await db.updateItem('Customer', { username: 'bob', email: 'a@x' });
+    await db.updateItem('Customer', { username: 'ann' }, { remove: ['email'] });
     expectConsistent(await state(tableName));
     expect((await state(tableName)).guards).toEqual(new Map([['a@x', 'bob']]));
   });
 
   test('upsert and replace read the value first and move its guard; delete drops it', async () => {
     const { tableName, db } = await freshTable();
-    await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt });
-    await db.put('Customer', { username: 'ann', email: 'b@x', joinedAt });
-    await db.put('Customer', { username: 'ann', email: 'c@x', joinedAt }, { mode: 'replace' });
-    await db.put('Customer', { username: 'bob', email: 'b@x', joinedAt });
-    await expect(db.put('Customer', { username: 'bob', email: 'c@x', joinedAt })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
-    await expect(db.put('Customer', { username: 'zed', email: 'z@x', joinedAt }, { mode: 'replace' })).rejects.toMatchObject({ code: 'CONDITION_FAILED' });
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
+    await db.putItem('Customer', { username: 'ann', email: 'b@x', joinedAt });
+    await db.putItem('Customer', { username: 'ann', email: 'c@x', joinedAt }, { mode: 'replace' });
+    await db.putItem('Customer', { username: 'bob', email: 'b@x', joinedAt });
+    await expect(db.putItem('Customer', { username: 'bob', email: 'c@x', joinedAt })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
+    await expect(db.putItem('Customer', { username: 'zed', email: 'z@x', joinedAt }, { mode: 'replace' })).rejects.toMatchObject({ code: 'CONDITION_FAILED' });
     expectConsistent(await state(tableName));
-    expect(await db.delete('Customer', { username: 'ann' })).toMatchObject({ email: 'c@x' });
+    expect(await db.deleteItem('Customer', { username: 'ann' })).toMatchObject({ email: 'c@x' });
     expect((await state(tableName)).guards).toEqual(new Map([['b@x', 'bob']]));
-    await db.put('Customer', { username: 'cy', email: 'c@x', joinedAt }, { mode: 'create' });
-    await expect(db.delete('Customer', { username: 'ann' }, { mustExist: true })).rejects.toMatchObject({ code: 'CONDITION_FAILED' });
+    await db.putItem('Customer', { username: 'cy', email: 'c@x', joinedAt }, { mode: 'create' });
+    await expect(db.deleteItem('Customer', { username: 'ann' }, { mustExist: true })).rejects.toMatchObject({ code: 'CONDITION_FAILED' });
     expectConsistent(await state(tableName));
   });
 
@@ -124,25 +124,30 @@ describe('unique values', () => {
     ])).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', message: expect.stringContaining('actions 0 and 1 both write the guard of email = "c@x"') });
   });
 
-  test('the single-item writes refuse a unique entity before sending; an update that leaves the value alone goes', async () => {
-    const { table, db } = await freshTable();
-    await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt });
+  test('the single-item writes keep the guards in a transaction; operators and readMissing on a unique value are refused before sending', async () => {
+    const { table, tableName, db } = await freshTable();
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
     const requests = countRequests(engine.client);
+    await putItem(table, 'Customer', { username: 'bob', email: 'b@x', joinedAt });
+    await expect(putItem(table, 'Customer', { username: 'cy', email: 'b@x', joinedAt })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', entity: 'Customer' });
+    expect(await updateItem(table, 'Customer', { username: 'ann', email: 'c@x' })).toMatchObject({ username: 'ann', email: 'c@x' });
+    expect(await deleteItem(table, 'Customer', { username: 'bob' })).toMatchObject({ username: 'bob', email: 'b@x' });
+    expectConsistent(await state(tableName));
+    expect((await state(tableName)).guards).toEqual(new Map([['c@x', 'ann']]));
+    expect(requests.of('TransactWriteItemsCommand')).toBeGreaterThanOrEqual(4);
+    expect(requests.of('PutItemCommand') + requests.of('DeleteItemCommand')).toBe(0);
     const before = requests.total();
-    await expect(putItem(table, 'Customer', { username: 'bob', email: 'b@x', joinedAt })).rejects.toMatchObject({
-      code: 'UNIQUE_NEEDS_TRANSACTION', entity: 'Customer', message: expect.stringContaining('putItem cannot write the guard items of unique email: use transactWrite or createClient'),
-    });
-    await expect(deleteItem(table, 'Customer', { username: 'ann' })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
-    await expect(updateItem(table, 'Customer', { username: 'ann', email: 'c@x' })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
-    await expect(updateItem(table, 'Customer', { username: 'ann' }, { remove: ['email'] })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION' });
     // An operator's result is DynamoDB's: no transaction could write its guard, so the fix is to set the value.
-    for (const update of [updateItem(table, 'Customer', { username: 'ann' }, { setIfMissing: { email: 'c@x' } }), db.update('Customer', { username: 'ann' }, { setIfMissing: { email: 'c@x' } })]) {
+    for (const update of [updateItem(table, 'Customer', { username: 'ann' }, { setIfMissing: { email: 'd@x' } }), db.updateItem('Customer', { username: 'ann' }, { setIfMissing: { email: 'd@x' } })]) {
       await expect(update).rejects.toMatchObject({
         code: 'INVALID_VALUE', attribute: 'email', message: expect.stringContaining('guard of that value cannot be written; set email to its new value instead'),
       });
     }
+    await expect(updateItem(table, 'Customer', { username: 'ann', email: 'd@x' }, { readMissing: true })).rejects.toMatchObject({ code: 'UNIQUE_NEEDS_TRANSACTION', entity: 'Customer' });
     expect(requests.total()).toBe(before);
-    expect(await updateItem(table, 'Customer', { username: 'ann', name: 'Ann' })).toMatchObject({ email: 'a@x', name: 'Ann' });
+    // An update that leaves the value alone goes as a single UpdateItem.
+    expect(await updateItem(table, 'Customer', { username: 'ann', name: 'Ann' })).toMatchObject({ email: 'c@x', name: 'Ann' });
+    expect(requests.of('UpdateItemCommand')).toBe(1);
     // Entities without unique attributes are untouched by the rule.
     await putItem(table, 'Order', { username: 'ann', orderId: 'o1', total: 1 });
   });
@@ -150,18 +155,18 @@ describe('unique values', () => {
   test('when another writer changes the value between the read and the transaction, the write reads again and keeps the guards right', async () => {
     const client = engine.newClient();
     const { tableName, db } = await freshTable(client);
-    const other = createClient(manifest, { client: engine.client, tableName });
-    await db.put('Customer', { username: 'ann', email: 'a@x', joinedAt });
+    const other = createClient({ model: manifest, client: engine.client, tableName });
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
     let interfere = true;
     client.middlewareStack.add((next, context) => async (args) => {
       if (context.commandName === 'TransactWriteItemsCommand' && interfere) {
         interfere = false;
-        await other.update('Customer', { username: 'ann', email: 'b@x' });
+        await other.updateItem('Customer', { username: 'ann', email: 'b@x' });
       }
       return next(args);
     }, { step: 'initialize', name: 'interfere' });
     const requests = countRequests(client);
-    await db.update('Customer', { username: 'ann', email: 'c@x' });
+    await db.updateItem('Customer', { username: 'ann', email: 'c@x' });
     expect(requests.of('TransactWriteItemsCommand')).toBe(2);
     expect(requests.of('GetItemCommand')).toBe(3); // read, read again, the item returned
     const s = await state(tableName);
@@ -179,10 +184,10 @@ describe('unique values', () => {
       async (ops) => {
         const { tableName, db } = await freshTable();
         await Promise.allSettled(ops.map(async ({ op, user, email }) => {
-          if (op === 'create') return db.put('Customer', { username: user, email, joinedAt }, { mode: 'create' });
-          if (op === 'upsert') return db.put('Customer', { username: user, email, joinedAt });
-          if (op === 'update') return db.update('Customer', { username: user, email });
-          return db.delete('Customer', { username: user });
+          if (op === 'create') return db.putItem('Customer', { username: user, email, joinedAt }, { mode: 'create' });
+          if (op === 'upsert') return db.putItem('Customer', { username: user, email, joinedAt });
+          if (op === 'update') return db.updateItem('Customer', { username: user, email });
+          return db.deleteItem('Customer', { username: user });
         }));
         expectConsistent(await state(tableName));
       },

@@ -48,7 +48,7 @@ let db: Db;
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
   tableName = await engine.createTable();
-  db = createClient(manifest, { client: engine.client, tableName });
+  db = createClient({ model: manifest, client: engine.client, tableName });
 });
 afterAll(() => engine.stop());
 
@@ -57,7 +57,7 @@ const listing = (id: string) => ({ id, region: 'eu', category: 'bikes', price: 1
 /** A client whose UpdateItem requests first run `before` (another writer acting between read and update). */
 function clientWith(before?: () => Promise<void>): { db: Db; requests: ReturnType<typeof countRequests> } {
   const client = engine.newClient();
-  const other = createClient(manifest, { client, tableName });
+  const other = createClient({ model: manifest, client, tableName });
   const requests = countRequests(client);
   client.middlewareStack.add((next, context) => async (args) => {
     if (before && context.commandName === 'UpdateItemCommand') await before();
@@ -86,9 +86,9 @@ function expectedKeys(v: { region: string; category: string; price: number; stat
 }
 
 test('an update missing inputs of two indexes fails before sending, naming every missing input in one error', async () => {
-  await db.put('Listing', listing('l1'));
+  await db.putItem('Listing', listing('l1'));
   const { db: other, requests } = clientWith();
-  const attempt = other.update('Listing', { id: 'l1', category: 'cars', status: 'LIVE' });
+  const attempt = other.updateItem('Listing', { id: 'l1', category: 'cars', status: 'LIVE' });
   // It named region and price (GSI1) first; listedAt (GSI2) only after those were passed.
   await expect(attempt).rejects.toMatchObject({ code: 'PARTIAL_INDEX_UPDATE', entity: 'Listing', attribute: 'region' });
   await expect(attempt).rejects.toThrow('changes category, status but not region, price, listedAt, which the index keys it moves are also composed from (GSI1: region, price; GSI2: listedAt)');
@@ -97,9 +97,9 @@ test('an update missing inputs of two indexes fails before sending, naming every
 });
 
 test('readMissing reads the missing inputs once and moves every index key; the item is found where its values say', async () => {
-  await db.put('Listing', listing('l2'));
+  await db.putItem('Listing', listing('l2'));
   const { db: other, requests } = clientWith();
-  const updated = await other.update('Listing', { id: 'l2', category: 'cars', status: 'LIVE' }, { readMissing: true });
+  const updated = await other.updateItem('Listing', { id: 'l2', category: 'cars', status: 'LIVE' }, { readMissing: true });
   expect(updated).toEqual({ ...listing('l2'), category: 'cars', status: 'LIVE' });
   expect(requests.of('GetItemCommand')).toBe(1);
   expect(requests.of('UpdateItemCommand')).toBe(1);
@@ -109,20 +109,20 @@ test('readMissing reads the missing inputs once and moves every index key; the i
 });
 
 test('readMissing sends no read when the update lacks nothing', async () => {
-  await db.put('Listing', listing('l3'));
+  await db.putItem('Listing', listing('l3'));
   const { db: other, requests } = clientWith();
-  await other.update('Listing', { id: 'l3', title: 'Red bike' }, { readMissing: true });
+  await other.updateItem('Listing', { id: 'l3', title: 'Red bike' }, { readMissing: true });
   expect(requests.of('GetItemCommand')).toBe(0);
   expect(requests.of('UpdateItemCommand')).toBe(1);
 });
 
 test('a writer that changes a read input between the read and the update makes the runtime read again: no stale index key', async () => {
-  await db.put('Listing', listing('l4'));
+  await db.putItem('Listing', listing('l4'));
   let interfere = 1;
   const { db: other, requests } = clientWith(async () => {
-    if (interfere-- > 0) await db.update('Listing', { id: 'l4', region: 'eu', category: 'bikes', price: 75 });
+    if (interfere-- > 0) await db.updateItem('Listing', { id: 'l4', region: 'eu', category: 'bikes', price: 75 });
   });
-  const updated = await other.update('Listing', { id: 'l4', category: 'cars' }, { readMissing: true });
+  const updated = await other.updateItem('Listing', { id: 'l4', category: 'cars' }, { readMissing: true });
   expect(updated).toMatchObject({ category: 'cars', price: 75 });
   expect(requests.of('GetItemCommand')).toBe(2);
   expect(requests.of('UpdateItemCommand')).toBe(2);
@@ -131,39 +131,39 @@ test('a writer that changes a read input between the read and the update makes t
 });
 
 test('a read input that keeps changing fails with CONDITION_FAILED after a bounded number of attempts, the item untouched by it', async () => {
-  await db.put('Listing', listing('l5'));
+  await db.putItem('Listing', listing('l5'));
   let price = 200;
-  const { db: other, requests } = clientWith(() => db.update('Listing', { id: 'l5', region: 'eu', category: 'bikes', price: price++ }).then(() => undefined));
-  const error = await other.update('Listing', { id: 'l5', category: 'cars' }, { readMissing: true }).catch((e: unknown) => e);
+  const { db: other, requests } = clientWith(() => db.updateItem('Listing', { id: 'l5', region: 'eu', category: 'bikes', price: price++ }).then(() => undefined));
+  const error = await other.updateItem('Listing', { id: 'l5', category: 'cars' }, { readMissing: true }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(SingleTableError);
   expect(error).toMatchObject({ code: 'CONDITION_FAILED', entity: 'Listing' });
   expect((error as Error).message).toContain(`region, price changed between each read and update, ${READ_MISSING_ATTEMPTS} times`);
   expect(requests.of('UpdateItemCommand')).toBe(READ_MISSING_ATTEMPTS);
-  const stored = await db.get('Listing', { id: 'l5' }, { consistent: true });
+  const stored = await db.getItem('Listing', { id: 'l5' }, { consistent: true });
   expect(stored).toMatchObject({ category: 'bikes', price: 200 + READ_MISSING_ATTEMPTS - 1 });
   expect(await indexKeys('l5')).toEqual(expectedKeys(stored!));
 });
 
 test('readMissing of an item that does not exist fails with CONDITION_FAILED without an update', async () => {
   const { db: other, requests } = clientWith();
-  await expect(other.update('Listing', { id: 'ghost', category: 'cars' }, { readMissing: true })).rejects.toMatchObject({ code: 'CONDITION_FAILED', entity: 'Listing' });
+  await expect(other.updateItem('Listing', { id: 'ghost', category: 'cars' }, { readMissing: true })).rejects.toMatchObject({ code: 'CONDITION_FAILED', entity: 'Listing' });
   expect(requests.of('UpdateItemCommand')).toBe(0);
 });
 
 test('an input the stored item lacks keeps it out of that sparse index, on the condition that it is still absent', async () => {
-  await db.put('Listing', listing('l6'));
+  await db.putItem('Listing', listing('l6'));
   let interfere = 1;
   const { db: other, requests } = clientWith(async () => {
-    if (interfere-- > 0) await db.update('Listing', { id: 'l6', featured: true, listedAt: '2024-01-01T00:00:00.000Z', status: 'DRAFT' });
+    if (interfere-- > 0) await db.updateItem('Listing', { id: 'l6', featured: true, listedAt: '2024-01-01T00:00:00.000Z', status: 'DRAFT' });
   });
   // GSI2 needs status (read) and GSI3 needs featured, absent when read, then set by the other writer.
-  const updated = await other.update('Listing', { id: 'l6', listedAt: '2024-03-01T00:00:00.000Z' }, { readMissing: true });
+  const updated = await other.updateItem('Listing', { id: 'l6', listedAt: '2024-03-01T00:00:00.000Z' }, { readMissing: true });
   expect(requests.of('UpdateItemCommand')).toBe(2);
   expect(updated).toMatchObject({ featured: true, listedAt: '2024-03-01T00:00:00.000Z' });
   expect(await indexKeys('l6')).toEqual(expectedKeys(updated));
 
-  await db.put('Listing', listing('l7'));
-  const plain = await other.update('Listing', { id: 'l7', listedAt: '2024-03-01T00:00:00.000Z' }, { readMissing: true });
+  await db.putItem('Listing', listing('l7'));
+  const plain = await other.updateItem('Listing', { id: 'l7', listedAt: '2024-03-01T00:00:00.000Z' }, { readMissing: true });
   expect(await indexKeys('l7')).toEqual(expectedKeys(plain));
   expect((await indexKeys('l7')).GSI3PK).toBeUndefined();
 });

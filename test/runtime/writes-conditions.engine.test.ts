@@ -30,7 +30,7 @@ let tableName: string;
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
   tableName = await engine.createTable();
-  db = createClient(manifest, { client: engine.client, tableName });
+  db = createClient({ model: manifest, client: engine.client, tableName });
 });
 afterAll(() => engine.stop());
 
@@ -41,49 +41,49 @@ async function refusal(write: Promise<unknown>): Promise<ConditionFailedError> {
 }
 
 test('a put with a condition writes when it holds and is refused with the stored item when it does not', async () => {
-  await db.put('Ticket', { id: 't1', status: 'OPEN', priority: 2 });
-  await db.put('Ticket', { id: 't1', status: 'OPEN', priority: 3 }, { condition: { attr: 'priority', lt: 3 } });
-  const error = await refusal(db.put('Ticket', { id: 't1', status: 'DONE' }, { condition: { attr: 'priority', lt: 3 } }));
+  await db.putItem('Ticket', { id: 't1', status: 'OPEN', priority: 2 });
+  await db.putItem('Ticket', { id: 't1', status: 'OPEN', priority: 3 }, { condition: where({ attr: 'priority', lt: 3 }) });
+  const error = await refusal(db.putItem('Ticket', { id: 't1', status: 'DONE' }, { condition: where({ attr: 'priority', lt: 3 }) }));
   expect(error).toMatchObject({ code: 'CONDITION_FAILED', entity: 'Ticket', item: { id: 't1', status: 'OPEN', priority: 3 } });
   expect(error.message).toBe('[CONDITION_FAILED] entity Ticket: (id: "t1"): the caller\'s condition is false for the item as stored (the error\'s `item`)');
-  expect(await db.get('Ticket', { id: 't1' })).toEqual({ id: 't1', status: 'OPEN', priority: 3 });
+  expect(await db.getItem('Ticket', { id: 't1' })).toEqual({ id: 't1', status: 'OPEN', priority: 3 });
 });
 
 test('the mode\'s existence condition and the caller\'s are both required, and a refusal names which failed', async () => {
-  await db.put('Ticket', { id: 't2', status: 'OPEN' });
-  const exists = await refusal(db.put('Ticket', { id: 't2', status: 'OPEN' }, { mode: 'create', condition: { attr: 'owner', exists: false } }));
+  await db.putItem('Ticket', { id: 't2', status: 'OPEN' });
+  const exists = await refusal(db.putItem('Ticket', { id: 't2', status: 'OPEN' }, { mode: 'create', condition: where({ attr: 'owner', exists: false }) }));
   expect(exists.message).toContain('(id: "t2"): an item with this key already exists');
-  const missing = await refusal(db.put('Ticket', { id: 'nobody', status: 'OPEN' }, { mode: 'replace', condition: { attr: 'owner', exists: false } }));
+  const missing = await refusal(db.putItem('Ticket', { id: 'nobody', status: 'OPEN' }, { mode: 'replace', condition: where({ attr: 'owner', exists: false }) }));
   expect(missing.message).toContain('(id: "nobody"): there is no item with this key');
   expect(missing.item).toBeUndefined();
   // An upsert's condition on a missing item: the caller's condition failed, and there is no item.
-  const none = await refusal(db.put('Ticket', { id: 'ghost', status: 'OPEN' }, { condition: { attr: 'status', eq: 'OPEN' } }));
+  const none = await refusal(db.putItem('Ticket', { id: 'ghost', status: 'OPEN' }, { condition: where({ attr: 'status', eq: 'OPEN' }) }));
   expect(none.message).toContain('the caller\'s condition is false for the item: there is none with this key');
-  await db.put('Ticket', { id: 't2', status: 'OPEN', owner: 'ann' }, { mode: 'replace', condition: { attr: 'owner', exists: false } });
-  expect(await db.get('Ticket', { id: 't2' })).toMatchObject({ owner: 'ann' });
+  await db.putItem('Ticket', { id: 't2', status: 'OPEN', owner: 'ann' }, { mode: 'replace', condition: where({ attr: 'owner', exists: false }) });
+  expect(await db.getItem('Ticket', { id: 't2' })).toMatchObject({ owner: 'ann' });
 });
 
 test('update and delete take a condition; the refused update leaves the item and its index keys untouched', async () => {
-  await db.put('Ticket', { id: 't3', status: 'OPEN', owner: 'ann' });
-  const error = await refusal(db.update('Ticket', { id: 't3', status: 'DONE' }, { condition: { attr: 'owner', eq: 'bob' } }));
+  await db.putItem('Ticket', { id: 't3', status: 'OPEN', owner: 'ann' });
+  const error = await refusal(db.updateItem('Ticket', { id: 't3', status: 'DONE' }, { condition: where({ attr: 'owner', eq: 'bob' }) }));
   expect(error.item).toEqual({ id: 't3', status: 'OPEN', owner: 'ann' });
   const raw = await engine.client.send(new GetItemCommand({ TableName: tableName, Key: { PK: { S: 'TICKET#t3' }, SK: { S: 'TICKET' } } }));
   expect(raw.Item?.GSI1PK).toEqual({ S: 'STATUS#OPEN' });
-  expect(await db.update('Ticket', { id: 't3', status: 'DONE' }, { condition: { or: [{ attr: 'owner', eq: 'ann' }, { attr: 'owner', exists: false }] } }))
+  expect(await db.updateItem('Ticket', { id: 't3', status: 'DONE' }, { condition: where({ or: [{ attr: 'owner', eq: 'ann' }, { attr: 'owner', exists: false }] }) }))
     .toEqual({ id: 't3', status: 'DONE', owner: 'ann' });
-  await refusal(db.delete('Ticket', { id: 't3' }, { condition: { attr: 'status', ne: 'DONE' } }));
-  expect(await db.delete('Ticket', { id: 't3' }, { condition: { attr: 'status', eq: 'DONE' } })).toMatchObject({ id: 't3' });
-  expect(await db.get('Ticket', { id: 't3' })).toBeUndefined();
+  await refusal(db.deleteItem('Ticket', { id: 't3' }, { condition: where({ attr: 'status', ne: 'DONE' }) }));
+  expect(await db.deleteItem('Ticket', { id: 't3' }, { condition: where({ attr: 'status', eq: 'DONE' }) })).toMatchObject({ id: 't3' });
+  expect(await db.getItem('Ticket', { id: 't3' })).toBeUndefined();
 });
 
 test('a bad condition fails before anything is sent, naming its place', async () => {
-  await expect(db.update('Ticket', { id: 't4', status: 'X' }, { condition: { and: [{ attr: 'owner', eq: 'a' }, { attr: 'priority', eq: 'high' as never }] } }))
+  await expect(db.updateItem('Ticket', { id: 't4', status: 'X' }, { condition: where({ and: [{ attr: 'owner', eq: 'a' }, { attr: 'priority', eq: 'high' as never }] }) }))
     .rejects.toThrow('[INVALID_VALUE] entity Ticket, attribute priority: condition.and[1].eq: must be a finite number');
-  expect(await db.get('Ticket', { id: 't4' })).toBeUndefined();
+  expect(await db.getItem('Ticket', { id: 't4' })).toBeUndefined();
 });
 
 test('the operations take conditions made with where, typed by the entity', async () => {
-  const table = openTable<typeof manifest>(modelDocument(db.model), { client: engine.client, tableName });
+  const table = openTable<typeof manifest>({ model: modelDocument(db.table.model), client: engine.client, tableName });
   await putItem(table, 'Ticket', { id: 't5', status: 'OPEN', priority: 1 }, { condition: where({ attr: 'status', exists: false }) });
   await expect(putItem(table, 'Ticket', { id: 't5', status: 'OPEN' }, { condition: where({ attr: 'status', exists: false }) })).rejects.toMatchObject({ code: 'CONDITION_FAILED' });
   expect(await updateItem(table, 'Ticket', { id: 't5', status: 'OPEN' }, { add: { priority: 2 }, condition: where({ attr: 'priority', between: [1, 5] }) }))

@@ -69,7 +69,7 @@ export async function runLocal(
   // Loaded only here: the runtime needs @aws-sdk/client-dynamodb, which the other commands never touch.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createClient } = require('../../runtime/client') as { createClient: typeof CreateClient };
-  const client = createClient(manifest, { client: engine.client, tableName });
+  const client = createClient({ model: manifest, client: engine.client, tableName });
   const capacity = recordCapacity(engine.client);
 
   const writes: LocalWrite[] = [];
@@ -77,7 +77,7 @@ export async function runLocal(
   progress(io, `Putting ${total} sample items...`);
   for (const [entity, items] of Object.entries(data.items)) {
     for (const item of items) {
-      await client.put(entity as never, item as never);
+      await client.putItem(entity as never, item as never);
       const expectedWriteUnits = writeCost(model, sizesOf(model, entity, item), WriteKind.PUT).totalUnits;
       writes.push({ entity, item, expectedWriteUnits, measured: capacity.take() });
     }

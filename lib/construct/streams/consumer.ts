@@ -1,7 +1,7 @@
 // A Lambda function on the table's stream: an event source mapping whose filters keep only the
 // entities and kinds of change the function asks for, the stream read grant (DescribeStream,
 // GetShardIterator, GetRecords, ListStreams on the stream's ARN, and decrypt with a
-// customer-managed key), and the environment the runtime's `openStream` checks.
+// customer-managed key), and the environment the runtime's `openTable` reads.
 import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
 import { Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';

@@ -1,5 +1,5 @@
 // The function of an entity or pattern named at run time (an event's field): the generated
-// module's `put` and `query` look names up here, with the errors `putItem` and `queryShards` raise.
+// module's `put` and `query` look names up here, with the errors `putItem` and `query` raise.
 import { SingleTableError } from '../errors';
 
 /** The member of `record` called `name` (own members only), or UNKNOWN_ENTITY / UNKNOWN_PATTERN listing the known ones. */

@@ -1,5 +1,5 @@
 // Query for a generated access module, with the same checks, request, results and cursors as
-// `queryShards`. A pattern of one partition of an index whose entries carry the type attribute
+// `query`. A pattern of one partition of an index whose entries carry the type attribute
 // runs here (queryPattern): its request is the fixed part the generator wrote (buildQueryInput's,
 // see lib/model/access-module.ts) with the key values filled in. The others (sharded, fetched,
 // keys decoded) read through their slice reader (readPattern, ./slice-read.ts). The key condition

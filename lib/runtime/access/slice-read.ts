@@ -4,7 +4,7 @@
 // INCLUDE). The module gives it the slice of the model these read (the index's projection, the
 // table key, its entities' type values and key templates, each template written once in the
 // module), and it runs the runtime's own fan-out, fetch and result decoding over that slice, so it
-// reads and returns exactly what `queryShards` does. The fan-out comes with the slice of a sharded
+// reads and returns exactly what `query` does. The fan-out comes with the slice of a sharded
 // pattern only.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { AccessTable } from './table';
@@ -14,8 +14,8 @@ import type { TableContext } from '../context';
 import type { FanOutState } from '../fanout';
 import { everyShard, shardsToQuery } from '../fanout-shards';
 import { finishPage } from '../ops/finish-page';
-import { readPartition } from '../ops/query';
-import type { readShards } from '../ops/query-shards';
+import { readPartition } from '../ops/read-index';
+import type { readShards } from '../ops/read-index';
 import type { QueryPlan } from '../query';
 import type { EntityItem } from '../results';
 

@@ -1,6 +1,6 @@
-// A condition made ready for a write. The operations take it compiled this way, not as plain data,
-// so a handler whose writes carry no condition bundles no condition compiler: only the code that
-// calls `where` reaches it (createClient, which carries everything, takes plain data and calls it).
+// A condition made ready for a write, a transaction action or a read's filter. The operations take
+// it made this way, not as plain data, so a handler that states no condition bundles no condition
+// compiler: only the code that calls `where` reaches it.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { compileCondition, Condition } from './condition';
 import { ExpressionRefs } from './refs';
@@ -14,10 +14,15 @@ export interface ConditionalInput {
   ReturnValuesOnConditionCheckFailure?: 'ALL_OLD' | 'NONE';
 }
 
-/** The caller's condition of a put, update or delete, made by `where`. */
-export interface WriteCondition<Item> {
+/** A condition made by `where`: of a put, update, delete or transaction action, or a query's or scan's filter. */
+export interface Where<Item> {
   /** Carries the item type; never set. */
   readonly itemType?: Item;
+  /**
+   * Compiles the condition over `entities` (a filter may name an attribute of any of them), its
+   * placeholders added to `refs`; `place` names it in errors (`condition`, `filter`, `actions[0].condition`).
+   */
+  compile(entities: readonly EntityModel[], refs: ExpressionRefs, place: string): string;
   /**
    * Validates the condition against the entity and adds it to the write's input, ANDed with the
    * condition the write has (existence, version). A failed write then returns the stored item.
@@ -32,11 +37,12 @@ export interface WriteCondition<Item> {
 }
 
 /**
- * The condition a write must meet, e.g. `where({ attr: 'status', eq: 'OPEN' })`: typed by the
- * entity's item where the write takes it.
+ * A condition, e.g. `where({ attr: 'status', eq: 'OPEN' })`: what a write or a transaction action
+ * must meet, or what a query's or scan's results must hold. Typed by the item where it is taken.
  */
-export function where<Item>(condition: Condition<Item>): WriteCondition<Item> {
+export function where<Item>(condition: Condition<Item>): Where<Item> {
   return {
+    compile: (entities, refs, place) => compileCondition(entities, condition, refs, place),
     addTo(input, entity) {
       const refs = ExpressionRefs.extending(input);
       const expression = compileCondition([entity], condition, refs);

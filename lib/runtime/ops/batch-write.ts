@@ -26,8 +26,10 @@ export async function batchWrite<M>(table: TableContext<M>, requests: readonly B
       throw new SingleTableError('INVALID_VALUE', 'is versioned, and BatchWriteItem takes no condition, so it could overwrite a version it did not read: write it with putItem, updateItem or deleteItem', { entity: entity.name });
     }
     const maintained = maintainedFor(table, entity.name);
-    // BatchWriteItem takes no transaction, so it cannot write the guard items of unique values.
-    maintained?.refuseUnique(model, entity.name, 'batchWrite');
+    if (entity.unique) {
+      throw new SingleTableError('UNIQUE_NEEDS_TRANSACTION', `has unique ${entity.unique}, whose guard items BatchWriteItem cannot write with the item (it takes `
+        + 'no transaction): write it with putItem or deleteItem, or several at once with transactWrite', { entity: entity.name });
+    }
     const request: WriteRequest = r.type === 'put'
       ? { PutRequest: { Item: itemToWrite(model, entity, maintained?.stamp(entity, r.item) ?? r.item) } }
       : { DeleteRequest: { Key: keyFromInput(model, entity, r.key) } };

@@ -1,6 +1,5 @@
-// DynamoDB Streams records back to typed entity changes. Decoding sends nothing: it needs the
-// model only, so a stream consumer opens it with `openStream` (no SDK client, no table name), or
-// passes a table context it already has. Items come out exactly as queries return them (key and
+// DynamoDB Streams records back to typed entity changes. Decoding sends nothing: it reads the
+// table's model only. Items come out exactly as queries return them (key and
 // type attributes stripped, numbers and dates as the runtime reads them).
 //
 // The entity: with an image, its type attribute names it; a record without images (a KEYS_ONLY
@@ -15,10 +14,7 @@ import { decodeString, encodeString } from '../../keys/encoding';
 import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { AttributeKind, SingleTableManifest } from '../../manifest/structs';
-import type { ModelFile } from '../../model/format';
 import { SingleTableError } from '../errors';
-import { checkFingerprint } from '../fingerprint-check';
-import { loadModel } from '../load-model';
 import { fromItem } from '../marshall';
 import { parseKey } from '../results';
 import { expiredByTtl, imageValues, StreamEventInput, StreamEventName, StreamRecordInput } from '../stream-record';
@@ -26,7 +22,7 @@ import type { KeyOf } from '../types';
 
 export type { StreamAttributeValue, StreamEventInput, StreamEventName, StreamImage, StreamRecordData, StreamRecordInput } from '../stream-record';
 
-/** What decoding needs: the model and the attributes results leave out. A `TableContext` is one. */
+/** What decoding needs: the model and the attributes results leave out; the table `openTable` opens. */
 export interface StreamDecoder<M = SingleTableManifest> {
   /** The compiled model. */
   readonly model: TableModel;
@@ -55,7 +51,7 @@ export type StreamChange<M, E extends EntityName<M> = EntityName<M>> = E extends
   readonly sequenceNumber?: string;
 } : never;
 
-/** Options of `decodeStreamEvent`. */
+/** Options of `decodeStream`. */
 export interface StreamDecodeOptions<E extends string = string> {
   /** Only changes of these entities. @default - every entity */
   readonly entities?: readonly E[];
@@ -64,17 +60,6 @@ export interface StreamDecodeOptions<E extends string = string> {
 }
 
 const EVENT_NAMES: ReadonlySet<string> = new Set<StreamEventName>(['INSERT', 'MODIFY', 'REMOVE']);
-
-/**
- * The stream decoder of a compiled model file, checked against the deployed manifest's
- * fingerprint like `openTable`. Call it once, outside the handler.
- */
-export function openStream<M = SingleTableManifest>(document: ModelFile): StreamDecoder<M> {
-  const model = loadModel(document);
-  checkFingerprint(model.fingerprint);
-  // The attributes `openTable` strips from results, so changes read exactly like query results.
-  return { model, strip: new Set([...model.keyAttributes, model.typeAttribute]) };
-}
 
 /** Decodes one record; undefined when it is not an item of this model's entities. */
 export function decodeStreamRecord<M>(decoder: StreamDecoder<M>, record: StreamRecordInput): StreamChange<M> | undefined {
@@ -106,9 +91,9 @@ export function decodeStreamRecord<M>(decoder: StreamDecoder<M>, record: StreamR
 
 /**
  * Decodes the records of a stream event in order, skipping records that are not items of this
- * model's entities and, with options, changes of other entities or kinds.
+ * model's entities and, with options, changes of other entities or kinds. Sends nothing.
  */
-export function decodeStreamEvent<M, E extends EntityName<M> = EntityName<M>>(
+export function decodeStream<M, E extends EntityName<M> = EntityName<M>>(
   decoder: StreamDecoder<M>, event: StreamEventInput, options: StreamDecodeOptions<E> = {},
 ): StreamChange<M, E>[] {
   const entities = options.entities && new Set<string>(options.entities);

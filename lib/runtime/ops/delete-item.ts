@@ -2,7 +2,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
 import { maintainedFor, TableContext } from '../context';
-import type { WriteCondition } from '../expressions/where';
+import type { Where } from '../expressions/where';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildDelete } from '../items';
 import { toItem } from '../results';
@@ -16,7 +16,7 @@ export interface DeleteOptions<Item = Record<string, unknown>> {
   /** Fail with CONDITION_FAILED when there is no such item. @default false */
   readonly mustExist?: boolean;
   /** A condition the stored item must meet, made with `where`. @default - none */
-  readonly condition?: WriteCondition<Item>;
+  readonly condition?: Where<Item>;
   /** A versioned entity: the version the caller read; the delete fails with VERSION_CONFLICT at another. @default - any version */
   readonly version?: number;
 }
@@ -26,8 +26,9 @@ export async function deleteItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions<ItemOf<M, E>> = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
   const maintained = maintainedFor(table, entity);
-  // A single-item write cannot move the guard items of unique values.
-  maintained?.refuseUnique(table.model, entity, 'deleteItem');
+  // An entity with unique values frees them with their guard items, in a transaction.
+  const unique = maintained?.unique(table, 'delete', entity, key, options);
+  if (unique) return unique as Promise<ResultItemOf<M, E> | undefined>;
   const collections = collectionsOf(table);
   const built = buildDelete(table.model, table.tableName, entity, key, options.mustExist, options.condition, options.version, maintained);
   const input = withItemCollectionRequest(collections, built);

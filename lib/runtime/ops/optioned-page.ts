@@ -1,6 +1,5 @@
 // A pattern page with read options (filter, attributes): the plan finishes each request with them,
-// and they decide whether entries are fetched and which attributes results keep. Reached only from
-// queryWith and queryShardsWith, so the plain `query` and `queryShards` carry none of it.
+// and they decide whether entries are fetched and which attributes results keep.
 import { FetchMode } from '../../manifest/model';
 import type { TableContext } from '../context';
 import { planQuery, QueryOptions } from '../query';

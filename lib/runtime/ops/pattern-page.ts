@@ -1,7 +1,7 @@
-// What `query` and `queryShards` share: the plan, the cursor, and the page's end (./finish-page.ts).
-// Each passes its own reader of the index, so the fan-out's code is only in handlers that import
-// queryShards; the variants taking read options (filter, attributes) pass the plan those options
-// make (optioned-page.ts), so the condition compiler is only in theirs.
+// What every page of a pattern's query goes through: the plan, the cursor, and the page's end
+// (./finish-page.ts), with the reader of the index given (read-index.ts, or a generated access
+// module's slice reader); a query with read options (filter, attributes) passes the plan those
+// options make (optioned-page.ts).
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { TableContext } from '../context';
 import { decodeCursor, encodeCursor } from '../cursor';

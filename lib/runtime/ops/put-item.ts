@@ -2,7 +2,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { EntityName, ItemOf } from '../../manifest/infer';
 import { maintainedFor, TableContext } from '../context';
-import type { WriteCondition } from '../expressions/where';
+import type { Where } from '../expressions/where';
 import { collectionsOf, withItemCollectionRequest } from '../item-collections';
 import { buildPut, PutMode } from '../items';
 import { PutItemCommand } from '../sdk';
@@ -14,7 +14,7 @@ export interface PutOptions<Item = Record<string, unknown>> {
   /** `upsert` overwrites, `create` fails if the item exists, `replace` fails if it does not. @default 'upsert' */
   readonly mode?: PutMode;
   /** A condition the stored item must meet, made with `where`; ANDed with the mode's. @default - none */
-  readonly condition?: WriteCondition<Item>;
+  readonly condition?: Where<Item>;
 }
 
 /** Writes a whole item. */
@@ -22,8 +22,9 @@ export async function putItem<M, E extends EntityName<M>>(
   table: TableContext<M>, entity: E, item: ItemOf<M, E>, { mode, condition }: PutOptions<ItemOf<M, E>> = {},
 ): Promise<void> {
   const maintained = maintainedFor(table, entity);
-  // A single-item write cannot move the guard items of unique values.
-  maintained?.refuseUnique(table.model, entity, 'putItem');
+  // An entity with unique values writes them with their guard items, in a transaction.
+  const unique = maintained?.unique(table, 'put', entity, item, { mode, condition });
+  if (unique) return unique as Promise<void>;
   const collections = collectionsOf(table);
   const built = buildPut(table.model, table.tableName, entity, item, mode, condition, maintained);
   const input = withItemCollectionRequest(collections, built);

@@ -7,7 +7,7 @@ import { TABLE_INDEX, TableModel } from '../../manifest/model';
 import type { TableContext } from '../context';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { SingleTableError } from '../errors';
-import { paged, PagedItems } from '../pages';
+import { paged, Paged, PagingOptions } from '../pages';
 import { optionedRead, ReadOptions } from '../read-options';
 import { EntityItem, keptOnly, ResultShape, toEntityItems } from '../results';
 import { ScanCommand } from '../sdk';
@@ -35,7 +35,7 @@ export type ScanOptions<M = unknown, E extends EntityName<M> = EntityName<M>, A 
   readonly consistent?: boolean;
   /** The cursor a previous page returned, with the same `segments` and `segment`. @default - the start */
   readonly cursor?: string;
-};
+} & Pick<PagingOptions, 'pages'>;
 
 /**
  * Where each segment read stands: the table key of the last item it read or returned, 0 before
@@ -45,11 +45,19 @@ type Position = ([string, string] | 0 | 1)[];
 
 const CURSOR_NAME = 'scan';
 
-/** Reads one page of the table's items of `entities`, tagged by entity; `cursor` is set while some segment has more. */
-export async function scan<M, E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
+/**
+ * Scans the table's items of `entities`, tagged by entity: `await` it for one page (`cursor` is set
+ * while some segment has more), or iterate it with `for await` for every page.
+ */
+export function scan<M, E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
   table: TableContext<M>,
   options: ScanOptions<M, E, A> = {},
-): Promise<QueryPage<SelectedItem<M, E, A>>> {
+): Paged<SelectedItem<M, E, A>> {
+  return paged((cursor) => scanPage(table, cursor === options.cursor ? options : { ...options, cursor }), options) as never;
+}
+
+/** One page of a scan from `options.cursor`. */
+async function scanPage(table: TableContext<unknown>, options: ScanOptions): Promise<QueryPage<EntityItem>> {
   const plan = planScan(table.model, table.tableName, options as never);
   const binding = JSON.stringify([options.segments, options.segment, table.model.fingerprint]);
   const position = options.cursor === undefined
@@ -80,15 +88,7 @@ export async function scan<M, E extends EntityName<M> = EntityName<M>, A extends
     next[i] = last !== Items[Items.length - 1] ? keyOf(last!, plan.keys) : LastEvaluatedKey ? keyOf(LastEvaluatedKey, plan.keys) : 1;
   });
   const more = next.some((p) => p !== 1);
-  return { items: items as never, cursor: more ? encodeCursor(CURSOR_NAME, binding, next) : undefined };
-}
-
-/** The items of every page of `scan`, from `options.cursor` on; `.pages()` gives the pages with their cursors. */
-export function scanAll<M, E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
-  table: TableContext<M>,
-  options: ScanOptions<M, E, A> = {},
-): PagedItems<SelectedItem<M, E, A>> {
-  return paged((cursor) => scan<M, E, A>(table, { ...options, cursor } as never), options.cursor);
+  return { items, cursor: more ? encodeCursor(CURSOR_NAME, binding, next) : undefined };
 }
 
 interface ScanPlan {

@@ -26,9 +26,9 @@ export async function updateItem<M, E extends EntityName<M>>(
   const operators = options as UpdateOperators;
   const maintained = maintainedFor(table, entity);
   const extras: UpdateExtras = { operators, condition: options.condition, maintained };
-  // Only a change of a unique value moves a guard; other updates go alone.
-  maintained?.refuseUnique(model, entity, 'updateItem', (u) => (changes as Record<string, unknown>)[u] !== undefined || remove?.includes(u),
-    (u) => touchedByOperator(operators, u));
+  // Only a change of a unique value moves a guard, in a transaction; other updates go alone.
+  const unique = maintained?.unique(table, 'update', entity, changes, options as never);
+  if (unique) return unique as Promise<ResultItemOf<M, E>>;
   const collections = collectionsOf(table);
   const write = (update: UpdateItemCommandInput) => {
     const input = withItemCollectionRequest(collections, update);
@@ -42,10 +42,4 @@ export async function updateItem<M, E extends EntityName<M>>(
     }, extras)
     : await write(buildUpdate(model, tableName, entity, changes, remove, undefined, extras));
   return toItem(out.Attributes, table.strip) as ResultItemOf<M, E>;
-}
-
-/** Whether an update operator (add, append, ...) names the attribute. */
-export function touchedByOperator(operators: UpdateOperators, name: string): boolean {
-  const { add, append, prepend, deleteFromSet, setIfMissing } = operators;
-  return [add, append, prepend, deleteFromSet, setIfMissing].some((o) => o !== undefined && Object.hasOwn(o, name));
 }

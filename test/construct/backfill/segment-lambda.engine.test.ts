@@ -119,8 +119,8 @@ test('segment by segment through the Choice loop, every item ends as a put under
   const [tableName, oracle] = [await engine.createTable(), await engine.createTable()];
   type Batch = { batchWrite(r: object[]): Promise<void> };
   const requests = rows.map((r) => ({ type: 'put', entity: r.entity, item: r.item }));
-  await (createClient(shopManifest('A'), { client: engine.client, tableName }) as unknown as Batch).batchWrite(requests);
-  await (createClient(shopManifest('B'), { client: engine.client, tableName: oracle }) as unknown as Batch).batchWrite(requests);
+  await (createClient({ model: shopManifest('A'), client: engine.client, tableName }) as unknown as Batch).batchWrite(requests);
+  await (createClient({ model: shopManifest('B'), client: engine.client, tableName: oracle }) as unknown as Batch).batchWrite(requests);
   const before = await scan(tableName);
   const handler = loadHandler(tableName);
 

@@ -1,29 +1,18 @@
-// Query of an access pattern on a write-sharded GSI: one query per shard the input can be on, in
-// parallel, merged in index order by the fan-out (../fanout.ts). Unsharded patterns read their
-// one partition, so code that serves any pattern can call this for all of them.
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+// Reading one page of a planned query from its index: one Query request on one partition, or on
+// a write-sharded GSI one query per shard the input can be on, in parallel, merged in index order
+// by the fan-out (../fanout.ts) behind one position.
+import type { AttributeValue, QueryCommandInput, QueryCommandOutput } from '@aws-sdk/client-dynamodb';
 import { shardedKey } from '../../keys/shard';
-import type { PatternEntities, PatternInput, PatternName, TaggedItem } from '../../manifest/infer';
 import { TABLE_INDEX } from '../../manifest/model';
 import type { TableContext } from '../context';
 import { fanOutQuery, FanOutState } from '../fanout';
 import { shardsToQuery } from '../fanout-shards';
 import { buildQueryInput, QueryPlan, shardQueryInput } from '../query';
-import type { PatternQueryOptions, QueryPage } from '../types';
-import { IndexPage, IndexReader, patternPage } from './pattern-page';
-import { readPartition, sendQuery } from './query';
+import { QueryCommand } from '../sdk';
+import { send } from '../send';
+import type { IndexPage, IndexReader } from './pattern-page';
 
-/** Runs an access pattern over every shard it can be on: one merged page of typed results, and a cursor when there may be more. */
-export function queryShards<M, P extends PatternName<M>>(
-  table: TableContext<M>,
-  pattern: P,
-  input: PatternInput<M, P>,
-  options: PatternQueryOptions<M, P> = {},
-): Promise<QueryPage<TaggedItem<M, PatternEntities<M, P>>>> {
-  return patternPage(table, pattern, input, options, readAnyPattern) as never;
-}
-
-/** The reader of `queryShards`: every shard the input can be on, or the one partition of an unsharded pattern. */
+/** The reader of `query`: every shard the input can be on, or the one partition of an unsharded pattern. */
 export const readAnyPattern: IndexReader = (t, plan, values, position) => plan.index.shards
   ? readShards(t, plan, shardsToQuery(t.model, plan, values), position as FanOutState | undefined)
   : readPartition(t, plan, position as Record<string, AttributeValue> | undefined);
@@ -50,4 +39,17 @@ export async function readShards(
     pattern: plan.pattern.name,
   });
   return { items: result.items, next: result.state };
+}
+
+/** One Query request: the page and DynamoDB's LastEvaluatedKey. */
+export async function readPartition(
+  table: TableContext<unknown>, plan: QueryPlan, start: Record<string, AttributeValue> | undefined,
+): Promise<IndexPage> {
+  const out = await sendQuery(table, buildQueryInput(table.model, table.tableName, plan, plan.condition.pk, start));
+  return { items: out.Items ?? [], next: out.LastEvaluatedKey };
+}
+
+/** Sends one Query request (the fan-out's shard queries too). */
+export function sendQuery(table: TableContext<unknown>, input: QueryCommandInput): Promise<QueryCommandOutput> {
+  return send(table, () => table.dynamodb.send(new QueryCommand(input)));
 }

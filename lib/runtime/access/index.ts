@@ -1,0 +1,25 @@
+// `cdk-single-table/runtime/access`: what the modules `single-table generate --access` writes are
+// built on. Not user API: generated code imports it, and it changes with the generator.
+export { openAccess } from './table';
+export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } from './table';
+export { itemPutRequest, putEntity, putRequest, putWith, shardedBy } from './write';
+export type { ItemPut } from './write';
+export { attributeFault, declaredOnly, keyFault, shardFault, textSegment } from './build';
+export { checkSize } from '../keys';
+export { normalizeDate } from '../../keys/encoding';
+export { storableNumber } from '../marshall';
+export { shardForItem, shardForValue } from '../../keys/shard';
+export { getEntity } from './read';
+export { queryPattern, patternRequest, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './query';
+export type { IndexSlot, PatternAccess, SlicedPatternAccess } from './query';
+export { sliceReader } from './slice-read';
+export { shardsToQuery } from '../fanout-shards';
+export type { ModelSlice, SliceEntity, SliceKeys, SlicePlan, SliceReader } from './slice-read';
+export { named } from './named';
+export { STRING_KIND, NUMBER_KIND, BOOLEAN_KIND, DATE_KIND, LIST_KIND, MAP_KIND, STRING_SET_KIND, NUMBER_SET_KIND } from '../values';
+export { stringSegment, numberSegment, dateSegment, booleanSegment } from '../../keys/encoding';
+export type { ValueKind, AttributeSlot } from '../values';
+export { collectionsOf } from '../item-collections';
+export type { KeyedPattern } from '../key-condition';
+export type { FetchMode, IndexType, ShardModel } from '../../manifest/model';
+export { readShards } from '../ops/read-index';

@@ -1,0 +1,40 @@
+// Every name `cdk-single-table/runtime` exports is listed in docs/runtime.md's table of exports, and
+// none of the generated code's helpers is among them (they live in `cdk-single-table/runtime/access`).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as ts from 'typescript';
+
+const ROOT = join(__dirname, '..', '..');
+
+function exportsOf(file: string): { name: string; value: boolean }[] {
+  const program = ts.createProgram([file], { strict: true, noEmit: true, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, target: ts.ScriptTarget.ES2022 });
+  const checker = program.getTypeChecker();
+  const symbols = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
+  return symbols.map((s) => {
+    const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+    return { name: s.name, value: (target.flags & ts.SymbolFlags.Value) !== 0 };
+  });
+}
+
+const runtime = exportsOf(join(ROOT, 'lib', 'runtime', 'index.ts'));
+const docs = readFileSync(join(ROOT, 'docs', 'runtime.md'), 'utf8');
+const listed = docs.slice(docs.indexOf('## Everything the module exports'), docs.indexOf('\n## ', docs.indexOf('## Everything the module exports') + 4));
+
+test('every export of the runtime is listed in the docs, and the docs list no name it does not export', () => {
+  const names = new Set(runtime.map((e) => e.name));
+  expect(runtime.filter((e) => !listed.includes(`\`${e.name}\``)).map((e) => e.name)).toEqual([]);
+  const inTables = [...listed.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1].matchAll(/`([A-Za-z_]+)`/g)].map((n) => n[1]));
+  expect(inTables.filter((n) => !names.has(n))).toEqual([]);
+});
+
+test('the count of values the docs state is the count the module exports', () => {
+  const values = runtime.filter((e) => e.value).length;
+  expect(listed).toContain(`exports ${values} values`);
+});
+
+test('the helpers generated code is built on are not exports of the runtime', () => {
+  const helpers = exportsOf(join(ROOT, 'lib', 'runtime', 'access', 'index.ts')).filter((e) => e.value).map((e) => e.name);
+  expect(helpers.length).toBeGreaterThan(10);
+  const names = new Set(runtime.map((e) => e.name));
+  expect(helpers.filter((h) => names.has(h))).toEqual([]);
+});
