@@ -26,25 +26,26 @@ export interface GuardRef {
 
 /**
  * The table key attributes of the guard of `value` in `attribute`, or undefined when there is no
- * value. `keyValues` hold the item's table key attributes, the scope among them (a scoped entity).
+ * value. `keyValues` hold the item's table key attributes, the attribute's scope among them (a
+ * scoped attribute). The runtime, the stream release and the backfill all key guards here.
  */
 export function guardKeyAttributes(model: TableModel, entity: EntityModel, attribute: string, value: unknown, keyValues: Values): Item | undefined {
   const kind = attributeOf(entity, attribute).type;
-  const key = guardKey(model.delimiter, model.escapeChar, entity.typeValue, attribute, kind, value, scopeOf(model, entity, keyValues));
+  const key = guardKey(model.delimiter, model.escapeChar, entity.typeValue, attribute, kind, value, scopeOf(model, entity, attribute, keyValues));
   if (key === undefined) return undefined;
   if ('error' in key) throw new SingleTableError('INVALID_VALUE', `${key.error} (a unique attribute)`, { entity: entity.name, attribute });
   checkSize(entity, attribute, key.pk, MAX_PARTITION_KEY_BYTES);
   return keyAttributes(model, key);
 }
 
-/** A scoped entity's guard prefix (`TENANT#acme`); undefined for an entity unique across the table. */
-function scopeOf(model: TableModel, entity: EntityModel, keyValues: Values): string | undefined {
-  const scope = entity.uniqueScope;
+/** A scoped attribute's guard prefix (`TENANT#acme`); undefined for an attribute unique across the table. */
+function scopeOf(model: TableModel, entity: EntityModel, attribute: string, keyValues: Values): string | undefined {
+  const scope = entity.uniqueScope?.[attribute];
   if (scope === undefined) return undefined;
   const prefix = scopePrefix(entity.keys[TABLE_INDEX].pk, scope, keyValues[scope], model.delimiter, model.escapeChar);
   if (typeof prefix === 'string') return prefix;
   const why = prefix === undefined ? 'is missing' : prefix.error;
-  throw new SingleTableError(prefix === undefined ? 'MISSING_ATTRIBUTE' : 'INVALID_VALUE', `${why} (the scope of the unique values)`, { entity: entity.name, attribute: scope });
+  throw new SingleTableError(prefix === undefined ? 'MISSING_ATTRIBUTE' : 'INVALID_VALUE', `${why} (the scope of the unique values of ${attribute})`, { entity: entity.name, attribute: scope });
 }
 
 /** The consistent read of the unique values (and the existence) of the item with this table key. */

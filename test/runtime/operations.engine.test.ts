@@ -65,7 +65,7 @@ test('a pattern on a KEYS_ONLY GSI fetches the full items, and batchGet reads in
 test('openTable takes only a compiled model file of its format version, deployed from the same manifest', () => {
   const options = { client: engine.client, tableName: 'any' };
   expect(() => openTable({ entities: {} } as never, options)).toThrow(/\[INVALID_MODEL\] expected a compiled model file .*single-table generate/);
-  expect(() => openTable({ ...model, formatVersion: 99 }, options)).toThrow(/\[INVALID_MODEL\] the compiled model file has format version 99; this runtime reads version 1/);
+  expect(() => openTable({ ...model, formatVersion: 99 }, options)).toThrow(/\[INVALID_MODEL\] the compiled model file has format version 99; this runtime reads version 2/);
   const saved = process.env[FINGERPRINT_ENV];
   process.env[FINGERPRINT_ENV] = '0123456789abcdef';
   try {
