@@ -25,7 +25,7 @@ export type RuntimeErrorCode =
   | 'TRANSACTION_TOO_LARGE'
   /** Two actions of one transaction write the same item (or guard), which DynamoDB rejects. */
   | 'DUPLICATE_TRANSACTION_ITEM'
-  /** A transaction's token was used within 10 minutes for a transaction with other content. */
+  /** A transaction's token was used within 10 minutes for a transaction with other content (a resend reads its first send's time back first). */
   | 'TOKEN_REUSED'
   | 'PARTIAL_INDEX_UPDATE'
   | 'INVALID_QUERY_INPUT'
