@@ -156,7 +156,9 @@ export function buildTransactWrite(
  * The read of the time an earlier send of these actions stamped: the updatedAt of the first item
  * that a put or update of a timestamped entity writes. Undefined when no action stamps a time.
  */
-export function buildReadStamp(model: TableModel, tableName: string, actions: readonly UntypedAction[]): { input: GetItemCommandInput; attribute: string } | undefined {
+export function buildReadStamp(
+  model: TableModel, tableName: string, actions: readonly UntypedAction[],
+): { input: GetItemCommandInput; attribute: string } | undefined {
   const entities = checkActions(model, actions);
   const i = actions.findIndex((a, n) => (a.type === 'put' || a.type === 'update') && entities[n].timestamps);
   if (i < 0) return undefined;
@@ -174,7 +176,11 @@ export function buildReadStamp(model: TableModel, tableName: string, actions: re
 
 /** The maintained-write hooks with the transaction's time. */
 function stampedAt(now: string): MaintainedWrites {
-  return { ...maintainedWrites, put: (m, e, item) => maintainedWrites.put(m, e, item, now), update: (m, e, given) => maintainedWrites.update(m, e, given, now) };
+  return {
+    ...maintainedWrites,
+    put: (m, e, item) => maintainedWrites.put(m, e, item, now),
+    update: (m, e, given) => maintainedWrites.update(m, e, given, now),
+  };
 }
 
 /**
@@ -205,7 +211,8 @@ function guardRequests(
       const put: Put = { TableName: tableName, Item: guardItem(model, claim.guardKey, claim.owner), ...heldByCondition(model, released) };
       out.push({ item: { Put: put }, sent: { action, entity, key, guard } });
     } else if (!kept.has(id)) {
-      out.push({ item: { Delete: { TableName: tableName, Key: list[0].guardKey, ...heldByCondition(model, released) } }, sent: { action, entity, key, guard, releases: id } });
+      const del = { TableName: tableName, Key: list[0].guardKey, ...heldByCondition(model, released) };
+      out.push({ item: { Delete: del }, sent: { action, entity, key, guard, releases: id } });
     }
   }
   return out;

@@ -264,7 +264,7 @@ test('a tenant-isolated grant refuses a unique entity whose guards every tenant 
   // Each unique attribute has its own scope: one left across the table is named alone.
   const other = tableStack(withMixedScopes());
   expect(() => other.table.grantAccess(newFunction(other.stack, 'Fn'), { writes: [WriteOperation.PUT], tenant: { attribute: 'tenantId', value: 'acme' } }))
-    .toThrow("the values of its unique code are held by guard items shared by every tenant");
+    .toThrow('the values of its unique code are held by guard items shared by every tenant');
   // Reads alone write no guard.
   table.grantAccess(fn, { patterns: ['tenant'], tenant: { attribute: 'tenantId', value: 'acme' } });
 });
