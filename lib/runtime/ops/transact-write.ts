@@ -1,28 +1,19 @@
 // TransactWriteItems: puts, updates, deletes and condition checks of any entities, all applied or
 // none. Each action is built as its single-item operation builds it (keys, sparse index keys,
-// conditions); an entity's unique attributes add their guard writes (../unique.ts).
-import { randomUUID } from 'node:crypto';
-import type { AttributeValue, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
+// conditions); an entity's unique attributes add their guard writes (../unique.ts). The reads,
+// retries and resends around the request are ../transact-run.ts.
 import type { TableContext } from '../context';
 import { SingleTableError } from '../errors';
-import { collectionsOf, withItemCollectionRequest } from '../item-collections';
-import { GetItemCommand, TransactWriteItemsCommand } from '../sdk';
-import { send } from '../send';
-import { buildReadStamp, buildTransactWrite, checkActions, SentItem, UntypedAction, uniqueTouched } from '../transact';
-import { sendTransaction, TransactionCanceledError } from '../transact-send';
+import { runTransactWrite } from '../transact-run';
 import type { TransactWriteAction } from '../types';
-import { buildReadUnique } from '../unique';
-import { READ_MISSING_ATTEMPTS } from '../update';
-import { valuesText } from '../values';
-
-type Item = Record<string, AttributeValue>;
 
 /** Options of `transactWrite`. */
 export interface TransactWriteOptions {
   /**
    * The ClientRequestToken (1 to 36 characters): a call repeated with the same token and actions
-   * within 10 minutes is applied at most once. Give one when the caller itself may repeat the call
-   * (a queue redelivering a message).
+   * within 10 minutes is applied at most once (a repeat takes the time of its timestamps from the
+   * items the first call wrote). Give one when the caller itself may repeat the call (a queue
+   * redelivering a message).
    * @default - a new token per call, kept by the call's own retries
    */
   readonly token?: string;
@@ -36,85 +27,9 @@ export interface TransactWriteOptions {
 export async function transactWrite<M>(
   table: TableContext<M>, actions: readonly TransactWriteAction<M>[], options: TransactWriteOptions = {},
 ): Promise<void> {
-  const { model, tableName } = table;
-  const list = actions as readonly UntypedAction[];
-  const entities = checkActions(model, list);
   const given = options.token;
   if (given !== undefined && (typeof given !== 'string' || given.length < 1 || given.length > 36)) {
     throw new SingleTableError('INVALID_VALUE', `the token must be a string of 1 to 36 characters, got ${JSON.stringify(given)}`);
   }
-  const needsRead = list.map((a, i) => uniqueTouched(entities[i], a).length > 0);
-  const read = () => Promise.all(list.map(async (a, i) => {
-    if (!needsRead[i]) return undefined;
-    const input = buildReadUnique(model, tableName, entities[i], (a.type === 'update' ? a.changes : a.item ?? a.key)!);
-    return (await send(table, () => table.dynamodb.send(new GetItemCommand(input)))).Item;
-  }));
-  const collections = collectionsOf(table);
-  let now = new Date().toISOString();
-  const kept = new Set<string>();
-  let stored = await read();
-  let stampRead = false;
-  for (let reads = 1; ;) {
-    const plan = buildTransactWrite(model, tableName, list, stored, needsRead, { now, kept });
-    const request: TransactWriteItemsCommandInput = { TransactItems: plan.items, ClientRequestToken: given ?? randomUUID() };
-    const input = withItemCollectionRequest(collections, request);
-    try {
-      const out = await sendTransaction(table, plan.sent, () => table.dynamodb.send(new TransactWriteItemsCommand(input)));
-      const metrics = out.ItemCollectionMetrics?.[tableName];
-      if (metrics) collections?.(metrics);
-      return;
-    } catch (error) {
-      if ((error as Error).name === 'IdempotentParameterMismatchException') {
-        // A resend of a call applied before stamped another time than its first send: that send's
-        // time is on the items it wrote. Built again with it, the request is the first one, and
-        // DynamoDB answers it without applying it again.
-        const stamp = given !== undefined && !stampRead ? buildReadStamp(model, tableName, list) : undefined;
-        stampRead = true;
-        const first = stamp && (await send(table, () => table.dynamodb.send(new GetItemCommand(stamp.input)))).Item?.[stamp.attribute]?.S;
-        if (first !== undefined && first !== now) {
-          now = first;
-          continue;
-        }
-        throw new SingleTableError('TOKEN_REUSED',
-          `token ${JSON.stringify(input.ClientRequestToken)} was used in the last 10 minutes for a transaction with other content. A repeated call sends ` +
-          'other content when the items it writes changed after the first call (it reads the unique values it moves, and takes the time of a ' +
-          'timestamped item from it): use a new token per distinct write', { cause: error });
-      }
-      if (!(error instanceof TransactionCanceledError)) throw error;
-      // A guard the actions give up that names another item (two items held the value before it
-      // was unique) stays where it is: send the transaction again without its delete.
-      const foreign = releasesRefused(error, plan.sent);
-      if (foreign.length > 0) {
-        foreign.forEach((id) => kept.add(id));
-        continue;
-      }
-      // A failed condition on values read before may mean they changed since: the stored item the
-      // failure returns tells. When they did, read again and build the transaction anew (a new
-      // request, so a new token; with the caller's token the same token cannot carry other
-      // actions, so the error goes to the caller).
-      const stale = error.reasons.filter((r) => r.code === 'ConditionalCheckFailed' && needsRead[r.action] && !r.unique
-        && !holdsRead(r.stored, stored[r.action], uniqueTouched(entities[r.action], list[r.action])));
-      if (stale.length === 0 || given !== undefined) throw error;
-      if (reads >= READ_MISSING_ATTEMPTS) {
-        const r = stale[0];
-        throw new SingleTableError('CONDITION_FAILED',
-          `action ${r.action}, ${valuesText(r.key, Object.keys(r.key))}: the unique values it moves changed between each read and write, ${reads} times; ` +
-          'try again later', { entity: r.entity, cause: error });
-      }
-      stored = await read();
-      reads++;
-    }
-  }
-}
-
-/** The guards (by partition key) whose release failed: each names another item. */
-function releasesRefused(error: TransactionCanceledError, sent: readonly SentItem[]): string[] {
-  const raw = (error.cause as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return sent.flatMap((s, i) => (s.releases !== undefined && raw[i]?.Code === 'ConditionalCheckFailed' ? [s.releases] : []));
-}
-
-/** Whether the item as a failure returned it (undefined: none) holds the unique values read before. */
-function holdsRead(now: Item | undefined, read: Item | undefined, attributes: readonly string[]): boolean {
-  if (!now || !read) return !now && !read;
-  return attributes.every((a) => JSON.stringify(now[a]) === JSON.stringify(read[a]));
+  return runTransactWrite(table, actions as never, given);
 }
