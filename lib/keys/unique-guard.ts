@@ -9,7 +9,7 @@
 // escaped character, which is at most 'A' + ',' ('m', for the delimiter '+'); numbers, dates and
 // booleans never hold it. So no entity's key can equal a guard's, whatever its templates and values.
 //
-// A scoped entity's guards (unique per tenant) start with the items' partition key prefix up to the
+// A scoped attribute's guards (unique per tenant) start with the items' partition key prefix up to the
 // scope value, `TENANT#acme#<mark>#...`: the mark segment still tells them from every entity key
 // (no segment of an entity key can be it), and the prefix puts them under the tenant's LeadingKeys.
 import { encodeString, encodeValue, SegmentResult } from './encoding';
@@ -34,7 +34,7 @@ export type GuardKeyResult = { readonly pk: string; readonly sk: string } | { re
  * The table key of the guard of `value` in `attribute` of the entity whose type value is
  * `typeValue`: `[<scope>#]<mark>#<typeValue>#<attribute>#<value>` / `<mark>`, each part encoded
  * as a key segment (so distinct scopes and triples give distinct keys). `scope` is the prefix
- * `scopePrefix` composes, for a scoped entity. Undefined when there is no value.
+ * `scopePrefix` composes, for a scoped attribute. Undefined when there is no value.
  */
 export function guardKey(
   delimiter: string, escapeChar: string, typeValue: string, attribute: string, kind: AttributeKind, value: unknown, scope?: string,
@@ -48,7 +48,7 @@ export function guardKey(
 }
 
 /**
- * The partition key prefix of a scoped entity's guards: the template's literals before the scope
+ * The partition key prefix of a scoped attribute's guards: the template's literals before the scope
  * attribute and its encoded value (`TENANT#acme`), as the entity's own keys start. Undefined
  * without a value; the manifest rules ensure only literals precede the scope attribute.
  */

@@ -148,8 +148,11 @@ export interface EntityModel {
   readonly timestamps?: TimestampsModel;
   /** Attributes no two items of the entity may share, each held by a guard item. @default - none */
   readonly unique?: string[];
-  /** The table partition key attribute whose value scopes the unique values (e.g. a tenant id). @default - the whole table */
-  readonly uniqueScope?: string;
+  /**
+   * Per unique attribute, the table partition key attribute whose value scopes its values (e.g. a
+   * tenant id). @default - every unique attribute unique across the whole table
+   */
+  readonly uniqueScope?: Record<string, string>;
   /** Description. @default - none */
   readonly description?: string;
 }

@@ -288,7 +288,7 @@ function resolveEntity(
       updatedAt: def.timestamps.updatedAt ?? DEFAULT_UPDATED_AT,
     } : undefined,
     unique: def?.unique?.length ? [...def.unique] : undefined,
-    uniqueScope: def?.uniqueScope,
+    uniqueScope: def?.uniqueScope && Object.keys(def.uniqueScope).length ? { ...def.uniqueScope } : undefined,
     description: def?.description,
   };
 }

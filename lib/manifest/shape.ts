@@ -87,7 +87,7 @@ const ENTITY: Shape = {
     version: opt({ kind: 'struct', fields: { attribute: opt(name('VERSION_ATTRIBUTE_INVALID')) } }),
     timestamps: opt({ kind: 'struct', fields: { createdAt: opt(name('TIMESTAMP_ATTRIBUTE_INVALID')), updatedAt: opt(name('TIMESTAMP_ATTRIBUTE_INVALID')) } }),
     unique: opt(list(text('UNIQUE_ATTRIBUTE_UNDECLARED'))),
-    uniqueScope: opt(text('UNIQUE_SCOPE_NOT_LEADING')),
+    uniqueScope: opt({ kind: 'map', code: 'PROPERTY_TYPE_INVALID', entry: 'unique attribute', of: text('UNIQUE_SCOPE_NOT_LEADING') }),
     description: opt(text()),
   },
 };

@@ -140,15 +140,17 @@ export interface EntityDefinition {
   readonly unique?: string[];
 
   /**
-   * The attribute whose value scopes the unique values, e.g. `tenantId`: two items conflict only
-   * when they hold the same value in the same scope (each tenant's emails are unique among its own
-   * items). It must be an attribute of the table partition key template preceded only by literal
-   * segments; the guard items then start with the same partition key prefix as the entity's items
-   * (`TENANT#{tenantId}#...`), so a grant with tenant isolation on this attribute covers them and
-   * one tenant can neither read nor take another tenant's values.
-   * @default - values unique across the whole table
+   * Per unique attribute, the attribute whose value scopes its values, e.g.
+   * `{ email: 'tenantId' }`: two items conflict on `email` only when they hold the same email in
+   * the same tenant (each tenant's emails are unique among its own items), while a unique
+   * attribute not named here (`username`) stays unique across the whole table. Each scope must be
+   * an attribute of the table partition key template preceded only by literal segments; that
+   * attribute's guard items then start with the same partition key prefix as the entity's items
+   * (`TENANT#{tenantId}#...`), so a grant with tenant isolation on it covers them and one tenant
+   * can neither read nor take another tenant's values.
+   * @default - every unique attribute's values unique across the whole table
    */
-  readonly uniqueScope?: string;
+  readonly uniqueScope?: Record<string, string>;
 
   /**
    * A description shown in the reports.

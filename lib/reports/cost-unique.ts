@@ -34,15 +34,15 @@ export function guardItemBytes(model: TableModel, entity: EntityModel, attribute
   const mark = guardMark(model.escapeChar).length;
   const attr = entity.attributes[attribute];
   const value = attr.type === AttributeKind.NUMBER ? 12 : attr.typicalSizeBytes;
-  const pk = mark + entity.typeValue.length + attribute.length + value + 3 + scopeBytes(entity);
+  const pk = mark + entity.typeValue.length + attribute.length + value + 3 + scopeBytes(entity, attribute);
   // The owner map: 3 bytes, 1 per entry, and the owner's table key attributes.
   const owner = GUARD_OWNER_ATTRIBUTE.length + 3 + 2 + indexKeyBytes(entity, table);
   return table.partitionKey.length + pk + table.sortKey!.length + mark + model.typeAttribute.length + mark + owner;
 }
 
-/** Typical bytes of a scoped entity's guard key prefix: the literals before the scope, its value and a delimiter after each. */
-function scopeBytes(entity: EntityModel): number {
-  const scope = entity.uniqueScope;
+/** Typical bytes of a scoped attribute's guard key prefix: the literals before the scope, its value and a delimiter after each. */
+function scopeBytes(entity: EntityModel, attribute: string): number {
+  const scope = entity.uniqueScope?.[attribute];
   if (scope === undefined) return 0;
   const segments = entity.keys[TABLE_INDEX].pk.segments;
   const before = segments.slice(0, segments.findIndex((s) => s.attribute === scope));

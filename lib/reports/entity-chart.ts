@@ -41,18 +41,18 @@ function guardRows(model: TableModel): string[][] {
   const d = model.delimiter;
   return Object.values(model.entities).flatMap((entity) => (entity.unique ?? []).map((attribute) => [
     `${entity.name} ${attribute} guard`,
-    [...scopeSegments(entity), mark, entity.typeValue, attribute, `{${attribute}}`].join(d),
+    [...scopeSegments(entity, attribute), mark, entity.typeValue, attribute, `{${attribute}}`].join(d),
     mark,
     '-',
     '-',
-    `one item per ${attribute} value held by an item of ${entity.name}${entity.uniqueScope ? ` in one ${entity.uniqueScope}` : ''} (type \`${mark}\`); `
+    `one item per ${attribute} value held by an item of ${entity.name}${entity.uniqueScope?.[attribute] ? ` in one ${entity.uniqueScope[attribute]}` : ''} (type \`${mark}\`); `
       + "written and deleted in the item's transactions",
   ]));
 }
 
-/** A scoped entity's guard key prefix as written in its template: `TENANT`, `{tenantId}`. */
-function scopeSegments(entity: EntityModel): string[] {
-  const scope = entity.uniqueScope;
+/** A scoped attribute's guard key prefix as written in its template: `TENANT`, `{tenantId}`. */
+function scopeSegments(entity: EntityModel, attribute: string): string[] {
+  const scope = entity.uniqueScope?.[attribute];
   if (scope === undefined) return [];
   const segments = entity.keys[TABLE_INDEX].pk.segments;
   return segments.slice(0, segments.findIndex((s) => s.attribute === scope) + 1).map((s) => s.literal ?? `{${s.attribute}}`);

@@ -2,9 +2,11 @@
 // delete goes as a one-action transaction with its guard writes. putItem, updateItem and deleteItem
 // reach this through `maintainedWrites` (the hooks the table is opened with), so a handler that
 // writes no such entity carries neither it nor the transaction code. Their failed conditions surface
-// as the single-item operations' do (CONDITION_FAILED), and a taken value as UNIQUE_VIOLATION.
+// as the single-item operations' do (ConditionFailedError with the stored item), and a taken value
+// as UNIQUE_VIOLATION.
 import type { TableContext } from './context';
 import { SingleTableError } from './errors';
+import type { Where } from './expressions/where';
 import { buildDelete, buildPut } from './items';
 import { getItem } from './ops/get-item';
 import { transactWrite } from './ops/transact-write';
@@ -54,13 +56,13 @@ export function uniqueWrite(
 const writers = {
   put: async (table: TableContext<unknown>, entity: string, item: Values, options: UniqueWriteOptions): Promise<void> => {
     await alone(table, { type: 'put', entity, item, mode: options.mode, condition: options.condition },
-      () => buildPut(table.model, table.tableName, entity, item, options.mode as never, undefined, table.maintained), item);
+      (condition) => buildPut(table.model, table.tableName, entity, item, options.mode as never, condition, table.maintained), item);
   },
   update: async (table: TableContext<unknown>, entity: string, changes: Values, options: UniqueWriteOptions) => {
     const { add, append, prepend, deleteFromSet, setIfMissing } = options;
     const operators = { add, append, prepend, deleteFromSet, setIfMissing };
     await alone(table, { type: 'update', entity, changes, remove: options.remove, condition: options.condition, ...operators },
-      () => buildUpdate(table.model, table.tableName, entity, changes, options.remove, undefined, { operators, maintained: table.maintained }),
+      (condition) => buildUpdate(table.model, table.tableName, entity, changes, options.remove, undefined, { operators, maintained: table.maintained, condition }),
       changes);
     // A transaction returns no item: read it as the update left it.
     return (await getItem(table as TableContext<never>, entity as never, keyOf(table, entity, changes) as never, { consistent: true }))!;
@@ -69,7 +71,7 @@ const writers = {
     const before = await getItem(table as TableContext<never>, entity as never, key as never, { consistent: true });
     const { mustExist, version } = options;
     await alone(table, { type: 'delete', entity, key, mustExist, version, condition: options.condition },
-      () => buildDelete(table.model, table.tableName, entity, key, mustExist, undefined, version, table.maintained), key);
+      (condition) => buildDelete(table.model, table.tableName, entity, key, mustExist, condition, version, table.maintained), key);
     return before;
   },
 };
@@ -80,25 +82,23 @@ function keyOf(table: TableContext<unknown>, entity: string, values: Values): Va
 }
 
 /**
- * One action as a transaction; its own failed condition becomes CONDITION_FAILED, or, told apart
- * by the stored item DynamoDB returns to a versioned write, VERSION_CONFLICT as the single-item
- * operation reports it (`singleInput` builds that operation's input, `values` hold the table key).
+ * One action as a transaction. Its own failed condition (the transaction asks for the stored item)
+ * becomes the ConditionFailedError the single-item operation throws: VERSION_CONFLICT, the caller's
+ * condition, or the item's existence (`singleInput` builds that operation's input with the
+ * caller's condition, `values` hold the table key). The values it moves changing under it is the
+ * transaction's own error, after its retries.
  */
-async function alone(table: TableContext<unknown>, action: Values, singleInput: () => ConditionalWriteInput, values: Values): Promise<void> {
+async function alone(
+  table: TableContext<unknown>, action: Values, singleInput: (condition?: Where<unknown>) => ConditionalWriteInput, values: Values,
+): Promise<void> {
   try {
     await transactWrite(table as TableContext<never>, [action as never]);
   } catch (error) {
-    // The item's own condition failed (a create of an existing item may also find its own value taken).
     if (!(error instanceof TransactionCanceledError) || error.code !== 'TRANSACTION_CANCELLED') throw error;
-    if (!error.reasons.every((r) => r.code === 'ConditionalCheckFailed') || error.reasons.every((r) => r.unique)) throw error;
+    // The item's own condition failed (a create of an existing item may also find its own value taken).
     const own = error.reasons.find((r) => !r.unique);
-    if (own?.stored) {
-      const failure = writeFailure(table, String(action.entity), singleInput(), values, { Item: own.stored });
-      if (failure.code === 'VERSION_CONFLICT') throw failure;
-    }
-    const why = action.type === 'put' && action.mode === 'create' ? 'an item with this key already exists'
-      : action.type === 'put' && action.mode !== 'replace' ? 'the item changed while its unique values were being moved; try again'
-        : 'there is no item with this key, or it changed while its unique values were being moved';
-    throw new SingleTableError('CONDITION_FAILED', why, { entity: String(action.entity), cause: error });
+    if (!own || !error.reasons.every((r) => r.code === 'ConditionalCheckFailed')) throw error;
+    const condition = action.condition as Where<unknown> | undefined;
+    throw writeFailure(table, String(action.entity), singleInput(condition), values, { Item: own.stored }, condition);
   }
 }

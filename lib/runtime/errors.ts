@@ -25,9 +25,9 @@ export type RuntimeErrorCode =
   | 'UNIQUE_NEEDS_TRANSACTION'
   /** A transaction holds more than 100 actions (guard items counted), or none. */
   | 'TRANSACTION_TOO_LARGE'
-  /** Two actions of one transaction write the same item (or guard), which DynamoDB rejects. */
+  /** Two actions of one transaction act on the same item, which DynamoDB rejects (a guard two actions touch is one request). */
   | 'DUPLICATE_TRANSACTION_ITEM'
-  /** A transaction's token was used within 10 minutes for a transaction with other content. */
+  /** A transaction's token was used within 10 minutes for a transaction with other content (a resend reads its first send's time back first). */
   | 'TOKEN_REUSED'
   | 'PARTIAL_INDEX_UPDATE'
   | 'INVALID_QUERY_INPUT'

@@ -55,10 +55,13 @@ export interface MaintainedWrites {
    * undefined when the write touches no unique value and goes as the single-item operation.
    */
   readonly unique: typeof uniqueWrite;
-  /** A put's item with the next version (1 for a create) and the timestamps, and its version condition. */
-  put(model: TableModel, entity: EntityModel, item: Values): MaintainedPut;
-  /** An update's input with the next version and updatedAt, and its version condition. */
-  update(model: TableModel, entity: EntityModel, given: Values): MaintainedUpdate;
+  /**
+   * A put's item with the next version (1 for a create) and the timestamps, and its version
+   * condition, stamped `now` (ISO-8601 UTC; the current time when not given).
+   */
+  put(model: TableModel, entity: EntityModel, item: Values, now?: string): MaintainedPut;
+  /** An update's input with the next version and updatedAt (`now`, default the current time), and its version condition. */
+  update(model: TableModel, entity: EntityModel, given: Values, now?: string): MaintainedUpdate;
   /** The condition of a delete at the version the caller read. */
   deleteAt(model: TableModel, entity: EntityModel, version: number): ConditionParts;
   /** A batch put's item with the timestamps. */
@@ -73,7 +76,7 @@ export interface MaintainedWrites {
 export const maintainedWrites: MaintainedWrites = {
   unique: uniqueWrite,
 
-  put(model, entity, item) {
+  put(model, entity, item, now) {
     const version = entity.version;
     const expected = version === undefined ? undefined : expectedVersion(entity, item[version]);
     const condition = version === undefined ? undefined : (mode: string): ConditionParts => {
@@ -86,10 +89,10 @@ export const maintainedWrites: MaintainedWrites = {
       // The stored item on failure tells a version conflict apart from the item's existence.
       return { ...(expected === undefined ? existenceCondition(model, false) : versionCondition(model, version, expected)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' };
     };
-    return { item: withMaintained(entity, item, expected), condition };
+    return { item: withMaintained(entity, item, expected, now), condition };
   },
 
-  update(model, entity, given) {
+  update(model, entity, given, now) {
     const { version, timestamps } = entity;
     const owned = [version, timestamps?.updatedAt].filter((n): n is string => n !== undefined);
     if (owned.length === 0) return { input: given, owned };
@@ -103,7 +106,7 @@ export const maintainedWrites: MaintainedWrites = {
       input[version] = expected + 1;
       condition = versionCondition(model, version, expected);
     }
-    if (timestamps) input[timestamps.updatedAt] = new Date().toISOString();
+    if (timestamps) input[timestamps.updatedAt] = now ?? new Date().toISOString();
     return { input, condition, owned };
   },
 
@@ -151,13 +154,12 @@ function expectedVersion(entity: EntityModel, value: unknown): number | undefine
  * The item with the attributes the runtime maintains: the next version (1 for a create), and the
  * timestamps (createdAt kept when the item gives it, updatedAt now).
  */
-function withMaintained(entity: EntityModel, item: Values, expected?: number): Values {
+function withMaintained(entity: EntityModel, item: Values, expected?: number, now = new Date().toISOString()): Values {
   const { version, timestamps } = entity;
   if (version === undefined && !timestamps) return item;
   const out: Record<string, unknown> = { ...item };
   if (version !== undefined) out[version] = (expected ?? 0) + 1;
   if (timestamps) {
-    const now = new Date().toISOString();
     out[timestamps.createdAt] ??= now;
     out[timestamps.updatedAt] = now;
   }

@@ -42,7 +42,7 @@ export interface CancellationReason {
   readonly message?: string;
   /** Set when the item that failed is the guard of a unique value: that value is held by another item. */
   readonly unique?: GuardRef;
-  /** The item as stored when its condition failed, as DynamoDB returns it to an action that asks (a versioned write's). */
+  /** The item as stored when its condition failed, as DynamoDB returns it to an action that asks (one with a condition or a version, or moving unique values). */
   readonly stored?: Record<string, AttributeValue>;
 }
 

@@ -1,16 +1,17 @@
 // Pure builders of TransactWriteItems: each action becomes the request its single-item operation
 // would send (same item, keys, sparse index keys, existence conditions; buildPut, buildUpdate and
 // buildDelete make them), plus the guard writes of unique attributes. Checked before anything is
-// sent: at most 100 items, one action per item, a valid token.
-import type { AttributeValue, ConditionCheck, Put, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
+// sent: at most 100 items, one action per item, a valid token. The whole transaction carries one
+// time in its timestamps, so a resend of it can be built again as the same request.
+import type { AttributeValue, ConditionCheck, GetItemCommandInput, Put, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
 import { SingleTableError } from './errors';
 import { madeByWhere } from './expressions/made-by-where';
 import { ExpressionPlaceholders, ExpressionRefs } from './expressions/refs';
 import { buildDelete, buildPut, keyFromInput } from './items';
-import { tableKeyNames } from './keys';
-import { maintainedWrites } from './maintained-writes';
+import { keyAttributes, tableKey, tableKeyNames } from './keys';
+import { MaintainedWrites, maintainedWrites } from './maintained-writes';
 import type { TransactItemRef } from './transact-send';
-import { guardWrites, unchangedCondition } from './unique';
+import { GuardWrite, guardItem, guardWrites, heldByCondition, unchangedCondition } from './unique';
 import { buildUpdate, missingIndexInputs, touchedByOperator, UpdateOperators } from './update';
 import { entityOf, valuesText } from './values';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
@@ -40,6 +41,16 @@ export interface UntypedAction extends UpdateOperators {
 export interface SentItem extends TransactItemRef {
   /** Whether its condition includes the unique values read before (a failure may mean they changed since). */
   readonly readBefore?: boolean;
+  /** A delete of a guard the action gives up: the guard's partition key (its condition fails when the guard names another item). */
+  readonly releases?: string;
+}
+
+/** How a transaction is built beside its actions. */
+export interface PlanOptions {
+  /** The time every timestamp of the transaction carries (ISO-8601 UTC). */
+  readonly now: string;
+  /** Guards (by partition key) an action gives up that name another item: left in place. @default - none */
+  readonly kept?: ReadonlySet<string>;
 }
 
 /** A transaction ready to send. */
@@ -103,17 +114,20 @@ function keyValuesOf(action: UntypedAction): Values {
  */
 export function buildTransactWrite(
   model: TableModel, tableName: string, actions: readonly UntypedAction[], stored: readonly (Item | undefined)[], readDone: readonly boolean[],
+  options: PlanOptions,
 ): TransactPlan {
   const entities = checkActions(model, actions);
+  const maintained = stampedAt(options.now);
   const items: TransactWriteItem[] = [];
   const sent: SentItem[] = [];
+  const guards: (GuardWrite & SentItem)[] = [];
   actions.forEach((action, i) => {
     const entity = entities[i];
     const values = keyValuesOf(action);
     const key = Object.fromEntries(tableKeyNames(entity).map((n) => [n, values[n]]));
     const read = readDone[i];
     const before = stored[i];
-    const { item, after, owner } = actionItem(model, tableName, entity, action, i);
+    const { item, after, owner } = actionItem(model, tableName, entity, action, i, maintained);
     const input = (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck)!;
     if (action.condition !== undefined) {
       const place = `actions[${i}].condition`;
@@ -122,31 +136,100 @@ export function buildTransactWrite(
     }
     // The item must still hold what its guards were computed from.
     if (read) andCondition(input, (refs) => unchangedCondition(model, before, uniqueTouched(entity, action), refs));
+    // The stored item a failure returns tells the caller's condition apart from a change of the values read.
+    if (action.condition !== undefined || read) input.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
     items.push(item);
     sent.push({ action: i, entity: entity.name, key, readBefore: read });
     const touched = action.type === 'put' && action.mode === 'create' ? entity.unique ?? [] : uniqueTouched(entity, action);
     // An update or delete of an item that is not there fails on its own condition: no guard moves.
     if (touched.length > 0 && !(action.type !== 'put' && read && !before)) {
-      for (const g of guardWrites(model, tableName, entity, owner, values, before, after, touched)) {
-        items.push(g.item);
-        sent.push({ action: i, entity: entity.name, key, guard: g.guard });
-      }
+      for (const g of guardWrites(model, entity, owner, values, before, after, touched)) guards.push({ ...g, action: i, entity: entity.name, key });
     }
   });
+  for (const g of guardRequests(model, tableName, guards, options.kept ?? new Set())) {
+    items.push(g.item);
+    sent.push(g.sent);
+  }
   checkSize(items, sent);
   checkDistinct(model, items, sent);
   return { items, sent };
 }
 
+/**
+ * The read of the time an earlier send of these actions stamped: the updatedAt of the first item
+ * that a put or update of a timestamped entity writes. Undefined when no action stamps a time.
+ */
+export function buildReadStamp(
+  model: TableModel, tableName: string, actions: readonly UntypedAction[],
+): { input: GetItemCommandInput; attribute: string } | undefined {
+  const entities = checkActions(model, actions);
+  const i = actions.findIndex((a, n) => (a.type === 'put' || a.type === 'update') && entities[n].timestamps);
+  if (i < 0) return undefined;
+  const entity = entities[i];
+  const attribute = entity.timestamps!.updatedAt;
+  const input: GetItemCommandInput = {
+    TableName: tableName,
+    Key: keyAttributes(model, tableKey(model, entity, keyValuesOf(actions[i]))),
+    ConsistentRead: true,
+    ProjectionExpression: '#t',
+    ExpressionAttributeNames: { '#t': attribute },
+  };
+  return { input, attribute };
+}
+
+/** The maintained-write hooks with the transaction's time. */
+function stampedAt(now: string): MaintainedWrites {
+  return {
+    ...maintainedWrites,
+    put: (m, e, item) => maintainedWrites.put(m, e, item, now),
+    update: (m, e, given) => maintainedWrites.update(m, e, given, now),
+  };
+}
+
+/**
+ * One request per guard the actions touch. A guard one action gives up and another takes (a value
+ * moving from one item to another, or two items swapping values) is one put naming its new owner,
+ * on the condition that it is absent or names the item giving it up: DynamoDB takes one action per
+ * item in a transaction. Two actions taking one value are refused.
+ */
+function guardRequests(
+  model: TableModel, tableName: string, writes: readonly (GuardWrite & SentItem)[], kept: ReadonlySet<string>,
+): { item: TransactWriteItem; sent: SentItem }[] {
+  const pk = model.indexes[TABLE_INDEX].partitionKey;
+  const byGuard = new Map<string, (GuardWrite & SentItem)[]>();
+  for (const w of writes) byGuard.set(w.guardKey[pk].S!, [...byGuard.get(w.guardKey[pk].S!) ?? [], w]);
+  const out: { item: TransactWriteItem; sent: SentItem }[] = [];
+  for (const [id, list] of byGuard) {
+    const claims = list.filter((w) => w.claims);
+    const released = list.filter((w) => !w.claims).map((w) => w.owner);
+    if (claims.length > 1) {
+      const [a, b] = claims;
+      throw new SingleTableError('UNIQUE_VIOLATION',
+        `actions ${a.action} and ${b.action} both take ${b.guard.attribute} = ${JSON.stringify(b.guard.value)}; one transaction can give a value to one item`,
+        { entity: b.entity, attribute: b.guard.attribute });
+    }
+    const [claim] = claims;
+    const { guard, action, entity, key } = claim ?? list[0];
+    if (claim) {
+      const put: Put = { TableName: tableName, Item: guardItem(model, claim.guardKey, claim.owner), ...heldByCondition(model, released) };
+      out.push({ item: { Put: put }, sent: { action, entity, key, guard } });
+    } else if (!kept.has(id)) {
+      const del = { TableName: tableName, Key: list[0].guardKey, ...heldByCondition(model, released) };
+      out.push({ item: { Delete: del }, sent: { action, entity, key, guard, releases: id } });
+    }
+  }
+  return out;
+}
+
 /** One action's own item, what its unique attributes hold after it, and the item's table key (a guard's owner). */
 function actionItem(
-  model: TableModel, tableName: string, entity: EntityModel, action: UntypedAction, i: number,
+  model: TableModel, tableName: string, entity: EntityModel, action: UntypedAction, i: number, maintained: MaintainedWrites,
 ): { item: TransactWriteItem; after?: Values; owner: Item } {
   const name = entity.name;
   switch (action.type) {
     case 'put': {
       // The values hold a versioned entity's expected version.
-      const built = buildPut(model, tableName, name, action.item!, action.mode as never, undefined, maintainedWrites);
+      const built = buildPut(model, tableName, name, action.item!, action.mode as never, undefined, maintained);
       // A versioned put asks for the stored item on failure, which tells a version conflict apart.
       const { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues } = built;
       const put: Put = { TableName, Item, ConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues };
@@ -155,7 +238,7 @@ function actionItem(
     }
     case 'update': {
       const remove = action.remove ?? [];
-      const extras = { operators: action, maintained: maintainedWrites };
+      const extras = { operators: action, maintained };
       const lacking = missingIndexInputs(model, name, action.changes ?? {}, remove, extras);
       if (lacking.length > 0) {
         throw new SingleTableError('PARTIAL_INDEX_UPDATE',
@@ -168,7 +251,7 @@ function actionItem(
       return { item: { Update: update as Update }, after, owner: update.Key! };
     }
     case 'delete': {
-      const built = buildDelete(model, tableName, name, action.key!, action.mustExist, undefined, action.version, maintainedWrites);
+      const built = buildDelete(model, tableName, name, action.key!, action.mustExist, undefined, action.version, maintained);
       const { ReturnValues: _, ...del } = built;
       return { item: { Delete: del }, after: undefined, owner: del.Key! };
     }
@@ -210,12 +293,6 @@ function checkDistinct(model: TableModel, items: readonly TransactWriteItem[], s
     seen.set(id, i);
     if (first === undefined) return;
     const [a, b] = [sent[first], sent[i]];
-    const guard = b.guard ?? a.guard;
-    if (guard) {
-      throw new SingleTableError('UNIQUE_VIOLATION',
-        `actions ${a.action} and ${b.action} both write the guard of ${guard.attribute} = ${JSON.stringify(guard.value)}; one transaction can give a value to one item`,
-        { entity: b.entity, attribute: guard.attribute });
-    }
     throw new SingleTableError('DUPLICATE_TRANSACTION_ITEM',
       `actions ${a.action} and ${b.action} both act on the item ${valuesText(b.key, Object.keys(b.key))}; DynamoDB rejects two actions on one item in a transaction: merge them`,
       { entity: b.entity });

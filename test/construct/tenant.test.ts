@@ -160,7 +160,7 @@ function withUniqueNumbers(scope: string | undefined): SingleTableManifest {
   const m = JSON.parse(JSON.stringify(manifest));
   m.entities.Invoice.attributes.number = { type: AttributeKind.STRING };
   m.entities.Invoice.unique = ['number'];
-  if (scope) m.entities.Invoice.uniqueScope = scope;
+  if (scope) m.entities.Invoice.uniqueScope = { number: scope };
   return m;
 }
 
@@ -197,6 +197,22 @@ test('without tenant isolation the guard writes are restricted to guard keys: a 
       { Effect: 'Allow', Action: 'dynamodb:GetItem', Resource: 'TABLE', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#*'] } } },
     ]);
   }
+});
+
+/** Invoice numbers unique per tenant, and codes unique across the table. */
+function withMixedScopes(): SingleTableManifest {
+  const m = withUniqueNumbers('tenantId') as any;
+  m.entities.Invoice.attributes.code = { type: AttributeKind.STRING };
+  m.entities.Invoice.unique = ['number', 'code'];
+  return m;
+}
+
+test('an entity whose unique attributes have different scopes gets the guard keys of each', () => {
+  const { stack, table } = tableStack(withMixedScopes());
+  const fn = newFunction(stack, 'Fn');
+  table.grantAccess(fn, { writes: [WriteOperation.DELETE] });
+  const guards = statementsOf(stack, fn).find((s: any) => s.Action === 'dynamodb:DeleteItem' && s.Condition);
+  expect(guards.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].sort()).toEqual(['${$}unique#*', 'TENANT#*#${$}unique#*']);
 });
 
 test('without tenant isolation a grant of writes reads only the unique entities\' partitions before writing, not every item of the table', () => {
@@ -243,8 +259,12 @@ test('a tenant-isolated grant refuses a unique entity whose guards every tenant 
   const { stack, table } = tableStack(withUniqueNumbers(undefined));
   const fn = newFunction(stack, 'Fn');
   expect(() => table.grantAccess(fn, { writes: [WriteOperation.UPDATE], tenant: { attribute: 'tenantId', value: 'acme' } }))
-    .toThrow("entity Invoice: its unique values (number) are held by guard items shared by every tenant, which tenant isolation on 'tenantId' cannot allow "
-      + "without letting one tenant see and take another's values; declare uniqueScope: 'tenantId' on Invoice");
+    .toThrow("entity Invoice: the values of its unique number are held by guard items shared by every tenant, which tenant isolation on 'tenantId' cannot allow "
+      + "without letting one tenant see and take another's values; declare uniqueScope: { number: 'tenantId' } on Invoice");
+  // Each unique attribute has its own scope: one left across the table is named alone.
+  const other = tableStack(withMixedScopes());
+  expect(() => other.table.grantAccess(newFunction(other.stack, 'Fn'), { writes: [WriteOperation.PUT], tenant: { attribute: 'tenantId', value: 'acme' } }))
+    .toThrow('the values of its unique code are held by guard items shared by every tenant');
   // Reads alone write no guard.
   table.grantAccess(fn, { patterns: ['tenant'], tenant: { attribute: 'tenantId', value: 'acme' } });
 });

@@ -57,25 +57,34 @@ describe('unique attributes', () => {
     expect(findings(edited((m) => { (m.entities.Customer as { unique: unknown }).unique = 'email'; })).map((f) => f.code)).toContain('PROPERTY_TYPE_INVALID');
   });
 
-  test('UNIQUE_SCOPE_NOT_LEADING and UNIQUE_SCOPE_WITHOUT_UNIQUE: a scope is a partition key attribute after literals only, with unique values to scope', () => {
+  test('UNIQUE_SCOPE_NOT_LEADING and UNIQUE_SCOPE_WITHOUT_UNIQUE: each scope is a partition key attribute after literals only, of a unique attribute', () => {
     const notInKey = theFinding(edited((m) => {
       m.entities.Customer.unique = ['email'];
-      m.entities.Customer.uniqueScope = 'email';
+      m.entities.Customer.uniqueScope = { email: 'email' };
     }), 'UNIQUE_SCOPE_NOT_LEADING');
-    expect(notInKey.location).toBe('entity Customer, uniqueScope');
+    expect(notInKey.location).toBe('entity Customer, uniqueScope.email');
     expect(notInKey.message).toContain('"email" is not in the table partition key');
     const m2 = edited((m) => {
       m.entities.Order.unique = ['total'];
-      m.entities.Order.uniqueScope = 'orderId';
+      m.entities.Order.uniqueScope = { total: 'orderId' };
       m.entities.Order.pk = 'CUSTOMER#{username}#ORDER#{orderId}';
     });
     expect(theFinding(m2, 'UNIQUE_SCOPE_NOT_LEADING').message).toContain('comes after {username}');
-    expect(theFinding(edited((m) => { m.entities.Customer.uniqueScope = 'username'; }), 'UNIQUE_SCOPE_WITHOUT_UNIQUE').fix).toContain('remove uniqueScope');
-    const scoped = edited((m) => {
+    const notUnique = theFinding(edited((m) => {
       m.entities.Customer.unique = ['email'];
-      m.entities.Customer.uniqueScope = 'username';
+      m.entities.Customer.uniqueScope = { name: 'username' };
+    }), 'UNIQUE_SCOPE_WITHOUT_UNIQUE');
+    expect(notUnique.location).toBe('entity Customer, uniqueScope.name');
+    expect(notUnique.message).toContain('scopes "name" by "username", but the entity lists only email');
+    expect(notUnique.fix).toBe("add 'name' to unique, or remove it from uniqueScope");
+    expect(findings(edited((m) => { (m.entities.Customer as { uniqueScope: unknown }).uniqueScope = 'username'; })).map((f) => f.code)).toContain('PROPERTY_TYPE_INVALID');
+    // One attribute unique per scope value, another across the table.
+    const scoped = edited((m) => {
+      m.entities.Customer.attributes.handle = { type: AttributeKind.STRING };
+      m.entities.Customer.unique = ['email', 'handle'];
+      m.entities.Customer.uniqueScope = { email: 'username' };
     });
     expect(findings(scoped).filter((f) => f.code.startsWith('UNIQUE'))).toEqual([]);
-    expect(resolveModel(scoped).entities.Customer.uniqueScope).toBe('username');
+    expect(resolveModel(scoped).entities.Customer.uniqueScope).toEqual({ email: 'username' });
   });
 });

@@ -29,13 +29,13 @@ test('the schema states the format and version the package writes', () => {
 
 test('a file that breaks the schema is reported with the place and the rule', () => {
   const doc = documentOf(manifest);
-  doc.formatVersion = 2;
+  doc.formatVersion = 3;
   doc.model.entities.Order.attributes.amount.type = 'DECIMAL';
   doc.model.patterns.ordersByStatus.pk.segments.push({ literal: 'X', attribute: 'status' });
   delete doc.model.fingerprint;
   doc.model.extra = true;
   expect(validate(schema, doc)).toEqual(expect.arrayContaining([
-    '$.formatVersion: expected 1, got 2',
+    '$.formatVersion: expected 2, got 3',
     '$.model.entities.Order.attributes.amount.type: "DECIMAL" is not one of STRING, NUMBER, BOOLEAN, DATE, LIST, MAP, STRING_SET, NUMBER_SET',
     expect.stringMatching(/^\$\.model\.patterns\.ordersByStatus\.pk\.segments\[2\]: matches 0 of the oneOf/),
     '$.model: missing fingerprint',

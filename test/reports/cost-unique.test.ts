@@ -12,7 +12,7 @@ import { entityChart } from '../../lib/reports/entity-chart';
 import { attributeBytes } from '../../lib/reports/item-size';
 import { keyAttributes, tableKey } from '../../lib/runtime/keys';
 import { fromItem } from '../../lib/runtime/marshall';
-import { guardWrites } from '../../lib/runtime/unique';
+import { guardItem, guardWrites } from '../../lib/runtime/unique';
 import { uniqueManifest } from '../runtime/fixtures/unique-manifest';
 
 const model = resolveModel(uniqueManifest);
@@ -22,8 +22,8 @@ test('the guard size estimate is the size of the guard item the runtime writes f
   const text = (bytes: number) => 'x'.repeat(bytes);
   const values = { username: text(customer.attributes.username.typicalSizeBytes), email: text(customer.attributes.email.typicalSizeBytes) };
   const owner = keyAttributes(model, tableKey(model, customer, values));
-  const [put] = guardWrites(model, 'T', customer, owner, values, undefined, values, ['email']);
-  const item = fromItem(put.item.Put!.Item!);
+  const [claim] = guardWrites(model, customer, owner, values, undefined, values, ['email']);
+  const item = fromItem(guardItem(model, claim.guardKey, claim.owner));
   const { partitionKey, sortKey } = model.indexes.table;
   expect(Object.keys(item).sort()).toEqual([partitionKey, sortKey, model.typeAttribute, GUARD_OWNER_ATTRIBUTE].sort());
   const exact = Object.entries(item).reduce((sum, [name, value]) => sum + attributeBytes(name, value)!, 0);

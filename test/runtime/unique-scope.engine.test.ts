@@ -45,3 +45,29 @@ test('a value is unique within a tenant; another tenant may hold it; guards move
     ['TENANT#a#$unique#Member#email#z@y', 'TENANT#a#MEMBER#m1'],
   ]);
 });
+
+test('each unique attribute has its own scope: emails unique per tenant, handles across the table, in one entity', async () => {
+  const tableName = await engine.createTable();
+  const db = createClient({ model: manifest, client: engine.client, tableName });
+  await db.putItem('Member', { tenantId: 'a', memberId: 'm1', email: 'x@y', handle: 'ann' }, { mode: 'create' });
+  await expect(db.putItem('Member', { tenantId: 'b', memberId: 'm1', email: 'x@y', handle: 'ann' }, { mode: 'create' }))
+    .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', attribute: 'handle' });
+  await db.putItem('Member', { tenantId: 'b', memberId: 'm1', email: 'x@y', handle: 'bob' }, { mode: 'create' });
+  await expect(db.putItem('Member', { tenantId: 'a', memberId: 'm2', email: 'x@y', handle: 'cy' }, { mode: 'create' }))
+    .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', attribute: 'email' });
+  expect(await guards(tableName)).toEqual([
+    ['$unique#Member#handle#ann', 'TENANT#a#MEMBER#m1'],
+    ['$unique#Member#handle#bob', 'TENANT#b#MEMBER#m1'],
+    ['TENANT#a#$unique#Member#email#x@y', 'TENANT#a#MEMBER#m1'],
+    ['TENANT#b#$unique#Member#email#x@y', 'TENANT#b#MEMBER#m1'],
+  ]);
+  // Two members of two tenants swap handles in one transaction: each guard changes owner once.
+  await db.transactWrite([
+    { type: 'update', entity: 'Member', changes: { tenantId: 'a', memberId: 'm1', handle: 'bob' } },
+    { type: 'update', entity: 'Member', changes: { tenantId: 'b', memberId: 'm1', handle: 'ann' } },
+  ]);
+  expect((await guards(tableName)).slice(0, 2)).toEqual([
+    ['$unique#Member#handle#ann', 'TENANT#b#MEMBER#m1'],
+    ['$unique#Member#handle#bob', 'TENANT#a#MEMBER#m1'],
+  ]);
+});

@@ -1,13 +1,14 @@
 // Unique values on DynamoDB Local: each value an item holds in a unique attribute is claimed by a
 // guard item written in the same transaction, so no two items ever hold one value, also when
 // writers race; moving or dropping the value moves or drops the guard.
-import { DynamoDBClient, ScanCommand, AttributeValue } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, DynamoDBClient, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem } from '../../lib/runtime';
+import { ConditionFailedError, createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem, where } from '../../lib/runtime';
+import { buildPut } from '../../lib/runtime/items';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -25,7 +26,7 @@ afterAll(() => engine.stop());
 async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-  return { tableName, table: openTable<M>({ model: modelDocument(model), ...options, maintainedWrites }), db: createClient({ ...options, model: manifest }) };
+  return { tableName, table: openTable<M>({ model: { model: modelDocument(model), ...options, maintainedWrites } }), db: createClient({ ...options, model: manifest }) };
 }
 
 async function scanAll(tableName: string): Promise<Record<string, AttributeValue>[]> {
@@ -112,16 +113,99 @@ describe('unique values', () => {
     expectConsistent(await state(tableName));
   });
 
-  test('a transaction may swap values between its own actions only when no two claim one value', async () => {
-    const { table } = await freshTable();
+  test('a transaction may swap, rotate and hand over values between its own items; two items taking one value are refused', async () => {
+    const { tableName, table } = await freshTable();
+    const put = (username: string, email: string) => ({ type: 'put' as const, entity: 'Customer' as const, item: { username, email, joinedAt } });
+    await transactWrite(table, [put('ann', 'a@x'), put('bob', 'b@x'), put('cy', 'c@x')]);
     await transactWrite(table, [
-      { type: 'put', entity: 'Customer', item: { username: 'ann', email: 'a@x', joinedAt } },
-      { type: 'put', entity: 'Customer', item: { username: 'bob', email: 'b@x', joinedAt } },
+      { type: 'update', entity: 'Customer', changes: { username: 'ann', email: 'b@x' } },
+      { type: 'update', entity: 'Customer', changes: { username: 'bob', email: 'a@x' } },
     ]);
+    expectConsistent(await state(tableName));
+    expect((await state(tableName)).emails).toEqual(new Map([['ann', 'b@x'], ['bob', 'a@x'], ['cy', 'c@x']]));
+    await transactWrite(table, [put('ann', 'c@x'), put('bob', 'b@x'), put('cy', 'a@x')]);
+    expect((await state(tableName)).emails).toEqual(new Map([['ann', 'c@x'], ['bob', 'b@x'], ['cy', 'a@x']]));
+    // A deleted item's value handed to a new one.
+    await transactWrite(table, [{ type: 'delete', entity: 'Customer', key: { username: 'cy' } }, { ...put('dee', 'a@x'), mode: 'create' }]);
+    const s = await state(tableName);
+    expectConsistent(s);
+    expect(s.guards).toEqual(new Map([['c@x', 'ann'], ['b@x', 'bob'], ['a@x', 'dee']]));
+    // A value held outside the transaction cannot be taken by handing over another.
     await expect(transactWrite(table, [
-      { type: 'put', entity: 'Customer', mode: 'create', item: { username: 'cy', email: 'c@x', joinedAt } },
-      { type: 'put', entity: 'Customer', mode: 'create', item: { username: 'dee', email: 'c@x', joinedAt } },
-    ])).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', message: expect.stringContaining('actions 0 and 1 both write the guard of email = "c@x"') });
+      { type: 'update', entity: 'Customer', changes: { username: 'ann', email: 'b@x' } },
+      { type: 'update', entity: 'Customer', changes: { username: 'dee', email: 'c@x' } },
+    ])).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', reasons: [expect.objectContaining({ action: 0, unique: { attribute: 'email', value: 'b@x' } })] });
+    await expect(transactWrite(table, [
+      { type: 'put', entity: 'Customer', mode: 'create', item: { username: 'eve', email: 'e@x', joinedAt } },
+      { type: 'put', entity: 'Customer', mode: 'create', item: { username: 'fay', email: 'e@x', joinedAt } },
+    ])).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', message: expect.stringContaining('actions 0 and 1 both take email = "e@x"; one transaction can give a value to one item') });
+    expectConsistent(await state(tableName));
+  });
+
+  test('a false condition of a put, update or delete is a ConditionFailedError with the stored item, as for other entities', async () => {
+    const { tableName, db } = await freshTable();
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt, tier: 'GOLD' });
+    const condition = { attr: 'tier', eq: 'SILVER' } as const;
+    const writes = [
+      db.putItem('Customer', { username: 'ann', email: 'b@x', joinedAt }, { condition }),
+      db.putItem('Customer', { username: 'ann', email: 'b@x', joinedAt }, { mode: 'replace', condition }),
+      db.updateItem('Customer', { username: 'ann', email: 'b@x' }, { condition }),
+      db.deleteItem('Customer', { username: 'ann' }, { condition }),
+    ];
+    for (const write of writes) {
+      const error = await (write as Promise<unknown>).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConditionFailedError);
+      expect(error).toMatchObject({ code: 'CONDITION_FAILED', entity: 'Customer', item: { username: 'ann', email: 'a@x', tier: 'GOLD' } });
+      expect((error as Error).message).toContain("(username: \"ann\"): the caller's condition is false for the item as stored");
+    }
+    // On an item that is not there, the condition is what fails too, as deleteItem reports it.
+    await expect(db.deleteItem('Customer', { username: 'nobody' }, { condition })).rejects.toMatchObject({
+      code: 'CONDITION_FAILED', item: undefined, message: expect.stringContaining("the caller's condition is false for the item: there is none with this key"),
+    });
+    await expect(db.updateItem('Customer', { username: 'nobody', email: 'n@x' }, { condition })).rejects.toMatchObject({
+      code: 'CONDITION_FAILED', message: expect.stringContaining('there is no item with this key'),
+    });
+    const s = await state(tableName);
+    expectConsistent(s);
+    expect(s.guards).toEqual(new Map([['a@x', 'ann']]));
+    // A true condition writes, and moves the guard.
+    await db.updateItem('Customer', { username: 'ann', email: 'b@x' }, { condition: where({ attr: 'tier', eq: 'GOLD' }) });
+    expect((await state(tableName)).guards).toEqual(new Map([['b@x', 'ann']]));
+  });
+
+  test('a guard is given up only by the item it names: a second item that held the value before it was unique leaves it', async () => {
+    const { tableName, db } = await freshTable();
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
+    // Stored before email was unique: bob and cy hold ann's value, with no guard of their own.
+    for (const username of ['bob', 'cy']) {
+      await engine.client.send(new PutItemCommand(buildPut(model, tableName, 'Customer', { username, email: 'a@x', joinedAt })));
+    }
+    const requests = countRequests(engine.client);
+    await db.updateItem('Customer', { username: 'bob', email: 'b@x' });
+    expect(requests.of('TransactWriteItemsCommand')).toBe(2); // the guard's delete refused, then the write without it
+    await db.deleteItem('Customer', { username: 'cy' });
+    await db.putItem('Customer', { username: 'cy', email: 'c@x', joinedAt });
+    const s = await state(tableName);
+    expectConsistent(s);
+    expect(s.guards).toEqual(new Map([['a@x', 'ann'], ['b@x', 'bob'], ['c@x', 'cy']]));
+    await expect(db.putItem('Customer', { username: 'dee', email: 'a@x', joinedAt }, { mode: 'create' })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
+  });
+
+  test('values that keep changing under a write end in CONDITION_FAILED saying so, after its reads', async () => {
+    const client = engine.newClient();
+    const { tableName, db } = await freshTable(client);
+    const other = createClient({ model: manifest, client: engine.client, tableName });
+    await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
+    let n = 0;
+    client.middlewareStack.add((next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand') await other.updateItem('Customer', { username: 'ann', email: `o${n++}@x` });
+      return next(args);
+    }, { step: 'initialize', name: 'interfereAlways' });
+    await expect(db.updateItem('Customer', { username: 'ann', email: 'c@x' })).rejects.toMatchObject({
+      code: 'CONDITION_FAILED', message: expect.stringContaining('the unique values it moves changed between each read and write, 3 times; try again later'),
+    });
+    expect(n).toBe(3);
+    expectConsistent(await state(tableName));
   });
 
   test('the single-item writes keep the guards in a transaction; operators and readMissing on a unique value are refused before sending', async () => {

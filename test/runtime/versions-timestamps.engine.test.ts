@@ -105,3 +105,31 @@ test('an operator on an index key input is refused naming the attribute, the ind
   await expect(db.updateItem('Doc', { id: 'o1', version: 3 }, { add: { version: 1 } as never })).rejects.toThrow('is maintained by the runtime');
   expect(await db.getItem('Doc', { id: 'o1' })).toMatchObject({ version: 3 });
 });
+
+test('a transaction resent with its token is applied once though its timestamps are stamped again; other content under the token is refused', async () => {
+  await db.putItem('Doc', { id: 't1', title: 'a', views: 0 });
+  const created = (await db.getItem('Doc', { id: 't1' }, { consistent: true }))!;
+  const update = [{ type: 'update' as const, entity: 'Doc' as const, changes: { id: 't1', version: 1, title: 'b' }, add: { views: 1 } }];
+  await db.transactWrite(update, { token: 'msg-0001' });
+  const once = (await db.getItem('Doc', { id: 't1' }, { consistent: true }))!;
+  expect(once).toMatchObject({ title: 'b', views: 1, version: 2, createdAt: created.createdAt });
+  // A redelivered message: the same call later, its stamp a later time than the first send's.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await db.transactWrite(update, { token: 'msg-0001' });
+  expect(await db.getItem('Doc', { id: 't1' }, { consistent: true })).toEqual(once);
+  await expect(db.transactWrite([{ ...update[0], changes: { id: 't1', version: 1, title: 'c' } }], { token: 'msg-0001' }))
+    .rejects.toMatchObject({ code: 'TOKEN_REUSED' });
+  expect(await db.getItem('Doc', { id: 't1' }, { consistent: true })).toEqual(once);
+
+  // A create and an update in one transaction carry one time, and so does their resend.
+  const both = [
+    { type: 'put' as const, entity: 'Doc' as const, item: { id: 't2', title: 'new' }, mode: 'create' as const },
+    { type: 'update' as const, entity: 'Doc' as const, changes: { id: 't1', version: 2 }, add: { views: 1 } },
+  ];
+  await db.transactWrite(both, { token: 'msg-0002' });
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await db.transactWrite(both, { token: 'msg-0002' });
+  const [t1, t2] = [(await db.getItem('Doc', { id: 't1' }, { consistent: true }))!, (await db.getItem('Doc', { id: 't2' }, { consistent: true }))!];
+  expect(t1).toMatchObject({ views: 2, version: 3 });
+  expect(t2).toMatchObject({ version: 1, createdAt: t1.modifiedAt, modifiedAt: t1.modifiedAt });
+});

@@ -3,7 +3,7 @@
 // runtime sends: a pattern is a Query on its index, plus BatchGetItem on the table when the index
 // lacks attributes it needs (FetchMode.BATCH_GET); an LSI's own fetch happens inside the Query.
 import { WriteOperation, SingleTableGrantOptions } from './options';
-import { guardKeyPattern, prefixKeyPattern, tenantKeyPattern } from './tenant';
+import { guardKeyPatterns, prefixKeyPattern, tenantKeyPattern } from './tenant';
 import { FetchMode, IndexType, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 
 /** One action on one resource, with the partition key patterns allowed (tenant isolation). */
@@ -89,13 +89,12 @@ class Needs {
     if (!moves(WriteOperation.PUT) && !moves(WriteOperation.UPDATE) && !moves(WriteOperation.DELETE)) return;
     const reached = Object.values(this.model.entities)
       .filter((e) => e.unique)
-      .map((e) => ({ entity: e.name, key: guardKeyPattern(this.model, e, this.options.tenant) }))
-      .filter((g): g is { entity: string; key: string } => g.key !== undefined);
+      .flatMap((e) => guardKeyPatterns(this.model, e, this.options.tenant).map((key) => ({ entity: e.name, key })));
     if (reached.length === 0) return;
     const keys = [...new Set(reached.map((g) => g.key))];
     if (moves(WriteOperation.PUT) || moves(WriteOperation.UPDATE)) this.add(TABLE_INDEX, 'dynamodb:PutItem', keys, 'guards');
     this.add(TABLE_INDEX, 'dynamodb:DeleteItem', keys, 'guards');
-    const entities = reached.map((g) => g.entity);
+    const entities = [...new Set(reached.map((g) => g.entity))];
     if (this.options.tenant) {
       this.add(TABLE_INDEX, 'dynamodb:GetItem', this.entityKeys(entities, false));
       return;

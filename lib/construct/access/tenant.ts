@@ -72,26 +72,30 @@ function tenantValue(model: TableModel, tenant: TenantIsolation): string {
 }
 
 /**
- * The LeadingKeys pattern of an entity's unique-value guards: `$unique#*` for values unique
- * across the table, the items' prefix up to the scope then `#$unique#*` for a scoped entity (the
- * tenant's own id under tenant isolation, any value without). Undefined when the entity's keys
- * are out of the tenant's reach. Throws when the tenant could write the entity but its guards
- * are shared by every tenant: allowing them would let a tenant see and take other tenants' values.
+ * The LeadingKeys patterns of an entity's unique-value guards, one per scope its unique attributes
+ * have: `$unique#*` for values unique across the table, the items' prefix up to the scope then
+ * `#$unique#*` for a scoped attribute (the tenant's own id under tenant isolation, any value
+ * without). Empty when the entity's keys are out of the tenant's reach. Throws when the tenant
+ * could write the entity but a unique attribute's guards are shared by every tenant: allowing them
+ * would let a tenant see and take other tenants' values.
  */
-export function guardKeyPattern(model: TableModel, entity: EntityModel, tenant: TenantIsolation | undefined): string | undefined {
+export function guardKeyPatterns(model: TableModel, entity: EntityModel, tenant: TenantIsolation | undefined): string[] {
   const guards = iamLiteral(guardMark(model.escapeChar) + model.delimiter) + '*';
   const pk = entity.keys[TABLE_INDEX].pk;
-  const scope = entity.uniqueScope;
-  const at = pk.segments.findIndex((s) => s.attribute === (tenant?.attribute ?? scope));
-  if (tenant && at < 0) return undefined;
-  if (tenant && scope !== tenant.attribute) {
-    throw new Error(`entity ${entity.name}: its unique values (${entity.unique!.join(', ')}) are held by guard items shared by every tenant, `
-      + `which tenant isolation on '${tenant.attribute}' cannot allow without letting one tenant see and take another's values; `
-      + `declare uniqueScope: '${tenant.attribute}' on ${entity.name} (each tenant's values unique among its own items)`);
+  if (tenant && !pk.segments.some((s) => s.attribute === tenant.attribute)) return [];
+  const scopes = new Set(entity.unique!.map((u) => entity.uniqueScope?.[u]));
+  const shared = tenant && entity.unique!.filter((u) => entity.uniqueScope?.[u] !== tenant.attribute);
+  if (shared?.length) {
+    throw new Error(`entity ${entity.name}: the values of its unique ${shared.join(', ')} are held by guard items shared by every tenant, `
+      + `which tenant isolation on '${tenant!.attribute}' cannot allow without letting one tenant see and take another's values; `
+      + `declare uniqueScope: { ${shared.map((u) => `${u}: '${tenant!.attribute}'`).join(', ')} } on ${entity.name} (each tenant's values unique among its own items)`);
   }
-  if (scope === undefined) return guards;
-  const prefix = tenant
-    ? tenantKeyPattern(model, { ...pk, segments: pk.segments.slice(0, at + 1) }, tenant, false, `entity ${entity.name}`)
-    : literalsOf(model, pk.segments.slice(0, at)) + '*';
-  return prefix + iamLiteral(model.delimiter) + guards;
+  return [...scopes].map((scope) => {
+    if (scope === undefined) return guards;
+    const at = pk.segments.findIndex((s) => s.attribute === scope);
+    const prefix = tenant
+      ? tenantKeyPattern(model, { ...pk, segments: pk.segments.slice(0, at + 1) }, tenant, false, `entity ${entity.name}`)
+      : literalsOf(model, pk.segments.slice(0, at)) + '*';
+    return prefix + iamLiteral(model.delimiter) + guards;
+  });
 }

@@ -1,5 +1,6 @@
 // Unique attribute rules: each names a declared attribute of a kind a guard key can hold, once,
-// no entity's type value is the one guard items carry, and a scope is a leading partition key attribute.
+// no entity's type value is the one guard items carry, and each scope is a leading partition key attribute
+// of a unique attribute's.
 import { guardMark } from '../../keys/unique-guard';
 import { EntityModel, TABLE_INDEX } from '../model';
 import { AttributeKind } from '../structs';
@@ -42,19 +43,21 @@ export const uniqueAttributesAreKeyable: ManifestRule = (model, _manifest, sink)
       }
       seen.add(name);
     }
-    if (entity.uniqueScope !== undefined) checkScope(entity, sink);
+    for (const [attribute, scope] of Object.entries(entity.uniqueScope ?? {})) checkScope(entity, attribute, scope, sink);
   }
 };
 
 /**
- * The scope of unique values is an attribute of the table partition key preceded only by literals:
- * its guards then share the items' partition key prefix (what tenant isolation's LeadingKeys match).
+ * The scope of a unique attribute is an attribute of the table partition key preceded only by
+ * literals: its guards then share the items' partition key prefix (what tenant isolation's
+ * LeadingKeys match). It scopes an attribute the entity lists as unique.
  */
-function checkScope(entity: EntityModel, sink: Parameters<ManifestRule>[2]): void {
-  const where = `entity ${entity.name}, uniqueScope`;
-  const scope = entity.uniqueScope!;
-  if (!entity.unique) {
-    sink.error('UNIQUE_SCOPE_WITHOUT_UNIQUE', where, `is ${describeValue(scope)} but the entity lists no unique attributes`, 'remove uniqueScope, or list the unique attributes');
+function checkScope(entity: EntityModel, attribute: string, scope: string, sink: Parameters<ManifestRule>[2]): void {
+  const where = `entity ${entity.name}, uniqueScope.${attribute}`;
+  if (!entity.unique?.includes(attribute)) {
+    const listed = entity.unique ? `lists only ${entity.unique.join(', ')}` : 'lists no unique attributes';
+    sink.error('UNIQUE_SCOPE_WITHOUT_UNIQUE', where, `scopes ${describeValue(attribute)} by ${describeValue(scope)}, but the entity ${listed}`,
+      `add '${attribute}' to unique, or remove it from uniqueScope`);
     return;
   }
   const pk = entity.keys[TABLE_INDEX].pk;
@@ -63,6 +66,6 @@ function checkScope(entity: EntityModel, sink: Parameters<ManifestRule>[2]): voi
   if (at < 0 || before) {
     const why = at < 0 ? 'is not in' : `comes after {${before!.attribute}} in`;
     sink.error('UNIQUE_SCOPE_NOT_LEADING', where, `${describeValue(scope)} ${why} the table partition key ${pk.source}`,
-      `scope by an attribute the partition key starts with after its literals, e.g. TENANT#{${scope}}#..., or remove uniqueScope`);
+      `scope by an attribute the partition key starts with after its literals, e.g. TENANT#{${scope}}#..., or remove ${attribute} from uniqueScope`);
   }
 }
