@@ -2,14 +2,16 @@
 // each value its guard item, exactly as the runtime writes one (so the runtime's writes then
 // enforce and release it), reports a value two items hold, and never guards a value the item no
 // longer holds when an application write lands between the scan and the guard's transaction.
-import { AttributeValue, DeleteItemCommand, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { shopManifest, shopRows } from './shop';
+import { THROTTLING_ERRORS } from '../../lib/construct/backfill/definition';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { planBackfill } from '../../lib/migrate/plan';
 import { runBackfill } from '../../lib/migrate/run';
 import { runSegment } from '../../lib/migrate/worker';
 import { createClient } from '../../lib/runtime';
+import * as retries from '../../lib/runtime/retry';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 type Db = {
@@ -236,4 +238,64 @@ test('an item whose guard names no item is reported, not overwritten', async () 
   await engine.client.send(new PutItemCommand({ TableName: tableName, Item: { ...key, Type: { S: '$unique' } } }));
   const run = await runBackfill({ client: engine.client, tableName, plan });
   expect(run.failures.map((f) => f.reason)).toEqual([expect.stringContaining('another item holds too (an item its guard does not name)')]);
+});
+
+/**
+ * A client whose guard transactions are cancelled, one per entry, with these reasons (the guard
+ * put's, and the item check's or None), then go through; it lists what it sends.
+ */
+function cancelling(reasons: [string, string][]): { client: DynamoDBClient; sent: string[] } {
+  const sent: string[] = [];
+  const client = engine.newClient();
+  client.middlewareStack.add((next, context) => async (args) => {
+    sent.push(String(context.commandName));
+    const codes = context.commandName === 'TransactWriteItemsCommand' ? reasons.shift() : undefined;
+    if (codes) {
+      throw Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons'), {
+        name: 'TransactionCanceledException', $fault: 'client', $metadata: {}, CancellationReasons: codes.map((code) => ({ Code: code, Message: code })),
+      });
+    }
+    return next(args);
+  }, { step: 'initialize', name: 'cancelGuards' });
+  return { client, sent };
+}
+
+test('a guard transaction cancelled for throttling or contention is sent again after the retry policy\'s backoff; one whose check failed reads the item again', async () => {
+  const tableName = await seeded(1);
+  const { client, sent } = cancelling([
+    ['ThrottlingError', 'None'], ['None', 'TransactionConflict'], ['ProvisionedThroughputExceeded', 'None'],
+    // The item changed: its check failed, whatever befell the guard's put.
+    ['ThrottlingError', 'ConditionalCheckFailed'],
+  ]);
+  const retry = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2 };
+  const backoff = jest.spyOn(retries, 'backoff');
+  try {
+    const run = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1, retry });
+    expect(run.counts).toMatchObject({ guardsWritten: 1, conflicts: 1, failed: 0 });
+    expect(backoff.mock.calls).toEqual([[retry, 1], [retry, 2], [retry, 3]]);
+  } finally {
+    backoff.mockRestore();
+  }
+  expect(sent.filter((n) => n === 'TransactWriteItemsCommand')).toHaveLength(5);
+  // Read again once, after the failed check: the item and its guard.
+  expect(sent.filter((n) => n === 'GetItemCommand')).toHaveLength(2);
+  expect([...(await guards(tableName)).entries()]).toEqual([['c0000@example.com', 'CUSTOMER#c0000']]);
+});
+
+test('throttling that outlasts the retries ends the segment with DynamoDB\'s throttling error, which the job retries, not with an item not fixed', async () => {
+  for (const [reason, name] of [['ThrottlingError', 'ThrottlingException'], ['ProvisionedThroughputExceeded', 'ProvisionedThroughputExceededException']]) {
+    const tableName = await seeded(1);
+    const { client, sent } = cancelling(Array.from({ length: 10 }, () => [reason, 'None']));
+    const checkpoints: unknown[] = [];
+    const retry = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 };
+    const onCheckpoint = (c: unknown) => { checkpoints.push(c); };
+    const error = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1, retry, onCheckpoint }).catch((e: Error) => e);
+    expect(error).toMatchObject({ name, message: expect.stringContaining('throttled the transaction writing the guard of a Customer\'s email on each of its 3 attempts') });
+    expect(THROTTLING_ERRORS).toContain((error as Error).name);
+    // The unique value stays out of the message; the page is not checkpointed, so a retry reads it again.
+    expect((error as Error).message).not.toContain('c0000@example.com');
+    expect(checkpoints).toEqual([]);
+    expect(sent.filter((n) => n === 'TransactWriteItemsCommand')).toHaveLength(3);
+    expect((await guards(tableName)).size).toBe(0);
+  }
 });
