@@ -8,7 +8,7 @@ import { THROTTLING_ERRORS } from '../../lib/construct/backfill/definition';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { planBackfill } from '../../lib/migrate/plan';
-import { runBackfill } from '../../lib/migrate/run';
+import { backfill } from '../../lib/migrate/run';
 import { runSegment } from '../../lib/migrate/worker';
 import { createClient } from '../../lib/runtime';
 import * as retries from '../../lib/runtime/retry';
@@ -57,25 +57,25 @@ async function guards(tableName: string): Promise<Map<string, string>> {
 
 test('a dry run counts and prices the missing guards and writes none; the run writes them; a second run writes none', async () => {
   const tableName = await seeded(12);
-  const dry = await runBackfill({ client: engine.client, tableName, plan, dryRun: true });
+  const dry = await backfill({ client: engine.client, tableName, plan, dryRun: true });
   expect(dry.counts).toMatchObject({ guardsWritten: 12, failed: 0, rewritten: 0 });
   // Two transactional writes of 1 KB or less each: the guard and the check of its item.
   expect(dry.counts.writeUnits).toBe(12 * 4);
   expect((await guards(tableName)).size).toBe(0);
 
-  const run = await runBackfill({ client: engine.client, tableName, plan, segments: 3 });
+  const run = await backfill({ client: engine.client, tableName, plan, segments: 3 });
   expect(run.counts).toMatchObject({ guardsWritten: 12, failed: 0 });
   const written = await guards(tableName);
   expect(written.size).toBe(12);
   expect(written.get('c0003@example.com')).toBe('CUSTOMER#c0003');
 
-  const again = await runBackfill({ client: engine.client, tableName, plan });
+  const again = await backfill({ client: engine.client, tableName, plan });
   expect(again.counts).toMatchObject({ guardsWritten: 0, failed: 0, stale: 0 });
 });
 
 test('the guards are the runtime\'s own: a create of a taken value is refused, a changed value releases its guard', async () => {
   const tableName = await seeded(3);
-  await runBackfill({ client: engine.client, tableName, plan });
+  await backfill({ client: engine.client, tableName, plan });
   const db = createClient(after, { client: engine.client, tableName }) as unknown as Db;
   await expect(db.put('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' }))
     .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
@@ -88,7 +88,7 @@ test('the guards are the runtime\'s own: a create of a taken value is refused, a
 
 test('a value two items hold: one gets the guard, the other is listed as failed naming the holder; nothing else fails', async () => {
   const tableName = await seeded(6, 1);
-  const run = await runBackfill({ client: engine.client, tableName, plan });
+  const run = await backfill({ client: engine.client, tableName, plan });
   expect(run.counts).toMatchObject({ guardsWritten: 6, failed: 1 });
   const holder = (await guards(tableName)).get('c0000@example.com');
   const loser = holder === 'CUSTOMER#c0000' ? 'twin0' : 'c0000';
@@ -125,7 +125,7 @@ test('a dry run reports a value two items hold as the run does, on one page, on 
     () => runSegment({ client: engine.client, tableName, plan, segment: 0, totalSegments: 1, pageSize: 1, dryRun: true }),
     async () => {
       const segments = await segmentsApart(tableName, 'CUSTOMER#c0000', 'CUSTOMER#twin0');
-      return runBackfill({ client: engine.client, tableName, plan, segments, pageSize: 1, dryRun: true });
+      return backfill({ client: engine.client, tableName, plan, segments, pageSize: 1, dryRun: true });
     },
   ];
   for (const dryRun of dryRuns) {
@@ -138,7 +138,7 @@ test('a dry run reports a value two items hold as the run does, on one page, on 
     })]);
     expect((await guards(tableName)).size).toBe(0);
   }
-  const run = await runBackfill({ client: engine.client, tableName, plan });
+  const run = await backfill({ client: engine.client, tableName, plan });
   expect(run.counts).toMatchObject({ guardsWritten: 6, failed: 1 });
 });
 
@@ -236,7 +236,7 @@ test('an item whose guard names no item is reported, not overwritten', async () 
   const key = { PK: { S: '$unique#Customer#email#c0000@example.com' }, SK: { S: '$unique' } };
   expect(model.delimiter).toBe('#');
   await engine.client.send(new PutItemCommand({ TableName: tableName, Item: { ...key, Type: { S: '$unique' } } }));
-  const run = await runBackfill({ client: engine.client, tableName, plan });
+  const run = await backfill({ client: engine.client, tableName, plan });
   expect(run.failures.map((f) => f.reason)).toEqual([expect.stringContaining('another item holds too (an item its guard does not name)')]);
 });
 
