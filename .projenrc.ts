@@ -114,6 +114,8 @@ project.package.addField('exports', {
     default: `./${LIBDIR}/runtime/access/index.js`,
   },
   './testing': { types: `./${LIBDIR}/testing/index.d.ts`, default: `./${LIBDIR}/testing/index.js` },
+  // The backfill as functions (planBackfill, backfill) for users' own pipelines and Lambdas.
+  './migrate': { types: `./${LIBDIR}/migrate/index.d.ts`, default: `./${LIBDIR}/migrate/index.js` },
   // The JSON Schema of the compiled model file (`single-table generate`), for tools that read it.
   './model/schema.json': `./${LIBDIR}/model/schema.json`,
   './package.json': './package.json',
@@ -129,7 +131,12 @@ project.package.addField('sideEffects', false);
 // TypeScript's classic `node` (node10) module resolution ignores `exports`; this maps the subpath
 // for projects still on it (many CDK apps), so `cdk-single-table/runtime` type-checks there too.
 project.package.addField('typesVersions', {
-  '*': { 'runtime': [`${LIBDIR}/runtime/index.d.ts`], 'runtime/access': [`${LIBDIR}/runtime/access/index.d.ts`], 'testing': [`${LIBDIR}/testing/index.d.ts`] },
+  '*': {
+    'runtime': [`${LIBDIR}/runtime/index.d.ts`],
+    'runtime/access': [`${LIBDIR}/runtime/access/index.d.ts`],
+    'testing': [`${LIBDIR}/testing/index.d.ts`],
+    'migrate': [`${LIBDIR}/migrate/index.d.ts`],
+  },
 });
 
 // The ES module build of the runtime and of the generated code's helpers (`/access`): @aws-sdk/*

@@ -19,6 +19,7 @@ import { BatchEntry, drain, keyId, MAX_BATCH_GET } from '../runtime/batch';
 import { UnprocessedError } from '../runtime/errors';
 import { fromAttributeValue, fromItem } from '../runtime/marshall';
 import { RetryPolicy, withThrottlingRetry } from '../runtime/retry';
+import { sendTransaction, TransactionCanceledError } from '../runtime/transact-send';
 import { guardItem, guardKeyAttributes } from '../runtime/unique';
 
 type Item = Record<string, AttributeValue>;
@@ -164,7 +165,7 @@ async function guardValues(
       if (context.planned && context.planned.size < MAX_PLANNED_GUARDS) context.planned.set(id, { [GUARD_OWNER_ATTRIBUTE]: { M: key } });
       continue;
     }
-    if (!(await claim(context, guardPut, key, attribute, stored))) return false;
+    if (!(await claim(context, guardPut, key, entity.name, attribute, stored))) return false;
     // Another item of the page holding the value finds it taken, without a transaction that fails.
     known?.set(id, guardPut);
     context.counts.guardsWritten++;
@@ -172,12 +173,29 @@ async function guardValues(
   return true;
 }
 
-/** The guard put, on the condition that no guard exists and the item still holds the value; false when the transaction was cancelled. */
-async function claim(context: GuardContext, guard: Item, key: Item, attribute: string, value: AttributeValue): Promise<boolean> {
+/**
+ * Cancellation reasons for throttling, and the error DynamoDB raises for each outside a
+ * transaction: the name the job's throttling retry matches (THROTTLING_ERRORS of the state machine).
+ */
+const THROTTLING_REASONS: Record<string, string> = {
+  ThrottlingError: 'ThrottlingException',
+  ProvisionedThroughputExceeded: 'ProvisionedThroughputExceededException',
+};
+
+/**
+ * The guard put, on the condition that no guard exists and the item still holds the value; false
+ * when the transaction was cancelled otherwise than for throttling (a guard appeared, the item
+ * changed, another transaction held them past the retries): the next pass reads both again.
+ * Throttling and TransactionConflict are retried with backoff by the runtime's transaction sender;
+ * throttling that outlasts its retries is thrown under DynamoDB's throttling error name, so the
+ * segment stops at its checkpoint and the job's (or the caller's) throttling retry resumes it.
+ */
+async function claim(context: GuardContext, guard: Item, key: Item, entity: string, attribute: string, value: AttributeValue): Promise<boolean> {
   const pk = context.model.indexes[TABLE_INDEX].partitionKey;
+  const refs = [0, 1].map(() => ({ action: 0, entity, key: fromItem(key) }));
   await context.budget?.acquire();
   try {
-    const out = await withThrottlingRetry(context.retry, () => context.client.send(new TransactWriteItemsCommand({
+    const out = await sendTransaction({ options: { retry: context.retry } }, refs, () => context.client.send(new TransactWriteItemsCommand({
       TransactItems: [
         { Put: { TableName: context.tableName, Item: guard, ConditionExpression: 'attribute_not_exists(#k)', ExpressionAttributeNames: { '#k': pk } } },
         {
@@ -197,10 +215,17 @@ async function claim(context: GuardContext, guard: Item, key: Item, attribute: s
     context.budget?.spend(units);
     return true;
   } catch (error) {
-    // Cancelled: a guard appeared, the item changed, or another transaction touched them. The
-    // next pass reads both again. A cancelled transaction still costs write units; at least one is counted.
-    if ((error as { name?: string }).name !== 'TransactionCanceledException') throw error;
+    if (!(error instanceof TransactionCanceledError)) throw error;
+    // A cancelled transaction still costs write units; at least one is counted.
     context.budget?.spend(1);
+    // Only contention is retried (sendTransaction): reasons that are all contention, throttling among them, outlasted the retries.
+    const codes = error.reasons.map((r) => r.code);
+    const throttled = codes.find((code) => THROTTLING_REASONS[code]);
+    if (throttled && codes.every((code) => THROTTLING_REASONS[code] || code === 'TransactionConflict')) {
+      // The reasons' message names the item's key and value: a unique value stays out of error messages.
+      throw Object.assign(new Error(`DynamoDB throttled the transaction writing the guard of a ${entity}'s ${attribute} ` +
+        `on each of its ${context.retry.maxAttempts ?? 8} attempts (${throttled}); the backfill can resume from its checkpoint`), { name: THROTTLING_REASONS[throttled] });
+    }
     return false;
   }
 }

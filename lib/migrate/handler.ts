@@ -5,8 +5,8 @@
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { planBackfill } from './plan';
-import { ItemFailure, runSegment, SegmentCheckpoint } from './worker';
-import { WriteBudget } from './write-budget';
+import { backfill } from './run';
+import { ItemFailure, SegmentCheckpoint } from './worker';
 import { TableModel } from '../manifest/model';
 
 /** What one invocation is given. */
@@ -43,19 +43,20 @@ export function segmentHandler(options: SegmentHandlerOptions) {
   const plan = planBackfill(options.model, options.previous);
   const client = options.client ?? new DynamoDBClient({});
   return async (event: SegmentEvent, context: { getRemainingTimeInMillis(): number }): Promise<SegmentOutput> => {
-    const budget = options.maxWriteUnitsPerSecond === undefined ? undefined : new WriteBudget(options.maxWriteUnitsPerSecond);
-    return runSegment({
+    const { totalSegments, segment } = event;
+    const result = await backfill({
       client,
       tableName: options.tableName,
       plan,
-      segment: event.segment,
-      totalSegments: event.totalSegments,
-      checkpoint: event.checkpoint,
-      budget,
+      segments: totalSegments,
+      segment,
+      checkpoint: event.checkpoint && { table: options.tableName, fingerprint: plan.next.fingerprint, totalSegments, segments: [event.checkpoint] },
+      maxWriteUnitsPerSecond: options.maxWriteUnitsPerSecond,
       pageSize: options.pageSize,
       // The state passed between invocations is limited in size (256 KB in Step Functions).
       maxFailuresListed: 20,
       shouldStop: () => context.getRemainingTimeInMillis() < (options.reserveMs ?? 60_000),
     });
+    return { ...result.checkpoint.segments[0], failures: result.failures };
   };
 }

@@ -6,7 +6,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { guardMark } from '../keys/unique-guard';
 import { EntityModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import type { ModelFile } from '../model/format';
 import { indexInputs, writeItemKeys } from '../runtime/keys';
+import { isModelDocument, loadModel } from '../runtime/load-model';
 import { fromItem } from '../runtime/marshall';
 import { parseKey } from '../runtime/results';
 
@@ -73,12 +75,20 @@ export class BackfillPlanError extends Error {
 }
 
 /**
+ * A model to plan with: a compiled model file as `single-table generate` writes it (what `openTable`
+ * takes, imported as JSON), or the model `compileManifest(manifest)` of `cdk-single-table` returns.
+ */
+export type BackfillModel = ModelFile | TableModel;
+
+/**
  * Plans a backfill to `next`. With `previous`, changes are named per slot and a changed table key
  * is refused before any item is read: it moves the item to another key, a delete and a put, which
  * an index backfill does not do. Without it, the shard history `next` declares (previous counts and
  * strategies, which the shard lock keeps complete) names the resharded slots.
  */
-export function planBackfill(next: TableModel, previous?: TableModel): BackfillPlan {
+export function planBackfill(nextModel: BackfillModel, previousModel?: BackfillModel): BackfillPlan {
+  const next = tableModel(nextModel);
+  const previous = previousModel && tableModel(previousModel);
   const managed = new Set<string>();
   for (const model of previous ? [previous, next] : [next]) {
     const table = model.indexes[TABLE_INDEX];
@@ -95,6 +105,14 @@ export function planBackfill(next: TableModel, previous?: TableModel): BackfillP
     ...(entity.unique?.length ? { unique: [...entity.unique] } : {}),
   }));
   return { next, previous, entities, managed: [...managed] };
+}
+
+function tableModel(model: BackfillModel): TableModel {
+  if (isModelDocument(model)) return loadModel(model);
+  if (typeof (model as Partial<TableModel>)?.fingerprint !== 'string' || !(model as Partial<TableModel>).entityByType) {
+    throw new BackfillPlanError('expected a compiled model file (written by `single-table generate <manifest>`) or the model `compileManifest(manifest)` returns, not a manifest');
+  }
+  return model as TableModel;
 }
 
 function checkTableKeys(previous: TableModel, next: TableModel): void {

@@ -85,7 +85,7 @@ export interface SegmentOptions {
   readonly plannedGuards?: Map<string, Record<string, AttributeValue>>;
   /** Items per scan page. @default 100 */
   readonly pageSize?: number;
-  /** Throttled requests. @default - 10 attempts, 50 ms doubling to 5 s, full jitter */
+  /** Throttled requests, and guard transactions cancelled for throttling or contention. @default - 10 attempts, 50 ms doubling to 5 s, full jitter */
   readonly retry?: RetryPolicy;
   /** Times one item is re-read and retried after its condition (or its guard's transaction) fails. @default 10 */
   readonly maxConflicts?: number;

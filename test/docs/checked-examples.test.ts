@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 
 const ROOT = join(__dirname, '..', '..');
-const PAGES = ['docs/runtime.md', 'docs/construct.md'];
+const PAGES = ['docs/runtime.md', 'docs/construct.md', 'docs/migrations.md'];
 
 function checkedBlocks(): Record<string, string> {
   const files: Record<string, string> = {};
@@ -26,16 +26,20 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the stream decoding, stream consumer and unique-value release examples are there and type-check', () => {
+test('the stream decoding, stream consumer, unique-value release and backfill examples are there and type-check', () => {
   const blocks = checkedBlocks();
-  expect(Object.keys(blocks).sort()).toEqual(['stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
+  expect(Object.keys(blocks).sort()).toEqual(['migrate.ts', 'stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
   for (const [name, text] of Object.entries(blocks)) writeFileSync(join(dir, name), text);
   const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
   const program = ts.createProgram(Object.keys(blocks).map((n) => join(dir, n)), {
     ...config.options,
     noEmit: true,
     rootDir: '/',
-    paths: { 'cdk-single-table/runtime': [join(ROOT, 'lib', 'runtime', 'index.ts')], 'cdk-single-table': [join(ROOT, 'lib', 'index.ts')] },
+    paths: {
+      'cdk-single-table/runtime': [join(ROOT, 'lib', 'runtime', 'index.ts')],
+      'cdk-single-table/migrate': [join(ROOT, 'lib', 'migrate', 'index.ts')],
+      'cdk-single-table': [join(ROOT, 'lib', 'index.ts')],
+    },
   });
   const errors = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
   expect(errors).toEqual([]);

@@ -13,10 +13,10 @@ async function runAll(kind: EngineKind): Promise<{ engine: Engine; results: Resu
   const engine = await startEngine(undefined, kind);
   const db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
   const loose = db as unknown as {
-    put(e: string, i: unknown): Promise<void>;
+    putItem(e: string, i: unknown): Promise<void>;
     query(p: string, i: unknown, o: unknown): Promise<{ items: unknown[]; cursor?: string }>;
   };
-  for (const [entity, items] of Object.entries(localData.items)) for (const item of items) await loose.put(entity, item);
+  for (const [entity, items] of Object.entries(localData.items)) for (const item of items) await loose.putItem(entity, item);
   const results: Results = {};
   for (const [pattern, input] of Object.entries(localData.queries)) {
     const items: unknown[] = [];

@@ -9,7 +9,7 @@ import { CATEGORIES, Row, shopManifest, shopRows, STATUSES, Version } from './sh
 import { TableModel } from '../../lib/manifest/model';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { planBackfill } from '../../lib/migrate/plan';
-import { runBackfill } from '../../lib/migrate/run';
+import { backfill } from '../../lib/migrate/run';
 import { createClient } from '../../lib/runtime';
 import { fromItem } from '../../lib/runtime/marshall';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
@@ -17,9 +17,9 @@ import { allPages } from '../support/requests';
 
 type Page = { items: { entity: string; item: Record<string, unknown> }[]; cursor?: string };
 type Db = {
-  put(entity: string, item: object): Promise<void>;
-  update(entity: string, changes: object): Promise<unknown>;
-  delete(entity: string, key: object): Promise<unknown>;
+  putItem(entity: string, item: object): Promise<void>;
+  updateItem(entity: string, changes: object): Promise<unknown>;
+  deleteItem(entity: string, key: object): Promise<unknown>;
   batchWrite(requests: object[]): Promise<void>;
   query(pattern: string, input: object, options: { limit: number; cursor?: string }): Promise<Page>;
 };
@@ -163,35 +163,35 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
     const row = target ?? list[Math.floor(rand() * list.length)];
     if (row.entity === 'Product') {
       const item = { ...row.item, price: Math.round(rand() * 10_000) / 100 };
-      await b.update('Product', item);
+      await b.updateItem('Product', item);
       truth.set(keyOf('Product', item), { entity: 'Product', item });
     } else if (row.entity === 'Customer') {
       const name = `Renamed ${Math.floor(rand() * 1000)}`;
-      await b.update('Customer', { customerId: row.item.customerId, name });
+      await b.updateItem('Customer', { customerId: row.item.customerId, name });
       changed('Customer', row, { name });
     } else if (pick < 0.4) {
       const item = { ...row.item, status: STATUSES[Math.floor(rand() * STATUSES.length)], amount: Math.floor(rand() * 900) };
-      await b.update('Order', item);
+      await b.updateItem('Order', item);
       truth.set(keyOf('Order', item), { entity: 'Order', item });
     } else if (pick < 0.6) {
       const note = `changed ${Math.floor(rand() * 1000)}`;
-      await b.update('Order', { customerId: row.item.customerId, orderId: row.item.orderId, note });
+      await b.updateItem('Order', { customerId: row.item.customerId, orderId: row.item.orderId, note });
       changed('Order', row, { note });
     } else if (pick < 0.8 && !target) {
       const item = { ...row.item, orderId: `o${next++}`, createdAt: new Date(Date.UTC(2026, 0, 1) + next * 1000).toISOString() };
-      await b.put('Order', item);
+      await b.putItem('Order', item);
       truth.set(keyOf('Order', item), { entity: 'Order', item });
     } else {
-      await b.delete('Order', { customerId: row.item.customerId, orderId: row.item.orderId });
+      await b.deleteItem('Order', { customerId: row.item.customerId, orderId: row.item.orderId });
       truth.delete(keyOf('Order', row.item));
     }
   }
 
   // The backfill's client: SDK retries off, so the worker's own retries meet every injected fault.
-  const backfill = engine.newClient({ maxAttempts: 1 });
+  const backfillClient = engine.newClient({ maxAttempts: 1 });
   let throttled = 0;
   let raced = 0;
-  backfill.middlewareStack.add((nextHandler, context) => async (args) => {
+  backfillClient.middlewareStack.add((nextHandler, context) => async (args) => {
     if ((context.commandName === 'ScanCommand' || context.commandName === 'UpdateItemCommand') && rand() < 0.08) {
       throttled++;
       throw throttling();
@@ -216,8 +216,8 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
       appWrites++;
     }
   })();
-  const result = await runBackfill({
-    client: backfill,
+  const result = await backfill({
+    client: backfillClient,
     tableName,
     plan: planBackfill(models.B, models.A),
     segments: 4,
@@ -226,7 +226,7 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
   });
   running = false;
   await app;
-  backfill.destroy();
+  backfillClient.destroy();
 
   const afterB = await stored(models.B, tableName);
   expect(new Map([...afterB].map(([k, r]) => [k, r.item]))).toEqual(new Map([...truth].map(([k, r]) => [k, r.item])));
@@ -244,16 +244,16 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
   expect(raced).toBeGreaterThan(0);
   expect(appWrites).toBeGreaterThan(0);
 
-  const again = await runBackfill({ client: engine.client, tableName, plan: planBackfill(models.B, models.A), segments: 3 });
+  const again = await backfill({ client: engine.client, tableName, plan: planBackfill(models.B, models.A), segments: 3 });
   expect(again.counts).toMatchObject({ stale: 0, rewritten: 0, failed: 0, scanned: truth.size });
 
   // Back to 3 shards: the items move off shards 3 and 4, so the history can then be dropped (D).
-  const toC = await runBackfill({ client: engine.client, tableName, plan: planBackfill(models.C, models.B), segments: 2 });
+  const toC = await backfill({ client: engine.client, tableName, plan: planBackfill(models.C, models.B), segments: 2 });
   expect(toC.counts.failed).toBe(0);
   expect(toC.counts.rewritten).toBeGreaterThan(0);
   const afterC = await stored(models.C, tableName);
   expect(new Map([...afterC].map(([k, r]) => [k, r.item]))).toEqual(new Map([...truth].map(([k, r]) => [k, r.item])));
   await expectPatternsMatch('C', tableName, [...afterC.values()]);
   await expectPatternsMatch('D', tableName, [...afterC.values()]);
-  expect((await runBackfill({ client: engine.client, tableName, plan: planBackfill(models.C) })).counts).toMatchObject({ stale: 0, rewritten: 0 });
+  expect((await backfill({ client: engine.client, tableName, plan: planBackfill(models.C) })).counts).toMatchObject({ stale: 0, rewritten: 0 });
 }, 300_000);

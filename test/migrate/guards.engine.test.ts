@@ -2,19 +2,21 @@
 // each value its guard item, exactly as the runtime writes one (so the runtime's writes then
 // enforce and release it), reports a value two items hold, and never guards a value the item no
 // longer holds when an application write lands between the scan and the guard's transaction.
-import { AttributeValue, DeleteItemCommand, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { shopManifest, shopRows } from './shop';
+import { THROTTLING_ERRORS } from '../../lib/construct/backfill/definition';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { planBackfill } from '../../lib/migrate/plan';
-import { runBackfill } from '../../lib/migrate/run';
+import { backfill } from '../../lib/migrate/run';
 import { runSegment } from '../../lib/migrate/worker';
 import { createClient } from '../../lib/runtime';
+import * as retries from '../../lib/runtime/retry';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 type Db = {
-  put(entity: string, item: object, options?: object): Promise<void>;
-  update(entity: string, changes: object): Promise<unknown>;
+  putItem(entity: string, item: object, options?: object): Promise<void>;
+  updateItem(entity: string, changes: object): Promise<unknown>;
   batchWrite(requests: object[]): Promise<void>;
 };
 
@@ -55,30 +57,30 @@ async function guards(tableName: string): Promise<Map<string, string>> {
 
 test('a dry run counts and prices the missing guards and writes none; the run writes them; a second run writes none', async () => {
   const tableName = await seeded(12);
-  const dry = await runBackfill({ client: engine.client, tableName, plan, dryRun: true });
+  const dry = await backfill({ client: engine.client, tableName, plan, dryRun: true });
   expect(dry.counts).toMatchObject({ guardsWritten: 12, failed: 0, rewritten: 0 });
   // Two transactional writes of 1 KB or less each: the guard and the check of its item.
   expect(dry.counts.writeUnits).toBe(12 * 4);
   expect((await guards(tableName)).size).toBe(0);
 
-  const run = await runBackfill({ client: engine.client, tableName, plan, segments: 3 });
+  const run = await backfill({ client: engine.client, tableName, plan, segments: 3 });
   expect(run.counts).toMatchObject({ guardsWritten: 12, failed: 0 });
   const written = await guards(tableName);
   expect(written.size).toBe(12);
   expect(written.get('c0003@example.com')).toBe('CUSTOMER#c0003');
 
-  const again = await runBackfill({ client: engine.client, tableName, plan });
+  const again = await backfill({ client: engine.client, tableName, plan });
   expect(again.counts).toMatchObject({ guardsWritten: 0, failed: 0, stale: 0 });
 });
 
 test('the guards are the runtime\'s own: a create of a taken value is refused, a changed value releases its guard', async () => {
   const tableName = await seeded(3);
-  await runBackfill({ client: engine.client, tableName, plan });
+  await backfill({ client: engine.client, tableName, plan });
   const db = createClient({ model: after, client: engine.client, tableName }) as unknown as Db;
-  await expect(db.put('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' }))
+  await expect(db.putItem('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' }))
     .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
-  await db.update('Customer', { customerId: 'c0001', email: 'moved@example.com' });
-  await db.put('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' });
+  await db.updateItem('Customer', { customerId: 'c0001', email: 'moved@example.com' });
+  await db.putItem('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' });
   const held = await guards(tableName);
   expect(held.get('c0001@example.com')).toBe('CUSTOMER#new');
   expect(held.get('moved@example.com')).toBe('CUSTOMER#c0001');
@@ -86,7 +88,7 @@ test('the guards are the runtime\'s own: a create of a taken value is refused, a
 
 test('a value two items hold: one gets the guard, the other is listed as failed naming the holder; nothing else fails', async () => {
   const tableName = await seeded(6, 1);
-  const run = await runBackfill({ client: engine.client, tableName, plan });
+  const run = await backfill({ client: engine.client, tableName, plan });
   expect(run.counts).toMatchObject({ guardsWritten: 6, failed: 1 });
   const holder = (await guards(tableName)).get('c0000@example.com');
   const loser = holder === 'CUSTOMER#c0000' ? 'twin0' : 'c0000';
@@ -123,7 +125,7 @@ test('a dry run reports a value two items hold as the run does, on one page, on 
     () => runSegment({ client: engine.client, tableName, plan, segment: 0, totalSegments: 1, pageSize: 1, dryRun: true }),
     async () => {
       const segments = await segmentsApart(tableName, 'CUSTOMER#c0000', 'CUSTOMER#twin0');
-      return runBackfill({ client: engine.client, tableName, plan, segments, pageSize: 1, dryRun: true });
+      return backfill({ client: engine.client, tableName, plan, segments, pageSize: 1, dryRun: true });
     },
   ];
   for (const dryRun of dryRuns) {
@@ -136,7 +138,7 @@ test('a dry run reports a value two items hold as the run does, on one page, on 
     })]);
     expect((await guards(tableName)).size).toBe(0);
   }
-  const run = await runBackfill({ client: engine.client, tableName, plan });
+  const run = await backfill({ client: engine.client, tableName, plan });
   expect(run.counts).toMatchObject({ guardsWritten: 6, failed: 1 });
 });
 
@@ -234,6 +236,66 @@ test('an item whose guard names no item is reported, not overwritten', async () 
   const key = { PK: { S: '$unique#Customer#email#c0000@example.com' }, SK: { S: '$unique' } };
   expect(model.delimiter).toBe('#');
   await engine.client.send(new PutItemCommand({ TableName: tableName, Item: { ...key, Type: { S: '$unique' } } }));
-  const run = await runBackfill({ client: engine.client, tableName, plan });
+  const run = await backfill({ client: engine.client, tableName, plan });
   expect(run.failures.map((f) => f.reason)).toEqual([expect.stringContaining('another item holds too (an item its guard does not name)')]);
+});
+
+/**
+ * A client whose guard transactions are cancelled, one per entry, with these reasons (the guard
+ * put's, and the item check's or None), then go through; it lists what it sends.
+ */
+function cancelling(reasons: [string, string][]): { client: DynamoDBClient; sent: string[] } {
+  const sent: string[] = [];
+  const client = engine.newClient();
+  client.middlewareStack.add((next, context) => async (args) => {
+    sent.push(String(context.commandName));
+    const codes = context.commandName === 'TransactWriteItemsCommand' ? reasons.shift() : undefined;
+    if (codes) {
+      throw Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons'), {
+        name: 'TransactionCanceledException', $fault: 'client', $metadata: {}, CancellationReasons: codes.map((code) => ({ Code: code, Message: code })),
+      });
+    }
+    return next(args);
+  }, { step: 'initialize', name: 'cancelGuards' });
+  return { client, sent };
+}
+
+test('a guard transaction cancelled for throttling or contention is sent again after the retry policy\'s backoff; one whose check failed reads the item again', async () => {
+  const tableName = await seeded(1);
+  const { client, sent } = cancelling([
+    ['ThrottlingError', 'None'], ['None', 'TransactionConflict'], ['ProvisionedThroughputExceeded', 'None'],
+    // The item changed: its check failed, whatever befell the guard's put.
+    ['ThrottlingError', 'ConditionalCheckFailed'],
+  ]);
+  const retry = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2 };
+  const backoff = jest.spyOn(retries, 'backoff');
+  try {
+    const run = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1, retry });
+    expect(run.counts).toMatchObject({ guardsWritten: 1, conflicts: 1, failed: 0 });
+    expect(backoff.mock.calls).toEqual([[retry, 1], [retry, 2], [retry, 3]]);
+  } finally {
+    backoff.mockRestore();
+  }
+  expect(sent.filter((n) => n === 'TransactWriteItemsCommand')).toHaveLength(5);
+  // Read again once, after the failed check: the item and its guard.
+  expect(sent.filter((n) => n === 'GetItemCommand')).toHaveLength(2);
+  expect([...(await guards(tableName)).entries()]).toEqual([['c0000@example.com', 'CUSTOMER#c0000']]);
+});
+
+test('throttling that outlasts the retries ends the segment with DynamoDB\'s throttling error, which the job retries, not with an item not fixed', async () => {
+  for (const [reason, name] of [['ThrottlingError', 'ThrottlingException'], ['ProvisionedThroughputExceeded', 'ProvisionedThroughputExceededException']]) {
+    const tableName = await seeded(1);
+    const { client, sent } = cancelling(Array.from({ length: 10 }, () => [reason, 'None']));
+    const checkpoints: unknown[] = [];
+    const retry = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 };
+    const onCheckpoint = (c: unknown) => { checkpoints.push(c); };
+    const error = await runSegment({ client, tableName, plan, segment: 0, totalSegments: 1, retry, onCheckpoint }).catch((e: Error) => e);
+    expect(error).toMatchObject({ name, message: expect.stringContaining('throttled the transaction writing the guard of a Customer\'s email on each of its 3 attempts') });
+    expect(THROTTLING_ERRORS).toContain((error as Error).name);
+    // The unique value stays out of the message; the page is not checkpointed, so a retry reads it again.
+    expect((error as Error).message).not.toContain('c0000@example.com');
+    expect(checkpoints).toEqual([]);
+    expect(sent.filter((n) => n === 'TransactWriteItemsCommand')).toHaveLength(3);
+    expect((await guards(tableName)).size).toBe(0);
+  }
 });

@@ -63,7 +63,8 @@ describe('npm package', () => {
     expect(files).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'LICENSE', 'API.md', '.jsii',
       'out/index.js', 'out/index.d.ts', 'out/runtime/index.js', 'out/runtime/index.mjs', 'out/runtime/index.d.ts', pkg.bin['single-table'],
-      'out/testing/index.js', 'out/testing/index.d.ts', 'out/model/schema.json', 'out/backfill-segment/index.js',
+      'out/testing/index.js', 'out/testing/index.d.ts', 'out/migrate/index.js', 'out/migrate/index.d.ts', 'out/model/schema.json',
+      'out/backfill-segment/index.js',
     ]));
     const unexpected = files.filter((f) => !/^out\/.*\.(js|d\.ts|mjs)$/.test(f) && !['package.json', 'README.md', 'LICENSE', 'API.md', '.jsii', 'out/model/schema.json'].includes(f));
     expect(unexpected).toEqual([]);

@@ -11,8 +11,8 @@ let tableName: string;
 let db: ReturnType<typeof createClient<typeof manifest>>;
 let requests: ReturnType<typeof countRequests>;
 const loose = () => db as unknown as {
-  put(e: string, i: unknown, o?: unknown): Promise<void>;
-  update(e: string, i: unknown): Promise<unknown>;
+  putItem(e: string, i: unknown, o?: unknown): Promise<void>;
+  updateItem(e: string, i: unknown): Promise<unknown>;
   query(p: string, i: unknown, o?: unknown): Promise<unknown>;
 };
 
@@ -32,21 +32,21 @@ const sent = () => requests.total() - sentBefore;
 const order = { username: 'alice', orderId: 'o1', status: 'OPEN', createdAt: '2024-01-01T00:00:00Z', amount: 5 };
 
 test.each([
-  ['unknown entity', () => loose().put('Invoice', order), { code: 'UNKNOWN_ENTITY', entity: 'Invoice' }, /known entities: Customer, Order/],
-  ['missing required attribute', () => loose().put('Order', { ...order, amount: undefined }), { code: 'MISSING_ATTRIBUTE', entity: 'Order', attribute: 'amount' }, /is required/],
-  ['wrong type', () => loose().put('Order', { ...order, amount: '5' }), { code: 'INVALID_VALUE', attribute: 'amount' }, /must be a finite number .*got "5"/],
-  ['number DynamoDB cannot store (dynalite rejects it only on send)', () => loose().put('Order', { ...order, amount: 5e-324 }),
+  ['unknown entity', () => loose().putItem('Invoice', order), { code: 'UNKNOWN_ENTITY', entity: 'Invoice' }, /known entities: Customer, Order/],
+  ['missing required attribute', () => loose().putItem('Order', { ...order, amount: undefined }), { code: 'MISSING_ATTRIBUTE', entity: 'Order', attribute: 'amount' }, /is required/],
+  ['wrong type', () => loose().putItem('Order', { ...order, amount: '5' }), { code: 'INVALID_VALUE', attribute: 'amount' }, /must be a finite number .*got "5"/],
+  ['number DynamoDB cannot store (dynalite rejects it only on send)', () => loose().putItem('Order', { ...order, amount: 5e-324 }),
     { code: 'INVALID_VALUE', attribute: 'amount' }, /magnitude 1e-130 to below 1e126/],
-  ['invalid date', () => loose().put('Order', { ...order, createdAt: 'yesterday' }), { code: 'INVALID_VALUE', attribute: 'createdAt' }, /ISO-8601/],
-  ['unknown attribute', () => loose().put('Order', { ...order, colour: 'red' }), { code: 'UNKNOWN_ATTRIBUTE', attribute: 'colour' }, /declared attributes/],
-  ['empty table key value', () => loose().put('Order', { ...order, orderId: '' }), { code: 'MISSING_ATTRIBUTE', attribute: 'orderId' }, /non-empty/],
+  ['invalid date', () => loose().putItem('Order', { ...order, createdAt: 'yesterday' }), { code: 'INVALID_VALUE', attribute: 'createdAt' }, /ISO-8601/],
+  ['unknown attribute', () => loose().putItem('Order', { ...order, colour: 'red' }), { code: 'UNKNOWN_ATTRIBUTE', attribute: 'colour' }, /declared attributes/],
+  ['empty table key value', () => loose().putItem('Order', { ...order, orderId: '' }), { code: 'MISSING_ATTRIBUTE', attribute: 'orderId' }, /non-empty/],
   // dynalite stores it as is; in UTF-8 it can only become a replacement character, merging keys that differ.
-  ['key value with an unpaired surrogate', () => loose().put('Order', { ...order, orderId: 'o\ud800' }), { code: 'INVALID_VALUE', entity: 'Order', attribute: 'orderId' }, /unpaired UTF-16 surrogate/],
+  ['key value with an unpaired surrogate', () => loose().putItem('Order', { ...order, orderId: 'o\ud800' }), { code: 'INVALID_VALUE', entity: 'Order', attribute: 'orderId' }, /unpaired UTF-16 surrogate/],
   ['query key value with an unpaired surrogate', () => loose().query('ordersForCustomer', { username: '\udc00a' }), { code: 'INVALID_VALUE', attribute: 'username' }, /unpaired UTF-16 surrogate/],
-  ['sort key over 1024 UTF-8 bytes (400 characters)', () => loose().put('Order', { ...order, orderId: '€'.repeat(400) }),
+  ['sort key over 1024 UTF-8 bytes (400 characters)', () => loose().putItem('Order', { ...order, orderId: '€'.repeat(400) }),
     { code: 'KEY_TOO_LARGE', entity: 'Order', attribute: 'SK' }, /1206 bytes of UTF-8; DynamoDB allows 1024/],
-  ['partition key over 2048 bytes', () => loose().put('Order', { ...order, username: '😀'.repeat(520) }), { code: 'KEY_TOO_LARGE', attribute: 'PK' }, /DynamoDB allows 2048/],
-  ['GSI sort key over 1024 bytes while the table keys fit', () => loose().put('Membership', { username: 'é'.repeat(600), groupId: 'g', joinedAt: '2024-01-01' }),
+  ['partition key over 2048 bytes', () => loose().putItem('Order', { ...order, username: '😀'.repeat(520) }), { code: 'KEY_TOO_LARGE', attribute: 'PK' }, /DynamoDB allows 2048/],
+  ['GSI sort key over 1024 bytes while the table keys fit', () => loose().putItem('Membership', { username: 'é'.repeat(600), groupId: 'g', joinedAt: '2024-01-01' }),
     { code: 'KEY_TOO_LARGE', entity: 'Membership', attribute: 'GSI1SK' }, /1209 bytes of UTF-8; DynamoDB allows 1024/],
   ['unknown pattern', () => loose().query('ordersByColour', {}), { code: 'UNKNOWN_PATTERN', pattern: 'ordersByColour' }, /known patterns/],
   ['missing partition key input', () => loose().query('ordersForCustomer', {}), { code: 'MISSING_ATTRIBUTE', attribute: 'username' }, /partition key CUSTOMER#\{username\}/],
@@ -68,13 +68,13 @@ test.each([
   // Names from a request (the example handler passes them through) that are Object.prototype members
   // were found on the model's maps: a TypeError, or an unknown attribute silently left out of the item.
   ['pattern named like an Object.prototype member', () => loose().query('constructor', {}), { code: 'UNKNOWN_PATTERN', pattern: 'constructor' }, /known patterns/],
-  ['entity named like an Object.prototype member', () => loose().put('toString', order), { code: 'UNKNOWN_ENTITY', entity: 'toString' }, /known entities/],
-  ['attribute named like an Object.prototype member', () => loose().put('Order', { ...order, constructor: 'x' }),
+  ['entity named like an Object.prototype member', () => loose().putItem('toString', order), { code: 'UNKNOWN_ENTITY', entity: 'toString' }, /known entities/],
+  ['attribute named like an Object.prototype member', () => loose().putItem('Order', { ...order, constructor: 'x' }),
     { code: 'UNKNOWN_ATTRIBUTE', entity: 'Order', attribute: 'constructor' }, /declared attributes/],
-  ['update of an attribute named like an Object.prototype member', () => loose().update('Order', { username: 'alice', orderId: 'o1', valueOf: 'x' }),
+  ['update of an attribute named like an Object.prototype member', () => loose().updateItem('Order', { username: 'alice', orderId: 'o1', valueOf: 'x' }),
     { code: 'UNKNOWN_ATTRIBUTE', entity: 'Order', attribute: 'valueOf' }, /declared attributes/],
   ['consistent read on a GSI', () => loose().query('orderById', { orderId: 'o1' }, { consistent: true }), { code: 'CONSISTENT_READ_ON_GSI', pattern: 'orderById' }, /eventually consistent/],
-  ['put mode that does not exist', () => loose().put('Order', order, { mode: 'creat' }), { code: 'INVALID_VALUE', entity: 'Order' }, /'upsert', 'create' or 'replace'/],
+  ['put mode that does not exist', () => loose().putItem('Order', order, { mode: 'creat' }), { code: 'INVALID_VALUE', entity: 'Order' }, /'upsert', 'create' or 'replace'/],
   ['bad limit', () => loose().query('ordersForCustomer', { username: 'a' }, { limit: 0 }), { code: 'INVALID_QUERY_INPUT' }, /positive whole number/],
 ])('%s', async (_name, run, fields, message) => {
   const attempt = run();

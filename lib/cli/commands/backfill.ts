@@ -83,7 +83,7 @@ errors, 2 on bad arguments.
     const previous = from ? previousModel(from, io) : undefined;
     // The worker needs the SDK, which this package does not depend on: loaded only here.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { runBackfill } = require('../../migrate/run') as typeof import('../../migrate/run');
+    const { backfill } = require('../../migrate/run') as typeof import('../../migrate/run');
     let plan: BackfillPlan;
     try {
       plan = planBackfill(next, previous);
@@ -101,7 +101,7 @@ errors, 2 on bad arguments.
       let lastShown = 0;
       let result: BackfillResult;
       try {
-        result = await runBackfill({
+        result = await backfill({
           client: connection.client,
           tableName,
           plan,
@@ -109,7 +109,7 @@ errors, 2 on bad arguments.
           maxWriteUnitsPerSecond: maxWcu,
           dryRun,
           checkpoint,
-          onCheckpoint: (state) => {
+          onProgress: (state) => {
             if (resumePath) writeFileSync(resumePath, JSON.stringify(state, null, 2) + '\n');
             if (io.progress && Date.now() - lastShown >= 500) {
               lastShown = Date.now();
