@@ -3,6 +3,7 @@
 // entities' items, and denies neighbouring requests: other patterns on the same index, look-alike
 // keys, other indexes, other entities' items, and requests that carry no partition key.
 import { App } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as fc from 'fast-check';
 import { allows, fetchRequest, IamRequest, itemRequest, onIndex, patternQueries, policyOf, TABLE_NAME } from './iam';
 import { newFunction, tableStack } from './policy';
@@ -132,4 +133,22 @@ test('the example stack\'s handler: every pattern\'s queries and its puts, nothi
   await expectDenied(policy, { ...email, leadingKeys: ['USER#ana'] });
   await expectDenied(policy, { ...email, leadingKeys: undefined });
   await expectDenied(policy, { ...onIndex(email, 'GSI3'), leadingKeys: ['EMAIL#ana@example.com'] });
+});
+
+test('a pattern whose partition key template holds no literal segment cannot be narrowed: its Query is allowed on any partition of its index, with a warning', async () => {
+  const m = JSON.parse(JSON.stringify(manifest));
+  m.entities.Task.indexes.GSI3.pk = '{running}';
+  const open = compileManifest(m).model;
+  const { stack, table } = tableStack(m);
+  const fn = newFunction(stack, 'Fn');
+  table.grantPatterns(fn, 'runningTasks', 'productsByCategory');
+  Annotations.fromStack(stack).hasWarning('/Test/Table', Match.stringLikeRegexp('pattern runningTasks: its partition key template \\{running\\} holds no literal segment.*e\\.g\\. TASK#\\{running\\}'));
+  const policy = policyOf(stack, fn);
+  const [running] = patternQueries(open, 'runningTasks', { running: true });
+  await expectAllowed(policy, running);
+  await expectAllowed(policy, { ...running, leadingKeys: ['CUSTOMER#ana'] });
+  // Its fetch and the other pattern stay narrowed.
+  await expectAllowed(policy, fetchRequest(open, [ITEMS.Task]));
+  await expectDenied(policy, fetchRequest(open, [ITEMS.Customer]));
+  await expectDenied(policy, { ...patternQueries(open, 'productsByCategory', INPUTS.productsByCategory)[0], leadingKeys: ['EMAIL#ana'] });
 });
