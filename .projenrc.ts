@@ -68,6 +68,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     'dynamodb-onetable@^2',
     // the visual view's browser test drives the system's Chromium (Debian package); it downloads no browser
     'playwright-core@^1',
+    // evaluates the IAM policies of grants as AWS would (condition keys such as dynamodb:LeadingKeys)
+    '@cloud-copilot/iam-simulate@^0.1',
   ],
   gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
   npmignoreEnabled: true,

@@ -2,6 +2,7 @@
 // compiled model, the physical names, grants and the environment of connected functions. All of
 // it derives from the manifest and the table's name or ARN, so an imported table grants and
 // connects exactly as the table it refers to.
+import { Annotations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -103,15 +104,17 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
   }
 
   /**
-   * Grants exactly what the options name: Query on the indexes of the access patterns (and
-   * BatchGetItem on the table for those whose index lacks attributes they need), item reads and
-   * each kind of write on the table, optionally only on one tenant's partition keys. With a
-   * customer-managed key, the key actions those need. Throws on unknown pattern names.
+   * Grants exactly what the options name: Query on the indexes of the access patterns, on the
+   * partitions their key templates compose (and BatchGetItem on the table, on their entities'
+   * partitions, for those whose index lacks attributes they need), item reads and each kind of
+   * write on the table, optionally only on one tenant's partition keys. With a customer-managed
+   * key, the key actions those need. Throws on unknown pattern names; warns of a pattern whose
+   * partition key template holds no literal segment, whose Query is allowed on every partition.
    */
   public grantAccess(grantee: IGrantable, options: SingleTableGrantOptions): Grant {
     let needs;
     try {
-      needs = accessNeeds(this.model, options);
+      needs = accessNeeds(this.model, options, (message) => Annotations.of(this).addWarningV2('cdk-single-table:GRANT_NOT_NARROWED', message));
     } catch (e) {
       throw new Error(`SingleTable ${this.node.path}: ${(e as Error).message}`);
     }

@@ -1,6 +1,7 @@
 // Grants by access pattern: only the actions a pattern needs, only on the ARN of the index it
-// reads; BatchGetItem on the table only for patterns whose index lacks attributes; item reads and
-// writes only when named; customer-managed keys only through DynamoDB.
+// reads and the partitions its key template composes; BatchGetItem on the table only for patterns
+// whose index lacks attributes; item reads and writes only when named; customer-managed keys only
+// through DynamoDB. What the conditions allow and deny is evaluated in grants-iam.test.ts.
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -12,26 +13,31 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { validManifest } from '../manifest/manifest-fixture';
 
 const allow = (Action: string | string[], Resource: string | string[]) => ({ Action, Resource, Effect: 'Allow' });
+/** An allow on the partitions whose keys match the patterns only. */
+const allowOn = (keys: string[], Action: string | string[], Resource: string | string[]) => ({
+  ...allow(Action, Resource),
+  Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': keys }, 'Null': { 'dynamodb:LeadingKeys': 'false' } },
+});
 
 test('a pattern on a GSI: Query on that index only', () => {
   const { stack, table } = tableStack();
   const fn = newFunction(stack, 'Fn');
   table.grantPatterns(fn, 'orderById');
-  expect(statementsOf(stack, fn)).toEqual([allow('dynamodb:Query', 'TABLE/index/GSI1')]);
+  expect(statementsOf(stack, fn)).toEqual([allowOn(['ORDER#*'], 'dynamodb:Query', 'TABLE/index/GSI1')]);
 });
 
 test('a pattern on the table: Query on the table ARN only', () => {
   const { stack, table } = tableStack();
   const fn = newFunction(stack, 'Fn');
   table.grantPatterns(fn, 'ordersForCustomer');
-  expect(statementsOf(stack, fn)).toEqual([allow('dynamodb:Query', 'TABLE')]);
+  expect(statementsOf(stack, fn)).toEqual([allowOn(['CUSTOMER#*'], 'dynamodb:Query', 'TABLE')]);
 });
 
 test('a pattern on an LSI: Query on the LSI ARN; DynamoDB fetches within the query', () => {
   const { stack, table } = tableStack();
   const fn = newFunction(stack, 'Fn');
   table.grantPatterns(fn, 'ordersByDate');
-  expect(statementsOf(stack, fn)).toEqual([allow('dynamodb:Query', 'TABLE/index/LSI1')]);
+  expect(statementsOf(stack, fn)).toEqual([allowOn(['CUSTOMER#*'], 'dynamodb:Query', 'TABLE/index/LSI1')]);
 });
 
 test('a pattern its INCLUDE index cannot serve alone: Query on the index and BatchGetItem on the table', () => {
@@ -39,14 +45,17 @@ test('a pattern its INCLUDE index cannot serve alone: Query on the index and Bat
   expect(table.model.patterns.ordersByStatus.fetch).toBe('BATCH_GET');
   const fn = newFunction(stack, 'Fn');
   table.grantPatterns(fn, 'ordersByStatus');
-  expect(statementsOf(stack, fn)).toEqual([allow('dynamodb:Query', 'TABLE/index/GSI2'), allow('dynamodb:BatchGetItem', 'TABLE')]);
+  expect(statementsOf(stack, fn)).toEqual([allowOn(['ORDER#*'], 'dynamodb:Query', 'TABLE/index/GSI2'), allowOn(['CUSTOMER#*'], 'dynamodb:BatchGetItem', 'TABLE')]);
 });
 
-test('patterns needing the same actions share one statement listing each index', () => {
+test('patterns needing the same actions on the same partitions share one statement listing each index', () => {
   const { stack, table } = tableStack();
   const fn = newFunction(stack, 'Fn');
-  table.grantPatterns(fn, 'orderById', 'ordersByDate');
-  expect(statementsOf(stack, fn)).toEqual([allow('dynamodb:Query', ['TABLE/index/GSI1', 'TABLE/index/LSI1'])]);
+  table.grantPatterns(fn, 'ordersForCustomer', 'orderById', 'ordersByDate');
+  expect(statementsOf(stack, fn)).toEqual([
+    allowOn(['CUSTOMER#*'], 'dynamodb:Query', ['TABLE', 'TABLE/index/LSI1']),
+    allowOn(['ORDER#*'], 'dynamodb:Query', 'TABLE/index/GSI1'),
+  ]);
 });
 
 test('a function granted one pattern gets none of the actions or resources of another', () => {
@@ -110,7 +119,7 @@ describe('customer-managed key', () => {
     const fn = newFunction(stack, 'Fn');
     table.grantPatterns(fn, 'orderById');
     expect(statementsOf(stack, fn)).toEqual([
-      allow('dynamodb:Query', 'TABLE/index/GSI1'),
+      allowOn(['ORDER#*'], 'dynamodb:Query', 'TABLE/index/GSI1'),
       { ...allow(['kms:Decrypt', 'kms:DescribeKey'], 'KEY'), Condition: via },
     ]);
   });
@@ -144,7 +153,7 @@ test('connect sets the table name and the manifest fingerprint, and grants', () 
   });
   expect(SingleTable.TABLE_NAME_ENV).toBe('TABLE_NAME');
   expect(SingleTable.FINGERPRINT_ENV).toBe('SINGLE_TABLE_FINGERPRINT');
-  expect(statementsOf(stack, fn)).toEqual([allow('dynamodb:Query', 'TABLE/index/GSI1')]);
+  expect(statementsOf(stack, fn)).toEqual([allowOn(['ORDER#*'], 'dynamodb:Query', 'TABLE/index/GSI1')]);
 });
 
 test('a different manifest deploys a different fingerprint', () => {

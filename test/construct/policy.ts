@@ -1,8 +1,9 @@
 // Reads back the IAM statements a grant put on a function's role, with the table's ARN written as
-// `TABLE` and a key's as `KEY`, so tests compare policies as a reader would.
+// `TABLE` and a key's as `KEY`, so tests compare policies as a reader would; or, for a policy
+// evaluator, with the concrete ARNs of a deployment.
 import { App, Stack, StackProps } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Code, Function as LambdaFunction, IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { validManifest } from '../manifest/manifest-fixture';
@@ -25,13 +26,24 @@ export function tableStack(manifest: SingleTableManifest = validManifest(), prop
   return { stack, table };
 }
 
-/** Statements of the default policy of the function's role, ARNs made readable. */
-export function statementsOf(stack: Stack, fn: LambdaFunction): Statement[] {
+/** What the tokens of a template's ARNs stand for. */
+export interface ArnValues {
+  readonly table: string;
+  readonly key: string;
+  readonly region: string;
+  readonly partition: string;
+  readonly account: string;
+}
+
+const READABLE: ArnValues = { table: 'TABLE', key: 'KEY', region: 'REGION', partition: 'aws', account: 'ACCOUNT' };
+
+/** Statements of the default policy of the function's role, ARNs made readable (or the given values). */
+export function statementsOf(stack: Stack, fn: IFunction, values: ArnValues = READABLE): Statement[] {
   const template = Template.fromStack(stack).toJSON();
   const role = stack.resolve((fn.role!.node.defaultChild as unknown as { ref: string }).ref).Ref;
   const policies = Object.values(template.Resources as Record<string, any>)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === role));
-  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement).map((s: any) => readable(s, template));
+  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement).map((s: any) => readable(s, template, values));
 }
 
 /** Every action and resource of a set of statements, flattened. */
@@ -43,17 +55,19 @@ export function actionsAndResources(statements: Statement[]): { actions: string[
   };
 }
 
-function readable(value: any, template: any): any {
-  if (Array.isArray(value)) return value.map((v) => readable(v, template));
+function readable(value: any, template: any, values: ArnValues): any {
+  if (Array.isArray(value)) return value.map((v) => readable(v, template, values));
   if (value && typeof value === 'object') {
     if (value['Fn::GetAtt']) {
       const type = template.Resources[value['Fn::GetAtt'][0]].Type;
-      return type === 'AWS::KMS::Key' ? 'KEY' : type === 'AWS::DynamoDB::GlobalTable' ? 'TABLE' : JSON.stringify(value);
+      return type === 'AWS::KMS::Key' ? values.key : type === 'AWS::DynamoDB::GlobalTable' ? values.table : JSON.stringify(value);
     }
-    if (value['Fn::Join']) return value['Fn::Join'][1].map((v: any) => readable(v, template)).join(value['Fn::Join'][0]);
-    if (value.Ref === 'AWS::Region') return 'REGION';
+    if (value['Fn::Join']) return value['Fn::Join'][1].map((v: any) => readable(v, template, values)).join(value['Fn::Join'][0]);
+    if (value.Ref === 'AWS::Region') return values.region;
+    if (value.Ref === 'AWS::Partition') return values.partition;
+    if (value.Ref === 'AWS::AccountId') return values.account;
     if (value.Ref === 'AWS::URLSuffix') return 'amazonaws.com';
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, readable(v, template)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, readable(v, template, values)]));
   }
   return value;
 }

@@ -1,6 +1,6 @@
-// Turns an access plan into IAM statements on the grantee: one statement per set of actions (and
-// tenant keys), listing exactly the table and index ARNs that need them, never `index/*`. With a
-// customer-managed key, the key actions DynamoDB needs on the caller's behalf, only through
+// Turns an access plan into IAM statements on the grantee: one statement per set of actions and
+// partition key patterns, listing exactly the table and index ARNs that need them, never `index/*`.
+// With a customer-managed key, the key actions DynamoDB needs on the caller's behalf, only through
 // DynamoDB in the table's region.
 import { Stack } from 'aws-cdk-lib';
 import { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
@@ -29,8 +29,7 @@ export function resourceArn(tableArn: string, resource: string): string {
 /** Adds the statements of the plan to the grantee's policy. */
 export function grantNeeds(target: GrantTarget, grantee: IGrantable, needs: AccessNeed[]): Grant {
   const groups = new Map<string, { actions: string[]; keys?: string[]; resources: string[] }>();
-  for (const [[resource, statement], actions] of actionsByResource(needs)) {
-    const keys = leadingKeysOf(needs.filter((n) => n.resource === resource && (n.statement ?? '') === statement));
+  for (const { resource, keys, actions } of actionsByResourceAndKeys(needs)) {
     const id = JSON.stringify([actions, keys]);
     const group = groups.get(id) ?? { actions, keys, resources: [] };
     group.resources.push(resourceArn(target.tableArn, resource));
@@ -40,7 +39,7 @@ export function grantNeeds(target: GrantTarget, grantee: IGrantable, needs: Acce
     grantee,
     actions: g.actions,
     resourceArns: g.resources,
-    conditions: g.keys && { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': g.keys } },
+    conditions: g.keys && leadingKeysCondition(g.keys),
   }));
   const key = target.encryptionKey;
   if (key) {
@@ -56,20 +55,22 @@ export function grantNeeds(target: GrantTarget, grantee: IGrantable, needs: Acce
   return grants.reduce((all, g) => all.combine(g));
 }
 
-/** Sorted actions per resource and statement (guard item writes and unique reads apart), in first-use order. */
-function actionsByResource(needs: AccessNeed[]): [[string, string], string[]][] {
-  const out = new Map<string, [[string, string], string[]]>();
-  for (const n of needs) {
-    const statement = n.statement ?? '';
-    const id = JSON.stringify([n.resource, statement]);
-    const [, actions] = out.get(id) ?? [[n.resource, statement], []];
-    out.set(id, [[n.resource, statement], [...actions, n.action].sort()]);
-  }
-  return [...out.values()];
+/**
+ * Every partition key value of the request must match one of the patterns. `ForAllValues` also
+ * holds for a request that carries no `dynamodb:LeadingKeys` at all, which the `Null` test refuses.
+ */
+function leadingKeysCondition(keys: string[]): Record<string, Record<string, unknown>> {
+  return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': keys }, 'Null': { 'dynamodb:LeadingKeys': 'false' } };
 }
 
-/** The union of a resource's tenant keys; undefined without tenant isolation. */
-function leadingKeysOf(needs: AccessNeed[]): string[] | undefined {
-  if (needs.every((n) => n.leadingKeys === undefined)) return undefined;
-  return [...new Set(needs.flatMap((n) => n.leadingKeys ?? []))].sort();
+/** Sorted actions per resource and partition key patterns, in first-use order. */
+function actionsByResourceAndKeys(needs: AccessNeed[]): { resource: string; keys?: string[]; actions: string[] }[] {
+  const out = new Map<string, { resource: string; keys?: string[]; actions: string[] }>();
+  for (const n of needs) {
+    const id = JSON.stringify([n.resource, n.leadingKeys]);
+    const entry = out.get(id) ?? { resource: n.resource, keys: n.leadingKeys, actions: [] };
+    entry.actions = [...entry.actions, n.action].sort();
+    out.set(id, entry);
+  }
+  return [...out.values()];
 }

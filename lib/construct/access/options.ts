@@ -21,7 +21,8 @@ export enum WriteOperation {
 
 /**
  * Restricts a grant to one tenant's items with the `dynamodb:LeadingKeys` condition: every
- * partition key value a request reads or writes must be the tenant's.
+ * partition key value a request reads or writes must be the tenant's, of a template the request
+ * is sent with.
  */
 export interface TenantIsolation {
   /**
@@ -41,8 +42,11 @@ export interface TenantIsolation {
 /** What a grant on a SingleTable allows. At least one of patterns, readItems, writes and scan. */
 export interface SingleTableGrantOptions {
   /**
-   * Access patterns the grantee queries: Query on exactly the index each one reads, plus
-   * BatchGetItem on the table for patterns whose attributes the index does not project.
+   * Access patterns the grantee queries: Query on exactly the index each one reads, on the
+   * partitions its partition key template composes (`dynamodb:LeadingKeys`), plus BatchGetItem on
+   * the table, on its entities' partitions, for patterns whose attributes the index does not
+   * project. A template without a literal segment cannot be narrowed: its Query is allowed on
+   * the whole index, with a synth warning.
    * @default - no access pattern
    */
   readonly patterns?: string[];

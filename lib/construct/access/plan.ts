@@ -1,25 +1,20 @@
 // The least-privilege plan of a grant, as plain data: which DynamoDB action on which resource (the
-// table or one index), and with tenant isolation which partition key patterns. Mirrors what the
-// runtime sends: a pattern is a Query on its index, plus BatchGetItem on the table when the index
-// lacks attributes it needs (FetchMode.BATCH_GET); an LSI's own fetch happens inside the Query.
+// table or one index), on which partition key patterns. Mirrors what the runtime sends: a pattern
+// is a Query on its index for the partitions its key template composes, plus BatchGetItem on the
+// table, for its entities' items, when the index lacks attributes it needs (FetchMode.BATCH_GET);
+// an LSI's own fetch happens inside the Query.
 import { WriteOperation, SingleTableGrantOptions } from './options';
-import { guardKeyPatterns, prefixKeyPattern, tenantKeyPattern } from './tenant';
+import { guardKeyPatterns, shapeKeyPattern, tenantKeyPattern } from './tenant';
 import { FetchMode, IndexType, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 
-/** One action on one resource, with the partition key patterns allowed (tenant isolation). */
+/** One action on one resource, with the partition key patterns allowed. */
 export interface AccessNeed {
   /** `table` or an index name. */
   readonly resource: string;
   /** The IAM action, e.g. `dynamodb:Query`. */
   readonly action: string;
-  /** LeadingKeys patterns; undefined without tenant isolation. */
+  /** LeadingKeys patterns, each matching partition key values the action may be sent with; undefined for any partition key. */
   readonly leadingKeys?: string[];
-  /**
-   * A statement of its own, with its own keys: `guards` for writes of unique-value guard items (on
-   * the guards' keys only), `uniqueReads` for the reads of a unique entity's item before its writes
-   * without tenant isolation (on that entity's partition key prefix only). @default - the grant's main statement of the resource
-   */
-  readonly statement?: 'guards' | 'uniqueReads';
 }
 
 const WRITE_ACTIONS: Record<WriteOperation, string> = {
@@ -31,7 +26,7 @@ const WRITE_ACTIONS: Record<WriteOperation, string> = {
 };
 
 /** Every action the options need, merged per resource and action. Throws on names that do not exist. */
-export function accessNeeds(model: TableModel, options: SingleTableGrantOptions): AccessNeed[] {
+export function accessNeeds(model: TableModel, options: SingleTableGrantOptions, warn: (message: string) => void = () => {}): AccessNeed[] {
   const patterns = options.patterns ?? [];
   const writes = options.writes ?? [];
   if (patterns.length === 0 && !options.readItems && writes.length === 0 && !options.scan) {
@@ -45,44 +40,56 @@ export function accessNeeds(model: TableModel, options: SingleTableGrantOptions)
     const pattern = model.patterns[name];
     if (!pattern) throw new Error(`no access pattern '${name}'; the manifest has ${Object.keys(model.patterns).join(', ')}`);
     const index = model.indexes[pattern.index];
-    const key = needs.tenantKeys([{ template: pattern.pk, sharded: index.shards !== undefined, where: `pattern ${name}` }], true);
+    const key = needs.keysOf([{ template: pattern.pk, sharded: index.shards !== undefined, where: `pattern ${name}` }], true);
+    if (!key) {
+      warn(`pattern ${name}: its partition key template ${pattern.pk.source} holds no literal segment, so dynamodb:LeadingKeys cannot narrow its grant `
+        + `and it allows Query on every partition of ${index.name}; give the template a literal segment, e.g. ${pattern.entities[0].toUpperCase()}${model.delimiter}${pattern.pk.source}`);
+    }
     needs.add(index.type === IndexType.TABLE ? TABLE_INDEX : index.name, 'dynamodb:Query', key);
-    if (pattern.fetch === FetchMode.BATCH_GET) needs.add(TABLE_INDEX, 'dynamodb:BatchGetItem', needs.entityKeys(pattern.entities, true));
+    if (pattern.fetch === FetchMode.BATCH_GET) needs.add(TABLE_INDEX, 'dynamodb:BatchGetItem', needs.keysOf(needs.tableKeys(pattern.entities), true));
   }
+  // Item reads and writes reach every entity: without tenant isolation, the whole table.
+  const everyItem = () => options.tenant && needs.keysOf(needs.tableKeys(Object.keys(model.entities)), false);
   if (options.readItems) {
-    const keys = needs.entityKeys(Object.keys(model.entities), false);
-    needs.add(TABLE_INDEX, 'dynamodb:GetItem', keys);
-    needs.add(TABLE_INDEX, 'dynamodb:BatchGetItem', keys);
+    needs.add(TABLE_INDEX, 'dynamodb:GetItem', everyItem());
+    needs.add(TABLE_INDEX, 'dynamodb:BatchGetItem', everyItem());
   }
   if (options.scan) needs.add(TABLE_INDEX, 'dynamodb:Scan', undefined);
   for (const write of writes) {
     const action = WRITE_ACTIONS[write];
     if (!action) throw new Error(`unknown write operation ${JSON.stringify(write)}; use one of ${Object.keys(WRITE_ACTIONS).join(', ')}`);
-    needs.add(TABLE_INDEX, action, needs.entityKeys(Object.keys(model.entities), false));
+    needs.add(TABLE_INDEX, action, everyItem());
   }
   needs.addGuards(writes);
   return needs.all();
 }
 
+/** A partition key template the runtime composes keys from; `where` names its owner in errors. */
+interface PartitionTemplate {
+  readonly template: KeyTemplateModel;
+  readonly sharded: boolean;
+  readonly where: string;
+}
+
 class Needs {
-  private readonly byKey = new Map<string, { resource: string; action: string; keys?: Set<string>; statement?: AccessNeed['statement'] }>();
+  private readonly byKey = new Map<string, { resource: string; action: string; keys?: Set<string> }>();
 
   constructor(private readonly model: TableModel, private readonly options: SingleTableGrantOptions) {}
 
-  public add(resource: string, action: string, leadingKeys: string[] | undefined, statement?: AccessNeed['statement']): void {
-    const id = resource + ' ' + action + (statement ? ' ' + statement : '');
-    const need = this.byKey.get(id) ?? { resource, action, keys: leadingKeys && new Set<string>(), statement };
-    leadingKeys?.forEach((k) => need.keys!.add(k));
-    this.byKey.set(id, need);
+  /** Adds an action; its keys join those of earlier adds, and an add for any partition key widens the action to any. */
+  public add(resource: string, action: string, leadingKeys: string[] | undefined): void {
+    const id = resource + ' ' + action;
+    const earlier = this.byKey.get(id);
+    const keys = earlier && !earlier.keys ? undefined : leadingKeys && new Set([...earlier?.keys ?? [], ...leadingKeys]);
+    this.byKey.set(id, { resource, action, keys });
   }
 
   /**
    * A put, update or delete of an entity with unique values is a transaction that first reads the
    * item's values (GetItem) and puts and deletes guard items (an upsert may move a value, so a put
-   * deletes too; a delete only deletes). The guard writes get a statement restricted to the guard
-   * keys, so they never widen what the grant's own writes allow. Without tenant isolation the read
-   * gets a statement restricted to the unique entities' partition key prefixes, so a grant of
-   * writes does not read every item of the table through it.
+   * deletes too; a delete only deletes). The guard writes are allowed on the guard keys only, and
+   * the read on the unique entities' partitions only, so neither widens what the grant's own
+   * writes allow: a grant of writes does not read every item of the table through them.
    */
   public addGuards(writes: WriteOperation[]): void {
     const moves = (w: WriteOperation) => writes.includes(w);
@@ -92,31 +99,28 @@ class Needs {
       .flatMap((e) => guardKeyPatterns(this.model, e, this.options.tenant).map((key) => ({ entity: e.name, key })));
     if (reached.length === 0) return;
     const keys = [...new Set(reached.map((g) => g.key))];
-    if (moves(WriteOperation.PUT) || moves(WriteOperation.UPDATE)) this.add(TABLE_INDEX, 'dynamodb:PutItem', keys, 'guards');
-    this.add(TABLE_INDEX, 'dynamodb:DeleteItem', keys, 'guards');
-    const entities = [...new Set(reached.map((g) => g.entity))];
-    if (this.options.tenant) {
-      this.add(TABLE_INDEX, 'dynamodb:GetItem', this.entityKeys(entities, false));
-      return;
-    }
-    // Item reads the grant already allows on the whole table need no statement of their own.
-    if (this.options.readItems) return;
-    const prefixes = entities.map((e) => prefixKeyPattern(this.model, this.model.entities[e].keys[TABLE_INDEX].pk));
-    if (prefixes.includes(undefined)) this.add(TABLE_INDEX, 'dynamodb:GetItem', undefined);
-    else this.add(TABLE_INDEX, 'dynamodb:GetItem', [...new Set(prefixes as string[])], 'uniqueReads');
+    if (moves(WriteOperation.PUT) || moves(WriteOperation.UPDATE)) this.add(TABLE_INDEX, 'dynamodb:PutItem', keys);
+    this.add(TABLE_INDEX, 'dynamodb:DeleteItem', keys);
+    this.add(TABLE_INDEX, 'dynamodb:GetItem', this.keysOf(this.tableKeys(reached.map((g) => g.entity)), false));
+  }
+
+  /** The table partition key templates of entities. */
+  public tableKeys(entities: string[]): PartitionTemplate[] {
+    return entities.map((e) => ({ template: this.model.entities[e].keys[TABLE_INDEX].pk, sharded: false, where: `entity ${e}` }));
   }
 
   /**
-   * Table partition key patterns of entities. `every`: each entity must hold the tenant id (a
-   * pattern's entities); otherwise entities without it are simply out of the tenant's reach.
+   * The LeadingKeys patterns of templates: each one's shape, or under tenant isolation the tenant's
+   * keys of it. Without tenant isolation, undefined (any partition key) when a template cannot be
+   * narrowed. `every`: each template must hold the tenant id (a pattern's); otherwise templates
+   * without it are simply out of the tenant's reach.
    */
-  public entityKeys(entities: string[], every: boolean): string[] | undefined {
-    return this.tenantKeys(entities.map((e) => ({ template: this.model.entities[e].keys[TABLE_INDEX].pk, sharded: false, where: `entity ${e}` })), every);
-  }
-
-  public tenantKeys(templates: { template: KeyTemplateModel; sharded: boolean; where: string }[], every: boolean): string[] | undefined {
+  public keysOf(templates: PartitionTemplate[], every: boolean): string[] | undefined {
     const tenant = this.options.tenant;
-    if (!tenant) return undefined;
+    if (!tenant) {
+      const shapes = templates.map((t) => shapeKeyPattern(this.model, t.template, t.sharded));
+      return shapes.includes(undefined) ? undefined : [...new Set(shapes as string[])];
+    }
     const keys = new Set<string>();
     for (const t of templates) {
       const key = tenantKeyPattern(this.model, t.template, tenant, t.sharded, t.where);
@@ -128,8 +132,6 @@ class Needs {
   }
 
   public all(): AccessNeed[] {
-    return [...this.byKey.values()].map((n) => ({
-      resource: n.resource, action: n.action, leadingKeys: n.keys && [...n.keys].sort(), ...(n.statement && { statement: n.statement }),
-    }));
+    return [...this.byKey.values()].map((n) => ({ resource: n.resource, action: n.action, leadingKeys: n.keys && [...n.keys].sort() }));
   }
 }

@@ -1,6 +1,6 @@
-// Tenant isolation (multi-tenant tables): the `dynamodb:LeadingKeys` patterns that match
-// exactly one tenant's partition key values. A pattern is the template's leading literals, the
-// encoded tenant id and, when more segments (or a shard suffix) follow, the delimiter and `*`.
+// The `dynamodb:LeadingKeys` patterns of grants. A partition key template becomes its shape: the
+// literal segments as they are, `*` for each value, the delimiter between them and, on a sharded
+// index, `*` for the shard number. Under tenant isolation the tenant id takes the place of its `*`.
 // Encoded values never contain the delimiter, so `TENANT#acme#*` cannot match `TENANT#acme2#...`
 // nor a tenant whose id is `acme#x` (encoded `acme$dx`).
 import type { TenantIsolation } from './options';
@@ -18,9 +18,9 @@ export function iamLiteral(text: string): string {
 }
 
 /**
- * The LeadingKeys pattern of one partition key template, or undefined when the template does not
- * hold the tenant attribute. Throws when a value precedes the tenant id: `*` for it would also
- * match the delimiter, and with it other tenants' keys.
+ * The LeadingKeys pattern of one partition key template for one tenant, or undefined when the
+ * template does not hold the tenant attribute. Throws when a value precedes the tenant id: `*` for
+ * it would also match the delimiter, and with it other tenants' keys.
  */
 export function tenantKeyPattern(
   model: TableModel,
@@ -31,29 +31,30 @@ export function tenantKeyPattern(
 ): string | undefined {
   const at = template.segments.findIndex((s) => s.attribute === tenant.attribute);
   if (at < 0) return undefined;
-  const before = template.segments.slice(0, at);
-  const value = before.find((s) => s.literal === undefined);
+  const value = template.segments.slice(0, at).find((s) => s.literal === undefined);
   if (value) {
     throw new Error(`${where}: tenant isolation needs the tenant attribute '${tenant.attribute}' before any other value in ${template.source}, `
       + `but {${value.attribute}} comes first; put the tenant segment first, e.g. TENANT#{${tenant.attribute}}#...`);
   }
   const kind = template.segments[at].kind;
   if (kind !== AttributeKind.STRING) throw new Error(`${where}: the tenant attribute '${tenant.attribute}' is ${kind}; tenant isolation needs a STRING attribute`);
-  const literals = literalsOf(model, before);
-  const more = sharded || at < template.segments.length - 1;
-  return literals + tenantValue(model, tenant) + (more ? iamLiteral(model.delimiter) + '*' : '');
+  return shapeOf(model, template, sharded, { attribute: tenant.attribute, pattern: tenantValue(model, tenant) });
 }
 
 /**
- * The LeadingKeys pattern that matches every partition key value of a template: its leading
- * literals, then the delimiter and `*` when a value follows (the literal key when none does).
- * Undefined when the template starts with a value: no pattern narrower than `*` matches it.
+ * The LeadingKeys pattern that matches every partition key value of a template, e.g.
+ * `CATEGORY#*` for `CATEGORY#{category}`, `PLANS` for `PLANS`, `CATEGORY#*#*` on a sharded index.
+ * Undefined when the template holds no literal segment: nothing narrower than `*` matches its keys.
  */
-export function prefixKeyPattern(model: TableModel, template: KeyTemplateModel): string | undefined {
-  const at = template.segments.findIndex((s) => s.literal === undefined);
-  if (at === 0) return undefined;
-  if (at < 0) return iamLiteral(template.segments.map((s) => s.literal!).join(model.delimiter));
-  return literalsOf(model, template.segments.slice(0, at)) + '*';
+export function shapeKeyPattern(model: TableModel, template: KeyTemplateModel, sharded: boolean): string | undefined {
+  if (template.segments.every((s) => s.literal === undefined)) return undefined;
+  return shapeOf(model, template, sharded);
+}
+
+/** Literal segments (IAM wildcards escaped), `*` for values but a bound one, joined by the delimiter; `*` for a shard number. */
+function shapeOf(model: TableModel, template: KeyTemplateModel, sharded: boolean, bound?: { attribute: string; pattern: string }): string {
+  const parts = template.segments.map((s) => (s.literal !== undefined ? iamLiteral(s.literal) : s.attribute === bound?.attribute ? bound!.pattern : '*'));
+  return [...parts, ...(sharded ? ['*'] : [])].join(iamLiteral(model.delimiter));
 }
 
 /** Literal segments as a LeadingKeys pattern's start: each with the delimiter after it, IAM wildcards escaped. */
