@@ -26,7 +26,7 @@ afterAll(() => engine.stop());
 async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-  return { tableName, table: openTable<M>({ model: { model: modelDocument(model), ...options, maintainedWrites } }), db: createClient({ ...options, model: manifest }) };
+  return { tableName, table: openTable<M>({ model: modelDocument(model), ...options, maintainedWrites }), db: createClient({ ...options, model: manifest }) };
 }
 
 async function scanAll(tableName: string): Promise<Record<string, AttributeValue>[]> {
@@ -145,7 +145,7 @@ describe('unique values', () => {
   test('a false condition of a put, update or delete is a ConditionFailedError with the stored item, as for other entities', async () => {
     const { tableName, db } = await freshTable();
     await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt, tier: 'GOLD' });
-    const condition = { attr: 'tier', eq: 'SILVER' } as const;
+    const condition = where({ attr: 'tier', eq: 'SILVER' });
     const writes = [
       db.putItem('Customer', { username: 'ann', email: 'b@x', joinedAt }, { condition }),
       db.putItem('Customer', { username: 'ann', email: 'b@x', joinedAt }, { mode: 'replace', condition }),
