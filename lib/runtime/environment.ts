@@ -7,3 +7,9 @@ export const TABLE_NAME_ENV = 'TABLE_NAME';
 
 /** Holds the fingerprint of the manifest the stack deployed the table with. */
 export const FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT';
+
+/**
+ * Holds the absolute path of the compiled model file (`/opt/...`, in the model layer `connect`
+ * adds); `deployedModel` reads it.
+ */
+export const MODEL_PATH_ENV = 'SINGLE_TABLE_MODEL';
