@@ -58,8 +58,10 @@ beforeAll(async () => {
   // The SDK is the Lambda runtime's; locally the project holding cdk.out provides it.
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
   process.env.SINGLE_TABLE_TEST_LEAK = 'the test process';
+  // The run's shared engine: the app creates its table there and deletes it on stop.
   engine = await startEngine();
-  local = await startLocalApp({ assembly, engine: { kind: engine.kind, endpoint: engine.endpoint, description: engine.kind, stop: () => engine.stop() } });
+  const running = { kind: engine.kind, endpoint: engine.endpoint, description: engine.kind, stop: () => engine.stop() };
+  local = await startLocalApp({ assembly, engine: running });
 }, 240_000);
 
 afterAll(async () => {
