@@ -5,14 +5,15 @@
 import { Annotations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Function as LambdaFunction, ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { Construct, IConstruct } from 'constructs';
 import { grantNeeds } from './access/grant';
 import type { SingleTableGrantOptions } from './access/options';
 import { accessNeeds } from './access/plan';
+import { createModelLayer, deliverModel, deployedModelPath } from './model-layer';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { own } from '../manifest/values';
-import { FINGERPRINT_ENV, TABLE_NAME_ENV } from '../runtime/environment';
+import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/environment';
 
 /** The physical key attribute names of one index. */
 export interface IndexKeyNames {
@@ -52,9 +53,14 @@ export interface ISingleTable extends IConstruct {
   grantAccess(grantee: IGrantable, options: SingleTableGrantOptions): Grant;
   /** Grants the queries of these access patterns only. */
   grantPatterns(grantee: IGrantable, ...patterns: string[]): Grant;
-  /** The environment a function using the runtime needs: the table name and the manifest's fingerprint. */
+  /**
+   * The Lambda layer holding the compiled model as a JSON file, at the path `functionEnvironment`
+   * names in `SINGLE_TABLE_MODEL`. Created on first use, one per table.
+   */
+  modelLayer(): ILayerVersion;
+  /** The environment a function using the runtime needs: the table name, the manifest's fingerprint and the model file's path. */
   functionEnvironment(): { [name: string]: string };
-  /** Sets a function's environment (`functionEnvironment`) and grants it what the options name. */
+  /** Adds the model layer, sets the function's environment (`functionEnvironment`) and grants it what the options name. */
   connect(fn: LambdaFunction, options: SingleTableGrantOptions): Grant;
 }
 
@@ -64,6 +70,7 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
   public abstract readonly model: TableModel;
   public abstract readonly tableName: string;
   public abstract readonly tableArn: string;
+  private layer?: ILayerVersion;
 
   /** The table's partition key attribute. */
   public get partitionKeyName(): string {
@@ -127,18 +134,36 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
   }
 
   /**
-   * The environment a function using the runtime needs: the table name (`TABLE_NAME`) and the
-   * manifest's fingerprint (`SINGLE_TABLE_FINGERPRINT`), which the runtime compares with the
-   * manifest it was bundled with.
+   * The Lambda layer holding the compiled model (the JSON file `single-table generate` writes) at
+   * `/opt/cdk-single-table/model-<fingerprint>.json`, the path `functionEnvironment` names in
+   * `SINGLE_TABLE_MODEL`. It holds no code and suits every Lambda runtime and architecture.
+   * Created on first use, one per table; `connect` adds it to the functions it connects.
    */
-  public functionEnvironment(): { [name: string]: string } {
-    return { [TABLE_NAME_ENV]: this.tableName, [FINGERPRINT_ENV]: this.model.fingerprint };
+  public modelLayer(): ILayerVersion {
+    this.layer ??= createModelLayer(this, 'ModelLayer', this.model);
+    return this.layer;
   }
 
-  /** Sets a function's environment (`functionEnvironment`) and grants it what the options name. */
+  /**
+   * The environment a function using the runtime needs: the table name (`TABLE_NAME`), the
+   * manifest's fingerprint (`SINGLE_TABLE_FINGERPRINT`), which the runtime compares with a model
+   * a function carries itself, and the model file's path in the model layer (`SINGLE_TABLE_MODEL`).
+   */
+  public functionEnvironment(): { [name: string]: string } {
+    return {
+      [TABLE_NAME_ENV]: this.tableName,
+      [FINGERPRINT_ENV]: this.model.fingerprint,
+      [MODEL_PATH_ENV]: deployedModelPath(this.model),
+    };
+  }
+
+  /**
+   * Adds the model layer (`modelLayer`) to the function, sets its environment
+   * (`functionEnvironment`) and grants it what the options name.
+   */
   public connect(fn: LambdaFunction, options: SingleTableGrantOptions): Grant {
     const grant = this.grantAccess(fn, options);
-    for (const [name, value] of Object.entries(this.functionEnvironment())) fn.addEnvironment(name, value);
+    deliverModel(this, fn);
     return grant;
   }
 

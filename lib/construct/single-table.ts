@@ -25,7 +25,7 @@ import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
 import { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
-import { FINGERPRINT_ENV, TABLE_NAME_ENV } from '../runtime/environment';
+import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/environment';
 
 /** Properties of a `SingleTable`. */
 export interface SingleTableProps extends SingleTableFeatureProps {
@@ -140,6 +140,8 @@ export class SingleTable extends SingleTableBase {
   public static readonly TABLE_NAME_ENV = TABLE_NAME_ENV;
   /** The environment variable `connect` sets to the manifest's fingerprint; the runtime checks it at cold start. */
   public static readonly FINGERPRINT_ENV = FINGERPRINT_ENV;
+  /** The environment variable `connect` sets to the model file's path in the model layer; the runtime reads the model there. */
+  public static readonly MODEL_PATH_ENV = MODEL_PATH_ENV;
 
   /**
    * An existing SingleTable, by name, for grants and `connect` in another stack or app.
@@ -217,8 +219,8 @@ export class SingleTable extends SingleTableBase {
   /**
    * Connects a function to the table's stream (the `stream` prop must be set): an event source
    * mapping that, with `entities`, filters records on the type attribute so the function only
-   * receives those entities' changes, the stream read grant, and the environment the runtime's
-   * `openTable` reads. Decode the records with `decodeStream` from `cdk-single-table/runtime`.
+   * receives those entities' changes, the stream read grant, and the model layer and environment
+   * `openTable` reads (see `connect`). Decode the records with `decodeStream` from `cdk-single-table/runtime`.
    */
   public addStreamConsumer(fn: LambdaFunction, options: StreamConsumerOptions = {}): DynamoEventSource {
     return addStreamConsumer(this, this.streamView, fn, options);

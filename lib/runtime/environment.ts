@@ -8,5 +8,8 @@ export const TABLE_NAME_ENV = 'TABLE_NAME';
 /** Holds the fingerprint of the manifest the stack deployed the table with. */
 export const FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT';
 
-/** Holds the path of the compiled model file the stack ships with a connected function. */
+/**
+ * Holds the absolute path of the compiled model file (`/opt/...`, in the model layer `connect`
+ * adds); `deployedModel` reads it.
+ */
 export const MODEL_PATH_ENV = 'SINGLE_TABLE_MODEL';

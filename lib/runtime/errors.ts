@@ -8,8 +8,9 @@ export type RuntimeErrorCode =
   /** The model has a versioned, timestamped or unique entity and the table was opened without `maintainedWrites`. */
   | 'MAINTAINED_WRITES_MISSING'
   | 'MANIFEST_MISMATCH'
-  /** No model: SINGLE_TABLE_MODEL is not set and openTable was given none. */
+  /** `deployedModel` found no SINGLE_TABLE_MODEL: the function was not connected with `SingleTable.connect`. */
   | 'MODEL_MISSING'
+  /** A compiled model file that cannot be read or parsed, or of another format or version. */
   | 'INVALID_MODEL'
   | 'UNKNOWN_ENTITY'
   | 'UNKNOWN_PATTERN'

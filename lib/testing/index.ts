@@ -1,14 +1,16 @@
 // `cdk-single-table/testing`: what users' tests import to run their code against the table their
 // stack declares, on an embedded engine (AWS's DynamoDB Local when java is there, else dynalite),
 // with no AWS account. The table is created from the synthesized template, so a test also proves
-// that the stack and the runtime agree.
+// that the stack and the runtime agree; `startLocalApp` runs the app's own bundled Lambdas on it.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 // Users' tests install the SDK (it is an optional dependency of this package).
 // eslint-disable-next-line import/no-extraneous-dependencies
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient, DynamoDBClientConfig, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { createTableInputFromTemplate, TemplateJson } from '../engine/create-table';
+import { createTableInputFromTemplate, TABLE_RESOURCE_TYPES, TemplateJson } from '../engine/create-table';
 import { EmbeddedEngine, EngineKind, LOCAL_CLIENT_CONFIG, startEmbeddedEngine } from '../engine/engine';
+import { invokeLambda, localEnvironment } from '../engine/invoke-lambda';
+import { assemblyFunctions, findFunction } from '../engine/lambda-functions';
 import { readTemplateFile, templateFromAssembly } from '../engine/templates';
 import type { SingleTableManifest } from '../manifest/structs';
 import { createClient, CreateClientOptions } from '../runtime/client';
@@ -18,6 +20,7 @@ export type { EngineKind, EmbeddedEngine } from '../engine/engine';
 /** The sample items and pattern inputs of `single-table local --data`. */
 export type { LocalData } from '../cli/local/local-run';
 export { createTableInputFromTemplate } from '../engine/create-table';
+export { LambdaInvocationError } from '../engine/invoke-lambda';
 
 /**
  * Where the table's definition comes from: a construct inside a stack (the `SingleTable`, or a
@@ -112,6 +115,81 @@ export async function startLocalTable<M extends SingleTableManifest>(options: Lo
     return { engine, tableName, client, stop: () => engine.stop() };
   } catch (e) {
     await engine.stop();
+    throw e;
+  }
+}
+
+/** Options of `startLocalApp`. */
+export interface LocalAppOptions {
+  /** The cloud assembly folder `cdk synth` wrote. @default 'cdk.out' */
+  readonly assembly?: string;
+  /**
+   * Which engine to start (`auto` prefers DynamoDB Local and falls back to dynalite), or one that
+   * already runs (e.g. started in jest's `globalSetup`; `stop()` then leaves it running).
+   * @default 'auto'
+   */
+  readonly engine?: EngineKind | 'auto' | EmbeddedEngine;
+  /** Table name. @default - a fresh unique name */
+  readonly tableName?: string;
+}
+
+/** Options of one invocation. */
+export interface InvokeOptions {
+  /** Variables to add to the function's environment or override in it (e.g. ones resolved only at deploy). */
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/** The app's table on an engine, and its Lambdas ready to run against it. */
+export interface LocalApp {
+  readonly engine: LocalEngine;
+  /** The local table's name: what the functions get in TABLE_NAME. */
+  readonly tableName: string;
+  /** The construct paths of the functions that can run (`Shop/Orders`). */
+  readonly functions: readonly string[];
+  /**
+   * Runs a function's bundled handler with `event`, as Lambda would, in a Node process of its
+   * own: the handler the template names, in the folder the template's asset names, with the
+   * function's environment pointed at the local table (TABLE_NAME, SINGLE_TABLE_MODEL in its
+   * model layer's folder, AWS_ENDPOINT_URL_DYNAMODB, a dummy region and credentials). `fn` is the
+   * construct path (`Shop/Orders`), the path without the stack, the construct id or the logical
+   * id. Resolves to the handler's JSON result; rejects with a `LambdaInvocationError` carrying the
+   * handler's error and output.
+   */
+  invoke<T = any>(fn: string, event?: unknown, options?: InvokeOptions): Promise<T>;
+  /** Stops the engine it started (or deletes the table from an engine it was given). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts an engine, creates the table of a cloud assembly (`cdk.out`, after `npx cdk synth`) and
+ * returns a handle that invokes the assembly's Lambdas against it. Stop it in `afterAll`.
+ */
+export async function startLocalApp(options: LocalAppOptions = {}): Promise<LocalApp> {
+  const assembly = resolve(options.assembly ?? 'cdk.out');
+  const { template } = templateFromAssembly(assembly);
+  const { functions } = assemblyFunctions(assembly);
+  const given = typeof options.engine === 'object' ? options.engine : undefined;
+  const engine = connectLocalEngine(given ?? await startEmbeddedEngine({ engine: options.engine as EngineKind | 'auto' | undefined }));
+  try {
+    const tableName = await engine.createTable(template, options.tableName);
+    const tableLogicalId = Object.entries(template.Resources ?? {}).find(([, r]) => TABLE_RESOURCE_TYPES.includes(r.Type))?.[0];
+    return {
+      engine,
+      tableName,
+      functions: functions.map((f) => f.path),
+      async invoke(name, event, invokeOptions = {}) {
+        const fn = findFunction(assembly, name);
+        const environment = localEnvironment(fn, { tableName, tableLogicalId, endpoint: engine.endpoint, environment: invokeOptions.environment });
+        return invokeLambda(fn, event, environment);
+      },
+      stop: async () => {
+        if (!given) return engine.stop();
+        await engine.deleteTable(tableName);
+        engine.dynamodb.destroy();
+      },
+    };
+  } catch (e) {
+    if (!given) await engine.stop();
     throw e;
   }
 }

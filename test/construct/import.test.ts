@@ -38,8 +38,8 @@ describe('imported by name', () => {
   const imported = SingleTable.fromTableName(stack, 'Orders', 'orders', validManifest());
   const { statements, variables } = connected(stack, imported);
 
-  test('the function gets the table name and the fingerprint of the owning construct', () => {
-    expect(variables).toEqual({ TABLE_NAME: 'orders', SINGLE_TABLE_FINGERPRINT: owner.model.fingerprint });
+  test('the function gets the table name, and the fingerprint and model file of the owning construct', () => {
+    expect(variables).toEqual({ TABLE_NAME: 'orders', SINGLE_TABLE_FINGERPRINT: owner.model.fingerprint, SINGLE_TABLE_MODEL: owner.functionEnvironment().SINGLE_TABLE_MODEL });
   });
 
   test('exactly the grants the patterns and writes need, on the table and index ARNs of this account and region', () => {

@@ -2,17 +2,16 @@
 // line and every block marked `<!-- quick-start: file NAME -->` is written to NAME, in README order,
 // in a new folder. The one change: `cdk-single-table` in an install line becomes the tarball
 // `npm pack` makes of this repository (the compiled package, as the registry would serve it). Then
-// the Lambda that `cdk synth` bundled runs against a local engine whose table comes from the
-// synthesized template. Needs the compiled package (out/): `npm test` compiles first.
-import { execFile } from 'child_process';
+// docs/testing.md's blocks, which continue the quick start in the same folder, run the same way:
+// its jest tests invoke the Lambda `cdk synth` bundled on DynamoDB Local. Needs the compiled
+// package (out/): `npm test` compiles first.
+import { execFile, spawnSync } from 'child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { homedir, tmpdir } from 'os';
 import * as path from 'path';
 import { promisify } from 'util';
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import * as ts from 'typescript';
 import { packagedRuntime, ROOT } from '../support/bundle';
-import { Engine, startEngine } from '../support/engine';
 
 const run = promisify(execFile);
 
@@ -24,9 +23,9 @@ interface QuickStartStep {
   readonly body: string;
 }
 
-/** The README's marked blocks in order: `<!-- quick-start: run -->` or `<!-- quick-start: file NAME -->` before a fence. */
-function quickStartSteps(readme: string): QuickStartStep[] {
-  return [...readme.matchAll(/^<!-- quick-start: (run|file (\S+)) -->\n```\w*\n([\s\S]*?)^```$/gm)].map((m) => ({
+/** A page's marked blocks in order: `<!-- quick-start: run -->` or `<!-- quick-start: file NAME -->` before a fence. */
+function quickStartSteps(page: string): QuickStartStep[] {
+  return [...page.matchAll(/^<!-- quick-start: (run|file (\S+)) -->\n```\w*\n([\s\S]*?)^```$/gm)].map((m) => ({
     kind: m[2] ? 'file' : 'run',
     file: m[2],
     body: m[3],
@@ -36,7 +35,8 @@ function quickStartSteps(readme: string): QuickStartStep[] {
 let work: string;
 let project: string;
 let template: any;
-let engine: Engine | undefined;
+let tarball: string;
+let env: NodeJS.ProcessEnv;
 
 /** npm offline from its cache where it can; the CDK CLI without notices, telemetry or version check. */
 function environment(home: string): NodeJS.ProcessEnv {
@@ -54,15 +54,27 @@ function environment(home: string): NodeJS.ProcessEnv {
   };
 }
 
-async function runLine(line: string, tarball: string, env: NodeJS.ProcessEnv): Promise<void> {
-  // The package is not fetched from the registry: the install line gets this repository's tarball.
-  const command = /^npm (install|i)\b/.test(line) ? line.replace(/(?<=\s)cdk-single-table(?=\s|$)/, tarball) : line;
-  try {
-    await run('sh', ['-c', command], { cwd: project, env, maxBuffer: 64 * 1024 * 1024 });
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string };
-    throw new Error(`README quick start: \`${line}\` failed:\n${err.stderr ?? ''}${err.stdout ?? ''}`);
+/** Runs a page's steps in the project: files written, command lines run; returns what the commands printed. */
+async function runSteps(page: string, steps: QuickStartStep[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+  let output = '';
+  for (const step of steps) {
+    if (step.kind === 'file') {
+      writeFileSync(path.join(project, step.file!), step.body);
+      continue;
+    }
+    for (const line of step.body.split('\n').map((l) => l.replace(/\s#.*$/, '').trim()).filter((l) => l && !l.startsWith('#'))) {
+      // The package is not fetched from the registry: the install line gets this repository's tarball.
+      const command = /^npm (install|i)\b/.test(line) ? line.replace(/(?<=\s)cdk-single-table(?=\s|$)/, tarball) : line;
+      try {
+        const { stdout, stderr } = await run('sh', ['-c', command], { cwd: project, env: { ...env, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 });
+        output += `${stdout}\n${stderr}\n`;
+      } catch (e) {
+        const err = e as { stdout?: string; stderr?: string };
+        throw new Error(`${page}: \`${line}\` failed:\n${err.stderr ?? ''}${err.stdout ?? ''}`);
+      }
+    }
   }
+  return output;
 }
 
 beforeAll(async () => {
@@ -74,29 +86,22 @@ beforeAll(async () => {
   mkdirSync(home);
   // The CDK CLI reads user settings from ~/.cdk.json: no notices (they are fetched from the network).
   writeFileSync(path.join(home, '.cdk.json'), JSON.stringify({ notices: false }));
-  const env = environment(home);
+  env = environment(home);
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
-  const tarball = path.join(work, JSON.parse(stdout)[0].filename);
+  tarball = path.join(work, JSON.parse(stdout)[0].filename);
 
   const steps = quickStartSteps(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
-  expect(steps.map((s) => s.file ?? s.kind)).toEqual(['run', 'cdk.json', 'tsconfig.json', 'manifest.ts', 'app.ts', 'orders.ts', 'run']);
+  expect(steps.map((s) => s.file ?? s.kind)).toEqual(QUICK_START_FILES);
   expect(steps[0].body).toMatch(/^npm install cdk-single-table /m);
-  for (const step of steps) {
-    if (step.kind === 'file') {
-      writeFileSync(path.join(project, step.file!), step.body);
-      continue;
-    }
-    for (const line of step.body.split('\n').map((l) => l.replace(/\s#.*$/, '').trim()).filter((l) => l && !l.startsWith('#'))) {
-      await runLine(line, tarball, env);
-    }
-  }
+  await runSteps('README quick start', steps);
   template = JSON.parse(readFileSync(path.join(project, 'cdk.out', 'Shop.template.json'), 'utf8'));
 }, 280_000);
 
-afterAll(async () => {
-  await engine?.stop();
+afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
+
+const QUICK_START_FILES = ['run', 'cdk.json', 'tsconfig.json', 'manifest.ts', 'app.ts', 'orders.ts', 'run'];
 
 function resourcesOfType(type: string): any[] {
   return Object.values(template.Resources as Record<string, any>).filter((r) => r.Type === type);
@@ -108,44 +113,45 @@ test('cdk synth: the table with its LSIs and both GSIs, and the Lambda on Node.j
   expect(table.Properties.LocalSecondaryIndexes).toHaveLength(5);
   const [fn] = resourcesOfType('AWS::Lambda::Function');
   expect(fn.Properties.Runtime).toBe('nodejs22.x');
-  expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(['SINGLE_TABLE_FINGERPRINT', 'TABLE_NAME']);
+  expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(['SINGLE_TABLE_FINGERPRINT', 'SINGLE_TABLE_MODEL', 'TABLE_NAME']);
+  // The model layer, one JSON file where SINGLE_TABLE_MODEL points.
+  expect(fn.Properties.Layers).toHaveLength(1);
+  const [layer] = resourcesOfType('AWS::Lambda::LayerVersion');
+  const layerDir = path.join(project, 'cdk.out', `asset.${layer.Properties.Content.S3Key.replace(/\.zip$/, '')}`);
+  const model = JSON.parse(readFileSync(path.join(layerDir, fn.Properties.Environment.Variables.SINGLE_TABLE_MODEL.replace(/^\/opt\//, '')), 'utf8'));
+  expect(model.model.fingerprint).toBe(fn.Properties.Environment.Variables.SINGLE_TABLE_FINGERPRINT);
   const bundles = readdirSync(path.join(project, 'cdk.out')).filter((d) => existsSync(path.join(project, 'cdk.out', d, 'index.mjs')));
   expect(bundles).toHaveLength(1);
-});
-
-test('the Lambda cdk synth bundled runs against a local engine: the put and the query of orders.ts', async () => {
-  engine = await startEngine(template);
-  const tableName = await engine.createTable();
-  const [fn] = resourcesOfType('AWS::Lambda::Function');
-  const [asset] = readdirSync(path.join(project, 'cdk.out')).filter((d) => existsSync(path.join(project, 'cdk.out', d, 'index.mjs')));
-  const entry = path.join(project, 'cdk.out', asset, 'index.mjs');
-  const code = readFileSync(entry, 'utf8');
   // The SDK is left to the Lambda runtime, and neither CDK code nor the validation rules are bundled.
+  const code = readFileSync(path.join(project, 'cdk.out', bundles[0], 'index.mjs'), 'utf8');
   expect(code).toMatch(/from\s*"@aws-sdk\/client-dynamodb"/);
   expect(code).not.toMatch(/aws-cdk-lib|SHARD_LOCK_|KEY_COLLISION/);
-
-  // The handler is called as the Lambda runtime calls an ES module's export, with the environment
-  // the template gives it (the table name pointed at the local table). The runtime's client reads
-  // the endpoint from AWS_ENDPOINT_URL_DYNAMODB.
-  const script = `const { handler } = await import(${JSON.stringify(entry)}); console.log(JSON.stringify(await handler({})));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: project,
-    env: {
-      PATH: process.env.PATH,
-      TABLE_NAME: tableName,
-      SINGLE_TABLE_FINGERPRINT: fn.Properties.Environment.Variables.SINGLE_TABLE_FINGERPRINT,
-      AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-    },
-  });
-  const page = JSON.parse(stdout);
-  expect(page.items).toEqual([{ entity: 'Order', item: expect.objectContaining({ username: 'alice', orderId: 'o-1', status: 'OPEN' }) }]);
-
-  const stored = await engine.client.send(new GetItemCommand({ TableName: tableName, Key: { PK: { S: 'CUSTOMER#alice' }, SK: { S: 'ORDER#o-1' } } }));
-  expect(stored.Item).toMatchObject({ Type: { S: 'Order' }, GSI1PK: { S: 'ORDER#o-1' }, GSI2PK: { S: 'ORDER#OPEN' } });
 });
+
+/** Pids of running DynamoDB Local JVMs whose environment holds `mark` (inherited from the process that started them). */
+function jvmsMarked(mark: string): string[] {
+  const pids = spawnSync('pgrep', ['-f', '^[^ ]*java .*DynamoDBLocal.jar'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  return pids.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(mark);
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
+}
+
+test('docs/testing.md continues the quick start: its jest tests run the synthesized Lambda and the table on DynamoDB Local, and leave no engine running', async () => {
+  const steps = quickStartSteps(readFileSync(path.join(ROOT, 'docs', 'testing.md'), 'utf8'));
+  expect(steps.map((s) => s.file ?? s.kind)).toEqual(['run', 'jest.config.js', 'orders.test.ts', 'table.test.ts', 'run']);
+  // It adds files of its own and never rewrites one the quick start wrote.
+  expect(steps.filter((s) => QUICK_START_FILES.includes(s.file!))).toEqual([]);
+  // Other engines may run on this machine (the test run's own, other runs): the example's JVMs are
+  // told apart by a variable in the environment they inherit.
+  const mark = `${process.pid}-${Date.now()}`;
+  const output = await runSteps('docs/testing.md', steps, { SINGLE_TABLE_EXAMPLE_RUN: mark });
+  expect(output).toMatch(/Tests:\s+2 passed, 2 total/);
+  expect(jvmsMarked(`SINGLE_TABLE_EXAMPLE_RUN=${mark}`)).toEqual([]);
+}, 600_000);
 
 /** Type errors of the quick start's Lambda (and the manifest it imports) under a module setting. */
 function typeErrors(options: ts.CompilerOptions): string[] {

@@ -1,12 +1,13 @@
 // A Lambda function on the table's stream: an event source mapping whose filters keep only the
 // entities and kinds of change the function asks for, the stream read grant (DescribeStream,
 // GetShardIterator, GetRecords, ListStreams on the stream's ARN, and decrypt with a
-// customer-managed key), and the environment the runtime's `openTable` reads.
+// customer-managed key), and the model layer and environment the runtime's `openTable` reads.
 import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
 import { Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { StreamConsumerOptions, StreamEventType } from './options';
 import type { TableModel } from '../../manifest/model';
+import { deliverModel } from '../model-layer';
 import type { SingleTableBase } from '../single-table-base';
 
 const ALL_EVENTS = [StreamEventType.INSERT, StreamEventType.MODIFY, StreamEventType.REMOVE];
@@ -92,6 +93,6 @@ export function addStreamConsumer(
     filters,
   });
   fn.addEventSource(source);
-  for (const [name, value] of Object.entries(table.functionEnvironment())) fn.addEnvironment(name, value);
+  deliverModel(table, fn);
   return source;
 }
