@@ -114,10 +114,10 @@ test.each([
     "sample item 2 of 'Order': [MISSING_ATTRIBUTE] entity Order, attribute createdAt: is required"],
   ['a query input query would refuse', { items: {}, queries: { ordersForCustomer: { usrname: 'ann' } } },
     "sample query for 'ordersForCustomer': [MISSING_ATTRIBUTE]"],
-])('data with %s is refused, naming the file, before anything is synthesized or started', async (_what, localData, message) => {
+])('data with %s is refused, naming the file, before anything is synthesized or started', async (_what, given, message) => {
   const dir = mkdtempSync(join(tmpdir(), 'single-table-local-'));
   const data = join(dir, 'data.json');
-  writeFileSync(data, JSON.stringify(localData));
+  writeFileSync(data, JSON.stringify(given));
   // The app does not exist: the data is refused before the app is looked for.
   const r = await run('local', join(dir, 'no-app.ts'), '--data', data);
   expect(r).toMatchObject({ code: 1, stdout: '' });

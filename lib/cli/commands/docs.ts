@@ -4,13 +4,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { samplesFrom } from './cost';
+import { TableModel } from '../../manifest/model';
 import { costReport } from '../../reports/cost';
 import { costMarkdown } from '../../reports/cost-markdown';
 import { designMarkdown } from '../../reports/design-doc';
 import { renderHtmlView, ViewSamples } from '../../reports/html';
 import { designJson } from '../../reports/json';
 import { mermaidDiagram } from '../../reports/mermaid';
-import { TableModel } from '../../manifest/model';
 import { Command } from '../command';
 import { modelOf } from '../compile';
 import { CliError, CliIo, EXIT } from '../io';

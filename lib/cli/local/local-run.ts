@@ -1,18 +1,18 @@
 // What `single-table local` does once the engine runs: create the table from the template, put
 // the sample items and run every access pattern through the runtime client, next to the units the
 // cost model expects for each write and each query.
+import { MeasuredUnits, recordCapacity } from './capacity';
+import { LocalEngine } from './engine';
+import { FoundTemplate } from './template';
 import { createTableInputFromTemplate } from '../../engine/create-table';
 import { FetchMode, IndexType, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { readUnits } from '../../manifest/sizes';
 import { SingleTableManifest } from '../../manifest/structs';
 import { entitySizes, EntitySizes } from '../../reports/cost-sizes';
-import { checkSamples } from '../../reports/html/samples';
 import { writeCost, WriteKind } from '../../reports/cost-writes';
+import { checkSamples } from '../../reports/html/samples';
 import type { createClient as CreateClient } from '../../runtime/client';
 import { CliError, CliIo, progress } from '../io';
-import { MeasuredUnits, recordCapacity } from './capacity';
-import { LocalEngine } from './engine';
-import { FoundTemplate } from './template';
 
 /** Sample items per entity and one input per access pattern. */
 export interface LocalData {
