@@ -14,12 +14,14 @@ import { bundle, BundleResult, LAMBDA_BUNDLE_OPTIONS, packagedRuntime, ROOT } fr
  * reached yet the budget sits just above what the shape measures today (docs/performance.md has
  * the breakdown), so a regression fails here: an operation reachable from another, the fan-out in
  * a one-partition query, the whole model in a handler that needs slices, the manifest's
- * resolution in a Lambda.
+ * resolution in a Lambda. The put + query handler met its target until the runtime's unknown-name
+ * errors learned to say "did you mean" (the edit distance, about 440 bytes, rides along with
+ * every handler that checks attribute names): its budget and the example's sit above that now.
  */
 const BUDGETS = {
-  'bench/handlers/cdk-single-table.ts': 12_288,
+  'bench/handlers/cdk-single-table.ts': 12_750,
   'bench/handlers/cdk-single-table-get.ts': 8_192,
-  'examples/handler.ts': 36_700,
+  'examples/handler.ts': 37_200,
 };
 
 const results: Record<string, { fromSources: BundleResult; asPackage: BundleResult }> = {};
