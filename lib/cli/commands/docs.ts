@@ -108,7 +108,9 @@ function formatOf(flags: Parameters<Command['run']>[1]): Format {
 /** Sample data from --data: the `single-table local` format, checked as `local` checks it. */
 function dataFrom(file: string | boolean | undefined, model: TableModel, io: CliIo): ViewSamples | undefined {
   if (typeof file !== 'string') return undefined;
-  const value = loadValue(file, io, 'localData', 'the sample data') as LocalData;
-  checkData(model, { items: {}, queries: {}, ...value }, file);
-  return value;
+  const given = loadValue(file, io, 'localData', 'the sample data') as Partial<LocalData> | null;
+  // Here items and queries may be left out: what is missing is made up from the manifest.
+  const data = (given && typeof given === 'object' && !Array.isArray(given) ? { items: {}, queries: {}, ...given } : given) as LocalData;
+  checkData(model, data, file);
+  return data;
 }
