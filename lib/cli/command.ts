@@ -40,15 +40,36 @@ export function parseCommandArgs(command: Command, args: string[]): { positional
   }
   const { help, ...flags } = parsed.values as FlagValues;
   const { min, max } = command.positionals;
-  if (!help && (parsed.positionals.length < min || parsed.positionals.length > max)) {
+  const given = parsed.positionals.length;
+  if (!help && (given < min || given > max)) {
     const expected = min === max ? `${min}` : `${min} to ${max}`;
-    throw new CliError(
-      `${command.name}: expected ${expected} argument(s), got ${parsed.positionals.length}${parsed.positionals.length ? ` (${parsed.positionals.join(' ')})` : ''}\n` +
-        `Run 'single-table ${command.name} --help' for usage.`,
-      EXIT.USAGE,
-    );
+    const missing = given < min ? argumentNames(command)[given] : undefined;
+    const problem = missing
+      ? `missing ${missing}${argumentDescription(command, missing)}`
+      : `expected ${expected} argument(s), got ${given}${given ? ` (${parsed.positionals.join(' ')})` : ''}`;
+    throw new CliError(`${command.name}: ${problem}\n${usageOf(command)}\nRun 'single-table ${command.name} --help' for more.`, EXIT.USAGE);
   }
   return { positionals: parsed.positionals, flags, help: help === true };
+}
+
+/** The usage lines of a command: its help up to the first blank line. */
+export function usageOf(command: Command): string {
+  return command.help.split('\n\n')[0];
+}
+
+/** The positional arguments the usage names, in order: `<manifest>`, `[app]`. */
+function argumentNames(command: Command): string[] {
+  return usageOf(command).split(/\s+/).slice(3).filter((word) => /^(<[a-z-]+>|\[[a-z-]+\])$/.test(word));
+}
+
+/** `: what it is`, from the help's Arguments section (with its continuation lines), when the help describes the argument. */
+function argumentDescription(command: Command, name: string): string {
+  const lines = command.help.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`  ${name} `));
+  if (start < 0) return '';
+  const text = [lines[start].slice(name.length + 2)];
+  for (let i = start + 1; i < lines.length && /^\s{5,}\S/.test(lines[i]); i++) text.push(lines[i]);
+  return `: ${text.map((t) => t.trim()).join(' ')}`;
 }
 
 function optionList(command: Command): string {

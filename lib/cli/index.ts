@@ -2,6 +2,8 @@
 // `single-table`: design reports and checks for an access-pattern manifest, from the command line.
 // A plain node tool: it never loads aws-cdk-lib. `main` takes the arguments and streams so tests
 // run it in-process; only the last lines touch the real process.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Command, parseCommandArgs } from './command';
 import { backfillCommand } from './commands/backfill';
 import { checkCommand } from './commands/check';
@@ -24,8 +26,8 @@ file, or a .js/.ts module exporting it (as \`manifest\`, the default export, or 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join('\n')}
 
-Run 'single-table <command> --help' for a command's options. Exit codes: 0 done, 1 the manifest
-cannot be loaded or has errors, 2 bad arguments.
+Run 'single-table <command> --help' for a command's options, 'single-table --version' for the
+version. Exit codes: 0 done, 1 the manifest cannot be loaded or has errors, 2 bad arguments.
 `;
 
 /** Runs the CLI; resolves to the exit code. */
@@ -37,6 +39,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     io.out(HELP);
+    return EXIT.OK;
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(`${packageVersion()}\n`);
     return EXIT.OK;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -60,12 +66,24 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** This package's version, from the package.json above the CLI (lib/cli or out/cli). */
+function packageVersion(): string {
+  for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (pkg.name === 'cdk-single-table') return pkg.version ?? 'unknown';
+  }
+  return 'unknown';
+}
+
 if (require.main === module) {
   const io: CliIo = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     cwd: process.cwd(),
-    progress: process.stderr.isTTY === true,
+    // Also without a terminal (CI, npm scripts): a slow step is never silent.
+    progress: true,
   };
   void main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;

@@ -19,7 +19,7 @@ export interface CliIo {
   readonly err: (text: string) => void;
   /** Directory that relative paths are resolved against. */
   readonly cwd: string;
-  /** Whether to print progress lines for slow steps (standard error is a terminal). */
+  /** Whether to print progress lines for slow steps (on standard error; the CLI always does). */
   readonly progress: boolean;
 }
 
@@ -31,7 +31,7 @@ export class CliError extends Error {
   }
 }
 
-/** A progress line on standard error, only when someone is watching. */
+/** A progress line on standard error, unless the caller turned progress off (tests). */
 export function progress(io: CliIo, text: string): void {
   if (io.progress) io.err(`${text}\n`);
 }

@@ -1,6 +1,7 @@
 // Loads the manifest (or sample items) a command is pointed at: a JSON file, or a JS/TS module
-// exporting it. TypeScript is compiled with ts-node when the project has it (it is a dev tool, not a
-// dependency of this package); otherwise the message says how to get JS or JSON instead.
+// exporting it. TypeScript is loaded with the project's esbuild or ts-node (dev tools, not
+// dependencies of this package); without either, the message says what to install or how to get
+// JS or JSON instead.
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { CliError, CliIo, progress } from './io';
@@ -51,15 +52,15 @@ export function loadValue(file: string, io: CliIo, exportName: string, what: str
 }
 
 /**
- * Why a module did not load. A TypeScript compiler error (ts-node's TSError, ts-jest's) lists one
- * diagnostic per line after a heading that alone says nothing, so all of them are kept; any other
- * error's first line says what went wrong.
+ * Why a module did not load. A TypeScript error (esbuild's transform error, ts-node's TSError,
+ * ts-jest's) lists one diagnostic per line after a heading that alone says nothing, so all of them
+ * are kept; any other error's first line says what went wrong.
  */
 function loadFailure(e: Error): string {
   // eslint-disable-next-line no-control-regex
   const message = String(e?.message ?? e).replace(/\u001b\[[0-9;]*m/g, '');
-  if (!/\berror TS\d+/.test(message)) return message.split('\n')[0];
-  const diagnostics = message.split('\n').filter((line) => line.trim() !== '' && !/Unable to compile TypeScript/.test(line));
+  if (!/\berror TS\d+|^Transform failed with/.test(message)) return message.split('\n')[0];
+  const diagnostics = message.split('\n').filter((line) => line.trim() !== '' && !/Unable to compile TypeScript|^Transform failed with/.test(line));
   return `TypeScript cannot compile it:\n${diagnostics.map((line) => `  ${line.trim()}`).join('\n')}`;
 }
 
@@ -85,18 +86,34 @@ function pickExport(file: string, mod: unknown, exportName: string, what: string
   );
 }
 
-/** Makes `require` compile .ts files, unless something (e.g. `ts-node lib/cli/index.ts`) already does. */
+/**
+ * Makes `require` load .ts files, unless something (e.g. `ts-node lib/cli/index.ts`) already does:
+ * with esbuild's transform when the project has it (types are stripped, never checked, so any
+ * TypeScript version or none will do), else with the project's ts-node (transpile only).
+ */
 function ensureTypeScript(file: string, io: CliIo): void {
   if (require.extensions['.ts']) return;
+  const esbuild = resolveFromProject('esbuild', io);
+  if (esbuild) {
+    progress(io, `Loading ${file} with esbuild...`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { transformSync } = require(esbuild) as typeof import('esbuild');
+    require.extensions['.ts'] = (module, filename) => {
+      const { code } = transformSync(readFileSync(filename, 'utf8'), { loader: 'ts', format: 'cjs', sourcefile: filename, target: `node${process.versions.node.split('.')[0]}` });
+      (module as unknown as { _compile(code: string, filename: string): void })._compile(code, filename);
+    };
+    return;
+  }
   const tsNode = resolveFromProject('ts-node', io);
   if (!tsNode) {
     throw new CliError(
-      `${file}: loading a .ts module needs ts-node, which is not installed here. ` +
-        'Install it (npm install --save-dev ts-node typescript), compile it to JavaScript (tsc), ' +
-        'or write it as JSON (e.g. node -e "console.log(JSON.stringify(require(\'./manifest.js\').manifest))" > manifest.json)',
+      `${file}: loading a .ts module needs esbuild (or ts-node), and neither is installed here. ` +
+        'Install esbuild (npm install --save-dev esbuild: it strips the types without checking them, so any TypeScript version will do), ' +
+        'compile the module to JavaScript (tsc), or write it as JSON ' +
+        '(e.g. node -e "console.log(JSON.stringify(require(\'./manifest.js\').manifest))" > manifest.json)',
     );
   }
-  progress(io, `Compiling ${file} with ts-node...`);
+  progress(io, `Loading ${file} with ts-node...`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require(tsNode).register({ transpileOnly: true });
 }

@@ -21,6 +21,7 @@ import { ISingleTable, SingleTableBase } from './single-table-base';
 import { addStreamConsumer } from './streams/consumer';
 import type { StreamConsumerOptions } from './streams/options';
 import { checkPropsShape, checkTableOptions } from './table-options';
+import { exitCleanlyIfUncaught } from './design-error';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
 import { TableModel } from '../manifest/model';
@@ -241,7 +242,7 @@ export class SingleTable extends SingleTableBase {
       sink.all.push(...syncShardLock(model, props.shardLock, props.shardLockName ?? this.node.path));
     }
     const all = [...diagnostics, ...sink.all];
-    if (!model || sink.hasErrors) throw new ManifestError(all);
+    if (!model || sink.hasErrors) throw exitCleanlyIfUncaught(new ManifestError(all), this.node.path);
     for (const warning of all.filter((d) => d.level === DiagnosticLevel.WARNING)) {
       Annotations.of(this).addWarningV2(`cdk-single-table:${warning.code}`, formatDiagnostic(warning));
     }

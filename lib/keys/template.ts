@@ -7,13 +7,16 @@ import { AttributeKind } from '../manifest/structs';
 
 const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_.-]*)\}$/;
 
-/** Parses a template; returns an error message (without location) when it is malformed. */
+/**
+ * Parses a template; returns an error message (without location) when it is malformed, and the
+ * attribute it names when that one is not declared (so the caller can suggest a declared one).
+ */
 export function parseTemplate(
   source: string,
   delimiter: string,
   escapeChar: string,
   attributeKind: (name: string) => AttributeKind | undefined,
-): { template: KeyTemplateModel } | { error: string } {
+): { template: KeyTemplateModel } | { error: string; undeclared?: string } {
   if (typeof source !== 'string' || source.length === 0) return { error: 'is empty; write e.g. `ORDER#{orderId}`' };
   const segments: KeySegmentModel[] = [];
   const attributes: string[] = [];
@@ -29,7 +32,7 @@ export function parseTemplate(
     if (placeholder) {
       const name = placeholder[1];
       const kind = attributeKind(name);
-      if (kind === undefined) return { error: `names undeclared attribute '${name}'; declare it in the entity's attributes` };
+      if (kind === undefined) return { error: `names undeclared attribute '${name}'`, undeclared: name };
       if (!KEYABLE_KINDS.has(kind)) {
         return { error: `uses attribute '${name}' of type ${kind}; only STRING, NUMBER, DATE and BOOLEAN can be key segments` };
       }

@@ -31,7 +31,7 @@ export function formatDiagnostic(d: ManifestDiagnostic): string {
 /** Thrown by `compileManifest` when the manifest has errors; lists all of them. */
 export class ManifestError extends Error {
   /** Every finding, errors and warnings. */
-  public readonly diagnostics: ManifestDiagnostic[];
+  public readonly diagnostics!: ManifestDiagnostic[];
 
   constructor(diagnostics: ManifestDiagnostic[]) {
     const errors = diagnostics.filter((d) => d.level === DiagnosticLevel.ERROR);
@@ -40,7 +40,8 @@ export class ManifestError extends Error {
         errors.map((d) => '  - ' + formatDiagnostic(d)).join('\n'),
     );
     this.name = 'ManifestError';
-    this.diagnostics = diagnostics;
+    // Not enumerable: printed, the error is its message, which lists every error already.
+    Object.defineProperty(this, 'diagnostics', { value: diagnostics, enumerable: false });
   }
 }
 

@@ -39,6 +39,7 @@ import { describeValue, dict } from './values';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
 import { indexAnswers } from '../keys/index-attributes';
 import { parseTemplate } from '../keys/template';
+import { closestName, didYouMean } from '../model/closest-name';
 import { deepFreeze } from '../model/freeze';
 
 /** Physical names of the table's key attributes. */
@@ -221,7 +222,8 @@ function resolveEntity(
     if (source === undefined) return undefined;
     const parsed = parseTemplate(source, delimiter, escapeChar, kindOf);
     if ('error' in parsed) {
-      sink.error('TEMPLATE_INVALID', `${where}, ${slot === TABLE_INDEX ? 'table' : 'index ' + slot} ${part}`, `template ${JSON.stringify(source)} ${parsed.error}`, 'correct the template');
+      sink.error('TEMPLATE_INVALID', `${where}, ${slot === TABLE_INDEX ? 'table' : 'index ' + slot} ${part}`, `template ${JSON.stringify(source)} ${parsed.error}`,
+        parsed.undeclared === undefined ? 'correct the template' : undeclaredFix(parsed.undeclared, source, attributes));
       return undefined;
     }
     return parsed.template;
@@ -240,8 +242,9 @@ function resolveEntity(
     const loc = `${where}, index ${slot}`;
     if (!index || index.type === IndexType.TABLE) {
       const lsiOff = LSI_SLOTS.includes(slot);
+      const declared = Object.keys(indexes).filter((n) => n !== TABLE_INDEX);
       sink.error('ENTITY_INDEX_UNKNOWN', loc, lsiOff ? `populates ${slot} but local indexes are disabled` : `populates index '${slot}', which is not declared`,
-        lsiOff ? 'enable `localIndexes` or remove the slot from the entity' : `declare it under globalIndexes, or use one of: ${Object.keys(indexes).filter((n) => n !== TABLE_INDEX).join(', ') || '(none)'}`);
+        lsiOff ? 'enable `localIndexes` or remove the slot from the entity' : `${didYouMean(slot, declared)}declare it under globalIndexes, or use one of: ${declared.join(', ') || '(none)'}`);
       continue;
     }
     if (index.type === IndexType.LSI) {
@@ -291,6 +294,14 @@ function resolveEntity(
     uniqueScope: def?.uniqueScope && Object.keys(def.uniqueScope).length ? { ...def.uniqueScope } : undefined,
     description: def?.description,
   };
+}
+
+/** The fix for a template naming an undeclared attribute: the template with the closest declared one, if any is close. */
+function undeclaredFix(name: string, source: string, attributes: { [name: string]: AttributeModel }): string {
+  const closest = closestName(name, Object.keys(attributes));
+  const declare = `declare '${name}' in the entity's attributes`;
+  if (closest === undefined) return `${declare}, or name one it declares: ${Object.keys(attributes).join(', ') || '(none)'}`;
+  return `did you mean '${closest}'? write ${JSON.stringify(source.split(`{${name}}`).join(`{${closest}}`))}, or ${declare}`;
 }
 
 function resolveShards(

@@ -6,6 +6,7 @@
 import type { DiagnosticSink } from './diagnostics';
 import { AttributeKind, ProjectionKind, ShardStrategy, SortKeyCondition, SortOrder } from './structs';
 import { describeType, describeValue, nameProblem } from './values';
+import { closestName, didYouMean } from '../model/closest-name';
 
 /** Largest shard count the library fans out over. */
 export const MAX_SHARDS = 100;
@@ -191,7 +192,8 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
       return false;
     case 'enum':
       if (typeof value === 'string' && shape.values.includes(value)) return true;
-      sink.error(shape.code, place.location, `${subject(place)} is ${describeType(value)}, not ${/^[AEIOU]/.test(shape.enumName) ? 'an' : 'a'} ${shape.enumName}`, `use one of ${shape.values.join(', ')}`);
+      sink.error(shape.code, place.location, `${subject(place)} is ${describeType(value)}, not ${/^[AEIOU]/.test(shape.enumName) ? 'an' : 'a'} ${shape.enumName}`,
+        `${typeof value === 'string' ? didYouMean(value, shape.values) : ''}use one of ${shape.values.join(', ')}`);
       return false;
     case 'number': {
       const ok = typeof value === 'number' && Number.isFinite(value) && value >= shape.min && value <= shape.max && (!shape.integer || Number.isInteger(value));
@@ -240,10 +242,15 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
         return false;
       }
       let ok = true;
+      const unknown = shape.open ? [] : Object.keys(value).filter((field) => !Object.prototype.hasOwnProperty.call(shape.fields, field));
+      // A misspelled required property is one mistake: the unknown one, with the name it meant.
+      const meant = new Set(unknown.map((field) => closestName(field, Object.keys(shape.fields))));
       for (const [field, def] of Object.entries(shape.fields)) {
         const v = value[field];
         if (v === undefined) {
-          if (def.required) {
+          if (meant.has(field)) {
+            ok = false;
+          } else if (def.required) {
             sink.error(def.missingCode ?? codeWhenMissing(def.shape), place.location, `${subject(at(place, field))} is missing`, def.example ? `set ${field}, e.g. ${def.example}` : `set ${field}`);
             ok = false;
           }
@@ -251,11 +258,9 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
         }
         ok = checkShape(v, def.shape, at(place, field), sink) && ok;
       }
-      for (const field of shape.open ? [] : Object.keys(value)) {
-        if (!Object.prototype.hasOwnProperty.call(shape.fields, field)) {
-          sink.error('PROPERTY_UNKNOWN', place.location, `${subject(at(place, field))} is not a property here`, `remove it, or use one of ${Object.keys(shape.fields).join(', ')}`);
-          ok = false;
-        }
+      for (const field of unknown) {
+        sink.error('PROPERTY_UNKNOWN', place.location, `${subject(at(place, field))} is not a property here`, `${didYouMean(field, Object.keys(shape.fields))}remove it, or use one of ${Object.keys(shape.fields).join(', ')}`);
+        ok = false;
       }
       return ok;
     }

@@ -17,12 +17,13 @@ const CONDITION_TEXT: { [condition: string]: string } = {
 };
 
 /**
- * Text inside a quoted Mermaid label. Mermaid reads `#...;` as an entity code, so `#` itself, the
- * quote, braces, angle brackets and pipes are written as numeric codes; line breaks become `<br/>`.
+ * Text inside a quoted Mermaid label, which reads as written (`CUSTOMER#{username}`): only a quote
+ * (it ends the label), angle brackets (an HTML label reads them as markup) and a `#` that would
+ * start an entity code (`#name;`, `#123;`) are written as numeric codes; line breaks become `<br/>`.
  */
 export function mermaidText(text: string): string {
   return text
-    .replace(/[#"{}<>|]/g, (c) => `#${c.charCodeAt(0)};`)
+    .replace(/["<>]|#(?=\w+;)/g, (c) => `#${c.charCodeAt(0)};`)
     .replace(/\n/g, '<br/>');
 }
 

@@ -7,6 +7,7 @@ import { ErrorContext, SingleTableError } from './errors';
 import type { ResultShape } from './results';
 import { indexAnswers } from '../keys/index-attributes';
 import { IndexModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { didYouMean } from '../model/closest-name';
 
 /** How a read with `attributes` is sent and decoded. */
 export interface ProjectedRead {
@@ -53,7 +54,7 @@ function checkAttributes(model: TableModel, entities: readonly string[], attribu
     if (typeof a !== 'string' || !entities.some((e) => Object.hasOwn(model.entities[e].attributes, a))) {
       const known = [...new Set(entities.flatMap((e) => Object.keys(model.entities[e].attributes)))];
       throw new SingleTableError('UNKNOWN_ATTRIBUTE', `attributes names ${JSON.stringify(a)}, which none of ${entities.join(', ')} declares; `
-        + `declared attributes: ${known.join(', ')}`, { ...place, attribute: String(a) });
+        + `${didYouMean(String(a), known)}declared attributes: ${known.join(', ')}`, { ...place, attribute: String(a) });
     }
   }
   return attributes as string[];

@@ -7,6 +7,7 @@ import { KeyCondition, keyConditionFor, PatternKeys, patternKeys } from './key-c
 import { checkSize } from './keys';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../keys/encoding';
 import { IndexModel, PatternModel, TableModel } from '../manifest/model';
+import { didYouMean } from '../model/closest-name';
 
 /** Options of one query call. */
 export interface QueryOptions {
@@ -42,7 +43,7 @@ export function planQuery(
 ): QueryPlan {
   const pattern = Object.hasOwn(model.patterns, patternName) ? model.patterns[patternName] : undefined;
   if (!pattern) {
-    throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
+    throw new SingleTableError('UNKNOWN_PATTERN', `is not declared in the manifest; ${didYouMean(patternName, Object.keys(model.patterns))}known patterns: ${Object.keys(model.patterns).join(', ')}`, { pattern: String(patternName) });
   }
   const { index, keys, typeFilter, shardSuffix } = preparedFor(model, pattern);
   const descending = readOptions(pattern, index, options);

@@ -6,13 +6,14 @@ import { SingleTableError } from './errors';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
 import { DATE_RULE, mustBe, normalizeDate } from '../keys/encoding';
 import type { AttributeModel, EntityModel, TableModel } from '../manifest/model';
+import { didYouMean } from '../model/closest-name';
 
 /** The entity of a name, or an error listing the known ones. */
 export function entityOf(model: TableModel, name: string): EntityModel {
   // Own properties only: a name such as 'constructor' must not find Object.prototype's member.
   const entity = Object.hasOwn(model.entities, name) ? model.entities[name] : undefined;
   if (!entity) {
-    throw new SingleTableError('UNKNOWN_ENTITY', `is not declared in the manifest; known entities: ${Object.keys(model.entities).join(', ')}`, { entity: String(name) });
+    throw new SingleTableError('UNKNOWN_ENTITY', `is not declared in the manifest; ${didYouMean(name, Object.keys(model.entities))}known entities: ${Object.keys(model.entities).join(', ')}`, { entity: String(name) });
   }
   return entity;
 }
@@ -97,7 +98,7 @@ export function attributeOf(entity: EntityModel, name: string): AttributeModel {
 }
 
 function unknownAttribute(entity: string, name: string, declared: readonly string[]): SingleTableError {
-  return new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; declared attributes: ${declared.join(', ')}`, { entity, attribute: name });
+  return new SingleTableError('UNKNOWN_ATTRIBUTE', `is not declared; ${didYouMean(name, declared)}declared attributes: ${declared.join(', ')}`, { entity, attribute: name });
 }
 
 /**

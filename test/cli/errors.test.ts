@@ -1,6 +1,6 @@
 // Bad command lines and bad manifests: a clear message and the documented exit code.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, run } from './run';
@@ -24,6 +24,18 @@ test.each(COMMANDS.map((c) => c.name))('%s --help: its usage, exit 0', async (na
   expect(r.stdout).toMatch(new RegExp(`^Usage: single-table ${name} `));
 });
 
+test('every command\'s usage lists every flag it takes', () => {
+  for (const c of COMMANDS) {
+    const usage = c.help.split('\n\n')[0];
+    for (const flag of Object.keys(c.options)) expect(`${c.name}: ${usage}`).toMatch(new RegExp(`^${c.name}: [\\s\\S]*\\[?--${flag}\\b`));
+  }
+});
+
+test('--version prints the package\'s version', async () => {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  expect(await run('--version')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+});
+
 test('an unknown command: exit 2, naming the commands', async () => {
   expect(await run('deploy', 'x.json')).toEqual({
     code: 2,
@@ -40,7 +52,14 @@ test('an unknown flag: exit 2, listing the flags', async () => {
 
 test('a flag without its value, and a missing or extra argument: exit 2', async () => {
   expect((await run('docs', 'examples/manifest.ts', '--out')).code).toBe(2);
-  expect(await run('check')).toMatchObject({ code: 2, stderr: expect.stringContaining('check: expected 1 argument(s), got 0') });
+  expect(await run('check')).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: 'single-table: check: missing <manifest>: a .json file, or a .js/.ts module exporting the manifest (as `manifest`, '
+      + 'the default export, or its only export)\n'
+      + 'Usage: single-table check <manifest> [--json] [--lock FILE [--lock-name NAME]] [--model FILE]\n'
+      + "Run 'single-table check --help' for more.\n",
+  });
   expect(await run('cost', 'a.json', 'b.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('expected 1 argument(s), got 2 (a.json b.json)') });
 });
 

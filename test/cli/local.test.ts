@@ -107,13 +107,31 @@ test('writes: one per sample item, priced for the indexes the item is really in'
   expect(orders).toEqual([5, 5, 5, 5]); // table, GSI1, GSI2, LSI1, LSI2
 });
 
-test('data that does not fit the manifest is refused before anything runs', async () => {
+test.each([
+  ['items of an entity the manifest does not declare', { items: { Ordr: [{}] }, queries: {} },
+    "sample items for 'Ordr': no such entity; did you mean 'Order'? use one of Customer, Order"],
+  ['an item put would refuse: its position and entity', { items: { Order: [localData.items.Order[0], { ...localData.items.Order[1], createdAt: undefined }] }, queries: {} },
+    "sample item 2 of 'Order': [MISSING_ATTRIBUTE] entity Order, attribute createdAt: is required"],
+  ['a query input query would refuse', { items: {}, queries: { ordersForCustomer: { usrname: 'ann' } } },
+    "sample query for 'ordersForCustomer': [MISSING_ATTRIBUTE]"],
+])('data with %s is refused, naming the file, before anything is synthesized or started', async (_what, given, message) => {
   const dir = mkdtempSync(join(tmpdir(), 'single-table-local-'));
   const data = join(dir, 'data.json');
-  writeFileSync(data, JSON.stringify({ items: { Invoice: [{}] }, queries: {} }));
-  const r = await run('local', assembly, '--data', data);
+  writeFileSync(data, JSON.stringify(given));
+  // The app does not exist: the data is refused before the app is looked for.
+  const r = await run('local', join(dir, 'no-app.ts'), '--data', data);
   expect(r).toMatchObject({ code: 1, stdout: '' });
-  expect(r.stderr).toContain("local: the data file has items for 'Invoice', which is not an entity of the manifest");
+  expect(r.stderr).toContain(`single-table: ${data}: ${message}`);
+});
+
+test('without a data file, items and query inputs are made up from the manifest and every pattern runs', async () => {
+  const elsewhere = mkdtempSync(join(tmpdir(), 'single-table-project-'));
+  const r = await runIn(elsewhere, 'local', assembly, '--manifest', join(ROOT, 'examples/manifest.ts'), '--engine', 'dynalite', '--json');
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  const out = JSON.parse(r.stdout);
+  expect(out.queries.filter((q: { skipped?: string; error?: string }) => q.skipped || q.error)).toEqual([]);
+  expect(out.writes.map((w: { entity: string }) => w.entity)).toEqual(expect.arrayContaining(['Customer', 'Order', 'Product']));
+  expect(out.writes.find((w: { entity: string }) => w.entity === 'Customer').item.username).toBe('username-1');
 });
 
 test('--db-path keeps the data: a second run reuses the table; a template file works as the app', async () => {

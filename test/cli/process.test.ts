@@ -1,8 +1,8 @@
 // The CLI as users run it: one bundled JavaScript file started as a process. Proves the shebang,
-// exit codes of a real process, ts-node registration for .ts manifests (and the message when
-// ts-node is missing), and that the tool never loads aws-cdk-lib or constructs.
+// exit codes of a real process, loading .ts manifests with the project's esbuild (and the message
+// when there is no loader), and that the tool never loads aws-cdk-lib or constructs.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -40,20 +40,38 @@ test('no aws-cdk-lib or constructs in the tool', () => {
   expect(inputs.filter((i) => /node_modules\/(aws-cdk-lib|constructs)\//.test(i))).toEqual([]);
 });
 
-test('a .ts manifest is compiled with the project\'s ts-node', () => {
+test('a .ts manifest is loaded with the project\'s esbuild; progress goes to stderr without a terminal too', () => {
   const r = start(['check', 'examples/manifest.ts']);
-  expect(r.stderr).toBe('');
+  expect(r.stderr).toBe('Loading examples/manifest.ts with esbuild...\n');
   expect(r.stdout).toBe('examples/manifest.ts: 0 error(s), 0 warning(s): valid\n');
   expect(r.status).toBe(0);
 });
 
-test('without ts-node, a .ts manifest fails with what to do instead; exit codes reach the shell', () => {
+test('in a fresh project with esbuild and no TypeScript, a typed .ts manifest loads; one that does not parse names file and line', () => {
+  const project = mkdtempSync(join(tmpdir(), 'single-table-user-'));
+  mkdirSync(join(project, 'node_modules'));
+  symlinkSync(join(ROOT, 'node_modules', 'esbuild'), join(project, 'node_modules', 'esbuild'));
+  writeFileSync(join(project, 'manifest.ts'), [
+    "type Kind = 'STRING' | 'NUMBER';",
+    "const id: { type: Kind; required: boolean } = { type: 'STRING', required: true };",
+    "export const manifest = { entities: { Note: { attributes: { id }, pk: 'NOTE#{id}', sk: 'NOTE#{id}' } } };",
+  ].join('\n'));
+  writeFileSync(join(project, 'broken.ts'), 'export const manifest = {\n  entities: {},\n};\nconst size: number = ;\n');
+  const r = start(['check', 'manifest.ts'], project);
+  expect(r).toMatchObject({ status: 0, stdout: 'manifest.ts: 0 error(s), 0 warning(s): valid\n' });
+  const broken = start(['check', 'broken.ts'], project);
+  expect(broken.status).toBe(1);
+  expect(broken.stderr).toContain('broken.ts: loading failed: TypeScript cannot compile it:\n');
+  expect(broken.stderr).toMatch(/broken\.ts:4:\d+: ERROR: Unexpected ";"/);
+});
+
+test('without esbuild or ts-node, a .ts manifest fails with what to install or do instead; exit codes reach the shell', () => {
   const project = mkdtempSync(join(tmpdir(), 'single-table-user-'));
   writeFileSync(join(project, 'manifest.ts'), 'export const manifest = { entities: {} };\n');
   const r = start(['check', 'manifest.ts'], project);
   expect(r.status).toBe(1);
-  expect(r.stderr).toContain('manifest.ts: loading a .ts module needs ts-node, which is not installed here.');
-  expect(r.stderr).toContain('compile it to JavaScript (tsc), or write it as JSON');
+  expect(r.stderr).toContain('manifest.ts: loading a .ts module needs esbuild (or ts-node), and neither is installed here. Install esbuild (npm install --save-dev esbuild');
+  expect(r.stderr).toContain('compile the module to JavaScript (tsc), or write it as JSON');
   expect(start(['frob']).status).toBe(2);
   expect(start(['check', 'test/cli/fixtures/broken.json']).status).toBe(1);
 });

@@ -1,6 +1,6 @@
 // `cdk synth` of the example app through the pinned CLI and cdk.json, as a user would run it:
 // offline, with telemetry and the version check off, into a temporary output directory.
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
@@ -25,3 +25,23 @@ test('npx cdk synth writes the example template', () => {
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('npx cdk synth of an app with a misspelled template attribute: the finding once, against the construct, no stack trace', () => {
+  const out = mkdtempSync(path.join(tmpdir(), 'cdk-single-table-synth-'));
+  try {
+    const app = 'node -r ts-node/register/transpile-only test/examples/fixtures/misspelled-app.ts';
+    const r = spawnSync(CDK, ['synth', '--quiet', '--app', app, '-o', out], {
+      cwd: ROOT,
+      env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: '1', CDK_DISABLE_VERSION_CHECK: '1' },
+      encoding: 'utf8',
+    });
+    expect(r.status).not.toBe(0);
+    const finding = "[TEMPLATE_INVALID] entity Order, table sk: template \"ORDER#{ordrId}\" names undeclared attribute 'ordrId'. "
+      + "Fix: did you mean 'orderId'? write \"ORDER#{orderId}\", or declare 'ordrId' in the entity's attributes";
+    expect(r.stderr).toContain(`Misspelled/Table: Invalid single-table manifest (1 error):\n  - ${finding}\n`);
+    expect(r.stderr.split('[TEMPLATE_INVALID]').length).toBe(2);
+    expect(r.stderr).not.toMatch(/^\s+at |single-table\.[jt]s:\d+|diagnostics:|PATTERN_INDEX_NOT_POPULATED/m);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}, 300_000);

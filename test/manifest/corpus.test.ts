@@ -60,6 +60,7 @@ describe.each(INVALID_CASES.map((c) => [c.title, c] as const))('rejects %s', (_t
       expect(d.level).toBe(DiagnosticLevel.ERROR);
       expect(d.message).toContain(c.shows);
       expect(d.fix.length).toBeGreaterThan(5);
+      if (c.suggests) expect(d.fix).toContain(`did you mean '${c.suggests}'?`);
       if (numeric) expect(d.message).not.toMatch(/\bnull\b/);
     });
   }

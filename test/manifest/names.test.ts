@@ -144,3 +144,12 @@ describe('entities and the manifest itself', () => {
     expect(d.fix).toContain("'#'");
   });
 });
+
+test('a misspelled required property is one finding, naming the property it meant, not also a missing one', () => {
+  const all = findings(edited((m) => {
+    (m.entities.Order as unknown as Record<string, unknown>).atributes = m.entities.Order.attributes;
+    delete (m.entities.Order as { attributes?: unknown }).attributes;
+  }));
+  expect(all.map((f) => `${f.code} ${f.location}`)).toEqual(['PROPERTY_UNKNOWN entity Order']);
+  expect(all[0].fix).toMatch(/^did you mean 'attributes'\? /);
+});

@@ -9,7 +9,7 @@ test('PATTERN_ENTITY_UNKNOWN: a pattern naming an undeclared entity', () => {
   const d = theFinding(edited((m) => { m.accessPatterns!.ordersForCustomer.entities = ['Ordr']; }), 'PATTERN_ENTITY_UNKNOWN');
   expect(d.location).toBe('pattern ordersForCustomer');
   expect(d.message).toContain("entity 'Ordr'");
-  expect(d.fix).toContain('Customer, Order');
+  expect(d.fix).toBe("did you mean 'Order'? use one of: Customer, Order");
 });
 
 test('PATTERN_INDEX_UNKNOWN: a pattern naming an undeclared index', () => {
@@ -17,6 +17,8 @@ test('PATTERN_INDEX_UNKNOWN: a pattern naming an undeclared index', () => {
   expect(d.location).toBe('pattern orderById');
   expect(d.message).toContain("index 'GSI7'");
   expect(d.fix).toContain('table, GSI1, GSI2, LSI1');
+  expect(theFinding(edited((m) => { m.accessPatterns!.orderById.index = 'gsi2'; }), 'PATTERN_INDEX_UNKNOWN').fix).toMatch(/^did you mean 'GSI2'\? use one of/);
+  expect(theFinding(edited((m) => { m.accessPatterns!.orderById.index = 'ByEmail'; }), 'PATTERN_INDEX_UNKNOWN').fix).toMatch(/^use one of/);
 });
 
 test('PATTERN_INDEX_UNKNOWN: a pattern on an LSI slot while LSIs are off', () => {

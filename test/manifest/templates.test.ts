@@ -1,6 +1,6 @@
 // Key template rules: templates name declared attributes, table keys can always be composed, every
 // index slot gets the templates it needs, and no two entities can produce the same key.
-import { edited, findings, theFinding } from './manifest-fixture';
+import { edited, findings, ManifestDraft, theFinding } from './manifest-fixture';
 import { AttributeKind, ShardStrategy } from '../../lib/manifest/structs';
 
 describe('TEMPLATE_INVALID', () => {
@@ -9,7 +9,27 @@ describe('TEMPLATE_INVALID', () => {
     expect(d.location).toBe('entity Order, index GSI2 sk');
     expect(d.message).toContain('"{createdOn}"');
     expect(d.message).toContain("undeclared attribute 'createdOn'");
-    expect(d.message).toContain("declare it in the entity's attributes");
+    expect(d.fix).toBe("did you mean 'createdAt'? write \"{createdAt}\", or declare 'createdOn' in the entity's attributes");
+  });
+
+  test('an undeclared attribute close to no declared one: the fix lists the declared ones', () => {
+    const d = theFinding(edited((m) => { m.entities.Order.sk = 'ORDER#{lineNumber}'; }), 'TEMPLATE_INVALID');
+    expect(d.fix).toBe("declare 'lineNumber' in the entity's attributes, or name one it declares: username, orderId, status, createdAt, amount");
+  });
+
+  test.each([
+    ['the table pk', (m: ManifestDraft) => { m.entities.Order.pk = 'CUSTOMER#{usrname}'; }],
+    ['an index template', (m: ManifestDraft) => { m.entities.Order.indexes!.GSI2.pk = 'ORDER#{stauts}'; }],
+  ])('a misspelled attribute in %s is one finding: the patterns on its index are not reported as a second cause', (_where, change) => {
+    const all = findings(edited(change));
+    expect(all.map((f) => f.code)).toEqual(['TEMPLATE_INVALID']);
+    expect(all[0].fix).toMatch(/^did you mean '(username|status)'\?/);
+  });
+
+  test('a slot naming a misspelled index is one finding, suggesting the index', () => {
+    const all = findings(edited((m) => { m.entities.Order.indexes!.GSI = m.entities.Order.indexes!.GSI2; delete m.entities.Order.indexes!.GSI2; }));
+    expect(all.map((f) => f.code)).toEqual(['ENTITY_INDEX_UNKNOWN']);
+    expect(all[0].fix).toMatch(/^did you mean 'GSI1'\? declare it under globalIndexes/);
   });
 
   test('a table template mixing a literal and a placeholder in one segment', () => {

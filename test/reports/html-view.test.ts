@@ -118,6 +118,17 @@ describe('escaping', () => {
     expect(page).toContain('&#60;img src=x onerror=alert(1)&#62;');
   });
 
+  test('chart text written for Markdown shows no backticks: a code span is <code>, escaped', () => {
+    const page = renderHtmlView(model, localData);
+    expect(page).toContain('every item carries its entity type in <code>Type</code>.');
+    expect(page).not.toContain('`');
+    const m: SingleTableManifest = {
+      entities: { Note: { description: 'holds `<b>` and a lone ` tick', attributes: { id: { type: AttributeKind.STRING, required: true } }, pk: 'NOTE#{id}', sk: 'NOTE' } },
+      localIndexes: { enabled: false },
+    };
+    expect(renderHtmlView(compileManifest(m).model)).toContain('holds <code>&#60;b&#62;</code> and a lone ` tick');
+  });
+
   test('escapeHtml leaves no markup character and loses nothing (property)', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
       const escaped = escapeHtml(s);
@@ -138,13 +149,21 @@ describe('mermaid', () => {
     const slots = Object.values(model.entities).reduce((n, e) => n + Object.keys(e.keys).length, 0);
     expect(diagram.match(/^ {2}E\d+ -- /gm)).toHaveLength(slots);
     expect(diagram.match(/^ {2}P\d+ -- /gm)).toHaveLength(Object.keys(model.patterns).length);
-    expect(diagram).toContain('E1 -- "ORDER#35;#123;status#125;#35;[0-2] / #123;createdAt#125;" --> I2');
+    expect(diagram).toContain('E1 -- "ORDER#{status}#[0-2] / {createdAt}" --> I2');
+    expect(diagram).toContain('"CUSTOMER#{username}');
   });
 
-  test('label text never holds a character Mermaid would read as syntax (property)', () => {
-    fc.assert(fc.property(fc.string(), (s) => {
+  test('label text reads back as written: no quote or markup, and every entity code Mermaid decodes is one written for a character (property)', () => {
+    const texts = fc.oneof(fc.string(), fc.array(fc.constantFrom('#', ';', 'a', '1', '"', '<', '>', '{', '}', '\n', 'br/'), { maxLength: 12 }).map((a) => a.join('')));
+    fc.assert(fc.property(texts, (s) => {
       const text = mermaidText(s);
-      expect(text.replace(/#\d+;/g, '').replace(/<br\/>/g, '')).not.toMatch(/[#"{}<>|\n]/);
+      expect(text.replace(/<br\/>/g, '')).not.toMatch(/["<>\n]/);
+      // What Mermaid does to a quoted label: `#name;` / `#123;` are entity codes, `<br/>` a line break.
+      const read = text.replace(/<br\/>/g, '\n').replace(/#(\w+);/g, (_m, code: string) => {
+        expect(code).toMatch(/^\d+$/);
+        return String.fromCharCode(Number(code));
+      });
+      expect(read).toBe(s);
     }));
   });
 });

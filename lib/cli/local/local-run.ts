@@ -1,17 +1,18 @@
 // What `single-table local` does once the engine runs: create the table from the template, put
 // the sample items and run every access pattern through the runtime client, next to the units the
 // cost model expects for each write and each query.
+import { MeasuredUnits, recordCapacity } from './capacity';
+import { LocalEngine } from './engine';
+import { FoundTemplate } from './template';
 import { createTableInputFromTemplate } from '../../engine/create-table';
 import { FetchMode, IndexType, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { readUnits } from '../../manifest/sizes';
 import { SingleTableManifest } from '../../manifest/structs';
 import { entitySizes, EntitySizes } from '../../reports/cost-sizes';
 import { writeCost, WriteKind } from '../../reports/cost-writes';
+import { checkSamples } from '../../reports/html/samples';
 import type { createClient as CreateClient } from '../../runtime/client';
 import { CliError, CliIo, progress } from '../io';
-import { MeasuredUnits, recordCapacity } from './capacity';
-import { LocalEngine } from './engine';
-import { FoundTemplate } from './template';
 
 /** Sample items per entity and one input per access pattern. */
 export interface LocalData {
@@ -134,16 +135,22 @@ async function storedKeys(engine: LocalEngine, tableName: string, model: TableMo
   return rows.sort((a, b) => (a[pk] ?? '').localeCompare(b[pk] ?? '') || (a[sk] ?? '').localeCompare(b[sk] ?? ''));
 }
 
-/** Refuses data that does not fit the manifest, before anything is synthesized or started. */
-export function checkData(model: TableModel, data: LocalData): void {
-  if (!data || typeof data.items !== 'object' || typeof data.queries !== 'object') {
-    throw new CliError('local: the data file must export `localData` = { items: { Entity: [item, ...] }, queries: { pattern: input } }');
+/**
+ * Refuses a data file that does not fit the manifest, before anything is synthesized or started:
+ * every error names the file, and the item's position and entity (or the pattern).
+ */
+export function checkData(model: TableModel, data: LocalData, file: string): void {
+  const isMap = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isMap(data) || !isMap(data.items) || !isMap(data.queries)) {
+    throw new CliError(`${file}: the data must be exported as \`localData\` = { items: { Entity: [item, ...] }, queries: { pattern: input } }`);
   }
-  for (const entity of Object.keys(data.items)) {
-    if (!model.entities[entity]) throw new CliError(`local: the data file has items for '${entity}', which is not an entity of the manifest`);
+  for (const [entity, items] of Object.entries(data.items)) {
+    if (!Array.isArray(items)) throw new CliError(`${file}: items.${entity} must be a list of items, got ${typeof items}`);
   }
-  for (const pattern of Object.keys(data.queries)) {
-    if (!model.patterns[pattern]) throw new CliError(`local: the data file has an input for '${pattern}', which is not an access pattern of the manifest`);
+  try {
+    checkSamples(model, data);
+  } catch (e) {
+    throw new CliError(`${file}: ${(e as Error).message}`);
   }
 }
 

@@ -1,6 +1,7 @@
 // Access pattern rules: every pattern can be served by the index it names, as declared.
-import { IndexType, TABLE_INDEX } from '../model';
-import { SortKeyCondition } from '../structs';
+import { didYouMean } from '../../model/closest-name';
+import { IndexType, TABLE_INDEX, TableModel } from '../model';
+import { SingleTableManifest, SortKeyCondition } from '../structs';
 import type { ManifestRule } from './rule';
 
 /** A pattern names known entities, a known index, and an index each of its entities populates. */
@@ -14,18 +15,29 @@ export const patternsNameWhatExists: ManifestRule = (model, manifest, sink) => {
     }
     const index = model.indexes[indexName];
     if (!index) {
-      sink.error('PATTERN_INDEX_UNKNOWN', where, `uses index '${indexName}', which does not exist`, `use one of: ${Object.keys(model.indexes).join(', ')}`);
+      sink.error('PATTERN_INDEX_UNKNOWN', where, `uses index '${indexName}', which does not exist`, `${didYouMean(indexName, Object.keys(model.indexes))}use one of: ${Object.keys(model.indexes).join(', ')}`);
     }
     for (const entityName of def.entities) {
       const entity = model.entities[entityName];
       if (!entity) {
-        sink.error('PATTERN_ENTITY_UNKNOWN', where, `names entity '${entityName}', which is not declared`, `use one of: ${Object.keys(model.entities).join(', ')}`);
-      } else if (index && !entity.keys[indexName]) {
+        sink.error('PATTERN_ENTITY_UNKNOWN', where, `names entity '${entityName}', which is not declared`, `${didYouMean(entityName, Object.keys(model.entities))}use one of: ${Object.keys(model.entities).join(', ')}`);
+      } else if (index && !entity.keys[indexName] && !keysAlreadyReported(model, manifest, entityName, indexName)) {
         sink.error('PATTERN_INDEX_NOT_POPULATED', where, `queries ${indexName} for ${entityName}, but ${entityName} does not populate ${indexName}`, `add ${indexName} key templates to entity ${entityName}, or query another index`);
       }
     }
   }
 };
+
+/**
+ * Whether an entity's keys on an index are missing because of a finding already reported: its
+ * table keys (every entity has them), a template it declares for the index, or a slot naming an
+ * index that does not exist (likely the one meant). Reporting the pattern too would be a second
+ * cause for one mistake.
+ */
+function keysAlreadyReported(model: TableModel, manifest: SingleTableManifest, entityName: string, indexName: string): boolean {
+  const slots = Object.keys(manifest.entities[entityName]?.indexes ?? {});
+  return indexName === TABLE_INDEX || slots.includes(indexName) || slots.some((slot) => slot === TABLE_INDEX || !model.indexes[slot]);
+}
 
 /** A collection pattern's entities share the partition key template on its index. */
 export const collectionsSharePartitionKey: ManifestRule = (model, _manifest, sink) => {
@@ -83,7 +95,7 @@ export const patternAttributesAreDeclared: ManifestRule = (model, _manifest, sin
     const declared = new Set(pattern.entities.flatMap((e) => Object.keys(model.entities[e]?.attributes ?? {})));
     for (const attr of pattern.attributes) {
       if (!declared.has(attr)) {
-        sink.error('PATTERN_ATTRIBUTE_UNDECLARED', `pattern ${pattern.name}`, `needs attribute '${attr}', which none of ${pattern.entities.join(', ')} declares`, 'remove it from `attributes`, or declare it');
+        sink.error('PATTERN_ATTRIBUTE_UNDECLARED', `pattern ${pattern.name}`, `needs attribute '${attr}', which none of ${pattern.entities.join(', ')} declares`, `${didYouMean(attr, declared)}remove it from \`attributes\`, or declare it`);
       }
     }
   }

@@ -1,5 +1,6 @@
 // Projection rules: INCLUDE lists and DynamoDB's limits of 20 projected attributes per index and
 // 100 per table.
+import { didYouMean } from '../../model/closest-name';
 import { ProjectionKind } from '../structs';
 import type { ManifestRule } from './rule';
 
@@ -18,7 +19,7 @@ export const includeListsAreValid: ManifestRule = (model, manifest, sink) => {
       } else if (attr === model.typeAttribute) {
         sink.error('INCLUDE_TYPE_ATTRIBUTE', `index ${name}`, `INCLUDE names the type attribute '${attr}', which INCLUDE indexes project anyway`, 'remove it from `include`');
       } else if (!declared.has(attr)) {
-        sink.error('INCLUDE_ATTRIBUTE_UNDECLARED', `index ${name}`, `INCLUDE names '${attr}', which no entity declares`, 'declare the attribute on the entities that need it, or remove it from `include`');
+        sink.error('INCLUDE_ATTRIBUTE_UNDECLARED', `index ${name}`, `INCLUDE names '${attr}', which no entity declares`, `${didYouMean(attr, declared)}declare the attribute on the entities that need it, or remove it from \`include\``);
       }
     }
   }

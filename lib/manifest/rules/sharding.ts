@@ -1,4 +1,5 @@
 // Sharding rules: settings that can work, and enough shards for the declared peak.
+import { didYouMean } from '../../model/closest-name';
 import { IndexType } from '../model';
 import { MAX_SHARDS } from '../shape';
 import { peakEntryWriteUnits, SAFE_WRITES_PER_PARTITION, shardsFor } from '../sizes';
@@ -37,7 +38,7 @@ export const shardSettingsArePossible: ManifestRule = (model, manifest, sink) =>
       for (const entity of entitiesOn(model, name)) {
         const attr = own(entity.attributes, s.shardAttribute);
         if (!attr || !attr.required || ![AttributeKind.STRING, AttributeKind.NUMBER, AttributeKind.DATE].includes(attr.type)) {
-          sink.error('SHARD_ATTRIBUTE_INVALID', `${where}, entity ${entity.name}`, `shardAttribute '${s.shardAttribute}' is ${attr ? `${attr.required ? '' : 'optional '}${attr.type}` : 'not declared'}; every entity on the index must have it as a required STRING, NUMBER or DATE`, `declare '${s.shardAttribute}' as a required attribute of ${entity.name}`);
+          sink.error('SHARD_ATTRIBUTE_INVALID', `${where}, entity ${entity.name}`, `shardAttribute '${s.shardAttribute}' is ${attr ? `${attr.required ? '' : 'optional '}${attr.type}` : 'not declared'}; every entity on the index must have it as a required STRING, NUMBER or DATE`, `${attr ? '' : didYouMean(s.shardAttribute, Object.keys(entity.attributes))}declare '${s.shardAttribute}' as a required attribute of ${entity.name}`);
         }
       }
     }

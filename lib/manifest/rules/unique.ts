@@ -2,6 +2,7 @@
 // no entity's type value is the one guard items carry, and each scope is a leading partition key attribute
 // of a unique attribute's.
 import { guardMark } from '../../keys/unique-guard';
+import { didYouMean } from '../../model/closest-name';
 import { EntityModel, TABLE_INDEX } from '../model';
 import { AttributeKind } from '../structs';
 import type { ManifestRule } from './rule';
@@ -36,7 +37,7 @@ export const uniqueAttributesAreKeyable: ManifestRule = (model, _manifest, sink)
         sink.error('UNIQUE_ATTRIBUTE_DUPLICATE', `${where}, unique`, `lists '${name}' twice`, `list '${name}' once`);
       } else if (!attr) {
         sink.error('UNIQUE_ATTRIBUTE_UNDECLARED', `${where}, unique`, `names ${describeValue(name)}, which is not an attribute of ${entity.name}`,
-          `declare it in the entity's attributes, or remove it from unique (declared: ${Object.keys(entity.attributes).join(', ')})`);
+          `${didYouMean(String(name), Object.keys(entity.attributes))}declare it in the entity's attributes, or remove it from unique (declared: ${Object.keys(entity.attributes).join(', ')})`);
       } else if (!UNIQUE_KINDS.has(attr.type)) {
         sink.error('UNIQUE_ATTRIBUTE_KIND', `${where}, attribute ${name}`, `is unique but of type ${attr.type}; a guard key holds a STRING, NUMBER or DATE value`,
           `remove '${name}' from unique, or make it a STRING (e.g. a canonical text of the value)`);

@@ -142,14 +142,23 @@ ${results}
 </article>`;
 }
 
-/** A design-document chart as an HTML table; multi-value cells keep one value per line. */
+/**
+ * A design-document chart as an HTML table; multi-value cells keep one value per line. Its text is
+ * written for Markdown, so a `code` span becomes <code> rather than showing its backticks.
+ */
 function chart(t: ReportTable): string {
   const cell = (value: string, i: number) => {
-    const lines = value.split('\n').map(escapeHtml);
-    return `<td>${(t.codeColumns.includes(i) && value !== '-' ? lines.map((l) => `<code>${l}</code>`) : lines).join('<br>')}</td>`;
+    const code = t.codeColumns.includes(i) && value !== '-';
+    const lines = value.split('\n').map((l) => (code ? `<code>${escapeHtml(l)}</code>` : inlineCode(l)));
+    return `<td>${lines.join('<br>')}</td>`;
   };
   return `<h3>${escapeHtml(t.heading)}</h3>
-${t.intro ? `<p>${escapeHtml(t.intro)}</p>` : ''}<table class="chart"><thead><tr>${t.headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>
+${t.intro ? `<p>${inlineCode(t.intro)}</p>` : ''}<table class="chart"><thead><tr>${t.headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>
 ${t.rows.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('\n')}
 </tbody></table>`;
+}
+
+/** Escaped text with its Markdown code spans (`Type`) as <code>. */
+function inlineCode(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }

@@ -5,7 +5,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { EntityModel, PatternModel, TableModel } from '../../manifest/model';
 import { AttributeKind, SortKeyCondition } from '../../manifest/structs';
+import { didYouMean } from '../../model/closest-name';
 import { itemToWrite } from '../../runtime/items';
+import { planQuery } from '../../runtime/query';
 
 /** Sample data in the `single-table local` format: items by entity name, a query input by pattern name. */
 export interface ViewSamples {
@@ -31,14 +33,39 @@ export interface CompleteSamples {
 
 const ITEMS_PER_ENTITY = 2;
 
-/** The given samples, with items made up for entities that have none and inputs for patterns that have none. */
-export function completeSamples(model: TableModel, samples: ViewSamples = {}): CompleteSamples {
+/**
+ * Refuses samples the runtime would refuse, before any of them is used: items of an entity the
+ * model does not declare, queries of a pattern it does not declare, an item `put` would refuse or
+ * a query input `query` would refuse, each named by its position and entity or pattern.
+ */
+export function checkSamples(model: TableModel, samples: ViewSamples): void {
+  checkSampleNames(model, samples);
+  storedItems(model, samples.items ?? {});
+  for (const [name, input] of Object.entries(samples.queries ?? {})) {
+    try {
+      planQuery(model, name, input);
+    } catch (e) {
+      throw new Error(`sample query for '${name}': ${(e as Error).message}`);
+    }
+  }
+}
+
+function checkSampleNames(model: TableModel, samples: ViewSamples): void {
   for (const name of Object.keys(samples.items ?? {})) {
-    if (!Object.hasOwn(model.entities, name)) throw new Error(`sample items for '${name}': no such entity; use one of ${Object.keys(model.entities).join(', ')}`);
+    if (!Object.hasOwn(model.entities, name)) {
+      throw new Error(`sample items for '${name}': no such entity; ${didYouMean(name, Object.keys(model.entities))}use one of ${Object.keys(model.entities).join(', ')}`);
+    }
   }
   for (const name of Object.keys(samples.queries ?? {})) {
-    if (!Object.hasOwn(model.patterns, name)) throw new Error(`sample query for '${name}': no such access pattern; use one of ${Object.keys(model.patterns).join(', ')}`);
+    if (!Object.hasOwn(model.patterns, name)) {
+      throw new Error(`sample query for '${name}': no such access pattern; ${didYouMean(name, Object.keys(model.patterns))}use one of ${Object.keys(model.patterns).join(', ')}`);
+    }
   }
+}
+
+/** The given samples, with items made up for entities that have none and inputs for patterns that have none. */
+export function completeSamples(model: TableModel, samples: ViewSamples = {}): CompleteSamples {
+  checkSampleNames(model, samples);
   const generated: string[] = [];
   const items: { [entity: string]: readonly Record<string, unknown>[] } = {};
   for (const entity of Object.values(model.entities)) {

@@ -7,6 +7,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ExpressionRefs } from './refs';
 import { describe } from '../../keys/encoding';
 import type { AttributeModel, EntityModel } from '../../manifest/model';
+import { didYouMean } from '../../model/closest-name';
 import { SingleTableError } from '../errors';
 import { storableNumber, toAttributeValue } from '../marshall';
 import { attributeValue, VALUE_KINDS } from '../values';
@@ -174,7 +175,7 @@ function declared(entities: readonly EntityModel[], name: unknown, path: string)
   const owners = entities.filter((e) => Object.hasOwn(e.attributes, name));
   if (owners.length === 0) {
     const known = [...new Set(entities.flatMap((e) => Object.keys(e.attributes)))];
-    throw new SingleTableError('UNKNOWN_ATTRIBUTE', `${path}: is not declared; declared attributes: ${known.join(', ')}`, { entity: entityNames(entities), attribute: name });
+    throw new SingleTableError('UNKNOWN_ATTRIBUTE', `${path}: is not declared; ${didYouMean(name, known)}declared attributes: ${known.join(', ')}`, { entity: entityNames(entities), attribute: name });
   }
   return { name, path, entities: owners, attrs: owners.map((e) => e.attributes[name]) };
 }

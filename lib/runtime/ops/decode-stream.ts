@@ -14,6 +14,7 @@ import { decodeString, encodeString } from '../../keys/encoding';
 import type { EntityName, ResultItemOf } from '../../manifest/infer';
 import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { AttributeKind, SingleTableManifest } from '../../manifest/structs';
+import { didYouMean } from '../../model/closest-name';
 import { SingleTableError } from '../errors';
 import { fromItem } from '../marshall';
 import { parseKey } from '../results';
@@ -99,7 +100,7 @@ export function decodeStream<M, E extends EntityName<M> = EntityName<M>>(
   const entities = options.entities && new Set<string>(options.entities);
   entities?.forEach((name) => {
     if (!Object.hasOwn(decoder.model.entities, name)) {
-      throw new SingleTableError('UNKNOWN_ENTITY', `is not declared in the manifest; known entities: ${Object.keys(decoder.model.entities).join(', ')}`, { entity: name });
+      throw new SingleTableError('UNKNOWN_ENTITY', `is not declared in the manifest; ${didYouMean(name, Object.keys(decoder.model.entities))}known entities: ${Object.keys(decoder.model.entities).join(', ')}`, { entity: name });
     }
   });
   const eventNames = options.eventNames && new Set<string>(options.eventNames);

@@ -24,6 +24,8 @@ export interface InvalidCase {
   readonly shows: string;
   /** Paths it cannot take (a value JSON cannot hold skips the CLI). */
   readonly skip?: readonly Path[];
+  /** The declared name the fix suggests for a misspelt one ("did you mean"). */
+  readonly suggests?: string;
 }
 
 /** A manifest (and props) at an edge of what is allowed: every path accepts it. */

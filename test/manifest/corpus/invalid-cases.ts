@@ -135,7 +135,7 @@ const names: InvalidCase[] = [
 ];
 
 const enums: InvalidCase[] = [
-  { title: 'attribute type in lower case', manifest: attr('amount', { type: 'number' }), code: 'ATTRIBUTE_TYPE_INVALID', where: 'entity Order, attribute amount', shows: '`type` is the string "number", not an AttributeKind' },
+  { title: 'attribute type in lower case', manifest: attr('amount', { type: 'number' }), code: 'ATTRIBUTE_TYPE_INVALID', where: 'entity Order, attribute amount', shows: '`type` is the string "number", not an AttributeKind', suggests: 'NUMBER' },
   { title: 'attribute type missing', manifest: (m) => { m.entities.Order.attributes.amount = {}; }, code: 'ATTRIBUTE_TYPE_INVALID', where: 'entity Order, attribute amount', shows: '`type` is missing' },
   { title: 'sortKeyCondition in lower case', manifest: pattern({ sortKeyCondition: 'begins_with' }), code: 'PATTERN_CONDITION_INVALID', where: 'pattern ordersForCustomer', shows: '"begins_with"' },
   { title: 'sortKeyCondition not a SortKeyCondition', manifest: pattern({ sortKeyCondition: 'STARTS_WITH' }), code: 'PATTERN_CONDITION_INVALID', where: 'pattern ordersForCustomer', shows: '"STARTS_WITH"' },
@@ -183,7 +183,7 @@ const jsonTypes: InvalidCase[] = [
   { title: 'typeValue a number', manifest: (m) => { m.entities.Order.typeValue = 5; }, code: 'PROPERTY_TYPE_INVALID', where: 'entity Order', shows: '`typeValue` is the number 5' },
   { title: 'delimiter a number', manifest: (m) => { m.delimiter = 5; }, code: 'DELIMITER_INVALID', where: 'manifest', shows: '`delimiter` is the number 5' },
   { title: 'delimiter of two characters', manifest: (m) => { m.delimiter = '::'; }, code: 'DELIMITER_INVALID', where: 'manifest', shows: 'delimiter "::"' },
-  { title: 'a misspelt property', manifest: (m) => { m.globalIndexes.GSI1.projecton = 'KEYS_ONLY'; }, code: 'PROPERTY_UNKNOWN', where: 'index GSI1', shows: '`projecton` is not a property here' },
+  { title: 'a misspelt property', manifest: (m) => { m.globalIndexes.GSI1.projecton = 'KEYS_ONLY'; }, code: 'PROPERTY_UNKNOWN', where: 'index GSI1', shows: '`projecton` is not a property here', suggests: 'projection' },
   { title: 'props deletionProtection as a string', props: { deletionProtection: 'false' }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`deletionProtection` is the string "false", not a boolean' },
   { title: 'props pointInTimeRecovery as a string', props: { pointInTimeRecovery: 'no' }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`pointInTimeRecovery` is the string "no"' },
   { title: 'props tableName a number', props: { tableName: 5 }, code: 'TABLE_NAME_INVALID', where: 'SingleTable props', shows: '`tableName` is the number 5' },

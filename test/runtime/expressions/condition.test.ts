@@ -83,6 +83,7 @@ test('applyTo leaves out empty maps', () => {
 
 test.each([
   [{ attr: 'nope', eq: 1 }, 'UNKNOWN_ATTRIBUTE', 'entity Doc, attribute nope: condition.attr: is not declared; declared attributes: id, status'],
+  [{ attr: 'staus', eq: 1 }, 'UNKNOWN_ATTRIBUTE', "entity Doc, attribute staus: condition.attr: is not declared; did you mean 'status'? declared attributes: id, status"],
   [{ and: [{ attr: 'count', eq: 1 }, { attr: 'count', eq: '1' }] }, 'INVALID_VALUE', 'attribute count: condition.and[1].eq: must be a finite number'],
   [{ and: [] }, 'INVALID_CONDITION', 'condition.and: must be a non-empty array of conditions'],
   [{ or: {} }, 'INVALID_CONDITION', 'condition.or: must be a non-empty array'],
