@@ -38,7 +38,7 @@ afterAll(() => engine.stop());
 async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-  return { tableName, table: openTable<M>({ model: { ...options, model: document } }), db: createClient({ ...options, model: manifest }) };
+  return { tableName, table: openTable<M>({ ...options, model: document }), db: createClient({ ...options, model: manifest }) };
 }
 
 /** Deletes a customer as DynamoDB's time to live does: one DeleteItem, no transaction, guards untouched. */

@@ -19,7 +19,7 @@ export function clientTables<M extends SingleTableManifest>(manifest: M) {
     fresh: async () => {
       const tableName = await engine!.createTable();
       const options = { client: engine!.client, tableName };
-      return { db: createClient<M>({ ...options, model: manifest }), table: openTable<M>({ model: { ...options, model: document } }) };
+      return { db: createClient<M>({ ...options, model: manifest }), table: openTable<M>({ ...options, model: document }) };
     },
   };
 }
