@@ -1,0 +1,110 @@
+"""The table handle: one method per operation over the compiled model, the table name and a boto3
+DynamoDB client (the low-level client: items travel as AttributeValues, composed here)."""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Iterator, Mapping
+
+from . import items as item_ops
+from .errors import SingleTableError
+from .model import Model, load_model
+from .query import Page, pattern_page, plan_query
+from .results import Result
+from .send import RetryPolicy, with_retry
+from .values import from_item
+
+TABLE_NAME_ENV = 'TABLE_NAME'
+MODEL_ENV = 'SINGLE_TABLE_MODEL'
+FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT'
+
+
+class Table:
+    """One table as the operations see it; made by ``open_table``."""
+
+    def __init__(self, model: Model, table_name: str, client: Any, retry: RetryPolicy, shard_concurrency: int | None) -> None:
+        self.model = model
+        self.table_name = table_name
+        self.client = client
+        self.retry = retry
+        self.shard_concurrency = shard_concurrency
+        self._executor: ThreadPoolExecutor | None = None
+
+    @property
+    def executor(self) -> ThreadPoolExecutor:
+        """The threads shard queries run on, started at the first fan-out."""
+        if self._executor is None:
+            widest = max((i['shards']['readCount'] for i in self.model.indexes.values() if i.get('shards')), default=1)
+            self._executor = ThreadPoolExecutor(max_workers=self.shard_concurrency or widest, thread_name_prefix='single-table-shard')
+        return self._executor
+
+    # ---- single items ----------------------------------------------------------------------------
+
+    def put(self, entity: str, item: Mapping[str, Any], *, mode: str = 'upsert', condition: Any = None) -> None:
+        """Writes a whole item: ``upsert`` overwrites, ``create`` fails if it exists, ``replace`` fails if it does not."""
+        request = item_ops.build_put(self, entity, item, mode, condition)
+        item_ops.send_write(self, entity, 'put_item', request, item)
+
+    def get(self, entity: str, key: Mapping[str, Any], *, consistent: bool = False) -> dict[str, Any] | None:
+        """Reads an item by its table key; None when there is none."""
+        request = item_ops.build_get(self, entity, key, consistent)
+        out = with_retry(self.retry, lambda: self.client.get_item(**request))
+        return from_item(out['Item'], self.model.strip) if 'Item' in out else None
+
+    def delete(self, entity: str, key: Mapping[str, Any], *, must_exist: bool = False, version: int | None = None,
+               condition: Any = None) -> dict[str, Any] | None:
+        """Deletes an item; returns what it held, None when there was none."""
+        request = item_ops.build_delete(self, entity, key, must_exist, version, condition)
+        out = item_ops.send_write(self, entity, 'delete_item', request, key)
+        return from_item(out['Attributes'], self.model.strip) if 'Attributes' in out else None
+
+    # ---- queries ---------------------------------------------------------------------------------
+
+    def query(self, pattern: str, values: Mapping[str, Any] | None = None, *, limit: int | None = None, order: str | None = None,
+              consistent: bool | None = None, cursor: str | None = None, filter: Any = None, attributes: list[str] | None = None) -> Page:
+        """Runs an access pattern: one page of typed results, merged over every shard of a sharded index, and a cursor when there may be more."""
+        values = {} if values is None else values
+        plan = plan_query(self, pattern, values, limit, order, consistent)
+        if filter is not None or attributes is not None:
+            from .conditions import read_plan
+            read_plan(self, plan, filter, attributes)
+        return pattern_page(self, pattern, values, plan, cursor)
+
+    def query_all(self, pattern: str, values: Mapping[str, Any] | None = None, **options: Any) -> Iterator[Result]:
+        """Every result of a pattern, page after page (from ``cursor`` when given)."""
+        for page in self.query_pages(pattern, values, **options):
+            yield from page.items
+
+    def query_pages(self, pattern: str, values: Mapping[str, Any] | None = None, *, cursor: str | None = None, **options: Any) -> Iterator[Page]:
+        while True:
+            page = self.query(pattern, values, cursor=cursor, **options)
+            yield page
+            cursor = page.cursor
+            if cursor is None:
+                return
+
+
+def open_table(model: Any = None, *, table_name: str | None = None, client: Any = None, retry: RetryPolicy | None = None,
+               shard_concurrency: int | None = None) -> Table:
+    """Opens the table of a compiled model file (a dict, or its path; default: the file SINGLE_TABLE_MODEL names).
+
+    The table name defaults to TABLE_NAME. When SINGLE_TABLE_FINGERPRINT is set (the stack sets it), the
+    model must be the one the table was deployed from. Call it once, outside the handler.
+    """
+    if model is None:
+        path = os.environ.get(MODEL_ENV)
+        if not path:
+            raise SingleTableError('INVALID_MODEL', f'pass the compiled model file, or set {MODEL_ENV} to its path (the stack sets it on the functions it connects)')
+        model = path
+    loaded = model if isinstance(model, Model) else load_model(model)
+    name = table_name or os.environ.get(TABLE_NAME_ENV)
+    if not name:
+        raise SingleTableError('TABLE_NAME_MISSING', f'pass `table_name` or set the {TABLE_NAME_ENV} environment variable')
+    deployed = os.environ.get(FINGERPRINT_ENV)
+    if deployed and deployed != loaded.fingerprint:
+        raise SingleTableError('MANIFEST_MISMATCH', f'this function was given manifest {loaded.fingerprint}, its table deployed from manifest {deployed} '
+                               f'({FINGERPRINT_ENV}); deploy both from the same manifest')
+    if client is None:
+        import boto3
+        client = boto3.client('dynamodb')
+    return Table(loaded, name, client, retry or RetryPolicy(), shard_concurrency)
