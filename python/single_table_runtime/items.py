@@ -86,8 +86,11 @@ def refuse_unique(table: Table, entity: dict[str, Any], op: str) -> None:
                                'use transact_write', entity=entity['name'])
 
 
-def build_put(table: Table, entity_name: str, item: Mapping[str, Any], mode: str = 'upsert', condition: Any = None) -> dict[str, Any]:
+def build_put(table: Table, entity_name: str, item: Mapping[str, Any], mode: str = 'upsert', condition: Any = None,
+              in_transaction: bool = False) -> dict[str, Any]:
     entity = table.model.entity(entity_name)
+    if not in_transaction:
+        refuse_unique(table, entity, 'put')
     version = entity.get('version')
     expected = expected_version(entity, item.get(version)) if version is not None and isinstance(item, Mapping) else None
     request: dict[str, Any] = {'TableName': table.table_name, 'Item': item_to_write(table, entity, with_maintained(entity, item, expected))}
@@ -129,9 +132,10 @@ def build_get(table: Table, entity_name: str, key: Mapping[str, Any], consistent
 
 
 def build_delete(table: Table, entity_name: str, key: Mapping[str, Any], must_exist: bool = False, version: int | None = None,
-                 condition: Any = None) -> dict[str, Any]:
+                 condition: Any = None, in_transaction: bool = False) -> dict[str, Any]:
     entity = table.model.entity(entity_name)
-    refuse_unique(table, entity, 'delete')
+    if not in_transaction:
+        refuse_unique(table, entity, 'delete')
     request: dict[str, Any] = {'TableName': table.table_name, 'Key': key_from_input(table, entity, key), 'ReturnValues': 'ALL_OLD'}
     if version is not None:
         if entity.get('version') is None:

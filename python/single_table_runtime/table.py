@@ -58,6 +58,19 @@ class Table:
         out = item_ops.send_write(self, entity, 'delete_item', request, key)
         return from_item(out['Attributes'], self.model.strip) if 'Attributes' in out else None
 
+    def update(self, entity: str, changes: Mapping[str, Any], *, remove: list[str] | tuple[str, ...] = (), add: Mapping[str, Any] | None = None,
+               append: Mapping[str, Any] | None = None, prepend: Mapping[str, Any] | None = None, delete_from_set: Mapping[str, Any] | None = None,
+               set_if_missing: Mapping[str, Any] | None = None, condition: Any = None, read_missing: bool = False) -> dict[str, Any]:
+        """Sets ``changes`` (the table key attributes included) on an existing item, removes ``remove``, applies the
+        operators, and recomputes the index keys it moves; returns the item as the update left it."""
+        from .update import update_item
+        operators = {'add': add, 'append': append, 'prepend': prepend, 'delete_from_set': delete_from_set, 'set_if_missing': set_if_missing}
+        refuse_unique = [u for u in self.model.entity(entity).get('unique', []) if u in changes or u in remove]
+        if refuse_unique:
+            raise SingleTableError('UNIQUE_NEEDS_TRANSACTION', f"update cannot move the guard items of unique {', '.join(refuse_unique)}: use transact_write",
+                                   entity=entity)
+        return update_item(self, entity, changes, remove, operators, condition, read_missing)
+
     # ---- queries ---------------------------------------------------------------------------------
 
     def query(self, pattern: str, values: Mapping[str, Any] | None = None, *, limit: int | None = None, order: str | None = None,
