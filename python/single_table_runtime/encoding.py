@@ -85,6 +85,7 @@ def _shortest_digits(magnitude: float) -> tuple[str, int]:
     return stripped.rstrip('0') or '0', exponent
 
 
+@lru_cache(maxsize=4096)
 def encode_number(value: float) -> str:
     """Order-preserving encoding of a finite number: ``P`` + biased exponent + digits, or ``N`` + complements + ``~``."""
     if value == 0:
@@ -183,6 +184,10 @@ _NORMALIZED = re.compile(
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
+# The last string normalize_date returned: a put checks its date once as a value and again as a key segment.
+_last_normalized: list[str | None] = [None]
+
+
 def normalize_date(value: Any) -> str | None:
     """A date as ISO-8601 UTC with milliseconds (years 0000 to 9999), or None.
 
@@ -190,7 +195,10 @@ def normalize_date(value: Any) -> str | None:
     millisecond is cut, as JavaScript's Date holds none) or an ISO-8601 string.
     """
     if isinstance(value, str):
+        if value == _last_normalized[0]:
+            return value
         if _NORMALIZED.fullmatch(value):
+            _last_normalized[0] = value
             return value
         time = _parse_iso(value)
         return None if time is None else _iso_of_ms(time)

@@ -38,8 +38,9 @@ def now_iso() -> str:
 
 def item_to_write(table: Table, entity: dict[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:
     """Every attribute DynamoDB stores for an item: values, type, table and index keys."""
-    stored = item_attributes(entity, item)
-    table.model.entity_keys(entity['name']).write_keys(item, stored)
+    keys = table.model.entity_keys(entity['name'])
+    stored = item_attributes(entity, item, keys.attribute_checks)
+    keys.write_keys(item, stored)
     stored[table.model.type_attribute] = {'S': entity['typeValue']}
     return stored
 
@@ -151,18 +152,43 @@ def build_delete(table: Table, entity_name: str, key: Mapping[str, Any], must_ex
     return request
 
 
-def send_write(table: Table, entity_name: str, method: str, request: dict[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
-    """Sends a single-item write; a failed condition becomes CONDITION_FAILED or VERSION_CONFLICT."""
+_OPERATIONS = {'put_item': 'PutItem', 'update_item': 'UpdateItem', 'delete_item': 'DeleteItem'}
+
+
+def _returns_stored_item(client: Any, method: str) -> bool:
+    """Whether the client's botocore knows ReturnValuesOnConditionCheckFailure for a write (from 1.31; older ones refuse it)."""
+    try:
+        return 'ReturnValuesOnConditionCheckFailure' in client.meta.service_model.operation_model(_OPERATIONS[method]).input_shape.members
+    except AttributeError:
+        return True
+
+
+def send_write(table: Table, entity_name: str, method: str, request: dict[str, Any], values: Mapping[str, Any],
+               condition: Any = None) -> dict[str, Any]:
+    """Sends a single-item write; a failed condition becomes CONDITION_FAILED or VERSION_CONFLICT. With a botocore too old
+    to ask for the stored item on failure, a consistent read after the failure tells what is stored."""
+    wants_item = 'ReturnValuesOnConditionCheckFailure' in request
+    if wants_item and not _returns_stored_item(table.client, method):
+        request = {k: v for k, v in request.items() if k != 'ReturnValuesOnConditionCheckFailure'}
     try:
         return with_retry(table.retry, lambda: getattr(table.client, method)(**request))
     except ClientError as error:
         if error_code(error) != 'ConditionalCheckFailedException':
             raise
-        raise write_failure(table, entity_name, request, values, error.response.get('Item')) from error
+        stored = error.response.get('Item')
+        if wants_item and stored is None and 'ReturnValuesOnConditionCheckFailure' not in request:
+            stored = table.client.get_item(TableName=table.table_name, Key=request.get('Key') or _key_of(table, request['Item']), ConsistentRead=True).get('Item')
+        raise write_failure(table, entity_name, request, values, stored, condition is not None) from error
+
+
+def _key_of(table: Table, item: dict[str, Any]) -> dict[str, Any]:
+    index = table.model.table_index
+    return {index['partitionKey']: item[index['partitionKey']], index['sortKey']: item[index['sortKey']]}
 
 
 def write_failure(table: Table, entity_name: str, request: Mapping[str, Any], values: Mapping[str, Any],
-                  stored: dict[str, Any] | None) -> ConditionFailedError:
+                  stored: dict[str, Any] | None, caller_condition: bool = False) -> ConditionFailedError:
+    """Why a write was refused: a version conflict (told by the stored item), the caller's condition, or the item's existence."""
     entity = table.model.entities[entity_name]
     creates = 'attribute_not_exists(#pk)' in request.get('ConditionExpression', '')
     item = from_item(stored, table.model.strip) if stored else None
@@ -179,6 +205,6 @@ def write_failure(table: Table, entity_name: str, request: Mapping[str, Any], va
             return ConditionFailedError('VERSION_CONFLICT', f'{where}: {head} {at}{fix}', entity_name, item,
                                         None if expected is None else int(expected), None if actual is None else int(actual))
     why = 'an item with this key already exists' if creates else 'there is no item with this key'
-    if stored and request.get('ConditionExpression', '').count('(') > 1 or (stored and not creates and expected is None):
-        why = 'the stored item does not meet the condition'
+    if caller_condition and ('attribute_not_exists(#pk)' if stored else 'attribute_exists(#pk)') not in request.get('ConditionExpression', ''):
+        why = "the caller's condition is false for " + ("the item as stored (the error's `item`)" if stored else 'the item: there is none with this key')
     return ConditionFailedError('CONDITION_FAILED', f'{where}: {why}', entity_name, item)

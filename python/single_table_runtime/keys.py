@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from .encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, encode_value, must_be,
                        utf8_length)
 from .errors import SingleTableError
-from .shard import shard_for_item, shard_for_value, sharded_key
+from .shard import shard_for_item, shard_for_value
+from .values import KINDS
 
 if TYPE_CHECKING:
     from .model import Model
@@ -107,18 +108,26 @@ def check_size(owner: dict[str, Any] | str, attribute: str, key: str, limit: int
 
 
 class _Slot:
-    __slots__ = ('index', 'keys', 'pk', 'sk', 'shard_kind')
+    __slots__ = ('index', 'keys', 'pk', 'sk', 'shard_kind', 'pk_number', 'sk_number', 'pk_attribute', 'sk_attribute', 'sharded')
 
-    def __init__(self, index: dict[str, Any], keys: dict[str, Any], pk: Parts | None, sk: Parts | None, shard_kind: str | None) -> None:
+    def __init__(self, index: dict[str, Any], keys: dict[str, Any], pk: Parts | None, sk: Parts | None, shard_kind: str | None,
+                 pk_number: int | None, sk_number: int | None) -> None:
         self.index = index
         self.keys = keys
         self.pk = pk
         self.sk = sk
         self.shard_kind = shard_kind
+        self.pk_number = pk_number
+        self.sk_number = sk_number
+        self.pk_attribute = index['partitionKey']
+        self.sk_attribute = index.get('sortKey')
+        self.sharded = bool(index.get('shards'))
 
 
 class EntityKeys:
-    """An entity's key templates compiled once: the table key and its index slots."""
+    """An entity's key templates compiled once: the table key and its index slots. A put encodes each
+    key attribute once and composes each distinct template once (GSI1 ``ORDER#{orderId}`` serves
+    two keys and the table's sort key)."""
 
     def __init__(self, model: Model, entity: dict[str, Any]) -> None:
         self.model = model
@@ -129,6 +138,19 @@ class EntityKeys:
         self.table_pk = template_parts(table['pk'], d)
         self.table_sk = template_parts(table['sk'], d)
         self.table_names = list(dict.fromkeys(table['pk']['attributes'] + table['sk']['attributes']))
+        sources: list[str] = []
+        self.templates: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        encoders: dict[str, Encoder] = {}
+
+        def number(template: dict[str, Any]) -> int:
+            if template['source'] not in sources:
+                head, attributes = template_parts(template, d)
+                sources.append(template['source'])
+                self.templates.append((head, tuple((name, tail) for name, _, tail in attributes)))
+                encoders.update((name, encoder) for name, encoder, _ in attributes)
+            return sources.index(template['source'])
+
+        self.table_numbers = (number(table['pk']), number(table['sk']))
         self.slots: list[_Slot] = []
         for name, keys in entity['keys'].items():
             if name == 'table':
@@ -137,15 +159,40 @@ class EntityKeys:
             shards = index.get('shards')
             shard_kind = entity['attributes'][shards['attribute']]['type'] if shards and shards['strategy'] == 'ATTRIBUTE' else None
             self.slots.append(_Slot(index, keys, None if index['type'] == 'LSI' else template_parts(keys['pk'], d),
-                                    template_parts(keys['sk'], d) if index.get('sortKey') and keys.get('sk') else None, shard_kind))
+                                    template_parts(keys['sk'], d) if index.get('sortKey') and keys.get('sk') else None, shard_kind,
+                                    None if index['type'] == 'LSI' else number(keys['pk']),
+                                    number(keys['sk']) if index.get('sortKey') and keys.get('sk') else None))
+        self.encoders = tuple(encoders.items())
+        # Every attribute as (name, kind, check, required), for the item's values.
+        self.attribute_checks = [(a['name'], a['type'], KINDS[a['type']][1], a['required']) for a in entity['attributes'].values()]
 
-    def table_key(self, values: Values) -> tuple[str, str]:
+    def compose_all(self, values: Values) -> list[str | Absent | Fault]:
+        """Every distinct key of the entity from one item's values, each attribute encoded once."""
+        esc = self.model.escape_char
+        segments: dict[str, Any] = {}
+        for name, encode in self.encoders:
+            value = values.get(name)
+            segments[name] = None if value is None or value == '' else encode(value, esc)
+        out: list[str | Absent | Fault] = []
+        for head, attributes in self.templates:
+            key: str | Absent | Fault = head
+            for name, tail in attributes:
+                r = segments[name]
+                if r.__class__ is not str:
+                    key = Absent(name) if r is None else Fault(r.error, name)
+                    break
+                key += r + tail  # type: ignore[operator]
+            out.append(key)
+        return out
+
+    def table_key(self, values: Values, composed: list[str | Absent | Fault] | None = None) -> tuple[str, str]:
         """The table key of an item; both parts must compose (MISSING_ATTRIBUTE, INVALID_VALUE, KEY_TOO_LARGE)."""
         esc = self.model.escape_char
         index = self.model.table_index
-        pk = self._required(self.table_templates['pk'], compose(self.table_pk, values, esc), index['partitionKey'], MAX_PARTITION_KEY_BYTES)
-        sk = self._required(self.table_templates['sk'], compose(self.table_sk, values, esc), index['sortKey'], MAX_SORT_KEY_BYTES)
-        return pk, sk
+        pk = composed[self.table_numbers[0]] if composed else compose(self.table_pk, values, esc)
+        sk = composed[self.table_numbers[1]] if composed else compose(self.table_sk, values, esc)
+        return (self._required(self.table_templates['pk'], pk, index['partitionKey'], MAX_PARTITION_KEY_BYTES),
+                self._required(self.table_templates['sk'], sk, index['sortKey'], MAX_SORT_KEY_BYTES))
 
     def _required(self, template: dict[str, Any], r: str | Absent | Fault, attribute: str, limit: int) -> str:
         if r.__class__ is str:
@@ -161,37 +208,38 @@ class EntityKeys:
 
     def write_keys(self, values: Values, out: dict[str, Any]) -> None:
         """Every key attribute of an item into ``out``: the table key, and each index slot whose inputs are all present."""
-        table = self.table_key(values)
+        composed = self.compose_all(values)
+        table = self.table_key(values, composed)
         index = self.model.table_index
         out[index['partitionKey']] = {'S': table[0]}
         out[index['sortKey']] = {'S': table[1]}
         for slot in self.slots:
-            self.slot_keys(slot, values, table, out)
+            self.slot_keys(slot, values, table, out, composed)
 
     def slot(self, index_name: str) -> _Slot:
         return next(s for s in self.slots if s.index['name'] == index_name)
 
-    def slot_keys(self, slot: _Slot, values: Values, table: tuple[str, str], out: dict[str, Any]) -> dict[str, Any] | None:
+    def slot_keys(self, slot: _Slot, values: Values, table: tuple[str, str], out: dict[str, Any],
+                  composed: list[str | Absent | Fault] | None = None) -> dict[str, Any] | None:
         """The key attributes of one index slot into ``out``; None (nothing written) when an input is absent."""
-        esc = self.model.escape_char
-        index = slot.index
         pk_value = None
         if slot.pk is not None:
-            pk = compose(slot.pk, values, esc)
+            pk = composed[slot.pk_number] if composed else compose(slot.pk, values, self.model.escape_char)  # type: ignore[index]
             if pk.__class__ is not str:
                 return self._absent(slot.keys['pk'], pk)  # type: ignore[arg-type]
-            pk_value = sharded_key(pk, self._shard(slot, values, table), self.model.delimiter) if index.get('shards') else pk
-            check_size(self.entity, index['partitionKey'], pk_value, MAX_PARTITION_KEY_BYTES)  # type: ignore[arg-type]
+            pk_value = pk + self.model.delimiter + str(self._shard(slot, values, table)) if slot.sharded else pk
+            if len(pk_value) * 4 > MAX_PARTITION_KEY_BYTES:  # type: ignore[arg-type]
+                check_size(self.entity, slot.pk_attribute, pk_value, MAX_PARTITION_KEY_BYTES)  # type: ignore[arg-type]
         sk_value = None
         if slot.sk is not None:
-            sk = compose(slot.sk, values, esc)
+            sk = composed[slot.sk_number] if composed else compose(slot.sk, values, self.model.escape_char)  # type: ignore[index]
             if sk.__class__ is not str:
                 return self._absent(slot.keys['sk'], sk)  # type: ignore[arg-type]
-            sk_value = check_size(self.entity, index['sortKey'], sk, MAX_SORT_KEY_BYTES)  # type: ignore[arg-type]
+            sk_value = sk if len(sk) * 4 <= MAX_SORT_KEY_BYTES else check_size(self.entity, slot.sk_attribute, sk, MAX_SORT_KEY_BYTES)  # type: ignore[arg-type]
         if pk_value is not None:
-            out[index['partitionKey']] = {'S': pk_value}
+            out[slot.pk_attribute] = {'S': pk_value}
         if sk_value is not None:
-            out[index['sortKey']] = {'S': sk_value}
+            out[slot.sk_attribute] = {'S': sk_value}
         return out
 
     def _absent(self, template: dict[str, Any], r: Absent | Fault) -> None:

@@ -8,7 +8,9 @@ from array import array
 _MASK = 0xFFFFFFFF
 
 
-def _units(text: str) -> array:
+def _units(text: str) -> bytes | array:
+    if text.isascii():
+        return text.encode('ascii')  # one UTF-16 unit per character, as its byte
     units = array('H', text.encode('utf-16-le', 'surrogatepass'))
     if sys.byteorder == 'big':
         units.byteswap()

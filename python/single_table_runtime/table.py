@@ -43,7 +43,7 @@ class Table:
     def put(self, entity: str, item: Mapping[str, Any], *, mode: str = 'upsert', condition: Any = None) -> None:
         """Writes a whole item: ``upsert`` overwrites, ``create`` fails if it exists, ``replace`` fails if it does not."""
         request = item_ops.build_put(self, entity, item, mode, condition)
-        item_ops.send_write(self, entity, 'put_item', request, item)
+        item_ops.send_write(self, entity, 'put_item', request, item, condition)
 
     def get(self, entity: str, key: Mapping[str, Any], *, consistent: bool = False) -> dict[str, Any] | None:
         """Reads an item by its table key; None when there is none."""
@@ -55,7 +55,7 @@ class Table:
                condition: Any = None) -> dict[str, Any] | None:
         """Deletes an item; returns what it held, None when there was none."""
         request = item_ops.build_delete(self, entity, key, must_exist, version, condition)
-        out = item_ops.send_write(self, entity, 'delete_item', request, key)
+        out = item_ops.send_write(self, entity, 'delete_item', request, key, condition)
         return from_item(out['Attributes'], self.model.strip) if 'Attributes' in out else None
 
     def update(self, entity: str, changes: Mapping[str, Any], *, remove: list[str] | tuple[str, ...] = (), add: Mapping[str, Any] | None = None,
@@ -95,6 +95,41 @@ class Table:
             cursor = page.cursor
             if cursor is None:
                 return
+
+
+    def scan(self, *, entities: list[str] | None = None, segments: int | None = None, segment: int | None = None, limit: int | None = None,
+             consistent: bool = False, cursor: str | None = None, filter: Any = None, attributes: list[str] | None = None) -> Page:
+        """One page of the table's items of ``entities`` (every entity by default), segments read in parallel."""
+        from .scan import scan
+        return scan(self, entities, segments, segment, limit, consistent, cursor, filter, attributes)
+
+    # ---- batches, transactions, streams ----------------------------------------------------------
+
+    def batch_get(self, requests: list[Mapping[str, Any]], *, consistent: bool = False) -> list[Result | None]:
+        """Reads many items (``{'entity': ..., 'key': {...}}``); results in request order, None where there is none."""
+        from .transact import batch_get
+        return batch_get(self, requests, consistent)
+
+    def batch_write(self, requests: list[Mapping[str, Any]]) -> None:
+        """Writes many puts (``{'type': 'put', 'entity', 'item'}``) and deletes (``{'type': 'delete', 'entity', 'key'}``);
+        what DynamoDB leaves unprocessed is retried, and what stays so raises UnprocessedError listing it."""
+        from .transact import batch_write
+        batch_write(self, requests)
+
+    def transact_write(self, actions: list[Mapping[str, Any]], *, token: str | None = None) -> None:
+        """Applies up to 100 actions atomically (``put``, ``update``, ``delete``, ``condition_check``), unique-value guards included."""
+        from .transact import transact_write
+        transact_write(self, actions, token)
+
+    def transact_get(self, requests: list[Mapping[str, Any]]) -> list[Result | None]:
+        """Reads up to 100 items atomically; results in request order, None where there is none."""
+        from .transact import transact_get
+        return transact_get(self, requests)
+
+    def decode_stream(self, event: Mapping[str, Any], *, entities: list[str] | None = None, event_names: list[str] | None = None) -> list[Any]:
+        """A DynamoDB stream event's records as typed changes (sends nothing)."""
+        from .streams import decode_stream
+        return decode_stream(self.model, dict(event), entities, event_names)
 
 
 def open_table(model: Any = None, *, table_name: str | None = None, client: Any = None, retry: RetryPolicy | None = None,

@@ -212,7 +212,7 @@ def update_item(table: Table, entity_name: str, changes: Mapping[str, Any], remo
     from .values import from_item
 
     def send(request: dict[str, Any]) -> dict[str, Any]:
-        out = send_write(table, entity_name, 'update_item', request, changes)
+        out = send_write(table, entity_name, 'update_item', request, changes, condition)
         return from_item(out.get('Attributes', {}), table.model.strip)
 
     lacking = _Changes(table, entity_name, changes, list(remove), operators).lacking if read_missing else []

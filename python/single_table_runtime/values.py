@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from .encoding import DATE_RULE, _shortest_digits, must_be, normalize_date
@@ -12,6 +13,9 @@ from .errors import SingleTableError
 
 def storable_number(n: Any) -> bool:
     """Whether DynamoDB can store a number: 0, or a magnitude from 1e-130 to below 1e126 (an int of at most 38 digits)."""
+    if n.__class__ is float:
+        m = abs(n)
+        return m == 0 or 1e-130 <= m < 1e126
     if isinstance(n, bool) or not isinstance(n, (int, float, Decimal)):
         return False
     if isinstance(n, int):
@@ -31,6 +35,7 @@ def number_text(n: int | float | Decimal) -> str:
     return js_number_text(n) if isinstance(n, float) else str(n)
 
 
+@lru_cache(maxsize=4096)
 def js_number_text(n: float) -> str:
     """JavaScript's Number#toString of a finite double: the shortest round-trip digits, in its notation."""
     if n == 0:
@@ -61,6 +66,22 @@ def _set_value(value: Any, only: str | None = None) -> dict[str, Any] | None:
 
 def to_attribute_value(value: Any) -> dict[str, Any] | None:
     """A nested Python value as an AttributeValue; None when it cannot be stored."""
+    kind = value.__class__
+    if kind is str:
+        return {'S': value}
+    if kind is dict:
+        out = {}
+        for k, v in value.items():
+            av = to_attribute_value(v)
+            if av is None or k.__class__ is not str:
+                return None
+            out[k] = av
+        return {'M': out}
+    if kind is list:
+        items = [to_attribute_value(v) for v in value]
+        return None if None in items else {'L': items}
+    if kind is int or kind is float:
+        return {'N': number_text(value)} if storable_number(value) else None
     if isinstance(value, str):
         return {'S': value}
     if isinstance(value, bool):
@@ -135,7 +156,7 @@ def _date(v: Any) -> dict[str, Any] | None:
 
 
 KINDS: dict[str, tuple[str, Check]] = {
-    'STRING': ('a string', lambda v: {'S': v} if isinstance(v, str) else None),
+    'STRING': ('a string', lambda v: {'S': v} if v.__class__ is str or isinstance(v, str) else None),
     'NUMBER': ('a finite number DynamoDB can store (0, or magnitude 1e-130 to below 1e126)',
                lambda v: {'N': number_text(v)} if storable_number(v) else None),
     'BOOLEAN': ('a boolean', lambda v: {'BOOL': v} if isinstance(v, bool) else None),
@@ -167,21 +188,24 @@ def unknown_attribute(entity: dict[str, Any], name: Any) -> SingleTableError:
                             entity=entity['name'], attribute=str(name))
 
 
-def item_attributes(entity: dict[str, Any], item: Any) -> dict[str, Any]:
-    """Every given attribute declared and of its kind, every required one present (None counts as not given)."""
+def item_attributes(entity: dict[str, Any], item: Any, checks: list[tuple[str, str, Check, bool]]) -> dict[str, Any]:
+    """Every given attribute declared and of its kind (``checks``: the entity's, as EntityKeys compiles them), every
+    required one present (None counts as not given)."""
     name = entity['name']
-    if not isinstance(item, Mapping):
+    if item.__class__ is not dict and not isinstance(item, Mapping):
         raise SingleTableError('INVALID_VALUE', 'the item ' + must_be('a dict', item), entity=name)
     out: dict[str, Any] = {}
-    for attr in entity['attributes'].values():
-        key = attr['name']
+    for key, kind, check, required in checks:
         value = item.get(key)
         if value is None:
-            if attr['required']:
+            if required:
                 raise SingleTableError('MISSING_ATTRIBUTE', 'is required', entity=name, attribute=key)
             continue
-        out[key] = checked_value(name, key, attr['type'], value)
-    if len(out) != sum(1 for v in item.values() if v is not None):
+        av = check(value)
+        if av is None:
+            raise SingleTableError('INVALID_VALUE', must_be(KINDS[kind][0], value), entity=name, attribute=key)
+        out[key] = av
+    if len(out) != len(item) and len(out) != sum(1 for v in item.values() if v is not None):
         for key, value in item.items():
             if value is not None and key not in entity['attributes']:
                 raise unknown_attribute(entity, key)

@@ -60,14 +60,30 @@ def dynamodb(fixtures: dict[str, str]) -> Any:
                         aws_secret_access_key='local', config=Config(retries={'max_attempts': 1}))
 
 
-@pytest.fixture
-def table_name(fixtures: dict[str, str], dynamodb: Any, request: pytest.FixtureRequest) -> str:
-    """A fresh table created from the example stack's synthesized template."""
+@pytest.fixture(scope='session')
+def definitions(fixtures: dict[str, str]) -> dict[str, Any]:
+    """Per model: the compiled model file, and the CreateTable input of its synthesized template."""
     with open(fixtures['table'], encoding='utf-8') as f:
-        definition = json.load(f)
+        return json.load(f)
+
+
+def create_table(dynamodb: Any, definitions: dict[str, Any], model: str, request: pytest.FixtureRequest) -> str:
     name = f"py-{request.node.name[:40]}-{os.urandom(4).hex()}".replace('[', '-').replace(']', '')
-    dynamodb.create_table(**{**definition, 'TableName': name})
+    dynamodb.create_table(**{**definitions[model]['table'], 'TableName': name})
     return name
+
+
+@pytest.fixture
+def table_name(dynamodb: Any, definitions: dict[str, Any], request: pytest.FixtureRequest) -> str:
+    """A fresh table created from the example stack's synthesized template."""
+    return create_table(dynamodb, definitions, 'example', request)
+
+
+@pytest.fixture
+def maintained(dynamodb: Any, definitions: dict[str, Any], request: pytest.FixtureRequest) -> Any:
+    """A fresh table of the manifest whose Account keeps a version, timestamps and a unique email."""
+    from single_table_runtime import open_table
+    return open_table(definitions['maintained']['model'], table_name=create_table(dynamodb, definitions, 'maintained', request), client=dynamodb)
 
 
 @pytest.fixture

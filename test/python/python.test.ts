@@ -62,8 +62,10 @@ class PythonTable {
     return answer.ok;
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    const exited = new Promise((resolve) => this.process.once('exit', resolve));
     this.process.stdin.end();
+    await exited;
   }
 }
 
@@ -107,6 +109,6 @@ test('items written by either runtime are read back by the other through every p
       }
     }
   } finally {
-    python.close();
+    await python.close();
   }
 });

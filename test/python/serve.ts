@@ -7,7 +7,13 @@ import { startEmbeddedEngine } from '../../lib/engine/engine';
 
 async function main(): Promise<void> {
   const engine = await startEmbeddedEngine();
-  const fixtures = writePythonFixtures(engine.endpoint);
+  let fixtures: ReturnType<typeof writePythonFixtures>;
+  try {
+    fixtures = writePythonFixtures(engine.endpoint);
+  } catch (error) {
+    await engine.stop();
+    throw error;
+  }
   process.stdout.write(JSON.stringify({ corpus: fixtures.SINGLE_TABLE_CORPUS, table: fixtures.SINGLE_TABLE_TABLE_DEFINITION, endpoint: engine.endpoint }) + '\n');
   process.stdin.resume();
   process.stdin.on('end', async () => {
