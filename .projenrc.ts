@@ -69,7 +69,7 @@ const project = new awscdk.AwsCdkConstructLibrary({
     // the visual view's browser test drives the system's Chromium (Debian package); it downloads no browser
     'playwright-core@^1',
   ],
-  gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
+  gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp', '__pycache__/', '.hypothesis/'],
   npmignoreEnabled: true,
   bin: { 'single-table': `${LIBDIR}/cli/index.js` },
   // aws-cdk-lib, jsii and the SDK all require Node.js 20 or later

@@ -15,6 +15,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import settings
+
+# No example database in the tree: every run draws its own examples.
+settings.register_profile('run', database=None)
+settings.load_profile('run')
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'python'))
