@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import heapq
 import math
-from concurrent.futures import Executor
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import SingleTableError
 from .encoding import must_be
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 Item = dict[str, Any]
 # (shard, exclusive start key or None, limit) -> DynamoDB's Query output

@@ -3,7 +3,6 @@ DynamoDB client (the low-level client: items travel as AttributeValues, composed
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Iterator, Mapping
 
 from . import items as item_ops
@@ -28,12 +27,13 @@ class Table:
         self.client = client
         self.retry = retry
         self.shard_concurrency = shard_concurrency
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Any = None
 
     @property
-    def executor(self) -> ThreadPoolExecutor:
-        """The threads shard queries run on, started at the first fan-out."""
+    def executor(self) -> Any:
+        """The threads shard queries run on (a ThreadPoolExecutor), started at the first fan-out."""
         if self._executor is None:
+            from concurrent.futures import ThreadPoolExecutor  # only handlers that fan out or scan in segments pay for it
             widest = max((i['shards']['readCount'] for i in self.model.indexes.values() if i.get('shards')), default=1)
             self._executor = ThreadPoolExecutor(max_workers=self.shard_concurrency or widest, thread_name_prefix='single-table-shard')
         return self._executor
