@@ -7,8 +7,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PythonFixtures, writePythonFixtures } from './fixtures';
-import { manifest } from '../../examples/manifest';
 import { localData } from '../../examples/local-data';
+import { manifest } from '../../examples/manifest';
 import { createClient, PatternName } from '../../lib/runtime';
 import { Engine, startEngine } from '../support/engine';
 
