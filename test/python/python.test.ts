@@ -15,6 +15,8 @@ import { Engine, startEngine } from '../support/engine';
 const ROOT = join(__dirname, '..', '..');
 const PYTHON = '/usr/bin/python3';
 const INSTALL = 'apt-get install -y python3-boto3 python3-pytest python3-hypothesis';
+// The Python suite and the round trip each take seconds alone, minutes on a busy 2-core machine.
+const SLOW = 600_000;
 
 let engine: Engine;
 let fixtures: PythonFixtures & { dir: string; counts: Record<string, number> };
@@ -24,7 +26,7 @@ beforeAll(async () => {
   if (missing.status !== 0) throw new Error(`the Python runtime's tests need Debian's Python packages: ${INSTALL}\n${missing.stderr ?? missing.error}`);
   engine = await startEngine();
   fixtures = writePythonFixtures(engine.endpoint);
-});
+}, SLOW);
 afterAll(async () => {
   await engine?.stop();
   if (fixtures) rmSync(fixtures.dir, { recursive: true, force: true });
@@ -41,7 +43,7 @@ test('the Python suite passes: every corpus vector reproduced, every operation o
   });
   if (run.status !== 0) throw new Error(`pytest failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
   process.stderr.write(`Python runtime: ${run.stdout.trim().split('\n').pop()}; corpus ${JSON.stringify(fixtures.counts)}\n`);
-});
+}, SLOW);
 
 /** The Python runtime as a process answering one JSON request per line (python/tests/driver.py). */
 class PythonTable {
@@ -111,4 +113,4 @@ test('items written by either runtime are read back by the other through every p
   } finally {
     await python.close();
   }
-});
+}, SLOW);
