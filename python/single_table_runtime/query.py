@@ -4,7 +4,7 @@ query per shard merged in order; KEYS_ONLY entries hydrated with BatchGetItem in
 Everything wrong with the input fails before any network call."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cursor import decode_cursor, encode_cursor, query_binding
@@ -39,7 +39,6 @@ class Plan:
     decode_keys: bool = False
     keep: frozenset[str] | None = None
     filter: Any = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def read_options(pattern: dict[str, Any], index: dict[str, Any], limit: Any, order: Any, consistent: Any) -> tuple[bool, bool]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .errors import SingleTableError
-from .items import EXPECTED_VERSION, ConditionFailedError, _existence, _version_condition, expected_version, now_iso
+from .items import ConditionFailedError, _existence, _version_condition, expected_version, now_iso
 from .values import attribute_of, checked_value, from_attribute_value, number_text, storable_number
 
 if TYPE_CHECKING:
@@ -238,5 +238,3 @@ def update_item(table: Table, entity_name: str, changes: Mapping[str, Any], remo
                                        'try again later, or pass them', entity=entity_name) from error
         attempt += 1
 
-
-__all__ = ['build_update', 'update_item', 'EXPECTED_VERSION']
