@@ -2,7 +2,7 @@
 // and per model the compiled model file, its synthesized template and that table's CreateTable
 // input: the example stack's, a manifest whose entity keeps a version, timestamps and a unique
 // value, and the README quick start's (docs/python.md's app).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCorpus } from './corpus';
@@ -61,13 +61,18 @@ export function writePythonFixtures(endpoint: string): PythonFixtures & { readon
   const dir = mkdtempSync(join(tmpdir(), 'single-table-python-'));
   const corpus = join(dir, 'corpus.json');
   const tables = join(dir, 'tables.json');
-  const counts = writeCorpus(corpus);
-  const fixture = (model: object, template: object) => ({ model, template, table: createTableInputFromTemplate(template as never, 'placeholder') });
-  const quickStart = quickStartManifest();
-  writeFileSync(tables, JSON.stringify({
-    example: fixture(exampleDocument, synthesizedTemplate()),
-    maintained: fixture(modelDocument(resolveModel(maintainedManifest)), synthesizedTemplate(maintainedManifest)),
-    quickStart: fixture(modelDocument(resolveModel(quickStart)), synthesizedTemplate(quickStart)),
-  }));
-  return { dir, counts, SINGLE_TABLE_CORPUS: corpus, SINGLE_TABLE_TABLE_DEFINITION: tables, SINGLE_TABLE_ENDPOINT: endpoint };
+  try {
+    const counts = writeCorpus(corpus);
+    const fixture = (model: object, template: object) => ({ model, template, table: createTableInputFromTemplate(template as never, 'placeholder') });
+    const quickStart = quickStartManifest();
+    writeFileSync(tables, JSON.stringify({
+      example: fixture(exampleDocument, synthesizedTemplate()),
+      maintained: fixture(modelDocument(resolveModel(maintainedManifest)), synthesizedTemplate(maintainedManifest)),
+      quickStart: fixture(modelDocument(resolveModel(quickStart)), synthesizedTemplate(quickStart)),
+    }));
+    return { dir, counts, SINGLE_TABLE_CORPUS: corpus, SINGLE_TABLE_TABLE_DEFINITION: tables, SINGLE_TABLE_ENDPOINT: endpoint };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }
