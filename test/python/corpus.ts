@@ -12,7 +12,7 @@ import { encodeSegment, escapeCharFor } from '../../lib/keys/encoding';
 import { fnv1a, shardForItem, shardForValue } from '../../lib/keys/shard';
 import type { AttributeModel, TableModel } from '../../lib/manifest/model';
 import { resolveModel } from '../../lib/manifest/resolve';
-import type { SingleTableManifest } from '../../lib/manifest/structs';
+import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
 import { modelDocument } from '../../lib/model/document';
 import { encodeCursor } from '../../lib/runtime/cursor';
 import { SingleTableError } from '../../lib/runtime/errors';
@@ -149,8 +149,11 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
   let run = 0;
   const sample = <T>(arb: fc.Arbitrary<T>, n: number) => fc.sample(arb, { numRuns: n, seed: seed + run++ });
 
-  const segments = (['STRING', 'NUMBER', 'DATE', 'BOOLEAN'] as const).flatMap((kind) => {
-    const values = sample(kind === 'STRING' ? text : kind === 'NUMBER' ? number : kind === 'DATE' ? date : fc.boolean(), 600);
+  const arbitraries: [AttributeKind, fc.Arbitrary<unknown>][] = [
+    [AttributeKind.STRING, text], [AttributeKind.NUMBER, number], [AttributeKind.DATE, date], [AttributeKind.BOOLEAN, fc.boolean()],
+  ];
+  const segments = arbitraries.flatMap(([kind, arbitrary]) => {
+    const values = sample(arbitrary, 600);
     return values.flatMap((value, i) => {
       const escape = escapeCharFor('!#$%&*+'[i % 7]);
       const r = encodeSegment(kind, value, escape);
