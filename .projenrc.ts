@@ -71,7 +71,7 @@ const project = new awscdk.AwsCdkConstructLibrary({
     // evaluates the IAM policies of grants as AWS would (condition keys such as dynamodb:LeadingKeys)
     '@cloud-copilot/iam-simulate@^0.1',
   ],
-  gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp'],
+  gitignore: ['/cdk.out', '/examples/cdk.out', '/bench/results/*.tmp', '__pycache__/', '.hypothesis/'],
   npmignoreEnabled: true,
   bin: { 'single-table': `${LIBDIR}/cli/index.js` },
   // aws-cdk-lib, jsii and the SDK all require Node.js 20 or later

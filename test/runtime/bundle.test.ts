@@ -127,7 +127,9 @@ test('a fetched pattern on an index without shards carries the fetch and not the
 test('users get what the sources measure: an import of cdk-single-table/runtime is the ES module build, tree-shaken', () => {
   for (const entry of Object.keys(BUDGETS)) {
     const { fromSources, asPackage } = results[entry];
-    expect(Object.keys(asPackage.inputs)).toContain(path.relative(ROOT, packagedRuntime()));
+    // The runtime's ES module build (its main entry, or the generated code's `/access` entry and the chunks they share).
+    expect(path.relative(ROOT, packagedRuntime())).toBe('out/runtime/index.mjs');
+    expect(Object.keys(asPackage.inputs).filter((i) => /^out\/runtime\/.*\.mjs$/.test(i)).length).toBeGreaterThan(0);
     expect(Object.keys(asPackage.inputs).filter((i) => i.startsWith('lib/') || i.startsWith('out/') && !i.endsWith('.mjs'))).toEqual([]);
     // The same code either way, give or take the module boundaries esbuild draws.
     expect(Math.abs(asPackage.bytes - fromSources.bytes)).toBeLessThan(fromSources.bytes * 0.03);
@@ -158,7 +160,7 @@ test('a handler over a model without versioned, timestamped or unique entities c
 test('the operations with no condition compiler unless a condition is made: the condition code comes with where', async () => {
   const handler = 'test/runtime/fixtures/model-file-handler.ts';
   for (const result of [await bundle(handler), await bundle(handler, { asPackage: true })]) {
-    expect(result.bytes).toBeLessThanOrEqual(51_400);
+    expect(result.bytes).toBeLessThanOrEqual(51_800);
     for (const pattern of [...MAINTAINED_CODE, /caller's condition/, /TRANSACTION_CANCELLED|TransactWriteItems/]) expect(result.code).not.toMatch(pattern);
   }
   const inputs = Object.keys((await bundle(handler)).inputs);

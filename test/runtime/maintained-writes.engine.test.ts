@@ -53,7 +53,7 @@ test('a write of a versioned, timestamped or unique entity without maintainedWri
   const client = new DynamoDBClient({ region: 'us-east-1' });
   const send = jest.spyOn(client, 'send');
   const table = openTable<typeof kept>({ model: keptFile, client, tableName });
-  const fix = 'its writes need openTable(model, { maintainedWrites })';
+  const fix = 'its writes need openTable({ maintainedWrites })';
   await expect(putItem(table, 'Doc', { id: 'd0' })).rejects.toThrow(`[MAINTAINED_WRITES_MISSING] entity Doc: keeps version rev, timestamps: ${fix}`);
   await expect(updateItem(table, 'Note', { id: 'n0' })).rejects.toThrow(`[MAINTAINED_WRITES_MISSING] entity Note: keeps timestamps: ${fix}`);
   await expect(deleteItem(table, 'Customer', { id: 'c0' })).rejects.toThrow(`[MAINTAINED_WRITES_MISSING] entity Customer: keeps unique email: ${fix}`);

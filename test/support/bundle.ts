@@ -25,10 +25,13 @@ export const LAMBDA_BUNDLE_OPTIONS: BuildOptions = {
   external: ['@aws-sdk/*'],
 };
 
-/** The file a bundler gets for `import ... from 'cdk-single-table/runtime'`: package.json `exports`, `import` condition. */
-export function packagedRuntime(): string {
+/**
+ * The file a bundler gets for `import ... from 'cdk-single-table/runtime'` (or `/runtime/access`):
+ * package.json `exports`, `import` condition.
+ */
+export function packagedRuntime(subpath: './runtime' | './runtime/access' = './runtime'): string {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  const file = path.join(ROOT, pkg.exports['./runtime'].import);
+  const file = path.join(ROOT, pkg.exports[subpath].import);
   if (!existsSync(file)) throw new Error(`${path.relative(ROOT, file)} is missing: compile first (npx projen compile)`);
   return file;
 }
@@ -42,9 +45,10 @@ export const AS_PACKAGE: Plugin = {
   name: 'runtime-as-package',
   setup(b) {
     const source = path.join(ROOT, 'lib', 'runtime');
-    b.onResolve({ filter: /(^|\/)lib\/runtime(\/index(\.ts)?)?$/ }, (args) => {
+    b.onResolve({ filter: /(^|\/)lib\/runtime(\/access)?(\/index(\.ts)?)?$/ }, (args) => {
       const target = path.resolve(args.resolveDir, args.path).replace(/\/index(\.ts)?$/, '');
-      return target === source ? { path: packagedRuntime() } : undefined;
+      if (target === source) return { path: packagedRuntime() };
+      return target === path.join(source, 'access') ? { path: packagedRuntime('./runtime/access') } : undefined;
     });
   },
 };

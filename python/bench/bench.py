@@ -1,0 +1,165 @@
+"""Side-by-side measures of the Python runtime (figures in docs/python.md):
+
+1. composing a PutItem request: ``build_put`` against a hand-written boto3 builder with f-strings;
+2. a 10-shard fan-out query against an unsharded query of the same page, each request delayed by
+   10 ms (a client whose network is a sleep over in-memory partitions: latency injection only);
+3. cold import: ``import boto3`` and a DynamoDB client, with and without ``open_table``.
+
+Run: /usr/bin/python3 python/bench/bench.py
+"""
+from __future__ import annotations
+
+import bisect
+import copy
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / 'python'))
+
+from single_table_runtime import open_table  # noqa: E402
+from single_table_runtime.items import build_put  # noqa: E402
+
+MODEL = json.loads((ROOT / 'examples' / 'manifest.model.json').read_text())
+ORDER = {'username': 'ann', 'orderId': 'o-1', 'status': 'OPEN', 'createdAt': '2024-01-10T10:00:00.000Z', 'amount': 99.99,
+         'lines': [{'sku': 'BOOK-1', 'qty': 1}]}
+
+
+def hand_written_put(table_name: str, o: dict[str, Any]) -> dict[str, Any]:
+    """What a handler writes without the library: the same item and keys, from f-strings (no escaping, no checks)."""
+    return {'TableName': table_name, 'Item': {
+        'username': {'S': o['username']}, 'orderId': {'S': o['orderId']}, 'status': {'S': o['status']}, 'createdAt': {'S': o['createdAt']},
+        'amount': {'N': str(o['amount'])}, 'lines': {'L': [{'M': {'sku': {'S': line['sku']}, 'qty': {'N': str(line['qty'])}}} for line in o['lines']]},
+        'PK': {'S': f"CUSTOMER#{o['username']}"}, 'SK': {'S': f"ORDER#{o['orderId']}"},
+        'GSI1PK': {'S': f"ORDER#{o['orderId']}"}, 'GSI1SK': {'S': f"ORDER#{o['orderId']}"},
+        'GSI2PK': {'S': f"ORDER#{o['status']}#{hash(o['orderId']) % 3}"}, 'GSI2SK': {'S': o['createdAt']},
+        'LSI1SK': {'S': f"ORDERED#{o['createdAt']}"}, 'LSI2SK': {'S': f"AMOUNT#{o['amount']}"}, 'Type': {'S': 'Order'}}}
+
+
+def per_second(*fns: Any, rounds: int = 9) -> list[float]:
+    """Calls per second of each function: the best of rounds taken in turn (process CPU time: the machine may be shared)."""
+    timers = [timeit.Timer(fn, timer=time.process_time) for fn in fns]
+    runs = [max(1, t.autorange()[0]) for t in timers]
+    best = [float('inf')] * len(fns)
+    for _ in range(rounds):
+        for i, t in enumerate(timers):
+            best[i] = min(best[i], t.timeit(runs[i]))
+    return [n / b for n, b in zip(runs, best)]
+
+
+def bench_put() -> dict[str, float]:
+    table = open_table(MODEL, table_name='T', client=object())
+    library, hand = per_second(lambda: build_put(table, 'Order', ORDER), lambda: hand_written_put('T', ORDER))
+    return {'build_put per s': round(library), 'hand-written per s': round(hand), 'ratio': round(library / hand, 3)}
+
+
+def _order(item: dict[str, Any]) -> tuple[str, str, str]:
+    return item['GSI2SK']['S'], item['PK']['S'], item['SK']['S']
+
+
+class SleepyClient:
+    """Answers Query from in-memory partitions (sorted by the index sort key, then the table key) after a sleep per request."""
+
+    def __init__(self, partitions: dict[str, list[dict[str, Any]]], latency: float) -> None:
+        self.partitions = partitions
+        self.keys = {pk: [_order(i) for i in items] for pk, items in partitions.items()}
+        self.latency = latency
+        self.calls = 0
+
+    def query(self, **request: Any) -> dict[str, Any]:
+        self.calls += 1
+        time.sleep(self.latency)
+        pk = request['ExpressionAttributeValues'][':pk']['S']
+        items = self.partitions.get(pk, [])
+        keys = self.keys.get(pk, [])
+        order = _order
+        forward = request.get('ScanIndexForward', True)
+        start = request.get('ExclusiveStartKey')
+        if forward:
+            at = 0 if start is None else bisect.bisect_right(keys, order(start))
+            page = items[at:at + request['Limit']]
+            more = at + request['Limit'] < len(items)
+        else:
+            at = len(items) if start is None else bisect.bisect_left(keys, order(start))
+            page = items[max(0, at - request['Limit']):at][::-1]
+            more = at - request['Limit'] > 0
+        out: dict[str, Any] = {'Items': page}
+        if more and page:
+            last = page[-1]
+            out['LastEvaluatedKey'] = {k: last[k] for k in ('GSI2PK', 'GSI2SK', 'PK', 'SK')}
+        return out
+
+
+def sharded_model(shards: int | None) -> dict[str, Any]:
+    model = copy.deepcopy(MODEL)
+    gsi2 = model['model']['indexes']['GSI2']
+    if shards is None:
+        del gsi2['shards']
+    else:
+        gsi2['shards'].update(writeCount=shards, readCount=shards, counts=[shards])
+    return model
+
+
+def bench_fan_out(latency: float = 0.010, rounds: int = 15) -> dict[str, Any]:
+    results = {}
+    for n in (10, 100, 500):
+        figures = {}
+        for label, shards in (('unsharded', None), ('10 shards', 10)):
+            writer = open_table(sharded_model(shards), table_name='T', client=object())
+            partitions: dict[str, list[dict[str, Any]]] = {}
+            for i in range(20 * n):
+                item = build_put(writer, 'Order', {**ORDER, 'orderId': f'o{i:06d}', 'createdAt': f'2024-01-01T00:00:{i % 60:02d}.{i % 1000:03d}Z'})['Item']
+                partitions.setdefault(item['GSI2PK']['S'], []).append(item)
+            for items in partitions.values():
+                items.sort(key=lambda i: (i['GSI2SK']['S'], i['PK']['S'], i['SK']['S']))
+            client = SleepyClient(partitions, latency)
+            table = open_table(sharded_model(shards), table_name='T', client=client)
+            values = {'status': 'OPEN', 'between': [{}, {}]}
+            table.query('ordersByStatus', values, limit=n)  # threads started, pattern compiled
+            client.calls = 0
+            times = []
+            for _ in range(rounds):
+                started = time.perf_counter()
+                page = table.query('ordersByStatus', values, limit=n)
+                times.append(time.perf_counter() - started)
+                assert len(page.items) == n
+            figures[label] = statistics.median(times) * 1000
+            figures[label + ' requests'] = client.calls / rounds
+        results[f'n={n}'] = {'unsharded ms': round(figures['unsharded'], 1), '10 shards ms': round(figures['10 shards'], 1),
+                             'ratio': round(figures['10 shards'] / figures['unsharded'], 2),
+                             'requests per page (unsharded, 10 shards)': [figures['unsharded requests'], figures['10 shards requests']]}
+    return results
+
+
+IMPORT_CLIENT = "import boto3; boto3.client('dynamodb', region_name='us-east-1')"
+
+
+def bench_import(runs: int = 15) -> dict[str, Any]:
+    """CPU time of a new interpreter that imports boto3 and makes a DynamoDB client, with and without the runtime (runs in turn, best of each)."""
+    # Compiled to bytecode, as pip installs it (boto3 here is Debian's, compiled too).
+    subprocess.run([sys.executable, '-m', 'compileall', '-q', str(ROOT / 'python' / 'single_table_runtime')], check=True,
+                   env={k: v for k, v in os.environ.items() if k != 'PYTHONDONTWRITEBYTECODE'})
+    codes = [IMPORT_CLIENT, 'from single_table_runtime import open_table; ' + IMPORT_CLIENT]
+    best = [float('inf'), float('inf')]
+    for _ in range(runs):
+        for i, code in enumerate(codes):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run([sys.executable, '-c', code], check=True, cwd=ROOT / 'python')
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            best[i] = min(best[i], after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    plain, runtime = (b * 1000 for b in best)
+    return {'boto3 client ms': round(plain), 'with open_table ms': round(runtime), 'added': f'{(runtime / plain - 1) * 100:.1f}%'}
+
+
+if __name__ == '__main__':
+    random.seed(1)
+    print(json.dumps({'put request': bench_put(), 'fan-out at 10 ms': bench_fan_out(), 'cold import': bench_import()}, indent=2))

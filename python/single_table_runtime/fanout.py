@@ -1,0 +1,173 @@
+"""Fan-out query over the shards of a write-sharded GSI partition key (lib/runtime/fanout.ts): one
+query per shard on threads, merged in index order (sort key, then the table key) by a k-way merge;
+the limit applies to the merged page, and the state (the cursor's position, in the Node.js
+runtime's format) resumes every shard exactly after the last item it contributed.
+
+Strings compare by code point in Python, which is the UTF-8 byte order DynamoDB sorts keys in.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+from .errors import SingleTableError
+from .encoding import must_be
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+Item = dict[str, Any]
+# (shard, exclusive start key or None, limit) -> DynamoDB's Query output
+Fetch = Callable[[int, 'Item | None', int], dict[str, Any]]
+
+
+def page_size(items: int, part: float) -> int:
+    """Items to ask of a shard expected to hold ``part`` of the next ``items``: the share plus three standard deviations, plus one."""
+    share = items * part
+    return min(items, math.ceil(share + 3 * math.sqrt(share)) + 1)
+
+
+def _key(item: Item, attribute: str) -> str:
+    value = item.get(attribute, {}).get('S')
+    if value is None:
+        raise ValueError(f"fan-out query: item has no string key attribute '{attribute}'; every item of an index query carries the index and table keys")
+    return value
+
+
+class _Desc:
+    """Reverses the order of a key tuple, for a descending merge."""
+    __slots__ = ('key',)
+
+    def __init__(self, key: tuple[str, ...]) -> None:
+        self.key = key
+
+    def __lt__(self, other: '_Desc') -> bool:
+        return self.key > other.key
+
+
+class _Shard:
+    def __init__(self, slot: int, shard: int, start: list[str] | None, key_attributes: list[str],
+                 partition_key: tuple[str, Callable[[int], str]] | None) -> None:
+        self.slot = slot
+        self.shard = shard
+        self.start = start
+        self.key_attributes = key_attributes
+        self.buffer: list[Item] = []
+        self.next = 0
+        self.more = True
+        self.resume: Item | None = None
+        self.passed: Item | None = None
+        self.taken = 0
+        self.asked = 0
+        self.got = 0
+        if start is not None:
+            key: Item = {partition_key[0]: {'S': partition_key[1](shard)}} if partition_key else {}
+            for attribute, value in zip(key_attributes, start):
+                key[attribute] = {'S': value}
+            self.resume = key
+
+    @property
+    def has_head(self) -> bool:
+        return self.next < len(self.buffer)
+
+    def head_key(self) -> tuple[str, ...]:
+        item = self.buffer[self.next]
+        return tuple(_key(item, a) for a in self.key_attributes)
+
+    def take(self) -> Item:
+        self.passed = self.buffer[self.next]
+        self.next += 1
+        self.taken += 1
+        return self.passed
+
+    def fill(self, fetch: Fetch, limit: int, descending: bool, floor: str | None) -> None:
+        """Reads until the shard has a head or nothing more; items sorting before ``floor`` are read past."""
+        while True:
+            page = fetch(self.shard, self.resume, limit)
+            self.asked += limit
+            items = page.get('Items', [])
+            self.got += len(items)
+            self.buffer = self.buffer[self.next:] + items
+            self.next = 0
+            self.resume = page.get('LastEvaluatedKey')
+            self.more = self.resume is not None
+            if floor is not None:
+                sort_key = self.key_attributes[0]
+                while self.has_head and ((_key(self.buffer[self.next], sort_key) > floor) if descending else (_key(self.buffer[self.next], sort_key) < floor)):
+                    self.passed = self.buffer[self.next]
+                    self.next += 1
+            if self.has_head or not self.more:
+                return
+
+    def position(self) -> list[str] | None:
+        if self.passed is None:
+            return self.start
+        return [_key(self.passed, a) for a in self.key_attributes]
+
+
+def check_state(state: Any, shards: list[int], key_count: int, pattern: str | None) -> None:
+    def whole(n: Any, least: int) -> bool:
+        return isinstance(n, int) and not isinstance(n, bool) and n >= least
+
+    def is_key(p: Any) -> bool:
+        return isinstance(p, list) and len(p) == key_count and all(isinstance(v, str) for v in p)
+
+    after = state.get('after') if isinstance(state, dict) else None
+    if not isinstance(after, list) or len(after) != len(shards):
+        reason = f"the state holds {len(after) if isinstance(after, list) else 'no'} shard positions but the query fans out over {len(shards)} shards"
+    elif not all(p is None or is_key(p) for p in after) or not whole(state.get('last'), 0) or state['last'] >= len(after) or not is_key(after[state['last']]):
+        reason = 'the state is not one a fan-out query returned'
+    else:
+        return
+    raise SingleTableError('INVALID_CURSOR', f'fan-out query: {reason}; start again without a state', pattern=pattern)
+
+
+def fan_out_query(fetch: Fetch, executor: Executor, *, shards: list[int], limit: int, descending: bool, sort_key: str,
+                  tie_break_keys: list[str], partition_key: tuple[str, Callable[[int], str]] | None = None, sorted_index: bool = True,
+                  concurrency: int | None = None, state: Any = None, pattern: str | None = None) -> tuple[list[Item], dict[str, Any] | None]:
+    """One merged page over ``shards`` and the state that resumes after it (None when no shard has more)."""
+    if concurrency is not None and not (isinstance(concurrency, int) and concurrency >= 1):
+        raise SingleTableError('INVALID_VALUE', 'shard_concurrency ' + must_be('a whole number of at least 1', concurrency), pattern=pattern)
+    key_attributes = [sort_key, *tie_break_keys]
+    if state is not None:
+        check_state(state, shards, len(key_attributes), pattern)
+    # Items written behind the merge position since the last page sort before items already returned: read past them.
+    floor = state['after'][state['last']][0] if state is not None and sorted_index else None
+    cursors = [_Shard(i, shard, state['after'][i] if state is not None else None, key_attributes, partition_key)
+               for i, shard in enumerate(shards)]
+    first = page_size(limit, 1 / len(cursors))
+    _each(executor, cursors, concurrency, lambda c: c.fill(fetch, first, descending, floor))
+
+    def entry(c: _Shard) -> tuple[Any, int, _Shard]:
+        key = c.head_key()
+        return (_Desc(key) if descending else key), c.slot, c
+
+    heap = [entry(c) for c in cursors if c.has_head]
+    heapq.heapify(heap)
+    items: list[Item] = []
+    last = -1
+    while len(items) < limit and heap:
+        _, _, c = heapq.heappop(heap)
+        items.append(c.take())
+        last = c.slot
+        if not c.has_head and c.more and len(items) < limit:
+            remaining = limit - len(items)
+            active = sum(1 for s in cursors if s.has_head or s.more)
+            part = max(1 / active, c.taken / len(items))
+            c.fill(fetch, min(limit, math.ceil(page_size(remaining, part) * c.asked / max(c.got, 1))), descending, floor)
+        if c.has_head:
+            heapq.heappush(heap, entry(c))
+    if not any(c.has_head or c.more for c in cursors):
+        return items, None
+    return items, {'after': [c.position() for c in cursors], 'last': last}
+
+
+def _each(executor: Executor, cursors: list[_Shard], concurrency: int | None, run: Callable[[_Shard], None]) -> None:
+    if len(cursors) == 1:
+        run(cursors[0])
+        return
+    bound = concurrency or len(cursors)
+    for start in range(0, len(cursors), bound):
+        for future in [executor.submit(run, c) for c in cursors[start:start + bound]]:
+            future.result()

@@ -1,0 +1,424 @@
+"""Keys composed from the model's templates exactly as the Node.js runtime composes them
+(lib/keys/template.ts, lib/runtime/keys.ts, lib/runtime/key-condition.ts): the table key, every
+index slot an item populates (left out when an input is absent, so sparse indexes stay sparse),
+shard suffixes, UTF-8 size limits, and the key condition of a pattern's query.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from .encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, encode_value, must_be,
+                       utf8_length)
+from .errors import SingleTableError
+from .shard import shard_for_item, shard_for_value
+from .values import KINDS
+
+if TYPE_CHECKING:
+    from .model import Model
+
+Values = Mapping[str, Any]
+Encoder = Callable[[Any, str], 'str | None | Invalid']
+# A template as the text before its first attribute, then per attribute its name, encoder and the text after it.
+Parts = tuple[str, tuple[tuple[str, Encoder, str], ...]]
+
+
+class Absent:
+    """A key input that is absent (None, '' or False): the key has no value."""
+
+    __slots__ = ('attribute',)
+
+    def __init__(self, attribute: str) -> None:
+        self.attribute = attribute
+
+
+class Fault:
+    """A key input that cannot be encoded, and why."""
+
+    __slots__ = ('error', 'attribute')
+
+    def __init__(self, error: str, attribute: str) -> None:
+        self.error = error
+        self.attribute = attribute
+
+
+def template_parts(template: dict[str, Any], delimiter: str) -> Parts:
+    head = ''
+    attributes: list[list[Any]] = []
+    for i, segment in enumerate(template['segments']):
+        text = (delimiter if i > 0 else '') + segment.get('literal', '')
+        if attributes:
+            attributes[-1][2] += text
+        else:
+            head += text
+        if 'attribute' in segment:
+            kind = segment['kind']
+            encoder = SEGMENT_ENCODERS.get(kind) or (lambda value, escape, kind=kind: encode_value(kind, value, escape))
+            attributes.append([segment['attribute'], encoder, ''])
+    return head, tuple((name, encoder, tail) for name, encoder, tail in attributes)
+
+
+def compose(parts: Parts, values: Values, escape_char: str) -> str | Absent | Fault:
+    """The key of a template's parts; Absent or Fault naming the attribute when there is none."""
+    key = parts[0]
+    for name, encode, tail in parts[1]:
+        value = values.get(name)
+        if value is None or value == '':
+            return Absent(name)
+        r = encode(value, escape_char)
+        if r.__class__ is not str:
+            return Absent(name) if r is None else Fault(r.error, name)
+        key += r + tail
+    return key
+
+
+def compose_prefix(parts: Parts, values: Values, escape_char: str) -> tuple[str, bool, list[str]] | Fault:
+    """The longest prefix whose attributes are all given: (prefix, complete, used). An incomplete one ends at a delimiter."""
+    prefix = parts[0]
+    used: list[str] = []
+    for name, encode, tail in parts[1]:
+        value = values.get(name)
+        r = None if value is None or value == '' else encode(value, escape_char)
+        if r is None:
+            return prefix, False, used
+        if r.__class__ is not str:
+            return Fault(r.error, name)
+        used.append(name)
+        prefix += r + tail
+    return prefix, True, used
+
+
+def key_error(failure: Absent | Fault, missing: str, where: str = '', **context: Any) -> SingleTableError:
+    if isinstance(failure, Absent):
+        return SingleTableError('MISSING_ATTRIBUTE', missing, attribute=failure.attribute, **context)
+    return SingleTableError('INVALID_VALUE', failure.error + where, attribute=failure.attribute, **context)
+
+
+def check_size(owner: dict[str, Any] | str, attribute: str, key: str, limit: int, query: int | None = None) -> str:
+    """Raises KEY_TOO_LARGE when a key exceeds DynamoDB's UTF-8 limit (an item's, or with ``query`` a query's, plus its shard suffix)."""
+    suffix = query or 0
+    # A code point is at most 4 UTF-8 bytes, so short keys skip the byte count.
+    if len(key) * 4 + suffix > limit:
+        size = utf8_length(key) + suffix
+        if size > limit:
+            name = owner if isinstance(owner, str) else owner['name']
+            where = {'entity': name} if query is None else {'pattern': name}
+            raise SingleTableError('KEY_TOO_LARGE', f"{'' if query is None else 'the query' + chr(39) + 's '}key {attribute} is {size} bytes of UTF-8; "
+                                   f'DynamoDB allows {limit}', attribute=attribute, **where)
+    return key
+
+
+class _Slot:
+    __slots__ = ('index', 'keys', 'pk', 'sk', 'shard_kind', 'pk_number', 'sk_number', 'pk_attribute', 'sk_attribute', 'sharded')
+
+    def __init__(self, index: dict[str, Any], keys: dict[str, Any], pk: Parts | None, sk: Parts | None, shard_kind: str | None,
+                 pk_number: int | None, sk_number: int | None) -> None:
+        self.index = index
+        self.keys = keys
+        self.pk = pk
+        self.sk = sk
+        self.shard_kind = shard_kind
+        self.pk_number = pk_number
+        self.sk_number = sk_number
+        self.pk_attribute = index['partitionKey']
+        self.sk_attribute = index.get('sortKey')
+        self.sharded = bool(index.get('shards'))
+
+
+class EntityKeys:
+    """An entity's key templates compiled once: the table key and its index slots. A put encodes each
+    key attribute once and composes each distinct template once (GSI1 ``ORDER#{orderId}`` serves
+    two keys and the table's sort key)."""
+
+    def __init__(self, model: Model, entity: dict[str, Any]) -> None:
+        self.model = model
+        self.entity = entity
+        d = model.delimiter
+        table = entity['keys']['table']
+        self.table_templates = table
+        self.table_pk = template_parts(table['pk'], d)
+        self.table_sk = template_parts(table['sk'], d)
+        self.table_names = list(dict.fromkeys(table['pk']['attributes'] + table['sk']['attributes']))
+        sources: list[str] = []
+        self.templates: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        encoders: dict[str, Encoder] = {}
+
+        def number(template: dict[str, Any]) -> int:
+            if template['source'] not in sources:
+                head, attributes = template_parts(template, d)
+                sources.append(template['source'])
+                self.templates.append((head, tuple((name, tail) for name, _, tail in attributes)))
+                encoders.update((name, encoder) for name, encoder, _ in attributes)
+            return sources.index(template['source'])
+
+        self.table_numbers = (number(table['pk']), number(table['sk']))
+        self.slots: list[_Slot] = []
+        for name, keys in entity['keys'].items():
+            if name == 'table':
+                continue
+            index = model.indexes[name]
+            shards = index.get('shards')
+            shard_kind = entity['attributes'][shards['attribute']]['type'] if shards and shards['strategy'] == 'ATTRIBUTE' else None
+            self.slots.append(_Slot(index, keys, None if index['type'] == 'LSI' else template_parts(keys['pk'], d),
+                                    template_parts(keys['sk'], d) if index.get('sortKey') and keys.get('sk') else None, shard_kind,
+                                    None if index['type'] == 'LSI' else number(keys['pk']),
+                                    number(keys['sk']) if index.get('sortKey') and keys.get('sk') else None))
+        self.encoders = tuple(encoders.items())
+        # Every attribute as (name, kind, check, required), for the item's values.
+        self.attribute_checks = [(a['name'], a['type'], KINDS[a['type']][1], a['required']) for a in entity['attributes'].values()]
+
+    def compose_all(self, values: Values) -> list[str | Absent | Fault]:
+        """Every distinct key of the entity from one item's values, each attribute encoded once."""
+        esc = self.model.escape_char
+        segments: dict[str, Any] = {}
+        for name, encode in self.encoders:
+            value = values.get(name)
+            segments[name] = None if value is None or value == '' else encode(value, esc)
+        out: list[str | Absent | Fault] = []
+        for head, attributes in self.templates:
+            key: str | Absent | Fault = head
+            for name, tail in attributes:
+                r = segments[name]
+                if r.__class__ is not str:
+                    key = Absent(name) if r is None else Fault(r.error, name)
+                    break
+                key += r + tail  # type: ignore[operator]
+            out.append(key)
+        return out
+
+    def table_key(self, values: Values, composed: list[str | Absent | Fault] | None = None) -> tuple[str, str]:
+        """The table key of an item; both parts must compose (MISSING_ATTRIBUTE, INVALID_VALUE, KEY_TOO_LARGE)."""
+        esc = self.model.escape_char
+        index = self.model.table_index
+        pk = composed[self.table_numbers[0]] if composed else compose(self.table_pk, values, esc)
+        sk = composed[self.table_numbers[1]] if composed else compose(self.table_sk, values, esc)
+        return (self._required(self.table_templates['pk'], pk, index['partitionKey'], MAX_PARTITION_KEY_BYTES),
+                self._required(self.table_templates['sk'], sk, index['sortKey'], MAX_SORT_KEY_BYTES))
+
+    def _required(self, template: dict[str, Any], r: str | Absent | Fault, attribute: str, limit: int) -> str:
+        if r.__class__ is str:
+            return check_size(self.entity, attribute, r, limit)  # type: ignore[arg-type]
+        key = f"key {attribute} = {template['source']}"
+        raise key_error(r, f'is needed (non-empty) for {key}', f' ({key})', entity=self.entity['name'])  # type: ignore[arg-type]
+
+    def key_item(self, values: Values) -> dict[str, Any]:
+        """The table key as the AttributeValue map DynamoDB wants."""
+        pk, sk = self.table_key(values)
+        index = self.model.table_index
+        return {index['partitionKey']: {'S': pk}, index['sortKey']: {'S': sk}}
+
+    def write_keys(self, values: Values, out: dict[str, Any]) -> None:
+        """Every key attribute of an item into ``out``: the table key, and each index slot whose inputs are all present."""
+        composed = self.compose_all(values)
+        table = self.table_key(values, composed)
+        index = self.model.table_index
+        out[index['partitionKey']] = {'S': table[0]}
+        out[index['sortKey']] = {'S': table[1]}
+        for slot in self.slots:
+            self.slot_keys(slot, values, table, out, composed)
+
+    def slot(self, index_name: str) -> _Slot:
+        return next(s for s in self.slots if s.index['name'] == index_name)
+
+    def slot_keys(self, slot: _Slot, values: Values, table: tuple[str, str], out: dict[str, Any],
+                  composed: list[str | Absent | Fault] | None = None) -> dict[str, Any] | None:
+        """The key attributes of one index slot into ``out``; None (nothing written) when an input is absent."""
+        pk_value = None
+        if slot.pk is not None:
+            pk = composed[slot.pk_number] if composed else compose(slot.pk, values, self.model.escape_char)  # type: ignore[index]
+            if pk.__class__ is not str:
+                return self._absent(slot.keys['pk'], pk)  # type: ignore[arg-type]
+            pk_value = pk + self.model.delimiter + str(self._shard(slot, values, table)) if slot.sharded else pk
+            if len(pk_value) * 4 > MAX_PARTITION_KEY_BYTES:  # type: ignore[arg-type]
+                check_size(self.entity, slot.pk_attribute, pk_value, MAX_PARTITION_KEY_BYTES)  # type: ignore[arg-type]
+        sk_value = None
+        if slot.sk is not None:
+            sk = composed[slot.sk_number] if composed else compose(slot.sk, values, self.model.escape_char)  # type: ignore[index]
+            if sk.__class__ is not str:
+                return self._absent(slot.keys['sk'], sk)  # type: ignore[arg-type]
+            sk_value = sk if len(sk) * 4 <= MAX_SORT_KEY_BYTES else check_size(self.entity, slot.sk_attribute, sk, MAX_SORT_KEY_BYTES)  # type: ignore[arg-type]
+        if pk_value is not None:
+            out[slot.pk_attribute] = {'S': pk_value}
+        if sk_value is not None:
+            out[slot.sk_attribute] = {'S': sk_value}
+        return out
+
+    def _absent(self, template: dict[str, Any], r: Absent | Fault) -> None:
+        if isinstance(r, Fault):
+            raise key_error(r, '', f" (key template {template['source']})", entity=self.entity['name'])
+
+    def _shard(self, slot: _Slot, values: Values, table: tuple[str, str]) -> int:
+        shards = slot.index['shards']
+        if slot.shard_kind is None:
+            return shard_for_item(table[0], table[1], shards['writeCount'])
+        attribute = shards['attribute']
+        encoded = encode_value(slot.shard_kind, values.get(attribute), self.model.escape_char)
+        if isinstance(encoded, Invalid):
+            raise SingleTableError('INVALID_VALUE', f"{encoded.error} (shard attribute of {slot.index['name']})", entity=self.entity['name'], attribute=attribute)
+        if encoded is None:
+            raise SingleTableError('MISSING_ATTRIBUTE', f"is the shard attribute of {slot.index['name']} and must be given", entity=self.entity['name'], attribute=attribute)
+        return shard_for_value(encoded, shards['writeCount'])
+
+    def index_inputs(self, index: dict[str, Any]) -> list[str]:
+        """The attributes an index slot's keys are computed from (the shard attribute included)."""
+        keys = self.entity['keys'][index['name']]
+        names = ([] if index['type'] == 'LSI' else list(keys['pk']['attributes'])) + list(keys.get('sk', {}).get('attributes', []))
+        shards = index.get('shards')
+        if shards and shards['strategy'] == 'ATTRIBUTE':
+            names.append(shards['attribute'])
+        return list(dict.fromkeys(names))
+
+
+# ---- the key condition of a pattern's query -------------------------------------------------------
+
+class PatternKeys:
+    """A pattern's key templates as parts, its sort key's literal floor, and its index facts."""
+
+    def __init__(self, model: Model, pattern: dict[str, Any]) -> None:
+        d = model.delimiter
+        self.pattern = pattern
+        self.index = model.indexes[pattern['index']]
+        self.pk = template_parts(pattern['pk'], d)
+        self.sk = template_parts(pattern['sk'], d) if pattern.get('sk') else None
+        self.floor = '' if self.sk is None else self.sk[0] + d if not self.sk[1] else self.sk[0]
+        shards = self.index.get('shards')
+        self.shard_suffix = 1 + len(str(shards['readCount'] - 1)) if shards else 0
+        self.type_filter = None
+        # KEYS_ONLY indexes hold no type attribute: results are told apart by their keys instead.
+        if self.index['projection'] != 'KEYS_ONLY' and any(
+                pattern['index'] in e['keys'] and e['name'] not in pattern['entities'] for e in model.entities.values()):
+            self.type_filter = [model.entities[e]['typeValue'] for e in pattern['entities']]
+
+
+def _invalid(pattern: dict[str, Any], message: str, attribute: str | None = None) -> SingleTableError:
+    return SingleTableError('INVALID_QUERY_INPUT', message, pattern=pattern['name'], attribute=attribute)
+
+
+def check_input(pattern: dict[str, Any], values: Any) -> None:
+    if not isinstance(values, Mapping):
+        raise _invalid(pattern, 'the input ' + must_be('a dict', values))
+    condition = pattern['sortKeyCondition']
+    sk = pattern.get('sk')
+    for name in values:
+        used = name in pattern['pk']['attributes'] or (
+            condition == 'BETWEEN' if name == 'between' else condition not in ('NONE', 'BETWEEN') and sk is not None and name in sk['attributes'])
+        if not used:
+            where = f", sort key {sk['source']}, condition {condition}" if sk else ''
+            raise _invalid(pattern, f"input '{name}' is not used by this pattern (partition key {pattern['pk']['source']}{where})", name)
+
+
+def _above(prefix: str) -> str:
+    """The smallest string above every key that starts with ``prefix`` (which ends with the delimiter)."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+def _range(pk: str, lo: str | None, hi: str | None) -> dict[str, Any]:
+    if lo and hi:
+        return {'pk': pk, 'sk': {'expression': '#sk BETWEEN :lo AND :hi', 'lo': lo, 'hi': hi}}
+    if lo:
+        return {'pk': pk, 'sk': {'expression': '#sk >= :lo', 'lo': lo}}
+    if hi:
+        return {'pk': pk, 'sk': {'expression': '#sk <= :hi', 'hi': hi}}
+    return {'pk': pk}
+
+
+def _group(prefix: str, complete: bool, coverage: str | None, delimiter: str) -> tuple[str, str, bool]:
+    """The stored sort keys a composed prefix stands for, as inclusive bounds (lo, hi, exact)."""
+    if not complete:
+        return prefix, _above(prefix), False
+    if coverage is None or coverage == 'KEY':
+        return prefix, prefix, True
+    below = prefix + delimiter
+    return (below if coverage == 'BELOW' else prefix), _above(below), False
+
+
+def _group_condition(pk: str, group: tuple[str, str, bool]) -> dict[str, Any]:
+    lo, hi, exact = group
+    if exact:
+        return {'pk': pk, 'sk': {'expression': '#sk = :lo', 'lo': lo}}
+    if hi == _above(lo):
+        return {'pk': pk, 'sk': {'expression': 'begins_with(#sk, :lo)', 'lo': lo}}
+    return _range(pk, lo, hi)
+
+
+def _prefix_of(model: Model, pattern: dict[str, Any], keys: PatternKeys, values: Any, is_input: bool = False) -> tuple[str, bool, list[str]]:
+    sk = pattern['sk']
+    if not isinstance(values, Mapping):
+        raise _invalid(pattern, 'a sort-key bound ' + must_be('a dict', values))
+    p = compose_prefix(keys.sk, values, model.escape_char)  # type: ignore[arg-type]
+    if isinstance(p, Fault):
+        raise key_error(p, '', pattern=pattern['name'])
+    for name in values:
+        if is_input and name in pattern['pk']['attributes'] and name not in sk['attributes']:
+            continue
+        if name not in sk['attributes']:
+            raise _invalid(pattern, f"'{name}' is not in the sort key {sk['source']}", name)
+        if values[name] is not None and name not in p[2]:
+            raise _invalid(pattern, f"'{name}' is given but an attribute before it in {sk['source']} is not; a prefix uses leading attributes only", name)
+    return p
+
+
+def _bound_text(values: Any, used: list[str]) -> str:
+    return '(open)' if not used else '(' + ', '.join(f'{n}: {values[n]!r}' for n in used) + ')'
+
+
+def key_condition(model: Model, keys: PatternKeys, values: Any) -> dict[str, Any]:
+    """The partition key value and sort-key condition of one query, as the Node.js runtime's KeyCondition (same fields, same order)."""
+    pattern = keys.pattern
+    check_input(pattern, values)
+    condition = pattern['sortKeyCondition']
+    esc = model.escape_char
+    pk = compose(keys.pk, values, esc)
+    if pk.__class__ is not str:
+        raise key_error(pk, f"is needed for the partition key {pattern['pk']['source']}", pattern=pattern['name'])  # type: ignore[arg-type]
+    if condition == 'NONE' or keys.sk is None:
+        return {'pk': pk}
+    sk = pattern['sk']
+    floor = keys.floor
+    coverage = pattern.get('skCoverage')
+    d = model.delimiter
+    if condition == 'EQUALS':
+        full = compose(keys.sk, values, esc)
+        if full.__class__ is not str:
+            raise key_error(full, f"is needed for the sort key {sk['source']}", pattern=pattern['name'])  # type: ignore[arg-type]
+        return _group_condition(pk, _group(full, True, coverage, d))  # type: ignore[arg-type]
+    if condition == 'BEGINS_WITH':
+        prefix, complete, _ = _prefix_of(model, pattern, keys, values, True)
+        return _group_condition(pk, _group(prefix, complete, coverage, d)) if prefix else {'pk': pk}
+    ceiling = floor and _above(floor)
+    if condition == 'BETWEEN':
+        between = values.get('between')
+        if not isinstance(between, (list, tuple)) or len(between) != 2:
+            raise _invalid(pattern, 'BETWEEN needs `between: [low, high]`, each with leading sort-key attributes (an empty dict leaves that side open)')
+        low = _prefix_of(model, pattern, keys, between[0] if between[0] is not None else {})
+        high = _prefix_of(model, pattern, keys, between[1] if between[1] is not None else {})
+        lo = _group(low[0], low[1], coverage, d)[0] if low[0] else floor
+        hi = _group(high[0], high[1], coverage, d)[1] if high[0] else ceiling
+        if lo and hi and lo > hi:
+            raise _invalid(pattern, f"the low bound {_bound_text(between[0], low[2])} is above the high bound {_bound_text(between[1], high[2])} "
+                                    f"in {sk['source']}; swap the bounds")
+        return _range(pk, lo, hi)
+    prefix, complete, used = _prefix_of(model, pattern, keys, values, True)
+    if not used:
+        if not complete:
+            return _range(pk, floor, ceiling)
+        g = _group(prefix, complete, coverage, d)
+        return _range(pk, g[0], g[1])
+    lo, hi, exact = _group(prefix, complete, coverage, d)
+    if condition == 'GREATER_THAN_OR_EQUAL':
+        return _range(pk, lo, ceiling)
+    if condition == 'GREATER_THAN':
+        return _range(pk, lo + '\u0000' if exact else hi, ceiling)
+    if condition == 'LESS_THAN_OR_EQUAL':
+        return _range(pk, floor, hi)
+    if floor:
+        return {**_range(pk, floor, lo), 'excludeEqual': lo}
+    return {'pk': pk, 'sk': {'expression': '#sk < :hi', 'hi': lo}}
+
+
+def check_key_sizes(keys: PatternKeys, condition: dict[str, Any]) -> None:
+    index = keys.index
+    check_size(keys.pattern['name'], index['partitionKey'], condition['pk'], MAX_PARTITION_KEY_BYTES, keys.shard_suffix)
+    sk = condition.get('sk')
+    for bound in (sk.get('lo'), sk.get('hi')) if sk else ():
+        if bound is not None:
+            check_size(keys.pattern['name'], index['sortKey'], bound, MAX_SORT_KEY_BYTES, 0)

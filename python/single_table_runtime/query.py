@@ -1,0 +1,189 @@
+"""Access-pattern queries (lib/runtime/query.ts and ops/query*.ts): pattern + input + options ->
+key condition, index, order, consistency, then one partition's Query, or on a write-sharded GSI one
+query per shard merged in order; KEYS_ONLY entries hydrated with BatchGetItem in the query's order.
+Everything wrong with the input fails before any network call."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cursor import decode_cursor, encode_cursor, query_binding
+from .encoding import Invalid, encode_value, must_be
+from .errors import SingleTableError
+from .fanout import fan_out_query
+from .keys import PatternKeys, check_key_sizes, key_condition
+from .results import Result, to_results
+from .send import batch_get_items, key_id, with_retry
+from .shard import shard_for_value, sharded_key
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of results; ``cursor`` is set when there may be more."""
+    items: list[Result]
+    cursor: str | None = None
+
+
+@dataclass
+class Plan:
+    keys: PatternKeys
+    condition: dict[str, Any]
+    descending: bool
+    consistent: bool
+    limit: int | None
+    fetch: str
+    projection: list[str] | None = None
+    decode_keys: bool = False
+    keep: frozenset[str] | None = None
+    filter: Any = None
+
+
+def read_options(pattern: dict[str, Any], index: dict[str, Any], limit: Any, order: Any, consistent: Any) -> tuple[bool, bool]:
+    """Checks a query's options; returns (descending, consistent)."""
+    strong = pattern['consistentRead'] if consistent is None else consistent
+    if strong and index['type'] == 'GSI':
+        raise SingleTableError('CONSISTENT_READ_ON_GSI', f"queries GSI {index['name']}, which is only eventually consistent; "
+                               'drop `consistent`, or query the table or an LSI', pattern=pattern['name'])
+    if limit is not None and not (isinstance(limit, int) and not isinstance(limit, bool) and limit > 0):
+        raise SingleTableError('INVALID_QUERY_INPUT', 'limit ' + must_be('a positive whole number', limit), pattern=pattern['name'])
+    if order is not None and order not in ('asc', 'desc'):
+        raise SingleTableError('INVALID_QUERY_INPUT', 'order ' + must_be("'asc' or 'desc'", order), pattern=pattern['name'])
+    return (order == 'desc') if order else pattern['order'] == 'DESCENDING', bool(strong)
+
+
+def plan_query(table: Table, pattern_name: str, values: Any, limit: Any = None, order: Any = None, consistent: Any = None) -> Plan:
+    model = table.model
+    keys = model.pattern_keys(pattern_name)
+    descending, strong = read_options(keys.pattern, keys.index, limit, order, consistent)
+    condition = key_condition(model, keys, values)
+    check_key_sizes(keys, condition)
+    return Plan(keys, condition, descending, strong, limit, keys.pattern['fetch'])
+
+
+def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[str, Any] | None = None,
+                      limit: int | None = None) -> dict[str, Any]:
+    index = plan.keys.index
+    condition = plan.condition
+    names = {'#pk': index['partitionKey']}
+    values: dict[str, Any] = {':pk': {'S': partition_key}}
+    expression = '#pk = :pk'
+    sk = condition.get('sk')
+    if sk:
+        names['#sk'] = index['sortKey']
+        expression += ' AND ' + sk['expression']
+        if 'lo' in sk:
+            values[':lo'] = {'S': sk['lo']}
+        if 'hi' in sk:
+            values[':hi'] = {'S': sk['hi']}
+    request: dict[str, Any] = {'TableName': table.table_name}
+    if index['type'] != 'TABLE':
+        request['IndexName'] = index['name']
+    request.update(KeyConditionExpression=expression, ExpressionAttributeNames=names, ExpressionAttributeValues=values,
+                   ScanIndexForward=not plan.descending)
+    if plan.consistent:
+        request['ConsistentRead'] = True
+    limit = plan.limit if limit is None else limit
+    if limit is not None:
+        request['Limit'] = limit
+    if start:
+        request['ExclusiveStartKey'] = start
+    if plan.fetch == 'LSI_FETCH' and plan.projection is None:
+        request['Select'] = 'ALL_ATTRIBUTES'
+    if plan.keys.type_filter:
+        names['#type'] = table.model.type_attribute
+        refs = []
+        for i, t in enumerate(plan.keys.type_filter):
+            values[f':t{i}'] = {'S': t}
+            refs.append(f':t{i}')
+        request['FilterExpression'] = f"#type IN ({', '.join(refs)})"
+    if plan.projection is not None or plan.filter is not None:
+        from .conditions import finish_read
+        finish_read(table, request, plan)
+    return request
+
+
+def shards_to_query(table: Table, plan: Plan, values: Any) -> list[int]:
+    """Shard numbers a query on a sharded index reads: the pinned value's shards under every count, else all."""
+    shards = plan.keys.index['shards']
+    every = list(range(shards['readCount']))
+    if not shards['pinnedReads']:
+        return every
+    pattern = plan.keys.pattern
+    attribute = shards['attribute']
+    value = None
+    if attribute in pattern['pk']['attributes'] or (
+            pattern['sortKeyCondition'] in ('EQUALS', 'BEGINS_WITH') and pattern.get('sk') and attribute in pattern['sk']['attributes']):
+        value = values.get(attribute)
+    if value is None:
+        return every
+    chosen: set[int] = set()
+    for entity in pattern['entities']:
+        encoded = encode_value(table.model.entities[entity]['attributes'][attribute]['type'], value, table.model.escape_char)
+        if encoded is None or isinstance(encoded, Invalid):
+            return every
+        chosen.update(shard_for_value(encoded, count) for count in shards['counts'])
+    return sorted(chosen) if chosen else every
+
+
+def _send_query(table: Table, request: dict[str, Any]) -> dict[str, Any]:
+    return with_retry(table.retry, lambda: table.client.query(**request))
+
+
+def read_index(table: Table, plan: Plan, values: Any, position: Any) -> tuple[list[dict[str, Any]], Any]:
+    """One page of index entries and where the next starts: one partition, or every shard a sharded pattern's input can be on."""
+    index = plan.keys.index
+    if not index.get('shards'):
+        out = _send_query(table, build_query_input(table, plan, plan.condition['pk'], position))
+        return out.get('Items', []), out.get('LastEvaluatedKey')
+    model = table.model
+    table_index = model.table_index
+    base = build_query_input(table, plan, plan.condition['pk'])
+
+    def partition_of(shard: int) -> str:
+        return sharded_key(plan.condition['pk'], shard, model.delimiter)
+
+    def fetch(shard: int, start: dict[str, Any] | None, limit: int) -> dict[str, Any]:
+        request = {**base, 'ExpressionAttributeValues': {**base['ExpressionAttributeValues'], ':pk': {'S': partition_of(shard)}}, 'Limit': limit}
+        if start:
+            request['ExclusiveStartKey'] = start
+        return _send_query(table, request)
+
+    return fan_out_query(fetch, table.executor, shards=shards_to_query(table, plan, values), limit=plan.limit or 100,
+                         descending=plan.descending, sort_key=index.get('sortKey') or table_index['partitionKey'],
+                         sorted_index=index.get('sortKey') is not None, tie_break_keys=[table_index['partitionKey'], table_index['sortKey']],
+                         partition_key=(index['partitionKey'], partition_of), concurrency=table.shard_concurrency, state=position,
+                         pattern=plan.keys.pattern['name'])
+
+
+def fetch_items(table: Table, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table items of index entries, in their order (BatchGetItem); an entry whose item is gone since has none."""
+    if not entries:
+        return entries
+    index = table.model.table_index
+    pk, sk = index['partitionKey'], index['sortKey']
+    unique: dict[str, tuple[str, Any, Any]] = {}
+    for e in entries:
+        key = {pk: e[pk], sk: e[sk]}
+        i = key_id(key, pk, sk)
+        unique[i] = (i, key, key)
+    found = batch_get_items(table.client, table.table_name, list(unique.values()), lambda k: key_id(k, pk, sk), table.retry)
+    return [found[i] for i in (key_id(e, pk, sk) for e in entries) if i in found]
+
+
+def pattern_page(table: Table, pattern_name: str, values: Any, plan: Plan, cursor: str | None) -> Page:
+    binding = query_binding(plan.keys.index['name'], plan.condition, plan.descending, table.model.fingerprint)
+    position = None if cursor is None else decode_cursor(pattern_name, binding, cursor)
+    entries, next_position = read_index(table, plan, values, position)
+    equal = plan.condition.get('excludeEqual')
+    if equal is not None:
+        sort_key = plan.keys.index['sortKey']
+        entries = [e for e in entries if e.get(sort_key, {}).get('S') != equal]
+    if plan.fetch == 'BATCH_GET':
+        entries = fetch_items(table, entries)
+    index = plan.keys.index
+    decode = plan.decode_keys if plan.projection is not None else index['projection'] != 'ALL' and plan.fetch == 'NONE'
+    items = to_results(table.model, plan.keys.pattern['entities'], entries, index['name'], decode, plan.keep)
+    return Page(items, None if next_position is None else encode_cursor(pattern_name, binding, next_position))

@@ -1,0 +1,158 @@
+"""The table handle: one method per operation over the compiled model, the table name and a boto3
+DynamoDB client (the low-level client: items travel as AttributeValues, composed here)."""
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator, Mapping
+
+from . import items as item_ops
+from .errors import SingleTableError
+from .model import Model, load_model
+from .query import Page, pattern_page, plan_query
+from .results import Result
+from .send import RetryPolicy, with_retry
+from .values import from_item
+
+TABLE_NAME_ENV = 'TABLE_NAME'
+MODEL_ENV = 'SINGLE_TABLE_MODEL'
+FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT'
+
+
+class Table:
+    """One table as the operations see it; made by ``open_table``."""
+
+    def __init__(self, model: Model, table_name: str, client: Any, retry: RetryPolicy, shard_concurrency: int | None) -> None:
+        self.model = model
+        self.table_name = table_name
+        self.client = client
+        self.retry = retry
+        self.shard_concurrency = shard_concurrency
+        self._executor: Any = None
+
+    @property
+    def executor(self) -> Any:
+        """The threads shard queries run on (a ThreadPoolExecutor), started at the first fan-out."""
+        if self._executor is None:
+            from concurrent.futures import ThreadPoolExecutor  # only handlers that fan out or scan in segments pay for it
+            widest = max((i['shards']['readCount'] for i in self.model.indexes.values() if i.get('shards')), default=1)
+            self._executor = ThreadPoolExecutor(max_workers=self.shard_concurrency or widest, thread_name_prefix='single-table-shard')
+        return self._executor
+
+    # ---- single items ----------------------------------------------------------------------------
+
+    def put(self, entity: str, item: Mapping[str, Any], *, mode: str = 'upsert', condition: Any = None) -> None:
+        """Writes a whole item: ``upsert`` overwrites, ``create`` fails if it exists, ``replace`` fails if it does not."""
+        request = item_ops.build_put(self, entity, item, mode, condition)
+        item_ops.send_write(self, entity, 'put_item', request, item, condition)
+
+    def get(self, entity: str, key: Mapping[str, Any], *, consistent: bool = False) -> dict[str, Any] | None:
+        """Reads an item by its table key; None when there is none."""
+        request = item_ops.build_get(self, entity, key, consistent)
+        out = with_retry(self.retry, lambda: self.client.get_item(**request))
+        return from_item(out['Item'], self.model.strip) if 'Item' in out else None
+
+    def delete(self, entity: str, key: Mapping[str, Any], *, must_exist: bool = False, version: int | None = None,
+               condition: Any = None) -> dict[str, Any] | None:
+        """Deletes an item; returns what it held, None when there was none."""
+        request = item_ops.build_delete(self, entity, key, must_exist, version, condition)
+        out = item_ops.send_write(self, entity, 'delete_item', request, key, condition)
+        return from_item(out['Attributes'], self.model.strip) if 'Attributes' in out else None
+
+    def update(self, entity: str, changes: Mapping[str, Any], *, remove: list[str] | tuple[str, ...] = (), add: Mapping[str, Any] | None = None,
+               append: Mapping[str, Any] | None = None, prepend: Mapping[str, Any] | None = None, delete_from_set: Mapping[str, Any] | None = None,
+               set_if_missing: Mapping[str, Any] | None = None, condition: Any = None, read_missing: bool = False) -> dict[str, Any]:
+        """Sets ``changes`` (the table key attributes included) on an existing item, removes ``remove``, applies the
+        operators, and recomputes the index keys it moves; returns the item as the update left it."""
+        from .update import update_item
+        operators = {'add': add, 'append': append, 'prepend': prepend, 'delete_from_set': delete_from_set, 'set_if_missing': set_if_missing}
+        refuse_unique = [u for u in self.model.entity(entity).get('unique', []) if u in changes or u in remove]
+        if refuse_unique:
+            raise SingleTableError('UNIQUE_NEEDS_TRANSACTION', f"update cannot move the guard items of unique {', '.join(refuse_unique)}: use transact_write",
+                                   entity=entity)
+        return update_item(self, entity, changes, remove, operators, condition, read_missing)
+
+    # ---- queries ---------------------------------------------------------------------------------
+
+    def query(self, pattern: str, values: Mapping[str, Any] | None = None, *, limit: int | None = None, order: str | None = None,
+              consistent: bool | None = None, cursor: str | None = None, filter: Any = None, attributes: list[str] | None = None) -> Page:
+        """Runs an access pattern: one page of typed results, merged over every shard of a sharded index, and a cursor when there may be more."""
+        values = {} if values is None else values
+        plan = plan_query(self, pattern, values, limit, order, consistent)
+        if filter is not None or attributes is not None:
+            from .conditions import read_plan
+            read_plan(self, plan, filter, attributes)
+        return pattern_page(self, pattern, values, plan, cursor)
+
+    def query_all(self, pattern: str, values: Mapping[str, Any] | None = None, **options: Any) -> Iterator[Result]:
+        """Every result of a pattern, page after page (from ``cursor`` when given)."""
+        for page in self.query_pages(pattern, values, **options):
+            yield from page.items
+
+    def query_pages(self, pattern: str, values: Mapping[str, Any] | None = None, *, cursor: str | None = None, **options: Any) -> Iterator[Page]:
+        while True:
+            page = self.query(pattern, values, cursor=cursor, **options)
+            yield page
+            cursor = page.cursor
+            if cursor is None:
+                return
+
+
+    def scan(self, *, entities: list[str] | None = None, segments: int | None = None, segment: int | None = None, limit: int | None = None,
+             consistent: bool = False, cursor: str | None = None, filter: Any = None, attributes: list[str] | None = None) -> Page:
+        """One page of the table's items of ``entities`` (every entity by default), segments read in parallel."""
+        from .scan import scan
+        return scan(self, entities, segments, segment, limit, consistent, cursor, filter, attributes)
+
+    # ---- batches, transactions, streams ----------------------------------------------------------
+
+    def batch_get(self, requests: list[Mapping[str, Any]], *, consistent: bool = False) -> list[Result | None]:
+        """Reads many items (``{'entity': ..., 'key': {...}}``); results in request order, None where there is none."""
+        from .transact import batch_get
+        return batch_get(self, requests, consistent)
+
+    def batch_write(self, requests: list[Mapping[str, Any]]) -> None:
+        """Writes many puts (``{'type': 'put', 'entity', 'item'}``) and deletes (``{'type': 'delete', 'entity', 'key'}``);
+        what DynamoDB leaves unprocessed is retried, and what stays so raises UnprocessedError listing it."""
+        from .transact import batch_write
+        batch_write(self, requests)
+
+    def transact_write(self, actions: list[Mapping[str, Any]], *, token: str | None = None) -> None:
+        """Applies up to 100 actions atomically (``put``, ``update``, ``delete``, ``condition_check``), unique-value guards included."""
+        from .transact import transact_write
+        transact_write(self, actions, token)
+
+    def transact_get(self, requests: list[Mapping[str, Any]]) -> list[Result | None]:
+        """Reads up to 100 items atomically; results in request order, None where there is none."""
+        from .transact import transact_get
+        return transact_get(self, requests)
+
+    def decode_stream(self, event: Mapping[str, Any], *, entities: list[str] | None = None, event_names: list[str] | None = None) -> list[Any]:
+        """A DynamoDB stream event's records as typed changes (sends nothing)."""
+        from .streams import decode_stream
+        return decode_stream(self.model, dict(event), entities, event_names)
+
+
+def open_table(model: Any = None, *, table_name: str | None = None, client: Any = None, retry: RetryPolicy | None = None,
+               shard_concurrency: int | None = None) -> Table:
+    """Opens the table of a compiled model file (a dict, or its path; default: the file SINGLE_TABLE_MODEL names).
+
+    The table name defaults to TABLE_NAME. When SINGLE_TABLE_FINGERPRINT is set (the stack sets it), the
+    model must be the one the table was deployed from. Call it once, outside the handler.
+    """
+    if model is None:
+        path = os.environ.get(MODEL_ENV)
+        if not path:
+            raise SingleTableError('INVALID_MODEL', f'pass the compiled model file, or set {MODEL_ENV} to its path (the stack sets it on the functions it connects)')
+        model = path
+    loaded = model if isinstance(model, Model) else load_model(model)
+    name = table_name or os.environ.get(TABLE_NAME_ENV)
+    if not name:
+        raise SingleTableError('TABLE_NAME_MISSING', f'pass `table_name` or set the {TABLE_NAME_ENV} environment variable')
+    deployed = os.environ.get(FINGERPRINT_ENV)
+    if deployed and deployed != loaded.fingerprint:
+        raise SingleTableError('MANIFEST_MISMATCH', f'this function was given manifest {loaded.fingerprint}, its table deployed from manifest {deployed} '
+                               f'({FINGERPRINT_ENV}); deploy both from the same manifest')
+    if client is None:
+        import boto3
+        client = boto3.client('dynamodb')
+    return Table(loaded, name, client, retry or RetryPolicy(), shard_concurrency)

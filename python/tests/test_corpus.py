@@ -1,0 +1,100 @@
+"""The conformance corpus: every vector the Node.js runtime computed is reproduced exactly."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+from single_table_runtime import SingleTableError, open_table
+from single_table_runtime.cursor import decode_cursor, encode_cursor, query_binding
+from single_table_runtime.encoding import Invalid, encode_value
+from single_table_runtime.items import build_put
+from single_table_runtime.query import build_query_input, plan_query, shards_to_query
+from single_table_runtime.shard import fnv1a, shard_for_item, shard_for_value
+
+
+def whole(value: Any) -> Any:
+    """A count or position read from the corpus (its numbers arrive as floats) as the int it is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole(v) for k, v in value.items()}
+    return value
+
+
+def options_of(vector: dict[str, Any]) -> dict[str, Any]:
+    return {k: whole(v) for k, v in vector['options'].items()}
+
+
+def agree(vectors: list[dict[str, Any]], check: Callable[[dict[str, Any]], str | None], seed: Any) -> None:
+    failures = [(v, why) for v in vectors for why in [check(v)] if why]
+    assert not failures, f'{len(failures)} of {len(vectors)} vectors differ (corpus seed {seed}); first: ' + '\n'.join(
+        f'{why[:600]}: {str(v)[:600]}' for v, why in failures[:3])
+
+
+@pytest.fixture(scope='module')
+def tables(corpus: dict[str, Any]) -> dict[str, Any]:
+    return {name: open_table(document, table_name=corpus['table'], client=object()) for name, document in corpus['models'].items()}
+
+
+def test_the_corpus_holds_enough_generated_items(corpus: dict[str, Any]) -> None:
+    assert len(corpus['puts']) >= 10_000
+    assert {v['error'] for v in corpus['puts']} >= {None, 'INVALID_VALUE', 'MISSING_ATTRIBUTE', 'KEY_TOO_LARGE'}
+
+
+def test_key_segments_of_every_kind(corpus: dict[str, Any]) -> None:
+    def check(v: dict[str, Any]) -> str | None:
+        r = encode_value(v['kind'], v['value'], v['escape'])
+        got = ('error', None) if isinstance(r, Invalid) else ('segment', r)
+        want = ('error', None) if v['error'] else ('segment', v['segment'])
+        return None if got == want else f'got {got}, Node {want}'
+    agree(corpus['segments'], check, corpus['seed'])
+
+
+def test_shard_choice(corpus: dict[str, Any]) -> None:
+    def check(v: dict[str, Any]) -> str | None:
+        count = int(v['count'])
+        got = [fnv1a(v['pk']), shard_for_item(v['pk'], v['sk'], count), shard_for_value(v['pk'], count)]
+        want = [int(v['fnv']), int(v['item']), int(v['value'])]
+        return None if got == want else f'got {got}, Node {want}'
+    agree(corpus['shards'], check, corpus['seed'])
+
+
+def test_put_requests_of_random_items(corpus: dict[str, Any], tables: dict[str, Any]) -> None:
+    def check(v: dict[str, Any]) -> str | None:
+        try:
+            got: Any = build_put(tables[v['model']], v['entity'], v['item'])['Item']
+        except SingleTableError as e:
+            got = e.code
+        want = v['error'] or v['put']
+        return None if got == want else f'got {got}, Node {want}'
+    agree(corpus['puts'], check, corpus['seed'])
+
+
+def test_query_requests_of_random_inputs(corpus: dict[str, Any], tables: dict[str, Any]) -> None:
+    def check(v: dict[str, Any]) -> str | None:
+        table = tables[v['model']]
+        try:
+            plan = plan_query(table, v['pattern'], v['input'], **options_of(v))
+            got: Any = [build_query_input(table, plan, plan.condition['pk']),
+                        shards_to_query(table, plan, v['input']) if plan.keys.index.get('shards') else None]
+        except SingleTableError as e:
+            got = e.code
+        want = v['error'] or [v['request'], None if v['shards'] is None else [int(s) for s in v['shards']]]
+        return None if got == want else f'got {got}, Node {want}'
+    agree(corpus['queries'], check, corpus['seed'])
+
+
+def test_cursors_are_the_same_text_and_read_back_in_both_directions(corpus: dict[str, Any], tables: dict[str, Any]) -> None:
+    def check(v: dict[str, Any]) -> str | None:
+        table = tables[v['model']]
+        plan = plan_query(table, v['pattern'], v['input'], **options_of(v))
+        binding = query_binding(plan.keys.index['name'], plan.condition, plan.descending, table.model.fingerprint)
+        position = whole(v['position'])
+        mine = encode_cursor(v['pattern'], binding, position)
+        if mine != v['cursor']:
+            return f'encoded {mine}, Node {v["cursor"]}'
+        if decode_cursor(v['pattern'], binding, v['cursor']) != position:
+            return 'decoded another position'
+        return None
+    agree(corpus['cursors'], check, corpus['seed'])

@@ -1,0 +1,215 @@
+// The conformance corpus the Python runtime reproduces: vectors the Node.js runtime's own functions
+// compute from random input (fast-check), for several models. Key segments of every kind (unicode,
+// delimiters and escape characters, doubles over their whole range, dates with offsets, bad values),
+// shard choice, whole PutItem requests of random items, Query requests of random pattern inputs, and
+// cursors over random positions. A vector holds the input and what Node made of it: the output, or
+// the error code. Numbers of the input travel as JavaScript writes them, so both sides read the same double.
+import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { manifest as exampleManifest } from '../../examples/manifest';
+import exampleDocument from '../../examples/manifest.model.json';
+import { encodeSegment, escapeCharFor } from '../../lib/keys/encoding';
+import { fnv1a, shardForItem, shardForValue } from '../../lib/keys/shard';
+import type { AttributeModel, TableModel } from '../../lib/manifest/model';
+import { resolveModel } from '../../lib/manifest/resolve';
+import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { modelDocument } from '../../lib/model/document';
+import { encodeCursor } from '../../lib/runtime/cursor';
+import { SingleTableError } from '../../lib/runtime/errors';
+import { shardsToQuery } from '../../lib/runtime/fanout-shards';
+import { buildPut } from '../../lib/runtime/items';
+import { loadModel } from '../../lib/runtime/load-model';
+import { buildQueryInput, planQuery, queryBinding } from '../../lib/runtime/query';
+import { manifest as sliceManifest } from '../runtime/fixtures/access-slice-manifest';
+import { manifest as comparisonsManifest } from '../runtime/fixtures/comparisons-manifest';
+
+/** The table name every request of the corpus is built for. */
+export const CORPUS_TABLE = 'T';
+
+/** The models of the corpus: the example app's file as a Lambda gets it, its manifest under other delimiters, and fixtures with ATTRIBUTE sharding, KEYS_ONLY and every comparison. */
+export function corpusModels(): Record<string, TableModel> {
+  const compiled = (m: SingleTableManifest) => resolveModel(m);
+  // The example's templates written with another delimiter (no name or literal of it holds one).
+  const delimited = (d: string) => compiled({ ...JSON.parse(JSON.stringify(exampleManifest).replace(/#/g, d)), delimiter: d });
+  return {
+    example: loadModel(exampleDocument),
+    exampleBang: delimited('!'),
+    examplePlus: delimited('+'),
+    slice: compiled(sliceManifest),
+    comparisons: compiled(comparisonsManifest),
+  };
+}
+
+// Text that meets every rule of the encoding: delimiters and escape characters of each allowed
+// delimiter, control characters, a space, non-ASCII, astral characters (surrogate pairs in UTF-16), lone surrogates.
+const tricky = fc.constantFrom('#', '$', '!', '"', '+', ',', '%', '&', '\u0000', '\u001f', ' ', 'A', 'a', 'é', '\u2028', '\uffff', '😀', '\ud800', '\udfff', '~');
+const text = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ unit: fc.oneof(tricky, fc.constantFrom('a', 'b', '1')), maxLength: 8 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('é', '😀'), minLength: 300, maxLength: 700 }) },
+);
+const number = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer({ min: -1e6, max: 1e6 }),
+  fc.integer({ min: -9999, max: 9999 }).map((n) => n / 100),
+  fc.constantFrom(0, -0, 1e-130, 9.99e125, 1e126, 5e-324, Number.MAX_VALUE, 2 ** 53, 2 ** 60, 1e21, 1e-7, 0.1, -99.99, 100),
+);
+const isoDate = fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((d) => d.toISOString());
+const date = fc.oneof(
+  isoDate,
+  // the forms a date may be given in: date only, minutes, no milliseconds, more digits, an offset, a space
+  fc.tuple(isoDate, fc.constantFrom('date', 'minutes', 'seconds', 'micro', 'offset', 'space', 'compact')).map(([d, form]) => {
+    switch (form) {
+      case 'date': return d.slice(0, 10);
+      case 'minutes': return d.slice(0, 16);
+      case 'seconds': return d.slice(0, 19) + 'Z';
+      case 'micro': return d.slice(0, 23) + '987Z';
+      case 'offset': return d.slice(0, 23) + '+05:30';
+      case 'space': return d.slice(0, 19).replace('T', ' ') + '-0130';
+      default: return d.slice(0, 19) + '-23:59';
+    }
+  }),
+  fc.constantFrom('2024-02-29', '2023-02-29', '2024-13-01', '2024-04-31', '2024-01-01T24:00', '2024-01-01T23:60', '0000-01-01T00:30+01:00',
+    '9999-12-31T23:59:59.999-00:01', '2024-01-01T00:00+24:00', '２０２４-01-01', '2024-01-01T00:00:00Z\n', 'yesterday'),
+);
+
+/** A value of an attribute's kind (or, now and then, of another kind: a bad value). */
+function valueOf(attribute: AttributeModel): fc.Arbitrary<unknown> {
+  const right = (): fc.Arbitrary<unknown> => {
+    switch (attribute.type) {
+      case 'STRING': return text;
+      case 'NUMBER': return number;
+      case 'DATE': return date;
+      case 'BOOLEAN': return fc.boolean();
+      case 'LIST': return fc.array(fc.oneof(text, fc.integer(), fc.boolean()), { maxLength: 3 });
+      case 'MAP': return fc.dictionary(fc.string({ minLength: 1, maxLength: 3 }), text, { maxKeys: 2 });
+      default: return fc.constant(undefined);
+    }
+  };
+  return fc.oneof({ weight: 30, arbitrary: right() }, { weight: 1, arbitrary: fc.oneof(text, number, fc.boolean()) });
+}
+
+/** A random item of an entity: every attribute most of the time, an optional one left out now and then. */
+function itemOf(model: TableModel, entity: string): fc.Arbitrary<Record<string, unknown>> {
+  const attributes = Object.values(model.entities[entity].attributes).filter((a) => a.type !== 'STRING_SET' && a.type !== 'NUMBER_SET');
+  return fc.tuple(...attributes.map((a) => fc.option(valueOf(a), { freq: a.required ? 60 : 4, nil: undefined })))
+    .map((values) => Object.fromEntries(attributes.map((a, i) => [a.name, values[i]]).filter(([, v]) => v !== undefined)));
+}
+
+/** A random input of a pattern: its key attributes, a between of leading sort-key attributes, now and then an unknown name. */
+function inputOf(model: TableModel, pattern: string): fc.Arbitrary<Record<string, unknown>> {
+  const p = model.patterns[pattern];
+  const entity = model.entities[p.entities[0]];
+  const kindOf = (name: string) => Object.values(model.entities).map((e) => e.attributes[name]).find(Boolean) ?? entity.attributes[name];
+  const values = (names: string[]) => fc.tuple(...names.map((n) => fc.option(valueOf(kindOf(n)), { freq: 8, nil: undefined })))
+    .map((vs) => Object.fromEntries(names.map((n, i) => [n, vs[i]]).filter(([, v]) => v !== undefined)));
+  const sk = p.sk?.attributes ?? [];
+  const condition = p.sortKeyCondition === 'BETWEEN'
+    ? fc.tuple(values(sk), values(sk)).map(([lo, hi]) => ({ between: [lo, hi] }))
+    : p.sortKeyCondition === 'NONE' ? fc.constant({}) : values(sk);
+  // Now and then a name the pattern does not use.
+  const extra = fc.oneof({ weight: 30, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constant({ nope: 1 }) });
+  return fc.tuple(values(p.pk.attributes), condition, extra).map(([pk, rest, unused]) => ({ ...pk, ...rest, ...unused }));
+}
+
+const options = fc.record({
+  // now and then a limit the runtime refuses
+  limit: fc.option(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 1, max: 200 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 1.5) }),
+    { nil: undefined }),
+  order: fc.option(fc.constantFrom('asc', 'desc'), { nil: undefined }),
+}, { requiredKeys: [] });
+
+/** Where a page ends: a LastEvaluatedKey of the index, or a fan-out state over the query's shards. */
+function positionOf(model: TableModel, pattern: string, shards: number[] | undefined): fc.Arbitrary<unknown> {
+  const index = model.indexes[model.patterns[pattern].index];
+  const table = model.indexes.table;
+  const keyText = fc.string({ unit: fc.oneof(tricky, fc.constantFrom('a', 'Z', '5')), maxLength: 12 });
+  if (shards) {
+    const key = fc.tuple(keyText, keyText, keyText);
+    return fc.record({ after: fc.tuple(...shards.map(() => fc.option(key, { nil: null }))), last: fc.nat({ max: shards.length - 1 }) })
+      .chain((s) => key.map((k) => ({ after: s.after.map((p, i) => (i === s.last ? k : p)), last: s.last })));
+  }
+  const names = [...new Set([index.partitionKey, index.sortKey, table.partitionKey, table.sortKey].filter((n): n is string => !!n))];
+  return fc.tuple(...names.map(() => keyText)).map((vs) => Object.fromEntries(names.map((n, i) => [n, { S: vs[i] }])));
+}
+
+const codeOf = (e: unknown) => {
+  if (e instanceof SingleTableError) return e.code;
+  throw e;
+};
+
+/** Numbers as JavaScript writes them (the reader makes each a double): a replacer for JSON.stringify. */
+const numbersAsText = (_key: string, value: unknown) => (typeof value === 'number' ? { $number: String(value) } : value);
+
+/** Writes the corpus to `file` and returns the count of each kind of vector; `items` random items per run (spread over models and entities). */
+export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 2 ** 31 } = {}): Record<string, number> {
+  const models = corpusModels();
+  const names = Object.keys(models);
+  let run = 0;
+  const sample = <T>(arb: fc.Arbitrary<T>, n: number) => fc.sample(arb, { numRuns: n, seed: seed + run++ });
+
+  const arbitraries: [AttributeKind, fc.Arbitrary<unknown>][] = [
+    [AttributeKind.STRING, text], [AttributeKind.NUMBER, number], [AttributeKind.DATE, date], [AttributeKind.BOOLEAN, fc.boolean()],
+  ];
+  const segments = arbitraries.flatMap(([kind, arbitrary]) => {
+    const values = sample(arbitrary, 600);
+    return values.flatMap((value, i) => {
+      const escape = escapeCharFor('!#$%&*+'[i % 7]);
+      const r = encodeSegment(kind, value, escape);
+      return [{ kind, value, escape, segment: 'segment' in r ? r.segment : null, error: 'error' in r }];
+    });
+  });
+  const shards = sample(fc.tuple(text, text, fc.integer({ min: 1, max: 64 })), 1000).map(([a, b, count]) => ({
+    pk: a, sk: b, count, fnv: fnv1a(a), item: shardForItem(a, b, count), value: shardForValue(a, count),
+  }));
+
+  const puts: object[] = [];
+  for (const name of names) {
+    const model = models[name];
+    const entities = Object.keys(model.entities);
+    for (const entity of entities) {
+      for (const item of sample(itemOf(model, entity), Math.ceil(items / names.length / entities.length))) {
+        let put: unknown = null;
+        let error: string | null = null;
+        try {
+          put = buildPut(model, CORPUS_TABLE, entity, item).Item;
+        } catch (e) {
+          error = codeOf(e);
+        }
+        puts.push({ model: name, entity, item, put, error });
+      }
+    }
+  }
+
+  const queries: object[] = [];
+  const cursors: object[] = [];
+  for (const name of names) {
+    const model = models[name];
+    for (const pattern of Object.keys(model.patterns)) {
+      for (const [input, opts] of sample(fc.tuple(inputOf(model, pattern), options), 150)) {
+        let request: unknown = null;
+        let shardList: number[] | undefined;
+        let error: string | null = null;
+        try {
+          const plan = planQuery(model, pattern, input, opts as never);
+          request = buildQueryInput(model, CORPUS_TABLE, plan, plan.condition.pk);
+          shardList = plan.index.shards ? shardsToQuery(model, plan, input) : undefined;
+          const binding = queryBinding(model, plan);
+          for (const position of sample(positionOf(model, pattern, shardList), 2)) {
+            cursors.push({ model: name, pattern, input, options: opts, position, cursor: encodeCursor(pattern, binding, position) });
+          }
+        } catch (e) {
+          error = codeOf(e);
+        }
+        queries.push({ model: name, pattern, input, options: opts, request, shards: shardList ?? null, error });
+      }
+    }
+  }
+
+  const documents = Object.fromEntries(names.map((n) => [n, modelDocument(models[n])]));
+  // The models as written (their counts are numbers), the vectors with their numbers as text.
+  const vectors = JSON.stringify({ seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors }, numbersAsText);
+  writeFileSync(file, `{"models":${JSON.stringify(documents)},${vectors.slice(1)}`);
+  return { segments: segments.length, shards: shards.length, puts: puts.length, queries: queries.length, cursors: cursors.length };
+}

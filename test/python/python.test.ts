@@ -1,0 +1,116 @@
+// The Python runtime in the Node.js test run: its own suite (pytest: the conformance corpus this
+// side writes, and its operations on the run's DynamoDB Local), and items written by either
+// runtime read back by the other through every pattern of the example app, page by page, each
+// page read by the other runtime from the cursor the previous one returned.
+import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { PythonFixtures, writePythonFixtures } from './fixtures';
+import { localData } from '../../examples/local-data';
+import { manifest } from '../../examples/manifest';
+import { createClient, PatternName } from '../../lib/runtime';
+import { Engine, startEngine } from '../support/engine';
+
+const ROOT = join(__dirname, '..', '..');
+const PYTHON = '/usr/bin/python3';
+const INSTALL = 'apt-get install -y python3-boto3 python3-pytest python3-hypothesis';
+// The Python suite and the round trip each take seconds alone, minutes on a busy 2-core machine.
+const SLOW = 600_000;
+
+let engine: Engine;
+let fixtures: PythonFixtures & { dir: string; counts: Record<string, number> };
+
+beforeAll(async () => {
+  const missing = spawnSync(PYTHON, ['-c', 'import boto3, pytest, hypothesis'], { encoding: 'utf8' });
+  if (missing.status !== 0) throw new Error(`the Python runtime's tests need Debian's Python packages: ${INSTALL}\n${missing.stderr ?? missing.error}`);
+  engine = await startEngine();
+  fixtures = writePythonFixtures(engine.endpoint);
+}, SLOW);
+afterAll(async () => {
+  await engine?.stop();
+  if (fixtures) rmSync(fixtures.dir, { recursive: true, force: true });
+});
+
+test('the Python suite passes: every corpus vector reproduced, every operation on DynamoDB Local', () => {
+  expect(fixtures.counts.puts).toBeGreaterThanOrEqual(10_000);
+  const { SINGLE_TABLE_CORPUS, SINGLE_TABLE_ENDPOINT, SINGLE_TABLE_TABLE_DEFINITION } = fixtures;
+  const run = spawnSync(PYTHON, ['-m', 'pytest', 'python/tests', '-q', '-p', 'no:cacheprovider'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, SINGLE_TABLE_CORPUS, SINGLE_TABLE_ENDPOINT, SINGLE_TABLE_TABLE_DEFINITION },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`pytest failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+  process.stderr.write(`Python runtime: ${run.stdout.trim().split('\n').pop()}; corpus ${JSON.stringify(fixtures.counts)}\n`);
+}, SLOW);
+
+/** The Python runtime as a process answering one JSON request per line (python/tests/driver.py). */
+class PythonTable {
+  private readonly process: ChildProcessWithoutNullStreams;
+  private readonly answers: AsyncIterableIterator<string>;
+
+  constructor() {
+    this.process = spawn(PYTHON, [join(ROOT, 'python', 'tests', 'driver.py')]);
+    this.answers = createInterface({ input: this.process.stdout })[Symbol.asyncIterator]();
+  }
+
+  async send(request: object): Promise<any> {
+    this.process.stdin.write(JSON.stringify(request) + '\n');
+    const { value, done } = await this.answers.next();
+    if (done) throw new Error(`the Python driver stopped: ${this.process.stderr.read()}`);
+    const answer = JSON.parse(value);
+    if ('error' in answer) throw new Error(`${answer.error}: ${answer.message}`);
+    return answer.ok;
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise((resolve) => this.process.once('exit', resolve));
+    this.process.stdin.end();
+    await exited;
+  }
+}
+
+test('items written by either runtime are read back by the other through every pattern, cursors passed between them', async () => {
+  const tableName = await engine.createTable();
+  const node = createClient(manifest, { client: engine.client, tableName });
+  const python = new PythonTable();
+  try {
+    await python.send({ op: 'open', model: join(ROOT, 'examples', 'manifest.model.json'), table: tableName, endpoint: engine.endpoint });
+    // Every other item of each entity is written by Python.
+    let n = 0;
+    for (const [entity, items] of Object.entries(localData.items)) {
+      for (const item of items) {
+        if (n++ % 2) await python.send({ op: 'put', args: [entity, item] });
+        else await node.put(entity as never, item as never);
+      }
+    }
+    for (const [entity, items] of Object.entries(localData.items)) {
+      for (const item of items) {
+        const { pk, sk } = node.model.entities[entity].keys.table;
+        const key = Object.fromEntries([...pk.attributes, ...sk!.attributes].map((a) => [a, (item as Record<string, unknown>)[a]]));
+        expect(await python.send({ op: 'get', args: [entity, key], options: { consistent: true } })).toEqual(await node.get(entity as never, key as never, { consistent: true }));
+      }
+    }
+    for (const [pattern, input] of Object.entries(localData.queries)) {
+      const whole = await node.query(pattern as PatternName<typeof manifest>, input as never);
+      expect(whole.items.length).toBeGreaterThan(0);
+      for (const first of ['node', 'python']) {
+        const items: unknown[] = [];
+        let cursor: string | undefined;
+        let turn = first;
+        do {
+          const page = turn === 'node'
+            ? await node.query(pattern as PatternName<typeof manifest>, input as never, { limit: 1, cursor } as never)
+            : await python.send({ op: 'query', pattern, input, options: { limit: 1, cursor } });
+          items.push(...page.items);
+          cursor = page.cursor ?? undefined;
+          turn = turn === 'node' ? 'python' : 'node';
+        } while (cursor);
+        expect({ pattern, first, items }).toEqual({ pattern, first, items: whole.items });
+      }
+    }
+  } finally {
+    await python.close();
+  }
+}, SLOW);
