@@ -73,7 +73,7 @@ class PythonTable {
 
 test('items written by either runtime are read back by the other through every pattern, cursors passed between them', async () => {
   const tableName = await engine.createTable();
-  const node = createClient(manifest, { client: engine.client, tableName });
+  const node = createClient({ model: manifest, client: engine.client, tableName });
   const python = new PythonTable();
   try {
     await python.send({ op: 'open', model: join(ROOT, 'examples', 'manifest.model.json'), table: tableName, endpoint: engine.endpoint });
@@ -82,14 +82,14 @@ test('items written by either runtime are read back by the other through every p
     for (const [entity, items] of Object.entries(localData.items)) {
       for (const item of items) {
         if (n++ % 2) await python.send({ op: 'put', args: [entity, item] });
-        else await node.put(entity as never, item as never);
+        else await node.putItem(entity as never, item as never);
       }
     }
     for (const [entity, items] of Object.entries(localData.items)) {
       for (const item of items) {
         const { pk, sk } = node.model.entities[entity].keys.table;
         const key = Object.fromEntries([...pk.attributes, ...sk!.attributes].map((a) => [a, (item as Record<string, unknown>)[a]]));
-        expect(await python.send({ op: 'get', args: [entity, key], options: { consistent: true } })).toEqual(await node.get(entity as never, key as never, { consistent: true }));
+        expect(await python.send({ op: 'get', args: [entity, key], options: { consistent: true } })).toEqual(await node.getItem(entity as never, key as never, { consistent: true }));
       }
     }
     for (const [pattern, input] of Object.entries(localData.queries)) {
