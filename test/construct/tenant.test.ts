@@ -6,6 +6,7 @@ import * as fc from 'fast-check';
 import { allows, fetchRequest, IamRequest, itemRequest, patternQueries, policyOf, TABLE_NAME } from './iam';
 import { newFunction, statementsOf, tableStack } from './policy';
 import { WriteOperation } from '../../lib/construct/access/options';
+import { guardKeyPatterns } from '../../lib/construct/access/tenant';
 import { encodeSegment } from '../../lib/keys/encoding';
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
@@ -276,11 +277,13 @@ function withMixedScopes(): SingleTableManifest {
 }
 
 test('an entity whose unique attributes have different scopes gets the guard keys of each', () => {
+  const model = compileManifest(withMixedScopes()).model;
+  expect(guardKeyPatterns(model, model.entities.Invoice, undefined).sort()).toEqual(['${$}unique#*', 'TENANT#*#${$}unique#*']);
+  // Without tenant isolation a grant of deletes is table-wide, which holds both.
   const { stack, table } = tableStack(withMixedScopes());
   const fn = newFunction(stack, 'Fn');
   table.grantAccess(fn, { writes: [WriteOperation.DELETE] });
-  const guards = statementsOf(stack, fn).find((s: any) => [s.Action].flat().includes('dynamodb:DeleteItem') && s.Condition) as any;
-  expect(guards.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].sort()).toEqual(['${$}unique#*', 'TENANT#*#${$}unique#*']);
+  expect(statementsOf(stack, fn).find((s: any) => s.Action === 'dynamodb:DeleteItem')).toEqual({ Action: 'dynamodb:DeleteItem', Effect: 'Allow', Resource: 'TABLE' });
 });
 
 test('without tenant isolation a grant of writes reads only the unique entities\' partitions before writing, not every item of the table', async () => {
