@@ -8,6 +8,7 @@ import { composeKey } from '../../lib/keys/template';
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
 import { guardKeyAttributes } from '../../lib/runtime/unique';
+import { propertyRuns } from '../support/property-runs';
 
 const manifest: SingleTableManifest = {
   entities: {
@@ -141,7 +142,7 @@ test('property: a tenant matches its own keys on every template and never anothe
     };
     for (const key of keysOf(mine)) expect(patterns.some((p) => stringLike(p, key))).toBe(true);
     for (const key of keysOf(theirs)) expect(patterns.some((p) => stringLike(p, key))).toBe(false);
-  }), { numRuns: 60 });
+  }), { numRuns: propertyRuns(60) });
 });
 
 test('a KEYS_ONLY pattern whose keys hold every attribute of its entity fetches nothing, so gets no BatchGetItem', () => {
@@ -218,7 +219,7 @@ test('without tenant isolation a grant of writes reads only the unique entities\
     expect(stringLike(leadingKeys(reads[0])[0], keyOf('Plan', { planId: id }))).toBe(true);
     expect(stringLike(leadingKeys(reads[0])[0], keyOf('Tenant', { tenantId: id }))).toBe(false);
     expect(stringLike(leadingKeys(reads[0])[0], keyOf('Invoice', { tenantId: id, invoiceId: id }))).toBe(false);
-  }), { numRuns: 50 });
+  }), { numRuns: propertyRuns(50) });
 
   // A grant that reads items anyway keeps its one table-wide statement for them.
   const both = tableStack(m);
@@ -264,5 +265,5 @@ test('property: a tenant\'s grant matches the guard keys the runtime writes for 
     const guardOf = (tenantId: string) => guardKeyAttributes(model, invoice, 'number', number, { tenantId, invoiceId: 'i1' })![model.indexes.table.partitionKey].S!;
     expect(patterns.some((p) => stringLike(p, guardOf(mine)))).toBe(true);
     expect(patterns.some((p) => stringLike(p, guardOf(theirs)))).toBe(false);
-  }), { numRuns: 40 });
+  }), { numRuns: propertyRuns(40) });
 });

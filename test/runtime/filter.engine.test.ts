@@ -7,6 +7,7 @@ import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, queryShardsWith, queryWith, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
+import { propertyRuns } from '../support/property-runs';
 
 type M = typeof ordersManifest;
 type Db = ReturnType<typeof createClient<M>>;
@@ -80,7 +81,7 @@ test.each([
   await fc.assert(fc.asyncProperty(condition, fc.constantFrom(undefined, 1, 3, 7), async (c, limit) => {
     const filtered = await everyPage(pattern, input, { filter: c.condition, limit });
     expect(filtered).toEqual(full.filter((r) => c.holds(r.item)));
-  }), { numRuns: 25 });
+  }), { numRuns: propertyRuns(25) });
 });
 
 test('an INCLUDE GSI filters on what it projects, with the operations imported one by one', async () => {

@@ -7,6 +7,7 @@ import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, queryAll, queryShardsAll, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
+import { propertyRuns } from '../support/property-runs';
 
 type M = typeof ordersManifest;
 
@@ -56,7 +57,7 @@ test('property: the iteration yields exactly the items of the pages, and .pages(
         expect(await collect(rest)).toEqual(viaPages.slice(k).flatMap((p) => p.items));
       }
     },
-  ), { numRuns: 20 });
+  ), { numRuns: propertyRuns(20) });
 });
 
 test('pages are read as the iteration goes: breaking out after the first item sends one query', async () => {

@@ -7,6 +7,7 @@ import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, scan, scanAll, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
+import { propertyRuns } from '../support/property-runs';
 
 type M = typeof ordersManifest;
 
@@ -44,7 +45,7 @@ test('property: any segment count, limit and entities: the pages hold every item
       expect(keys).toHaveLength(want);
       expect(got.items.every((r) => (entities ?? ['Customer', 'Order']).includes(r.entity as never))).toBe(true);
     },
-  ), { numRuns: 25 });
+  ), { numRuns: propertyRuns(25) });
 });
 
 test('each page holds at most `limit` items; one segment per worker, together every item once', async () => {

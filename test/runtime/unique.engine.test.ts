@@ -10,6 +10,7 @@ import { modelDocument } from '../../lib/model/document';
 import { createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
+import { propertyRuns } from '../support/property-runs';
 
 type M = typeof manifest;
 const model = resolveModel(manifest);
@@ -186,6 +187,6 @@ describe('unique values', () => {
         }));
         expectConsistent(await state(tableName));
       },
-    ), { numRuns: 15 });
+    ), { numRuns: propertyRuns(15) });
   });
 });
