@@ -12,8 +12,8 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule, readsThroughSlice } from '../../lib/model/access-module';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
-import { allPages } from '../support/requests';
 import { propertyRuns } from '../support/property-runs';
+import { allPages } from '../support/requests';
 
 type Page = { items: unknown[]; cursor?: string };
 type Query = (table: unknown, input: object, options?: object) => Promise<Page>;

@@ -8,8 +8,8 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { keyCondition } from '../../lib/reports/pattern-table';
 import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
-import { allPages } from '../support/requests';
 import { propertyRuns } from '../support/property-runs';
+import { allPages } from '../support/requests';
 
 const username = { type: AttributeKind.STRING, required: true } as const;
 const orderId = { type: AttributeKind.STRING, required: true } as const;

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { manifest } from './fixtures/comparisons-manifest';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
-import { allPages } from '../support/requests';
 import { propertyRuns } from '../support/property-runs';
+import { allPages } from '../support/requests';
 
 let engine: Engine;
 let db: ReturnType<typeof createClient<typeof manifest>>;

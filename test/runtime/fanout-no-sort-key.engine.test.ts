@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { AttributeKind, createClient, defineManifest } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
-import { allPages } from '../support/requests';
 import { propertyRuns } from '../support/property-runs';
+import { allPages } from '../support/requests';
 
 const manifest = defineManifest({
   entities: {

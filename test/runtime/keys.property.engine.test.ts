@@ -8,8 +8,8 @@ import { TABLE_INDEX } from '../../lib/manifest/model';
 import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
 import { itemToWrite } from '../../lib/runtime/items';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
-import { allPages } from '../support/requests';
 import { propertyRuns } from '../support/property-runs';
+import { allPages } from '../support/requests';
 
 const manifest = defineManifest({
   entities: {

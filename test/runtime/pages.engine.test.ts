@@ -6,8 +6,8 @@ import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, queryAll, queryShardsAll, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
-import { allPages, countRequests } from '../support/requests';
 import { propertyRuns } from '../support/property-runs';
+import { allPages, countRequests } from '../support/requests';
 
 type M = typeof ordersManifest;
 

@@ -6,8 +6,8 @@ import { ordersManifest } from './fixtures/orders-manifest';
 import { FetchMode } from '../../lib/manifest/model';
 import { createClient, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
-import { countRequests } from '../support/requests';
 import { propertyRuns } from '../support/property-runs';
+import { countRequests } from '../support/requests';
 
 type Db = ReturnType<typeof createClient<typeof ordersManifest>>;
 

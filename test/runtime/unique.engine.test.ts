@@ -9,8 +9,8 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
-import { countRequests } from '../support/requests';
 import { propertyRuns } from '../support/property-runs';
+import { countRequests } from '../support/requests';
 
 type M = typeof manifest;
 const model = resolveModel(manifest);
