@@ -47,7 +47,9 @@ const started = Date.now();
 process.stdout.write(`typecheck: reading ${FOLDERS.map((f) => `${f}/`).join(', ')} and what they import\n`);
 const configs = FOLDERS.map((folder) => ({ folder, config: readConfig(folder) }));
 const options = checkOptions(configs[0].config.options);
-const different = configs.filter(({ config }) => JSON.stringify(checkOptions(config.options)) !== JSON.stringify(options)).map(({ folder }) => folder);
+const different = configs
+  .filter(({ config }) => JSON.stringify(checkOptions(config.options)) !== JSON.stringify(options))
+  .map(({ folder }) => folder);
 if (different.length > 0) {
   throw new Error(`${different.join(', ')}/tsconfig.json compile(s) with other options than ${FOLDERS[0]}/tsconfig.json: give the folders the same options, or check them in separate programs`);
 }
