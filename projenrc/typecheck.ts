@@ -54,11 +54,11 @@ if (different.length > 0) {
   throw new Error(`${different.join(', ')}/tsconfig.json compile(s) with other options than ${FOLDERS[0]}/tsconfig.json: give the folders the same options, or check them in separate programs`);
 }
 const program = ts.createProgram({ rootNames: [...new Set(configs.flatMap(({ config }) => config.fileNames))], options });
-const global = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
+const programDiagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
 process.stdout.write(`typecheck: ${program.getSourceFiles().length} files read in ${seconds(started)}\n`);
 
-let errors = global.length;
-if (global.length > 0) process.stderr.write(ts.formatDiagnosticsWithColorAndContext(global, host));
+let errors = programDiagnostics.length;
+if (programDiagnostics.length > 0) process.stderr.write(ts.formatDiagnosticsWithColorAndContext(programDiagnostics, host));
 const checked = new Set<string>();
 for (const { folder, config } of configs) {
   const folderStarted = Date.now();
