@@ -1,4 +1,4 @@
-import { awscdk, javascript } from 'projen';
+import { awscdk, javascript, TaskShell } from 'projen';
 
 // Compiled output goes to `out/`, not into `lib/`: compiling in place makes jest
 // pick up stale `lib/*.js` files next to the sources.
@@ -40,6 +40,9 @@ const project = new awscdk.AwsCdkConstructLibrary({
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
     jestConfig: {
       testTimeout: 120_000,
+      // a worker per core: jest's default (cores - 1) runs a 2-core machine's files one at a time,
+      // while engine suites spend much of their time waiting on DynamoDB Local and child processes
+      maxWorkers: '100%',
       // coverage instrumentation roughly doubles the suite's time on 2 cores
       collectCoverage: false,
       // one embedded engine for the whole run (DynamoDB Local starts in seconds)
@@ -177,18 +180,30 @@ bench.spawn(project.compileTask);
 bench.exec('ts-node --transpile-only bench/index.ts', { receiveArgs: true });
 
 // ts-jest only transpiles (isolatedModules), so tests, examples and benchmarks get their own
-// type-check; without it a broken type in a test or in the example app would pass unnoticed.
+// type-check; without it a broken type in a test or in the example app would pass unnoticed. One
+// program for the three folders (projenrc/typecheck.ts): they share lib/ and aws-cdk-lib's
+// declarations, which three `tsc -p` runs parsed three times, and lib/ itself is left to jsii.
 const typecheck = project.addTask('typecheck', {
   description: 'Type-check tests, the example app and the benchmarks',
-  steps: [
-    { exec: 'tsc --noEmit -p test/tsconfig.json --isolatedModules false' },
-    { exec: 'tsc --noEmit -p examples/tsconfig.json' },
-    { exec: 'tsc --noEmit -p bench/tsconfig.json' },
-  ],
+  exec: 'ts-node --transpile-only projenrc/typecheck.ts',
 });
-project.testTask.prependSpawn(typecheck);
 
-// `npm test` proves the jsii build too: compile (jsii + API.md) before the type-check, jest and eslint.
-project.testTask.prependSpawn(project.compileTask);
+// `npm test` proves the jsii build too. eslint (type-aware, ~150 s CPU) runs on one core while the
+// other compiles (jsii, ~125 s) and type-checks (~130 s): none needs another's output. Then jest,
+// which needs the build (out/) for the package and CLI tests. Each stage says how long it took;
+// jest reports each file.
+const testTask = project.testTask;
+const eslintTask = project.eslint!.eslintTask;
+testTask.removeStep(testTask.steps.findIndex((step) => step.spawn === eslintTask.name));
+testTask.prependExec(
+  [
+    `TIMEFORMAT='${eslintTask.name} took %0R s'; time npx projen ${eslintTask.name} & lint=$!`,
+    `TIMEFORMAT='${project.compileTask.name} took %0R s'; time npx projen ${project.compileTask.name} && { TIMEFORMAT='${typecheck.name} took %0R s'; time npx projen ${typecheck.name}; }`,
+    'checks=$?',
+    'wait $lint || exit',
+    'exit $checks',
+  ].join('; '),
+  { shell: TaskShell.bash() },
+);
 
 project.synth();

@@ -11,6 +11,7 @@ import {
   utf8Length,
 } from '../../lib/keys/encoding';
 import { AttributeKind } from '../../lib/manifest/structs';
+import { propertyRuns } from '../support/property-runs';
 
 const ESC = escapeCharFor('#');
 /** DynamoDB compares string keys as UTF-8 bytes. */
@@ -70,7 +71,7 @@ describe('string segments', () => {
       const encoded = encodeString(value, ESC);
       expect(encoded !== undefined).toBe(utf8);
       if (encoded !== undefined) expect(decodeString(encoded, ESC)).toBe(value);
-    }), { numRuns: 3000 });
+    }), { numRuns: propertyRuns(300) });
     expect(encodeString('\ud83d\ude00', ESC)).toBe('\u{1F600}');
   });
 
@@ -89,7 +90,7 @@ describe('number segments', () => {
       expect(decodeNumber(ea)).toBe(a === 0 ? 0 : a);
       expect(sign(byteCompare(ea, encodeNumber(b)))).toBe(sign(a - b));
       if (a !== b) expect(sign(byteCompare(`${ea}#z`, `${encodeNumber(b)}#a`))).toBe(sign(a - b));
-    }), { numRuns: 2000 });
+    }), { numRuns: propertyRuns(200) });
   });
 
   test('PRICE#99.99 sorts before PRICE#100.00 (as plain strings it would not)', () => {

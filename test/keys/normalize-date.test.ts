@@ -4,6 +4,7 @@ import { execFileSync } from 'child_process';
 import fc from 'fast-check';
 import { normalizeDate } from '../../lib/keys/encoding';
 import { bundle } from '../support/bundle';
+import { propertyRuns } from '../support/property-runs';
 
 const viaDate = (s: string) => {
   const d = new Date(s);
@@ -16,7 +17,7 @@ test('normalized strings: the fast path accepts exactly what Date round-trips', 
     .map(([y, mo, d, h, mi, s, ms]) => `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}.${String(ms).padStart(3, '0')}Z`);
   fc.assert(fc.property(shaped, (s) => {
     expect(normalizeDate(s)).toBe(viaDate(s));
-  }), { numRuns: 20000 });
+  }), { numRuns: propertyRuns(2000) });
   for (const s of ['2024-02-29T00:00:00.000Z', '2023-02-29T00:00:00.000Z', '1900-02-29T00:00:00.000Z', '2000-02-29T23:59:59.999Z', '2024-04-31T00:00:00.000Z']) {
     expect(normalizeDate(s)).toBe(viaDate(s));
   }
@@ -33,7 +34,7 @@ test('one character off a normalized string: accepted as is exactly when Date ro
     expect(normalizeDate(s) === s).toBe(viaDate(s) === s);
     expect(normalizeDate(s) === s).toBe(viaDate(s) === s);
     expect(normalizeDate(base)).toBe(base);
-  }), { numRuns: 2000 });
+  }), { numRuns: propertyRuns(200) });
 });
 
 test('any sequence of calls: each result is what the value alone gives, whatever was checked before', () => {
@@ -53,7 +54,7 @@ test('any sequence of calls: each result is what the value alone gives, whatever
   fc.assert(fc.property(fc.array(value, { minLength: 1, maxLength: 8 }), fc.array(fc.nat()), (values, picks) => {
     const calls = [...values, ...picks.map((p) => values[p % values.length])];
     for (const v of calls) expect([v, normalizeDate(v)]).toEqual([v, expected(v)]);
-  }), { numRuns: 3000 });
+  }), { numRuns: propertyRuns(300) });
 });
 
 test('impossible dates are refused in every accepted form, not rolled over into the next month', () => {
@@ -97,5 +98,5 @@ test('real dates with offsets normalize as Date reads them', () => {
     const offset = `${v.oh < 0 ? '-' : '+'}${pad(Math.abs(v.oh))}${v.colon ? ':' : ''}${pad(v.om)}`;
     const s = `${v.y}-${pad(v.m)}-${pad(v.d)}T${pad(v.h)}:${pad(v.mi)}:${pad(v.s)}.${pad(v.ms, 3)}${offset}`;
     expect(normalizeDate(s)).toBe(new Date(s).toISOString());
-  }), { numRuns: 5000 });
+  }), { numRuns: propertyRuns(500) });
 });

@@ -2,6 +2,7 @@
 // numbers, timestamps) must reach every shard in about equal parts, or the index stays hot.
 import fc from 'fast-check';
 import { shardedKey, shardForItem, shardForValue } from '../../lib/keys/shard';
+import { propertyRuns } from '../support/property-runs';
 
 /** Counts per shard of `n` consecutive ids under a key family. */
 function spread(shardCount: number, n: number, start: number, key: (i: number) => [string, string]): number[] {
@@ -28,7 +29,7 @@ describe('shard choice', () => {
       // Within five standard deviations of an even binomial split (a fair hash fails this about
       // once in millions of checks; the parity flaw of plain FNV-1a left half the shards empty).
       for (const c of counts) expect(Math.abs(c - mean)).toBeLessThanOrEqual(5 * sd);
-    }), { numRuns: 300 });
+    }), { numRuns: propertyRuns(30) });
   });
 
   test('stable per item and per value, and within range', () => {

@@ -5,6 +5,7 @@ import { ALLOWED_DELIMITERS, decodeString, encodeValue, escapeCharFor } from '..
 import { composeKey, parseTemplate } from '../../lib/keys/template';
 import { guardKey, guardMark, isGuardKey, scopePrefix } from '../../lib/keys/unique-guard';
 import { AttributeKind } from '../../lib/manifest/structs';
+import { propertyRuns } from '../support/property-runs';
 
 const delimiter = fc.constantFrom(...ALLOWED_DELIMITERS.split(''));
 const anyString = fc.string({ unit: 'binary', maxLength: 10 });
@@ -43,7 +44,7 @@ describe('guard keys', () => {
       if (!('key' in composed)) return;
       expect(isGuardKey(composed.key, delim, esc)).toBe(false);
       expect(composed.key.split(delim)[0]).not.toBe(guardMark(esc));
-    }), { numRuns: 2000 });
+    }), { numRuns: propertyRuns(200) });
   });
 
   test('no encoded value of any kind holds the guard mark, and a literal holding it is refused', () => {
@@ -51,7 +52,7 @@ describe('guard keys', () => {
       const esc = escapeCharFor(delim);
       const encoded = encodeValue(kind, value, esc);
       if (typeof encoded === 'string') expect(encoded.includes(guardMark(esc).slice(0, 2))).toBe(false);
-    }), { numRuns: 3000 });
+    }), { numRuns: propertyRuns(300) });
     for (const delim of ALLOWED_DELIMITERS) {
       const esc = escapeCharFor(delim);
       expect(parseTemplate(`${guardMark(esc)}${delim}{a}`, delim, esc, () => AttributeKind.STRING)).toEqual({ error: expect.stringContaining('literals may not contain') });
@@ -107,7 +108,7 @@ describe('guard keys', () => {
         // A guard unique across the table never equals a scoped one.
         const global = guardKey(delim, esc, typeValue || 'T', 'email', AttributeKind.STRING, value);
         if (global && 'pk' in global) expect(global.pk).not.toBe(a.key);
-      }), { numRuns: 2000 });
+      }), { numRuns: propertyRuns(200) });
   });
 
   test('an empty value has no guard; a value the key cannot hold says why', () => {

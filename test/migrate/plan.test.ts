@@ -6,6 +6,7 @@ import { CATEGORIES, shopManifest, STATUSES } from './shop';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { BackfillPlanError, itemFix, planBackfill } from '../../lib/migrate/plan';
 import { itemToWrite } from '../../lib/runtime/items';
+import { propertyRuns } from '../support/property-runs';
 
 const [A, B, C] = (['A', 'B', 'C'] as const).map((v) => resolveModel(shopManifest(v)));
 
@@ -52,7 +53,7 @@ test.each([
     if (fix.kind === 'STALE') {
       for (const attr of [...Object.keys(fix.set), ...fix.remove]) expect(to.entities[entity].attributes[attr]).toBeUndefined();
     }
-  }), { numRuns: 300 });
+  }), { numRuns: propertyRuns(30) });
 });
 
 test('the plan names each slot change; without the previous model, the shard history', () => {

@@ -9,6 +9,7 @@ import { partsTemplate, SegmentEncode, TemplateParts } from '../../lib/keys/temp
 import type { SortKeyCondition } from '../../lib/manifest/structs';
 import { partitionCondition, putRequest } from '../../lib/runtime/access';
 import { keyConditionFor, keysOf } from '../../lib/runtime/key-condition';
+import { propertyRuns } from '../support/property-runs';
 
 const ENCODERS: SegmentEncode[] = [stringSegment, numberSegment, dateSegment, booleanSegment];
 
@@ -78,7 +79,7 @@ test("a one-partition pattern's key condition is the runtime's: the same key, or
     fc.dictionary(fc.oneof(fc.constantFrom('a0', 'a1', 'a2', 'a3', '', 'A#', 'constructor', '__proto__'), fc.string({ maxLength: 3 })), anyValue, { maxKeys: 4 }),
     anyValue,
   );
-  fc.assert(fc.property(parts, input, fc.boolean(), agrees), { numRuns: 2000 });
+  fc.assert(fc.property(parts, input, fc.boolean(), agrees), { numRuns: propertyRuns(200) });
 });
 
 test('a template of one attribute, composed without the general path when a string one gets plain text, agrees with the runtime too', () => {
@@ -95,7 +96,7 @@ test('a template of one attribute, composed without the general path when a stri
     value.map((a0) => Object.assign(Object.create({ extra: 1 }), { a0 })),
     fc.constantFrom('a0', null, undefined, 7, ['x']),
   );
-  fc.assert(fc.property(oneAttribute, input, fc.boolean(), agrees), { numRuns: 2000 });
+  fc.assert(fc.property(oneAttribute, input, fc.boolean(), agrees), { numRuns: propertyRuns(200) });
   // A string is not an object, even where its indexes are the template's attribute names.
   agrees({ delimiter: '#', parts: ['X#', '0', stringSegment, ''] }, 'x', false);
   // Names are checked before the value is read: a getter that throws is never reached past a name the key does not use.

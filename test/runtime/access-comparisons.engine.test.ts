@@ -12,6 +12,7 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule, readsThroughSlice } from '../../lib/model/access-module';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';
 
 type Page = { items: unknown[]; cursor?: string };
@@ -70,7 +71,7 @@ test('each comparison returns, page by page, what the generic query returns; `<`
         const generated = await allPages((cursor) => queryOf(pattern)(table, input, { cursor, limit }) as never);
         expect([pattern, generated.items]).toEqual([pattern, generic.items]);
       }
-    }), { numRuns: 10 });
+    }), { numRuns: propertyRuns(10) });
 });
 
 test('`<` on a full key: every reading below it, not the reading of that key', async () => {

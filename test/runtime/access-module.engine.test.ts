@@ -10,6 +10,7 @@ import { manifest } from '../../examples/manifest';
 import * as access from '../../examples/manifest.access';
 import { createClient, EntityName, PatternName, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 
 type M = typeof manifest;
 type Loose = (...args: unknown[]) => Promise<unknown>;
@@ -88,7 +89,7 @@ test.each(Object.keys(manifest.entities))('put%s sends what put sends, or fails 
       const item = { ...sample, ...changes };
       const options = mode === undefined ? undefined : { mode };
       await same(() => fn(`put${entity}`)(table, item, options), () => loose().put(entity, item, options));
-    }), { numRuns: 60 });
+    }), { numRuns: propertyRuns(60) });
 });
 
 test.each(Object.keys(manifest.entities))('get%s reads what get reads, or fails as it fails', async (entity) => {
@@ -98,7 +99,7 @@ test.each(Object.keys(manifest.entities))('get%s reads what get reads, or fails 
       const e = manifest.entities[entity as keyof typeof manifest.entities];
       const key = Object.fromEntries(Object.keys(sample).filter((k) => `${e.pk}${e.sk}`.includes(`{${k}}`)).map((k) => [k, sample[k]]));
       await same(() => fn(`get${entity}`)(table, { ...key, ...changes }, { consistent }), () => loose().get(entity, { ...key, ...changes }, { consistent }));
-    }), { numRuns: 25 });
+    }), { numRuns: propertyRuns(25) });
   // The sample itself is found.
   const found = await fn(`get${entity}`)(table, Object.fromEntries(Object.entries(sample).filter(([k]) => {
     const e = manifest.entities[entity as keyof typeof manifest.entities];

@@ -13,6 +13,7 @@ import { accessModule, readsThroughSlice } from '../../lib/model/access-module';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, TableContext } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 
 type M = typeof manifest;
 type Loose = (...args: unknown[]) => Promise<{ items: unknown[]; cursor?: string }>;
@@ -87,7 +88,7 @@ test.each(Object.keys(INPUTS))('%s: page by page the items and cursors of queryS
       pages++;
     } while (cursor !== undefined && pages < 60);
     expect(cursor).toBeUndefined();
-  }), { numRuns: 6 });
+  }), { numRuns: propertyRuns(6) });
 });
 
 test('the pages hold every matching item once: fetched items are whole, keys-only items hold the values of their keys', async () => {

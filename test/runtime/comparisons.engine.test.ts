@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { manifest } from './fixtures/comparisons-manifest';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';
 
 let engine: Engine;
@@ -45,7 +46,7 @@ test('each comparison returns exactly the readings on its side of the bound, non
     expect(lte.items.filter((r) => r.item.n === bound).map((r) => r.item.id)).toEqual(group);
     const gt = await db.query('gt', { s, n: bound });
     expect(gt.items.some((r) => r.item.n === bound)).toBe(false);
-  }), { numRuns: 12 });
+  }), { numRuns: propertyRuns(12) });
 });
 
 test('a full key bound (every sort-key attribute) is exact, strict or inclusive', async () => {

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { byteCompare, FakeIndex, FakeItem, idOf, Item, naiveMerge, TieOrder } from './fanout-fake';
 import { decodeCursor, encodeCursor } from '../../lib/runtime/cursor';
 import { fanOutQuery, FanOutState, ShardPage, ShardPageFetcher } from '../../lib/runtime/fanout';
+import { propertyRuns } from '../support/property-runs';
 
 const tieBreak = (dir: number) => (a: Item, b: Item) =>
   dir * (byteCompare(a.GSISK.S!, b.GSISK.S!) || byteCompare(a.PK.S!, b.PK.S!) || byteCompare(a.SK.S!, b.SK.S!));
@@ -66,7 +67,7 @@ describe('fan-out merge, adversarial', () => {
       expect(got.map(idOf)).toEqual(naiveMerge(lists, tieBreak(s.descending ? -1 : 1)).map(idOf));
       for (const call of index.log.calls) expect(call.limit).toBeLessThanOrEqual(s.limit);
       if (s.concurrency !== undefined) expect(index.log.maxInFlight).toBeLessThanOrEqual(s.concurrency);
-    }), { numRuns: 300 });
+    }), { numRuns: propertyRuns(30) });
   });
 
   test('index without a sort key (sorted: false), filtered and in tiny pages: every visible item exactly once', async () => {
@@ -110,6 +111,6 @@ describe('fan-out merge, adversarial', () => {
         concurrency: s.concurrency,
       });
       expect(got.map((i) => i.SK.S).sort()).toEqual(shards.flat().filter((i) => !i.hidden!.BOOL).map((i) => i.SK.S).sort());
-    }), { numRuns: 300 });
+    }), { numRuns: propertyRuns(30) });
   });
 });

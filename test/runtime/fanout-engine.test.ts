@@ -14,6 +14,7 @@ import { byteCompare, idOf, Item, naiveMerge } from './fanout-fake';
 import { shardedKey, shardForItem } from '../../lib/keys/shard';
 import { fanOutQuery, FanOutState, ShardPageFetcher } from '../../lib/runtime/fanout';
 import { Engine, startEngine } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 
 // The example app's table as the construct synthesizes it: its GSI2 (GSI2PK / GSI2SK) is the
 // write-sharded index. Items are written raw, so the shard count can vary per run.
@@ -147,7 +148,7 @@ describe('fanOutQuery on the embedded engine', () => {
       // reference merge of each shard's whole, unpaged result.
       const whole = await Promise.all(Array.from({ length: s.shardCount }, async (_, shard) => (await fetch(shard, undefined, 1000)).Items ?? []));
       expect(got.map(idOf)).toEqual(naiveMerge(whole, order).map(idOf));
-    }), { numRuns: 150 });
+    }), { numRuns: propertyRuns(150) });
   });
 
   test('items written between pages: none ahead of the merge position lost, none repeated, sort order across pages', async () => {
@@ -204,6 +205,6 @@ describe('fanOutQuery on the embedded engine', () => {
       expect(new Set(ids).size).toBe(ids.length);
       for (const id of [...atStart, ...ahead]) if (!removed.has(id)) expect(ids).toContain(id);
       for (let i = 1; i < got.length; i++) expect(dir * Math.sign(byteCompare(got[i - 1].GSI2SK.S!, got[i].GSI2SK.S!))).toBeLessThanOrEqual(0);
-    }), { numRuns: 60 });
+    }), { numRuns: propertyRuns(60) });
   });
 });

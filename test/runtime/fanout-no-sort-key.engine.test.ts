@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { AttributeKind, createClient, defineManifest } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';
 
 const manifest = defineManifest({
@@ -38,5 +39,5 @@ test('paging a sharded GSI without a sort key returns every item once', async ()
     if (count) await db.batchWrite(ids.map((id) => ({ type: 'put' as const, entity: 'Job' as const, item: { id, state } })));
     const { items } = await allPages((cursor) => db.query('jobsInState', { state }, { cursor, limit }));
     expect(items.map((i) => i.item.id).sort()).toEqual(ids);
-  }), { numRuns: 15 });
+  }), { numRuns: propertyRuns(15) });
 });

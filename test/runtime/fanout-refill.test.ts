@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { allShards, expectedOrder, FakeIndex, FakeItem, idOf, PARTITION_KEY, readAllPages, TieOrder } from './fanout-fake';
 import { fanOutQuery, ShardPageFetcher } from '../../lib/runtime/fanout';
+import { propertyRuns } from '../support/property-runs';
 
 /** Counts round trips: a read that starts while none is in flight begins a new one. */
 function counted(fetch: ShardPageFetcher): { fetch: ShardPageFetcher; roundTrips: () => number } {
@@ -54,7 +55,7 @@ describe('fan-out refills', () => {
       expect(pages.flat().map(idOf)).toEqual(expectedOrder(index.shards, s.descending).map(idOf));
       for (const call of index.log.calls) expect(call.limit).toBeLessThanOrEqual(s.limit);
       if (s.concurrency !== undefined) expect(index.log.maxInFlight).toBeLessThanOrEqual(s.concurrency);
-    }), { numRuns: 400 });
+    }), { numRuns: propertyRuns(40) });
   });
 
   test('shards that run dry together under a filter are read again in one round trip, keeping what they still hold', async () => {

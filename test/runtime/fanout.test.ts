@@ -6,6 +6,7 @@ import { SingleTableError } from '../../lib/runtime/errors';
 import { fanOutQuery, FanOutState } from '../../lib/runtime/fanout';
 import { heapPop, heapPush } from '../../lib/runtime/fanout-heap';
 import { compareUtf8 } from '../../lib/runtime/fanout-order';
+import { propertyRuns } from '../support/property-runs';
 
 const sign = (n: number) => Math.sign(n);
 // A small alphabet with multi-byte and astral characters: many sort-key ties, and UTF-16 order
@@ -36,7 +37,7 @@ describe('fanOutQuery on an in-memory index', () => {
       if (s.tieOrder === 'tableKey') expect(expected).toEqual([...index.shards.flat().filter((i) => !i.hidden)].sort(tieBreak(s.descending ? -1 : 1)));
       for (const call of index.log.calls) expect(call.limit).toBeLessThanOrEqual(s.limit);
       if (s.concurrency !== undefined) expect(index.log.maxInFlight).toBeLessThanOrEqual(s.concurrency);
-    }), { numRuns: 400 });
+    }), { numRuns: propertyRuns(40) });
   });
 
   test('with items written and deleted between pages: nothing present throughout or written ahead of the merge position is lost, nothing repeats, order holds across pages', async () => {
@@ -73,7 +74,7 @@ describe('fanOutQuery on an in-memory index', () => {
       expect(new Set(ids).size).toBe(ids.length);
       for (const id of [...atStart, ...ahead]) if (!removed.has(id)) expect(ids).toContain(id);
       for (let i = 1; i < all.length; i++) expect(dir * sign(byteCompare(all[i - 1].GSISK.S!, all[i].GSISK.S!))).toBeLessThanOrEqual(0);
-    }), { numRuns: 300 });
+    }), { numRuns: propertyRuns(30) });
   });
 
   test('a shard that had nothing more is read again: an item written into it ahead of the position comes back', async () => {
@@ -100,7 +101,7 @@ describe('fanOutQuery on an in-memory index', () => {
         shards: allShards(contents.length), limit: 5, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], concurrency: bound,
       });
       expect(bounded.log.maxInFlight).toBe(Math.min(bound, contents.length));
-    }), { numRuns: 50 });
+    }), { numRuns: propertyRuns(50) });
   });
 
   test('a concurrency that is not a whole number of at least 1 is rejected before any shard is read, naming the option', async () => {
@@ -140,7 +141,7 @@ describe('compareUtf8', () => {
   test('orders strings like their UTF-8 bytes', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 8 }), (a, b) => {
       expect(sign(compareUtf8(a, b))).toBe(sign(byteCompare(a, b)));
-    }), { numRuns: 2000 });
+    }), { numRuns: propertyRuns(200) });
   });
 });
 
@@ -160,6 +161,6 @@ describe('heapPush and heapPop', () => {
         }
         expect(heap.length).toBe(reference.length);
       }
-    }), { numRuns: 500 });
+    }), { numRuns: propertyRuns(50) });
   });
 });

@@ -6,6 +6,7 @@ import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, SingleTableError, where } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { allPages, countRequests } from '../support/requests';
 
 type M = typeof ordersManifest;
@@ -80,7 +81,7 @@ test.each([
   await fc.assert(fc.asyncProperty(condition, fc.constantFrom(undefined, 1, 3, 7), async (c, limit) => {
     const filtered = await everyPage(pattern, input, { filter: where(c.condition as never), limit });
     expect(filtered).toEqual(full.filter((r) => c.holds(r.item)));
-  }), { numRuns: 25 });
+  }), { numRuns: propertyRuns(25) });
 });
 
 test('an INCLUDE GSI filters on what it projects, with the operations imported one by one', async () => {

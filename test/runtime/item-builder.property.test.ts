@@ -11,6 +11,7 @@ import type { SingleTableManifest } from '../../lib/manifest/structs';
 import { accessModule } from '../../lib/model/access-module';
 import * as runtime from '../../lib/runtime';
 import { entityItem } from '../../lib/runtime/access/write';
+import { propertyRuns } from '../support/property-runs';
 
 const KINDS = ['STRING', 'NUMBER', 'DATE', 'BOOLEAN'] as const;
 const OTHER_KINDS = ['LIST', 'MAP', 'STRING_SET', 'NUMBER_SET'] as const;
@@ -155,7 +156,7 @@ test('a typed put stores what the entity\'s slice stores, or throws the same err
       runs++;
       if ('item' in (expected as object)) stored++;
     }),
-    { numRuns: 1000 },
+    { numRuns: propertyRuns(100) },
   );
   // Every drawn manifest is one the compiler accepts, and a good share of the items are stored: the
   // property covers the builder's own path, not only its errors.

@@ -8,6 +8,7 @@ import { TABLE_INDEX } from '../../lib/manifest/model';
 import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
 import { itemToWrite } from '../../lib/runtime/items';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';
 
 const manifest = defineManifest({
@@ -84,7 +85,7 @@ describe('no collisions', () => {
         const inputs = index.name === TABLE_INDEX || index.type === 'GSI' ? [...slot.pk.attributes, ...(slot.sk?.attributes ?? [])] : [...x.entity.keys.table.pk.attributes, ...slot.sk!.attributes];
         for (const name of inputs) expect(y.values[name]).toEqual(x.values[name]);
       }
-    }), { numRuns: 3000 });
+    }), { numRuns: propertyRuns(300) });
   });
 
   test('on the engine: distinct readings stay distinct items', async () => {
@@ -93,7 +94,7 @@ describe('no collisions', () => {
       await db.batchWrite(pairs.map(([n, id]) => ({ type: 'put' as const, entity: 'Reading' as const, item: { series, n, id } })));
       const { items } = await allPages((cursor) => db.query('readings', { series, between: [{}, {}] }, { cursor }));
       expect(items).toHaveLength(pairs.length);
-    }), { numRuns: 15 });
+    }), { numRuns: propertyRuns(15) });
   });
 });
 
@@ -109,7 +110,7 @@ test('begins_with on a value returns that value\'s items only, never those of a 
       const { items } = await allPages((cursor) => db.query('eventsByA', { tenant, a }, { cursor, limit: 2 }));
       expect(items.map((r) => r.item.a)).toEqual(Array(perValue).fill(a));
     }
-  }), { numRuns: 10 });
+  }), { numRuns: propertyRuns(10) });
 });
 
 test('numbers sort numerically on the engine (negatives, decimals, exponents), both orders', async () => {
@@ -123,7 +124,7 @@ test('numbers sort numerically on the engine (negatives, decimals, exponents), b
     const hi = expected[Math.floor((2 * expected.length) / 3)].n;
     const ranged = await db.query('readings', { series, between: [{ n: lo }, { n: hi }] }, { order: 'desc' });
     expect(ranged.items.map((r) => r.item.n)).toEqual(expected.filter((e) => e.n >= lo && e.n <= hi).map((e) => e.n).reverse());
-  }), { numRuns: 15 });
+  }), { numRuns: propertyRuns(15) });
 });
 
 test('dates (normalized to ISO UTC) and strings (UTF-8 order) sort as values on the engine', async () => {
@@ -139,5 +140,5 @@ test('dates (normalized to ISO UTC) and strings (UTF-8 order) sort as values on 
     const byA = [...ids].sort((x, y) => utf8Compare(rows[+x][1], rows[+y][1]) || (x < y ? -1 : 1));
     const all = await allPages((cursor) => db.query('eventsByA', { tenant }, { cursor, limit: 6 }));
     expect(all.items.map((r) => r.item.id)).toEqual(byA);
-  }), { numRuns: 15 });
+  }), { numRuns: propertyRuns(15) });
 });

@@ -6,6 +6,7 @@ import * as fc from 'fast-check';
 import { manifest } from '../../examples/manifest';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 
 let engine: Engine;
 let db: ReturnType<typeof createClient<typeof manifest>>;
@@ -42,7 +43,7 @@ test('every storable double written as a number reads back as the same number, a
       expect(amount).toBe(values[i]);
       expect(nested).toBe(values[i]);
     });
-  }), { numRuns: 40 });
+  }), { numRuns: propertyRuns(40) });
 });
 
 test('the values a property test and a user found: 1e23 and -1.0000000000000001e+21 come back as numbers', async () => {
@@ -77,7 +78,7 @@ test('an integer written as a bigint keeps every digit: a bigint unless some num
       // No double prints with more than 17 significant digits.
       if (values[i].toString().replace(/^-/, '').replace(/0+$/, '').length > 17) expect(typeof nested).toBe('bigint');
     });
-  }), { numRuns: 40 });
+  }), { numRuns: propertyRuns(40) });
 });
 
 test('bigints past 2^53 stay bigints; digits a number prints as come back as that number', async () => {

@@ -5,6 +5,7 @@ import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, SingleTableError, where } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { allPages, countRequests } from '../support/requests';
 
 type M = typeof ordersManifest;
@@ -54,7 +55,7 @@ test('property: the iteration yields exactly the pages, `pages` merges them, and
       const k = Math.floor(iterated.length / 2);
       if (k > 0) expect((await collect(read(iterated[k - 1].cursor))).flatMap((p) => p.items)).toEqual(iterated.slice(k).flatMap((p) => p.items));
     },
-  ), { numRuns: 20 });
+  ), { numRuns: propertyRuns(20) });
 });
 
 test('pages are read as the iteration goes: breaking out after the first page sends one query; nothing is sent before', async () => {

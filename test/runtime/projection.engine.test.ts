@@ -6,6 +6,7 @@ import { ordersManifest } from './fixtures/orders-manifest';
 import { FetchMode } from '../../lib/manifest/model';
 import { createClient, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { countRequests } from '../support/requests';
 
 type Db = ReturnType<typeof createClient<typeof ordersManifest>>;
@@ -132,5 +133,5 @@ test('property: any attribute subset on any index equals the full items cut to i
       expect(projected.items).toEqual(pickAll(full.items, attributes));
       expect(projected.cursor === undefined).toBe(full.cursor === undefined);
     },
-  ), { numRuns: 25 });
+  ), { numRuns: propertyRuns(25) });
 });

@@ -6,6 +6,7 @@ import { manifest } from '../../examples/manifest';
 import { shardForItem } from '../../lib/keys/shard';
 import { compileManifest } from '../../lib/manifest/compile';
 import { buildPut } from '../../lib/runtime/items';
+import { propertyRuns } from '../support/property-runs';
 
 const model = compileManifest(manifest).model;
 
@@ -24,5 +25,5 @@ test('sharded GSI partition key near 2048 bytes: the suffixed key, or KEY_TOO_LA
     } else {
       expect(build()[gsi2.partitionKey]).toEqual({ S: key });
     }
-  }), { numRuns: 500 });
+  }), { numRuns: propertyRuns(50) });
 });

@@ -6,6 +6,7 @@ import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, scan, SingleTableError, where } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { allPages, countRequests } from '../support/requests';
 
 type M = typeof ordersManifest;
@@ -44,7 +45,7 @@ test('property: any segment count, limit and entities: the pages hold every item
       expect(keys).toHaveLength(want);
       expect(got.items.every((r) => (entities ?? ['Customer', 'Order']).includes(r.entity as never))).toBe(true);
     },
-  ), { numRuns: 25 });
+  ), { numRuns: propertyRuns(25) });
 });
 
 test('each page holds at most `limit` items; one segment per worker, together every item once', async () => {

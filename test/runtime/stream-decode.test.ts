@@ -11,6 +11,7 @@ import { AttributeKind, createClient, decodeStream, defineManifest, openTable, S
 import { decodeStreamRecord } from '../../lib/runtime/ops/decode-stream';
 import { FINGERPRINT_ENV } from '../../lib/runtime/environment';
 import { itemToWrite } from '../../lib/runtime/items';
+import { propertyRuns } from '../support/property-runs';
 
 const manifest = defineManifest({
   entities: {
@@ -94,7 +95,7 @@ test('a put\'s record decodes to the item as written and its table key, with ima
     expect(decodeStreamRecord(decoder, insert)).toEqual({ ...base, eventName: 'INSERT', newItem: returned(item), oldItem: undefined, sequenceNumber: '100' });
     expect(decodeStreamRecord(decoder, remove)).toEqual({ ...base, eventName: 'REMOVE', newItem: undefined, oldItem: returned(item), sequenceNumber: '101' });
     expect(decodeStreamRecord(decoder, keysOnly)).toEqual({ ...base, eventName: 'REMOVE', newItem: undefined, oldItem: undefined, sequenceNumber: '102' });
-  }), { numRuns: 500 });
+  }), { numRuns: propertyRuns(50) });
 });
 
 describe('records that are not entity items', () => {

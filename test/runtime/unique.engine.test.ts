@@ -10,6 +10,7 @@ import { modelDocument } from '../../lib/model/document';
 import { ConditionFailedError, createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem, where } from '../../lib/runtime';
 import { buildPut } from '../../lib/runtime/items';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 import { countRequests } from '../support/requests';
 
 type M = typeof manifest;
@@ -275,6 +276,6 @@ describe('unique values', () => {
         }));
         expectConsistent(await state(tableName));
       },
-    ), { numRuns: 15 });
+    ), { numRuns: propertyRuns(15) });
   });
 });

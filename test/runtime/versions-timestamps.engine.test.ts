@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { AttributeKind, ConditionFailedError, createClient, defineManifest } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 
 const manifest = defineManifest({
   entities: {
@@ -81,7 +82,7 @@ test('concurrent versioned updates: each applies or fails with VERSION_CONFLICT,
     const final = (await db.getItem('Doc', { id }, { consistent: true }))!;
     expect(final.version).toBe(1 + applied);
     expect(final.views).toBe(applied);
-  }), { numRuns: 15 });
+  }), { numRuns: propertyRuns(15) });
 });
 
 test('operators: add to numbers and sets, append and prepend to lists, delete from sets, set if missing', async () => {

@@ -9,6 +9,7 @@ import { compileCondition } from '../../../lib/runtime/expressions/condition';
 import { ExpressionRefs } from '../../../lib/runtime/expressions/refs';
 import { buildPut } from '../../../lib/runtime/items';
 import { Engine, startEngine, synthesizedTemplate } from '../../support/engine';
+import { propertyRuns } from '../../support/property-runs';
 
 const model = resolveModel(conditionManifest);
 const entity = model.entities.Doc;
@@ -101,7 +102,7 @@ test('compiled conditions hold only placeholders, are accepted by DynamoDB, and 
       throw error;
     });
     expect(held).toBe(holds(cond, stored));
-  }), { numRuns: 300 });
+  }), { numRuns: propertyRuns(30) });
 });
 
 // The meaning of a condition, evaluated in JavaScript on the item as it is stored.
