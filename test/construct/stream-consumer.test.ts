@@ -13,7 +13,7 @@ import { SingleTable } from '../../lib/construct/single-table';
 import { streamFilters } from '../../lib/construct/streams/consumer';
 import { StreamEventType } from '../../lib/construct/streams/options';
 
-const streamTable = (stream?: StreamViewType) => tableStack(manifest, stream && { stream });
+const streamTable = (stream?: StreamViewType) => tableStack(manifest, stream && { dynamoStream: stream });
 const mapping = (stack: Stack) => {
   const mappings = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::EventSourceMapping'));
   expect(mappings).toHaveLength(1);
@@ -51,7 +51,7 @@ test('each view filters entities on the image its event types carry', () => {
   expect(filter(StreamViewType.OLD_IMAGE, [StreamEventType.REMOVE, StreamEventType.MODIFY])).toEqual([{ eventName: ['MODIFY', 'REMOVE'], dynamodb: { OldImage: task } }]);
   expect(filter(StreamViewType.NEW_AND_OLD_IMAGES, [StreamEventType.REMOVE])).toEqual([{ eventName: ['REMOVE'], dynamodb: { OldImage: task } }]);
   expect(() => filter(StreamViewType.NEW_IMAGE)).toThrow("the table's stream records NEW_IMAGE, and REMOVE records of that view carry no image holding the type attribute 'Type' "
-    + 'to filter entities on; set stream to StreamViewType.NEW_AND_OLD_IMAGES, or leave REMOVE out of eventTypes');
+    + 'to filter entities on; set dynamoStream to StreamViewType.NEW_AND_OLD_IMAGES, or leave REMOVE out of eventTypes');
   expect(() => filter(StreamViewType.OLD_IMAGE)).toThrow('OLD_IMAGE, and INSERT records of that view carry no image');
   expect(() => filter(StreamViewType.KEYS_ONLY, [StreamEventType.MODIFY])).toThrow('KEYS_ONLY, and MODIFY records of that view carry no image');
 });
