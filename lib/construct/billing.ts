@@ -4,6 +4,7 @@
 import { Billing, BillingMode, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import { IndexModel, IndexType, TableModel } from '../manifest/model';
+import { MAX_CAPACITY_UNITS } from '../manifest/shape';
 import { peakEntryWriteUnits } from '../manifest/sizes';
 import { describeType, describeValue } from '../manifest/values';
 import { PROPS_LOCATION as WHERE } from './table-options';
@@ -74,8 +75,35 @@ export function readBilling(value: unknown, sink: DiagnosticSink): BillingFacts 
     sink.error('CAPACITY_INVALID', WHERE, "billing's writeCapacity is Capacity.fixed, but a table's writes are provisioned through autoscaling only",
       'use Capacity.autoscaled({ minCapacity: 5, maxCapacity: 5 }) for writes that stay at 5 units, or a higher maxCapacity to let them scale');
   }
-  return { mode: billing.mode, reads: rangeOf(billing._renderReadCapacity()), writes };
+  const reads = rangeOf(billing._renderReadCapacity());
+  const readsInRange = checkRange(sink, "billing's readCapacity", reads);
+  const inRange = checkRange(sink, "billing's writeCapacity", writes) && readsInRange;
+  return { mode: billing.mode, reads: inRange ? reads : undefined, writes: inRange ? writes : undefined };
 }
+
+const CAPACITY_UNITS = `a whole number of capacity units from 1 to ${MAX_CAPACITY_UNITS}`;
+
+/** Capacity units and target utilization CloudFormation accepts (Capacity checks their order only). */
+function checkRange(sink: DiagnosticSink, path: string, range: Range | undefined): boolean {
+  if (range === undefined) return true;
+  const fixed = range.target === undefined;
+  const values: [string, number, boolean, string][] = fixed
+    ? [[path, range.min, isCapacityUnits(range.min), CAPACITY_UNITS]]
+    : [
+      [`${path}.minCapacity`, range.min, isCapacityUnits(range.min), CAPACITY_UNITS],
+      [`${path}.maxCapacity`, range.max, isCapacityUnits(range.max), CAPACITY_UNITS],
+      [`${path}.targetUtilizationPercent`, range.target!, Number.isInteger(range.target) && range.target! >= 20 && range.target! <= 90, 'a whole number from 20 to 90'],
+    ];
+  let ok = true;
+  for (const [label, value, valid, what] of values) {
+    if (valid) continue;
+    sink.error('CAPACITY_INVALID', WHERE, `${label} is ${describeType(value)}, not ${what}`, `set ${label} to ${what}`);
+    ok = false;
+  }
+  return ok;
+}
+
+const isCapacityUnits = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_CAPACITY_UNITS;
 
 /** A Capacity's mode, for a value that must be one: reports anything else. */
 export function checkCapacity(sink: DiagnosticSink, path: string, value: unknown): boolean {

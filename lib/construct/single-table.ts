@@ -1,6 +1,6 @@
 // The SingleTable construct: a TableV2 built from the compiled manifest model, with defaults that
 // lose nothing (point-in-time recovery, deletion protection, RETAIN, encryption at rest).
-import { Annotations, RemovalPolicy, Stack, ValidationError } from 'aws-cdk-lib';
+import { Annotations, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, Billing, BillingMode, ITableV2, PointInTimeRecoverySpecification, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -12,6 +12,7 @@ import { checkTableFeatures } from './features/check';
 import type { SingleTableFeatureProps } from './features/options';
 import { applyGlobalIndexInsights, tableFeatures } from './features/render';
 import { ImportedSingleTable, SingleTableAttributes } from './imported-table';
+import { propsError } from './props-error';
 import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
 import { SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
@@ -21,7 +22,7 @@ import { addStreamConsumer } from './streams/consumer';
 import type { StreamConsumerOptions } from './streams/options';
 import { checkPropsShape, checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
-import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestDiagnostic, ManifestError } from '../manifest/diagnostics';
+import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
 import { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
 import { FINGERPRINT_ENV, TABLE_NAME_ENV } from '../runtime/environment';
@@ -212,7 +213,7 @@ export class SingleTable extends SingleTableBase {
       checkTableOptions(model, props, Stack.of(this).region, sink);
       checkTableFeatures(model, props, billing, Stack.of(this).region, sink);
     }
-    if (!billing || sink.hasErrors) throw this.propsError(sink.all);
+    if (!billing || sink.hasErrors) throw propsError(this, sink.all);
     // The lock file is only written when everything else holds, so a failed synth changes nothing.
     const lock = props.shardLock === undefined ? [] : syncShardLock(model, props.shardLock, props.shardLockName ?? this.node.path);
     const all = [...diagnostics, ...sink.all, ...lock];
@@ -221,14 +222,5 @@ export class SingleTable extends SingleTableBase {
       Annotations.of(this).addWarningV2(`cdk-single-table:${warning.code}`, formatDiagnostic(warning));
     }
     return { model, billing };
-  }
-
-  /** The error aws-cdk-lib's constructs raise for invalid props, on this construct's path. */
-  private propsError(findings: ManifestDiagnostic[]): ValidationError {
-    const errors = findings.filter((d) => d.level === DiagnosticLevel.ERROR);
-    const message = `Invalid props of SingleTable '${this.node.path}' (${errors.length} error${errors.length === 1 ? '' : 's'}):\n`
-      + errors.map((d) => '  - ' + formatDiagnostic(d)).join('\n');
-    // ValidationError's name parameter is a branded literal type; the brand exists only at compile time.
-    return new ValidationError('SingleTablePropsInvalid' as ConstructorParameters<typeof ValidationError>[0], message, this);
   }
 }
