@@ -3,7 +3,7 @@
 // expires anything). Python, Java and .NET users and JSON-driven apps can pass any value, so each
 // option's type, enum value and range is checked first, like the manifest's.
 import { RemovalPolicy, Token } from 'aws-cdk-lib';
-import { StreamViewType, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { PointInTimeRecoverySpecification, StreamViewType, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import type { TableModel } from '../manifest/model';
@@ -15,7 +15,7 @@ import { describeType, describeValue, own } from '../manifest/values';
 export const PROPS_LOCATION = 'SingleTable props';
 
 /** A point-in-time recovery specification, of the table or of a replica. */
-export const POINT_IN_TIME_RECOVERY: Shape = {
+const POINT_IN_TIME_RECOVERY: Shape = {
   kind: 'struct',
   fields: {
     pointInTimeRecoveryEnabled: { shape: bool, required: true, example: 'true' },
@@ -29,7 +29,6 @@ const PROPS_SHAPE: Shape = {
   open: true,
   fields: {
     tableName: opt(text('TABLE_NAME_INVALID')),
-    pointInTimeRecoverySpecification: opt(POINT_IN_TIME_RECOVERY),
     deletionProtection: opt(bool),
     removalPolicy: opt(enumOf('REMOVAL_POLICY_INVALID', 'RemovalPolicy', RemovalPolicy)),
     timeToLiveAttribute: opt(userName('TTL_ATTRIBUTE_INVALID')),
@@ -44,10 +43,20 @@ export function checkPropsShape(props: unknown, sink: DiagnosticSink): boolean {
   return checkShape(props, PROPS_SHAPE, { location: PROPS_LOCATION, path: '' }, sink);
 }
 
+/** A point-in-time recovery specification (of the table or a replica, at `path`) TableV2 accepts. */
+export function checkPointInTimeRecovery(sink: DiagnosticSink, path: string, spec: unknown): void {
+  if (spec === undefined || !checkShape(spec, POINT_IN_TIME_RECOVERY, { location: PROPS_LOCATION, path }, sink)) return;
+  const { pointInTimeRecoveryEnabled: enabled, recoveryPeriodInDays: days } = spec as PointInTimeRecoverySpecification;
+  if (!enabled && days !== undefined) {
+    sink.error('POINT_IN_TIME_RECOVERY_INVALID', PROPS_LOCATION, `${path}.recoveryPeriodInDays is ${days} but point-in-time recovery is off`,
+      `remove recoveryPeriodInDays, or set ${path}.pointInTimeRecoveryEnabled to true`);
+  }
+}
+
 /** A table name DynamoDB accepts. */
 export const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
 
-type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryption'>;
+type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryption' | 'pointInTimeRecoverySpecification'>;
 
 /**
  * Reports a table name DynamoDB rejects, a customer-managed key without a region, a TTL attribute
@@ -58,9 +67,11 @@ export function checkTableOptions(model: TableModel, props: OptionProps, region:
   if (name !== undefined && !Token.isUnresolved(name) && !TABLE_NAME.test(name)) {
     sink.error('TABLE_NAME_INVALID', PROPS_LOCATION, `tableName ${describeValue(name)} is not 3-255 characters of a-z, A-Z, 0-9, '_', '-', '.'`, "rename the table, e.g. 'app-table', or leave tableName out to let CloudFormation name it");
   }
+  checkPointInTimeRecovery(sink, 'pointInTimeRecoverySpecification', props.pointInTimeRecoverySpecification);
   const encryption = props.encryption;
   const types = Object.values(TableEncryption) as unknown[];
-  if (encryption !== undefined && (encryption === null || typeof encryption !== 'object' || !types.includes(encryption.type))) {
+  // TableV2 renders it through its internal _renderSseSpecification, so plain data with a `type` is no TableEncryptionV2
+  if (encryption !== undefined && (encryption === null || typeof encryption !== 'object' || !types.includes(encryption.type) || typeof encryption._renderSseSpecification !== 'function')) {
     sink.error('ENCRYPTION_INVALID', PROPS_LOCATION, `encryption is ${describeType(encryption)}, not a TableEncryptionV2`,
       'use TableEncryptionV2.awsManagedKey(), TableEncryptionV2.dynamoOwnedKey() or TableEncryptionV2.customerManagedKey(key) from aws-cdk-lib/aws-dynamodb');
   } else if (encryption?.type === TableEncryption.CUSTOMER_MANAGED && Token.isUnresolved(region)) {

@@ -26,9 +26,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the stream decoding, stream consumer and unique-value release examples are there and type-check', () => {
+test('the billing, stream decoding, stream consumer and unique-value release examples are there and type-check', () => {
   const blocks = checkedBlocks();
-  expect(Object.keys(blocks).sort()).toEqual(['stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
+  expect(Object.keys(blocks).sort()).toEqual(['billing-stack.ts', 'stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
   for (const [name, text] of Object.entries(blocks)) writeFileSync(join(dir, name), text);
   const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
   const program = ts.createProgram(Object.keys(blocks).map((n) => join(dir, n)), {

@@ -6,11 +6,10 @@ import { BillingMode, ContributorInsightsMode, ReplicaTableProps, StreamViewType
 import type { SingleTableFeatureProps } from './options';
 import type { DiagnosticSink } from '../../manifest/diagnostics';
 import { IndexType, TableModel } from '../../manifest/model';
-import { checkShape } from '../../manifest/shape';
 import { describeType, describeValue, own } from '../../manifest/values';
 import { BillingFacts, checkCapacity, checkRequestUnits } from '../billing';
 import type { SingleTableProps } from '../single-table';
-import { POINT_IN_TIME_RECOVERY, PROPS_LOCATION as WHERE } from '../table-options';
+import { checkPointInTimeRecovery, PROPS_LOCATION as WHERE } from '../table-options';
 
 /** An AWS region name such as `eu-west-1` or `us-gov-west-1`. */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
@@ -70,9 +69,7 @@ function checkReplicas(model: TableModel, props: FeatureCheckProps, region: stri
     checkInsights(sink, `${path}.contributorInsightsSpecification`, replica.contributorInsightsSpecification);
     checkTableClass(sink, `${path}.tableClass`, replica.tableClass);
     checkBoolean(sink, `${path}.deletionProtection`, replica.deletionProtection);
-    if (replica.pointInTimeRecoverySpecification !== undefined) {
-      checkShape(replica.pointInTimeRecoverySpecification, POINT_IN_TIME_RECOVERY, { location: WHERE, path: `${path}.pointInTimeRecoverySpecification` }, sink);
-    }
+    checkPointInTimeRecovery(sink, `${path}.pointInTimeRecoverySpecification`, replica.pointInTimeRecoverySpecification);
     checkTags(sink, `${path}.tags`, replica.tags);
     const options = `${path}.globalSecondaryIndexOptions`;
     for (const [name, index] of indexEntries(model, sink, options, replica.globalSecondaryIndexOptions)) {

@@ -188,7 +188,8 @@ const jsonTypes: InvalidCase[] = [
   { title: 'delimiter of two characters', manifest: (m) => { m.delimiter = '::'; }, code: 'DELIMITER_INVALID', where: 'manifest', shows: 'delimiter "::"' },
   { title: 'a misspelt property', manifest: (m) => { m.globalIndexes.GSI1.projecton = 'KEYS_ONLY'; }, code: 'PROPERTY_UNKNOWN', where: 'index GSI1', shows: '`projecton` is not a property here' },
   { title: 'props deletionProtection as a string', props: { deletionProtection: 'false' }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`deletionProtection` is the string "false", not a boolean' },
-  { title: 'props pointInTimeRecovery as a string', props: { pointInTimeRecovery: 'no' }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`pointInTimeRecovery` is the string "no"' },
+  { title: 'props pointInTimeRecoveryEnabled as a string', props: { pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: 'no' } }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled` is the string "no"' },
+  { title: 'a recovery period with recovery off', props: { pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false, recoveryPeriodInDays: 7 } }, code: 'POINT_IN_TIME_RECOVERY_INVALID', where: 'SingleTable props', shows: 'pointInTimeRecoverySpecification.recoveryPeriodInDays is 7 but point-in-time recovery is off' },
   { title: 'props tableName a number', props: { tableName: 5 }, code: 'TABLE_NAME_INVALID', where: 'SingleTable props', shows: '`tableName` is the number 5' },
 ];
 

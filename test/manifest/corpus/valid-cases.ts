@@ -111,7 +111,7 @@ export const VALID_CASES: ValidCase[] = [
     },
   },
   { title: 'explicit GSI key attribute names', manifest: (m) => { Object.assign(m.globalIndexes.GSI2, { partitionKeyName: 'byStatusPK', sortKeyName: 'byStatusSK' }); } },
-  { title: 'every stream, billing and removal option spelt out', props: { dynamoStream: 'NEW_AND_OLD_IMAGES', billing: Billing.onDemand(), removalPolicy: 'destroy', deletionProtection: false, pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false, recoveryPeriodInDays: 35 } } },
+  { title: 'every stream, billing and removal option spelt out', props: { dynamoStream: 'NEW_AND_OLD_IMAGES', billing: Billing.onDemand(), removalPolicy: 'destroy', deletionProtection: false, pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 35 } } },
   { title: 'declared cardinality, rates and partition bounds', manifest: (m) => { m.entities.Order.attributes.status.distinctValues = 5; m.entities.Order.writesPerSecond = 10; m.entities.Order.maxItemsPerPartition = 1000; } },
   { title: 'descriptions everywhere', manifest: (m) => { m.entities.Order.description = 'An order'; m.globalIndexes.GSI1.description = 'By id'; m.accessPatterns.orderById.description = 'One order'; } },
 ];
