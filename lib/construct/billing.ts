@@ -2,12 +2,12 @@
 // that no GSI can take fewer writes than the table: every table write may also write each GSI, and
 // a throttled GSI throttles the table's writes too (back-pressure).
 import { Billing, BillingMode, Capacity } from 'aws-cdk-lib/aws-dynamodb';
+import { PROPS_LOCATION as WHERE } from './table-options';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import { IndexModel, IndexType, TableModel } from '../manifest/model';
 import { MAX_CAPACITY_UNITS } from '../manifest/shape';
 import { peakEntryWriteUnits } from '../manifest/sizes';
 import { describeType, describeValue } from '../manifest/values';
-import { PROPS_LOCATION as WHERE } from './table-options';
 
 /** The table's billing when the props give none. */
 export const DEFAULT_BILLING = Billing.onDemand();
@@ -120,7 +120,8 @@ function indexRange(own: number, table: Range): Range {
 
 function capacity(range: Range): Capacity {
   if (range.target === undefined && range.min === range.max) return Capacity.fixed(range.min);
-  return Capacity.autoscaled({ minCapacity: range.min, maxCapacity: range.max, targetUtilizationPercent: range.target ?? DEFAULT_TARGET_UTILIZATION });
+  const targetUtilizationPercent = range.target ?? DEFAULT_TARGET_UTILIZATION;
+  return Capacity.autoscaled({ minCapacity: range.min, maxCapacity: range.max, targetUtilizationPercent });
 }
 
 /**

@@ -13,7 +13,10 @@ const readScaling = (min: number, max: number, target = 70) => ({
 });
 /** Provisioned billing: reads fixed at `reads`, writes scaling from `writes` to `maxWrites`. */
 const provisioned = (reads = 5, writes = 5, maxWrites = writes) => ({
-  billing: Billing.provisioned({ readCapacity: Capacity.fixed(reads), writeCapacity: Capacity.autoscaled({ minCapacity: writes, maxCapacity: maxWrites }) }),
+  billing: Billing.provisioned({
+    readCapacity: Capacity.fixed(reads),
+    writeCapacity: Capacity.autoscaled({ minCapacity: writes, maxCapacity: maxWrites }),
+  }),
 });
 
 test('on-demand: no capacity anywhere', () => {

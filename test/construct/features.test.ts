@@ -145,7 +145,10 @@ describe('replicas', () => {
     });
     const manifest = edited((m) => { m.globalIndexes!.GSI1.readCapacity = 8; });
     const { table } = synth({
-      billing: Billing.provisioned({ readCapacity: Capacity.autoscaled({ minCapacity: 5, maxCapacity: 50 }), writeCapacity: Capacity.autoscaled({ maxCapacity: 5 }) }),
+      billing: Billing.provisioned({
+        readCapacity: Capacity.autoscaled({ minCapacity: 5, maxCapacity: 50 }),
+        writeCapacity: Capacity.autoscaled({ maxCapacity: 5 }),
+      }),
       replicas: [{
         region: 'us-east-1',
         readCapacity: Capacity.autoscaled({ minCapacity: 10, maxCapacity: 50 }),

@@ -73,7 +73,8 @@ test('on-demand: key range, maximum on-demand and account limit alarms per scope
 });
 
 test('provisioned: key range and provisioned throughput alarms', () => {
-  const { alarms } = monitored({}, { billing: Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ maxCapacity: 5 }) }) });
+  const billing = Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ maxCapacity: 5 }) });
+  const { alarms } = monitored({}, { billing });
   for (const op of ['Read', 'Write']) {
     expect(named(alarms, `${op}ProvisionedThroughputThrottleEvents`, 'GSI1')).toHaveLength(1);
     expect(named(alarms, `${op}KeyRangeThroughputThrottleEvents`, 'GSI1')).toHaveLength(1);

@@ -124,7 +124,8 @@ describe('defaults that lose nothing', () => {
 
 describe('options', () => {
   test('point-in-time recovery and deletion protection can be turned off, the removal policy changed', () => {
-    const { table, resource } = synth({ pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false }, deletionProtection: false, removalPolicy: RemovalPolicy.DESTROY });
+    const pointInTimeRecoverySpecification = { pointInTimeRecoveryEnabled: false };
+    const { table, resource } = synth({ pointInTimeRecoverySpecification, deletionProtection: false, removalPolicy: RemovalPolicy.DESTROY });
     expect(table.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
     expect(table.Replicas[0].DeletionProtectionEnabled).toBe(false);
     expect(resource.DeletionPolicy).toBe('Delete');

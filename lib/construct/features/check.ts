@@ -24,7 +24,9 @@ type FeatureCheckProps = SingleTableFeatureProps & Pick<SingleTableProps, 'dynam
  * Reports every feature prop that cannot work, in the stack's region `region`. With `billing`
  * undefined (unreadable, reported already) the checks that depend on it are skipped.
  */
-export function checkTableFeatures(model: TableModel, props: FeatureCheckProps, billing: BillingFacts | undefined, region: string, sink: DiagnosticSink): void {
+export function checkTableFeatures(
+  model: TableModel, props: FeatureCheckProps, billing: BillingFacts | undefined, region: string, sink: DiagnosticSink,
+): void {
   const onDemand = billing?.mode === BillingMode.PAY_PER_REQUEST;
   checkTableClass(sink, 'tableClass', props.tableClass);
   checkInsights(sink, 'contributorInsightsSpecification', props.contributorInsightsSpecification);

@@ -5,7 +5,9 @@ import { InvalidCase, Loose, orderAttributes, setOwn } from './case';
 
 const bytes256 = 'é'.repeat(128); // 128 characters, 256 UTF-8 bytes
 const long = (n: number) => 'n'.repeat(n);
-const provisioned = (readCapacity = Capacity.fixed(5), writeCapacity = Capacity.autoscaled({ maxCapacity: 5 })): Loose => ({ billing: Billing.provisioned({ readCapacity, writeCapacity }) });
+const provisioned = (readCapacity = Capacity.fixed(5), writeCapacity = Capacity.autoscaled({ maxCapacity: 5 })): Loose => ({
+  billing: Billing.provisioned({ readCapacity, writeCapacity }),
+});
 
 const projection: InvalidCase[] = [
   { title: 'INCLUDE listing 20 attributes: 21 with the type attribute, over the 20 per index', manifest: (m) => { m.globalIndexes.GSI2.include = orderAttributes(m, 20); }, code: 'INCLUDE_TOO_MANY_ATTRIBUTES', where: 'index GSI2', shows: '21 non-key attributes' },
