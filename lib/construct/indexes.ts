@@ -2,7 +2,7 @@
 // five LSI slots. Every key attribute is a string (keys are composed from templates), and CDK derives
 // the attribute definitions from these key schemas, so only key attributes in use are defined.
 import { AttributeType, GlobalSecondaryIndexPropsV2, LocalSecondaryIndexProps, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
-import { globalIndexCapacity } from './billing';
+import { BillingFacts, globalIndexCapacity } from './billing';
 import { globalIndexFeatures } from './features/render';
 import type { SingleTableProps } from './single-table';
 import { IndexModel, IndexType, TableModel } from '../manifest/model';
@@ -24,13 +24,13 @@ function projection(index: IndexModel): Pick<GlobalSecondaryIndexPropsV2, 'proje
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 
 /** The declared GSIs, in manifest order. */
-export function globalSecondaryIndexes(model: TableModel, props: SingleTableProps): GlobalSecondaryIndexPropsV2[] {
+export function globalSecondaryIndexes(model: TableModel, props: SingleTableProps, billing: BillingFacts): GlobalSecondaryIndexPropsV2[] {
   return indexesOf(model, IndexType.GSI).map((index) => ({
     indexName: index.name,
     partitionKey: stringKey(index.partitionKey),
     sortKey: index.sortKey === undefined ? undefined : stringKey(index.sortKey),
     ...projection(index),
-    ...globalIndexCapacity(index, props),
+    ...globalIndexCapacity(index, billing),
     ...globalIndexFeatures(props, index.name),
   }));
 }

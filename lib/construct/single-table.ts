@@ -1,14 +1,13 @@
 // The SingleTable construct: a TableV2 built from the compiled manifest model, with defaults that
 // lose nothing (point-in-time recovery, deletion protection, RETAIN, encryption at rest).
 import { Annotations, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ITableV2, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { AttributeType, Billing, BillingMode, ITableV2, PointInTimeRecoverySpecification, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { SingleTableBackfill } from './backfill/backfill';
 import type { SingleTableBackfillOptions } from './backfill/options';
-import { checkBilling, tableBilling } from './billing';
+import { BillingFacts, checkBilling, DEFAULT_BILLING, readBilling } from './billing';
 import { checkTableFeatures } from './features/check';
 import type { SingleTableFeatureProps } from './features/options';
 import { applyGlobalIndexInsights, tableFeatures } from './features/render';
@@ -16,6 +15,7 @@ import { ImportedSingleTable, SingleTableAttributes } from './imported-table';
 import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
 import { SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
+import { propsError } from './props-error';
 import { syncShardLock } from './shard-lock';
 import { ISingleTable, SingleTableBase } from './single-table-base';
 import { addStreamConsumer } from './streams/consumer';
@@ -40,55 +40,26 @@ export interface SingleTableProps extends SingleTableFeatureProps {
   readonly tableName?: string;
 
   /**
-   * How reads and writes are billed.
-   * @default BillingMode.PAY_PER_REQUEST
+   * How reads and writes are billed, and the capacity or the maxima. A GSI with its own
+   * `readCapacity` or `writeCapacity` in the manifest scales from it up to the table's maximum
+   * capacity (or its own, if higher), at the table's target utilization; its writes may not start
+   * below the table's.
+   * @default Billing.onDemand()
    */
-  readonly billingMode?: BillingMode;
+  readonly billing?: Billing;
 
   /**
-   * Read capacity units (provisioned billing only). GSIs inherit it unless their manifest entry
-   * sets `readCapacity`.
-   * @default 5
+   * Server-side encryption. A customer-managed key needs a stack with an explicit region and, with
+   * replicas, the key of each replica's region in `replicaKeyArns`.
+   * @default TableEncryptionV2.awsManagedKey()
    */
-  readonly readCapacity?: number;
+  readonly encryption?: TableEncryptionV2;
 
   /**
-   * Write capacity units (provisioned billing only); writes autoscale from here up to
-   * `maxWriteCapacity`. A GSI's `writeCapacity` in the manifest may not be lower.
-   * @default 5
+   * Whether point-in-time recovery is on, and for how many days back (1 to 35).
+   * @default { pointInTimeRecoveryEnabled: true }
    */
-  readonly writeCapacity?: number;
-
-  /**
-   * Upper bound of write autoscaling (provisioned billing only).
-   * @default - `writeCapacity`: no scaling
-   */
-  readonly maxWriteCapacity?: number;
-
-  /**
-   * Upper bound of read autoscaling (provisioned billing only); GSIs with their own
-   * `readCapacity` then scale from it up to this bound too.
-   * @default - `readCapacity`: reads are fixed
-   */
-  readonly maxReadCapacity?: number;
-
-  /**
-   * The share of provisioned capacity autoscaling keeps consumed, 20 to 90 (provisioned billing only).
-   * @default 70
-   */
-  readonly targetUtilizationPercent?: number;
-
-  /**
-   * A customer-managed KMS key to encrypt the table with. The stack needs an explicit region.
-   * @default - an AWS-managed key (`alias/aws/dynamodb`)
-   */
-  readonly encryptionKey?: IKey;
-
-  /**
-   * Whether point-in-time recovery is on.
-   * @default true
-   */
-  readonly pointInTimeRecovery?: boolean;
+  readonly pointInTimeRecoverySpecification?: PointInTimeRecoverySpecification;
 
   /**
    * Whether the table is protected from deletion.
@@ -110,9 +81,9 @@ export interface SingleTableProps extends SingleTableFeatureProps {
 
   /**
    * What the table's stream records for each change.
-   * @default - no stream
+   * @default - no stream, or NEW_AND_OLD_IMAGES when the table has replicas
    */
-  readonly stream?: StreamViewType;
+  readonly dynamoStream?: StreamViewType;
 
   /**
    * Path of the shard lock file, the committed JSON record of every shard count each sharded GSI
@@ -176,23 +147,25 @@ export class SingleTable extends SingleTableBase {
 
   constructor(scope: Construct, id: string, props: SingleTableProps) {
     super(scope, id);
-    this.model = this.compile(props);
-    this.billingMode = props.billingMode ?? BillingMode.PAY_PER_REQUEST;
-    this.streamView = props.stream;
+    const { model, billing } = this.compile(props);
+    this.model = model;
+    this.billingMode = billing.mode;
+    this.streamView = props.dynamoStream;
 
     const table = new TableV2(this, 'Resource', {
       tableName: props.tableName,
       partitionKey: { name: this.partitionKeyName, type: AttributeType.STRING },
       sortKey: { name: this.sortKeyName, type: AttributeType.STRING },
-      globalSecondaryIndexes: globalSecondaryIndexes(this.model, props),
+      globalSecondaryIndexes: globalSecondaryIndexes(this.model, props, billing),
       localSecondaryIndexes: localSecondaryIndexes(this.model),
-      billing: tableBilling(props),
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery ?? true },
+      billing: props.billing ?? DEFAULT_BILLING,
+      encryption: props.encryption ?? TableEncryptionV2.awsManagedKey(),
+      pointInTimeRecoverySpecification: props.pointInTimeRecoverySpecification ?? { pointInTimeRecoveryEnabled: true },
       deletionProtection: props.deletionProtection ?? true,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
       timeToLiveAttribute: props.timeToLiveAttribute,
-      dynamoStream: props.stream,
-      ...tableFeatures(this.model, props),
+      dynamoStream: props.dynamoStream,
+      ...tableFeatures(this.model, props, billing),
     });
     applyGlobalIndexInsights(table, this.model, props);
     this.table = table;
@@ -218,7 +191,7 @@ export class SingleTable extends SingleTableBase {
   }
 
   /**
-   * Connects a function to the table's stream (the `stream` prop must be set): an event source
+   * Connects a function to the table's stream (the `dynamoStream` prop must be set): an event source
    * mapping that, with `entities`, filters records on the type attribute so the function only
    * receives those entities' changes, the stream read grant, and the model layer and environment
    * `openTable` reads (see `connect`). Decode the records with `decodeStream` from `cdk-single-table/runtime`.
@@ -227,25 +200,30 @@ export class SingleTable extends SingleTableBase {
     return addStreamConsumer(this, this.streamView, fn, options);
   }
 
-  /** Compiles the manifest, checks the table options and the shard lock; throws listing every error, annotates warnings. */
-  private compile(props: SingleTableProps): TableModel {
-    const sink = new DiagnosticSink();
-    const propsValid = checkPropsShape(props, sink);
+  /**
+   * Compiles the manifest, then checks the props against it and the shard lock. Manifest and shard
+   * lock errors throw a `ManifestError`; props errors a `ValidationError` on this construct, each
+   * listing every error. Warnings become annotations.
+   */
+  private compile(props: SingleTableProps): { model: TableModel; billing: BillingFacts } {
     const { model, diagnostics } = checkManifest(props?.manifest);
-    if (model && propsValid) {
-      checkBilling(model, props, sink);
+    if (!model) throw exitCleanlyIfUncaught(new ManifestError(diagnostics), this.node.path);
+    const sink = new DiagnosticSink();
+    let billing: BillingFacts | undefined;
+    if (checkPropsShape(props, sink)) {
+      billing = readBilling(props.billing, sink);
+      if (billing) checkBilling(model, billing, sink);
       checkTableOptions(model, props, Stack.of(this).region, sink);
-      checkTableFeatures(model, props, Stack.of(this).region, sink);
+      checkTableFeatures(model, props, billing, Stack.of(this).region, sink);
     }
+    if (!billing || sink.hasErrors) throw propsError(this, sink.all);
     // The lock file is only written when everything else holds, so a failed synth changes nothing.
-    if (model && !sink.hasErrors && props.shardLock !== undefined) {
-      sink.all.push(...syncShardLock(model, props.shardLock, props.shardLockName ?? this.node.path));
-    }
-    const all = [...diagnostics, ...sink.all];
-    if (!model || sink.hasErrors) throw exitCleanlyIfUncaught(new ManifestError(all), this.node.path);
+    const lock = props.shardLock === undefined ? [] : syncShardLock(model, props.shardLock, props.shardLockName ?? this.node.path);
+    const all = [...diagnostics, ...sink.all, ...lock];
+    if (lock.some((d) => d.level === DiagnosticLevel.ERROR)) throw exitCleanlyIfUncaught(new ManifestError(all), this.node.path);
     for (const warning of all.filter((d) => d.level === DiagnosticLevel.WARNING)) {
       Annotations.of(this).addWarningV2(`cdk-single-table:${warning.code}`, formatDiagnostic(warning));
     }
-    return model;
+    return { model, billing };
   }
 }

@@ -3,31 +3,36 @@
 // expires anything). Python, Java and .NET users and JSON-driven apps can pass any value, so each
 // option's type, enum value and range is checked first, like the manifest's.
 import { RemovalPolicy, Token } from 'aws-cdk-lib';
-import { BillingMode, StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
+import { PointInTimeRecoverySpecification, StreamViewType, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import type { TableModel } from '../manifest/model';
-import { bool, CAPACITY, checkShape, enumOf, name as userName, opt, Shape, text, whole } from '../manifest/shape';
+import { bool, checkShape, enumOf, name as userName, opt, Shape, text, whole } from '../manifest/shape';
 import { AttributeKind } from '../manifest/structs';
-import { describeValue, own } from '../manifest/values';
+import { describeType, describeValue, own } from '../manifest/values';
 
-/** The options this file and billing.ts read; other props are checked where they are used. */
+/** Where props findings are: the props of the construct the error is raised on. */
+export const PROPS_LOCATION = 'SingleTable props';
+
+/** A point-in-time recovery specification, of the table or of a replica. */
+const POINT_IN_TIME_RECOVERY: Shape = {
+  kind: 'struct',
+  fields: {
+    pointInTimeRecoveryEnabled: { shape: bool, required: true, example: 'true' },
+    recoveryPeriodInDays: opt(whole('POINT_IN_TIME_RECOVERY_INVALID', 1, 35, 'a whole number of days from 1 to 35')),
+  },
+};
+
+/** The options this file reads; other props are checked where they are used. */
 const PROPS_SHAPE: Shape = {
   kind: 'struct',
   open: true,
   fields: {
     tableName: opt(text('TABLE_NAME_INVALID')),
-    billingMode: opt(enumOf('BILLING_MODE_INVALID', 'BillingMode', BillingMode)),
-    readCapacity: opt(CAPACITY),
-    writeCapacity: opt(CAPACITY),
-    maxReadCapacity: opt(CAPACITY),
-    maxWriteCapacity: opt(CAPACITY),
-    targetUtilizationPercent: opt(whole('CAPACITY_INVALID', 20, 90, 'a whole number from 20 to 90')),
-    pointInTimeRecovery: opt(bool),
     deletionProtection: opt(bool),
     removalPolicy: opt(enumOf('REMOVAL_POLICY_INVALID', 'RemovalPolicy', RemovalPolicy)),
     timeToLiveAttribute: opt(userName('TTL_ATTRIBUTE_INVALID')),
-    stream: opt(enumOf('STREAM_VIEW_TYPE_INVALID', 'StreamViewType', StreamViewType)),
+    dynamoStream: opt(enumOf('STREAM_VIEW_TYPE_INVALID', 'StreamViewType', StreamViewType)),
     shardLock: opt(text()),
     shardLockName: opt(text()),
   },
@@ -35,13 +40,23 @@ const PROPS_SHAPE: Shape = {
 
 /** Whether every option has its type, enum value and range; reports each one that has not. */
 export function checkPropsShape(props: unknown, sink: DiagnosticSink): boolean {
-  return checkShape(props, PROPS_SHAPE, { location: 'SingleTable props', path: '' }, sink);
+  return checkShape(props, PROPS_SHAPE, { location: PROPS_LOCATION, path: '' }, sink);
+}
+
+/** A point-in-time recovery specification (of the table or a replica, at `path`) TableV2 accepts. */
+export function checkPointInTimeRecovery(sink: DiagnosticSink, path: string, spec: unknown): void {
+  if (spec === undefined || !checkShape(spec, POINT_IN_TIME_RECOVERY, { location: PROPS_LOCATION, path }, sink)) return;
+  const { pointInTimeRecoveryEnabled: enabled, recoveryPeriodInDays: days } = spec as PointInTimeRecoverySpecification;
+  if (!enabled && days !== undefined) {
+    sink.error('POINT_IN_TIME_RECOVERY_INVALID', PROPS_LOCATION, `${path}.recoveryPeriodInDays is ${days} but point-in-time recovery is off`,
+      `remove recoveryPeriodInDays, or set ${path}.pointInTimeRecoveryEnabled to true`);
+  }
 }
 
 /** A table name DynamoDB accepts. */
 export const TABLE_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;
 
-type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryptionKey'>;
+type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 'encryption' | 'pointInTimeRecoverySpecification'>;
 
 /**
  * Reports a table name DynamoDB rejects, a customer-managed key without a region, a TTL attribute
@@ -50,16 +65,23 @@ type OptionProps = Pick<SingleTableProps, 'tableName' | 'timeToLiveAttribute' | 
 export function checkTableOptions(model: TableModel, props: OptionProps, region: string, sink: DiagnosticSink): void {
   const name = props.tableName;
   if (name !== undefined && !Token.isUnresolved(name) && !TABLE_NAME.test(name)) {
-    sink.error('TABLE_NAME_INVALID', 'SingleTable props', `tableName ${describeValue(name)} is not 3-255 characters of a-z, A-Z, 0-9, '_', '-', '.'`, "rename the table, e.g. 'app-table', or leave tableName out to let CloudFormation name it");
+    sink.error('TABLE_NAME_INVALID', PROPS_LOCATION, `tableName ${describeValue(name)} is not 3-255 characters of a-z, A-Z, 0-9, '_', '-', '.'`, "rename the table, e.g. 'app-table', or leave tableName out to let CloudFormation name it");
   }
-  if (props.encryptionKey && Token.isUnresolved(region)) {
+  checkPointInTimeRecovery(sink, 'pointInTimeRecoverySpecification', props.pointInTimeRecoverySpecification);
+  const encryption = props.encryption;
+  const types = Object.values(TableEncryption) as unknown[];
+  // TableV2 renders it through its internal _renderSseSpecification, so plain data with a `type` is no TableEncryptionV2
+  if (encryption !== undefined && (encryption === null || typeof encryption !== 'object' || !types.includes(encryption.type) || typeof encryption._renderSseSpecification !== 'function')) {
+    sink.error('ENCRYPTION_INVALID', PROPS_LOCATION, `encryption is ${describeType(encryption)}, not a TableEncryptionV2`,
+      'use TableEncryptionV2.awsManagedKey(), TableEncryptionV2.dynamoOwnedKey() or TableEncryptionV2.customerManagedKey(key) from aws-cdk-lib/aws-dynamodb');
+  } else if (encryption?.type === TableEncryption.CUSTOMER_MANAGED && Token.isUnresolved(region)) {
     // TableV2 names the key per replica region, so the region must be known at synth
-    sink.error('ENCRYPTION_KEY_NEEDS_REGION', 'SingleTable props', 'encryptionKey is set but the stack has no region', "give the stack an explicit region: new Stack(app, 'Id', { env: { region: 'eu-west-1' } })");
+    sink.error('ENCRYPTION_KEY_NEEDS_REGION', PROPS_LOCATION, 'encryption is a customer-managed key but the stack has no region', "give the stack an explicit region: new Stack(app, 'Id', { env: { region: 'eu-west-1' } })");
   }
   const ttl = props.timeToLiveAttribute;
   if (ttl === undefined || Token.isUnresolved(ttl)) return;
   if (ttl === model.typeAttribute || model.keyAttributes.includes(ttl)) {
-    sink.error('TTL_ATTRIBUTE_CLASH', 'SingleTable props', `timeToLiveAttribute '${ttl}' is ${ttl === model.typeAttribute ? 'the type attribute' : 'a key attribute'}, which holds strings`, "use a data attribute of type NUMBER, e.g. 'expiresAt'");
+    sink.error('TTL_ATTRIBUTE_CLASH', PROPS_LOCATION, `timeToLiveAttribute '${ttl}' is ${ttl === model.typeAttribute ? 'the type attribute' : 'a key attribute'}, which holds strings`, "use a data attribute of type NUMBER, e.g. 'expiresAt'");
     return;
   }
   let declared = false;
@@ -78,7 +100,7 @@ export function checkTableOptions(model: TableModel, props: OptionProps, region:
     }
   }
   if (!declared) {
-    sink.error('TTL_ATTRIBUTE_UNDECLARED', 'SingleTable props', `timeToLiveAttribute '${ttl}' is not an attribute of any entity, so no item would ever expire`,
+    sink.error('TTL_ATTRIBUTE_UNDECLARED', PROPS_LOCATION, `timeToLiveAttribute '${ttl}' is not an attribute of any entity, so no item would ever expire`,
       `declare '${ttl}' as a NUMBER attribute (epoch seconds) on the entities that expire, or correct the name (declared: ${[...new Set(Object.values(model.entities).flatMap((e) => Object.keys(e.attributes)))].join(', ')})`);
   }
 }

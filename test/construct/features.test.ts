@@ -2,7 +2,7 @@
 // Contributor Insights (table and per GSI), tags, warm throughput, on-demand maxima, resource
 // policies, a Kinesis stream and replicas with their own options.
 import { Duration } from 'aws-cdk-lib';
-import { BillingMode, ContributorInsightsMode, StreamViewType, TableClass } from 'aws-cdk-lib/aws-dynamodb';
+import { Billing, Capacity, ContributorInsightsMode, StreamViewType, TableClass, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { AnyPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Stream } from 'aws-cdk-lib/aws-kinesis';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -36,22 +36,21 @@ describe('without features', () => {
 describe('table features', () => {
   const { table, template } = synth((stack) => ({
     tableClass: TableClass.STANDARD_INFREQUENT_ACCESS,
-    contributorInsights: { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS },
-    globalIndexOptions: {
+    contributorInsightsSpecification: { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS },
+    globalSecondaryIndexOptions: {
       GSI1: {
-        contributorInsights: { enabled: false },
+        contributorInsightsSpecification: { enabled: false },
         maxReadRequestUnits: 50,
         maxWriteRequestUnits: 60,
         warmThroughput: { readUnitsPerSecond: 15000 },
       },
       GSI2: { warmThroughput: { writeUnitsPerSecond: 5000 } },
     },
-    maxReadRequestUnits: 100,
-    maxWriteRequestUnits: 200,
+    billing: Billing.onDemand({ maxReadRequestUnits: 100, maxWriteRequestUnits: 200 }),
     warmThroughput: { readUnitsPerSecond: 13000, writeUnitsPerSecond: 4500 },
     tags: [{ key: 'team', value: 'orders' }],
     resourcePolicy: readPolicy(),
-    stream: StreamViewType.NEW_IMAGE,
+    dynamoStream: StreamViewType.NEW_IMAGE,
     streamResourcePolicy: readPolicy(),
     kinesisStream: new Stream(stack, 'Changes', { retentionPeriod: Duration.hours(24) }),
   }), undefined, REGION);
@@ -93,22 +92,22 @@ describe('table features', () => {
 describe('replicas', () => {
   test('each replica with its own options; every GSI stated in full in each region', () => {
     const { table } = synth((stack) => ({
-      contributorInsights: { enabled: true },
-      globalIndexOptions: { GSI1: { maxReadRequestUnits: 40, contributorInsights: { enabled: false } } },
+      contributorInsightsSpecification: { enabled: true },
+      globalSecondaryIndexOptions: { GSI1: { maxReadRequestUnits: 40, contributorInsightsSpecification: { enabled: false } } },
       replicas: [
         {
           region: 'us-east-1',
           tableClass: TableClass.STANDARD_INFREQUENT_ACCESS,
           deletionProtection: false,
-          pointInTimeRecovery: false,
+          pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false },
           maxReadRequestUnits: 70,
           tags: [{ key: 'copy', value: 'us' }],
           kinesisStream: Stream.fromStreamArn(stack, 'UsStream', 'arn:aws:kinesis:us-east-1:111111111111:stream/changes'),
-          globalIndexOptions: {
-            GSI2: { maxReadRequestUnits: 30, contributorInsights: { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS } },
+          globalSecondaryIndexOptions: {
+            GSI2: { maxReadRequestUnits: 30, contributorInsightsSpecification: { enabled: true, mode: ContributorInsightsMode.THROTTLED_KEYS } },
           },
         },
-        { region: 'ap-southeast-2', contributorInsights: { enabled: false } },
+        { region: 'ap-southeast-2', contributorInsightsSpecification: { enabled: false } },
       ],
     }), undefined, REGION);
     expect(table.Replicas.map((r: any) => r.Region)).toEqual(['us-east-1', 'ap-southeast-2', REGION]);
@@ -140,29 +139,34 @@ describe('replicas', () => {
     expect(own.GlobalSecondaryIndexes[1].ContributorInsightsSpecification).toEqual({ Enabled: true });
   });
 
-  test("provisioned: a replica's and a replica GSI's reads scale from their own floor to the table's ceiling; a GSI keeps its manifest capacity elsewhere", () => {
+  test("provisioned: a replica's and a replica GSI's reads as given; a GSI keeps its manifest capacity, scaling to the table's ceiling, elsewhere", () => {
     const scaling = (min: number, max: number) => ({
       ReadCapacityAutoScalingSettings: { MinCapacity: min, MaxCapacity: max, TargetTrackingScalingPolicyConfiguration: { TargetValue: 70 } },
     });
     const manifest = edited((m) => { m.globalIndexes!.GSI1.readCapacity = 8; });
     const { table } = synth({
-      billingMode: BillingMode.PROVISIONED,
-      readCapacity: 5,
-      maxReadCapacity: 50,
-      replicas: [{ region: 'us-east-1', readCapacity: 10, globalIndexOptions: { GSI2: { readCapacity: 3 } } }],
+      billing: Billing.provisioned({
+        readCapacity: Capacity.autoscaled({ minCapacity: 5, maxCapacity: 50 }),
+        writeCapacity: Capacity.autoscaled({ maxCapacity: 5 }),
+      }),
+      replicas: [{
+        region: 'us-east-1',
+        readCapacity: Capacity.autoscaled({ minCapacity: 10, maxCapacity: 50 }),
+        globalSecondaryIndexOptions: { GSI2: { readCapacity: Capacity.fixed(3) } },
+      }],
     }, manifest, REGION);
     const us = replicaIn(table, 'us-east-1');
     expect(us.ReadProvisionedThroughputSettings).toEqual(scaling(10, 50));
     expect(us.GlobalSecondaryIndexes).toEqual([
       { IndexName: 'GSI1', ReadProvisionedThroughputSettings: scaling(8, 50) },
-      { IndexName: 'GSI2', ReadProvisionedThroughputSettings: scaling(3, 50) },
+      { IndexName: 'GSI2', ReadProvisionedThroughputSettings: { ReadCapacityUnits: 3 } },
     ]);
     expect(replicaIn(table, REGION).ReadProvisionedThroughputSettings).toEqual(scaling(5, 50));
   });
 
   test('a customer-managed key with its counterpart in each replica region', () => {
     const usKey = 'arn:aws:kms:us-east-1:111111111111:key/abc';
-    const { table, template } = synth((stack) => ({ encryptionKey: new Key(stack, 'Key'), replicas: [{ region: 'us-east-1', encryptionKeyArn: usKey }] }), undefined, REGION);
+    const { table, template } = synth((stack) => ({ encryption: TableEncryptionV2.customerManagedKey(new Key(stack, 'Key'), { 'us-east-1': usKey }), replicas: [{ region: 'us-east-1' }] }), undefined, REGION);
     const [keyId] = Object.keys(template.findResources('AWS::KMS::Key'));
     expect(replicaIn(table, 'us-east-1').SSESpecification).toEqual({ KMSMasterKeyId: usKey });
     expect(replicaIn(table, REGION).SSESpecification).toEqual({ KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });

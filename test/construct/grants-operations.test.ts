@@ -2,6 +2,7 @@
 // write they hold plus ConditionCheckItem for their checks; Scan only when the grant asks for it,
 // never with tenant isolation; with a customer-managed key, neither needs encryption.
 import { App, Stack } from 'aws-cdk-lib';
+import { TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { actionsAndResources, newFunction, statementsOf, tableStack } from './policy';
 import { WriteOperation } from '../../lib/construct/access/options';
@@ -37,7 +38,7 @@ test('scan with tenant isolation is refused: no key condition restricts a Scan',
 
 test('with a customer-managed key, Scan and condition checks may decrypt and nothing more', () => {
   const stack = new Stack(new App(), 'Test', { env: { region: 'eu-west-1' } });
-  const table = new SingleTable(stack, 'Table', { manifest: validManifest(), encryptionKey: new Key(stack, 'Key') });
+  const table = new SingleTable(stack, 'Table', { manifest: validManifest(), encryption: TableEncryptionV2.customerManagedKey(new Key(stack, 'Key')) });
   const fn = newFunction(stack, 'Fn');
   table.grantAccess(fn, { scan: true, writes: [WriteOperation.CONDITION_CHECK] });
   expect(statementsOf(stack, fn)).toEqual([

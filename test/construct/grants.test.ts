@@ -4,6 +4,7 @@
 // through DynamoDB. What the conditions allow and deny is evaluated in grants-iam.test.ts.
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { actionsAndResources, newFunction, statementsOf, tableStack } from './policy';
@@ -109,7 +110,7 @@ describe('customer-managed key', () => {
   const keyed = () => {
     const stack = new Stack(new App(), 'Test', { env: { region: 'eu-west-1' } });
     const key = new Key(stack, 'Key');
-    const table = new SingleTable(stack, 'Table', { manifest: validManifest(), encryptionKey: key });
+    const table = new SingleTable(stack, 'Table', { manifest: validManifest(), encryption: TableEncryptionV2.customerManagedKey(key) });
     return { stack, table };
   };
   const via = { StringEquals: { 'kms:ViaService': 'dynamodb.eu-west-1.amazonaws.com' } };

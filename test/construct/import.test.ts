@@ -1,6 +1,6 @@
 // A SingleTable imported into another stack by name or ARN: functions there connect to it with the
 // same environment and the same least-privilege grants as in the stack that owns the table.
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Errors, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -95,6 +95,12 @@ describe('bad references fail with the value and the fix', () => {
   ])('%s', (_name, attrs, text) => {
     const stack = new Stack(new App(), 'Consumer', { env });
     expect(() => SingleTable.fromTableAttributes(stack, 'Orders', attrs)).toThrow(`[IMPORT_REFERENCE_INVALID] SingleTable import: ${text}`);
+    try {
+      SingleTable.fromTableAttributes(stack, 'Again', attrs);
+    } catch (e) {
+      expect(Errors.isValidationError(e) && e.constructPath).toBe('Consumer/Again');
+    }
+    expect.assertions(2);
   });
 
   test('an invalid manifest fails the import as it fails the table', () => {

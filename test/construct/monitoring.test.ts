@@ -4,7 +4,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { BillingMode } from 'aws-cdk-lib/aws-dynamodb';
+import { Billing, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SingleTableMonitoringOptions } from '../../lib/construct/monitoring/options';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
@@ -73,7 +73,8 @@ test('on-demand: key range, maximum on-demand and account limit alarms per scope
 });
 
 test('provisioned: key range and provisioned throughput alarms', () => {
-  const { alarms } = monitored({}, { billingMode: BillingMode.PROVISIONED });
+  const billing = Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ maxCapacity: 5 }) });
+  const { alarms } = monitored({}, { billing });
   for (const op of ['Read', 'Write']) {
     expect(named(alarms, `${op}ProvisionedThroughputThrottleEvents`, 'GSI1')).toHaveLength(1);
     expect(named(alarms, `${op}KeyRangeThroughputThrottleEvents`, 'GSI1')).toHaveLength(1);

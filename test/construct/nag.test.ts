@@ -7,7 +7,7 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { TableClass } from 'aws-cdk-lib/aws-dynamodb';
+import { Billing, TableClass, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Stream, StreamEncryption } from 'aws-cdk-lib/aws-kinesis';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -77,14 +77,14 @@ test('a table with replicas, Contributor Insights, tags, maxima, warm throughput
   const key = new Key(stack, 'Key', { enableKeyRotation: true });
   new SingleTable(stack, 'Table', {
     manifest,
-    encryptionKey: key,
+    encryption: TableEncryptionV2.customerManagedKey(key, { 'us-east-1': 'arn:aws:kms:us-east-1:111111111111:key/abc' }),
+    billing: Billing.onDemand({ maxReadRequestUnits: 1000 }),
     tableClass: TableClass.STANDARD_INFREQUENT_ACCESS,
-    contributorInsights: { enabled: true },
-    maxReadRequestUnits: 1000,
+    contributorInsightsSpecification: { enabled: true },
     warmThroughput: { readUnitsPerSecond: 13000 },
     tags: [{ key: 'team', value: 'orders' }],
     kinesisStream: new Stream(stack, 'Changes', { encryption: StreamEncryption.MANAGED }),
-    replicas: [{ region: 'us-east-1', encryptionKeyArn: 'arn:aws:kms:us-east-1:111111111111:key/abc' }],
+    replicas: [{ region: 'us-east-1' }],
   });
   const report = new AwsSolutionsChecks(app).validateScope(app);
   expect(report.violations.map((v) => `${v.severity} ${v.ruleName}`)).toEqual([]);

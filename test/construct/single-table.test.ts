@@ -1,7 +1,7 @@
 // The table SingleTable renders from the fixture manifest: keys, indexes, attribute definitions,
 // the safe defaults and the options that change them.
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
+import { StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth } from './synth';
 import { AttributeKind } from '../../lib/manifest/structs';
@@ -124,14 +124,15 @@ describe('defaults that lose nothing', () => {
 
 describe('options', () => {
   test('point-in-time recovery and deletion protection can be turned off, the removal policy changed', () => {
-    const { table, resource } = synth({ pointInTimeRecovery: false, deletionProtection: false, removalPolicy: RemovalPolicy.DESTROY });
+    const pointInTimeRecoverySpecification = { pointInTimeRecoveryEnabled: false };
+    const { table, resource } = synth({ pointInTimeRecoverySpecification, deletionProtection: false, removalPolicy: RemovalPolicy.DESTROY });
     expect(table.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
     expect(table.Replicas[0].DeletionProtectionEnabled).toBe(false);
     expect(resource.DeletionPolicy).toBe('Delete');
   });
 
   test('a customer-managed KMS key', () => {
-    const { table, template } = synth((stack) => ({ encryptionKey: new Key(stack, 'Key') }), undefined, 'eu-west-1');
+    const { table, template } = synth((stack) => ({ encryption: TableEncryptionV2.customerManagedKey(new Key(stack, 'Key')) }), undefined, 'eu-west-1');
     const [keyId] = Object.keys(template.findResources('AWS::KMS::Key'));
     expect(table.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
     expect(table.Replicas[0].SSESpecification).toEqual({ KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
@@ -143,7 +144,7 @@ describe('options', () => {
   });
 
   test('stream', () => {
-    expect(synth({ stream: StreamViewType.NEW_AND_OLD_IMAGES }).table.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(synth({ dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES }).table.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
   });
 
   test('table name', () => {

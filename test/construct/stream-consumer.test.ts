@@ -3,7 +3,7 @@
 // environment, and the refusals where the stream view cannot carry a filter.
 import { App, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
+import { StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, Function as LambdaFunction, Runtime, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -13,7 +13,7 @@ import { SingleTable } from '../../lib/construct/single-table';
 import { streamFilters } from '../../lib/construct/streams/consumer';
 import { StreamEventType } from '../../lib/construct/streams/options';
 
-const streamTable = (stream?: StreamViewType) => tableStack(manifest, stream && { stream });
+const streamTable = (stream?: StreamViewType) => tableStack(manifest, stream && { dynamoStream: stream });
 const mapping = (stack: Stack) => {
   const mappings = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::EventSourceMapping'));
   expect(mappings).toHaveLength(1);
@@ -51,7 +51,7 @@ test('each view filters entities on the image its event types carry', () => {
   expect(filter(StreamViewType.OLD_IMAGE, [StreamEventType.REMOVE, StreamEventType.MODIFY])).toEqual([{ eventName: ['MODIFY', 'REMOVE'], dynamodb: { OldImage: task } }]);
   expect(filter(StreamViewType.NEW_AND_OLD_IMAGES, [StreamEventType.REMOVE])).toEqual([{ eventName: ['REMOVE'], dynamodb: { OldImage: task } }]);
   expect(() => filter(StreamViewType.NEW_IMAGE)).toThrow("the table's stream records NEW_IMAGE, and REMOVE records of that view carry no image holding the type attribute 'Type' "
-    + 'to filter entities on; set stream to StreamViewType.NEW_AND_OLD_IMAGES, or leave REMOVE out of eventTypes');
+    + 'to filter entities on; set dynamoStream to StreamViewType.NEW_AND_OLD_IMAGES, or leave REMOVE out of eventTypes');
   expect(() => filter(StreamViewType.OLD_IMAGE)).toThrow('OLD_IMAGE, and INSERT records of that view carry no image');
   expect(() => filter(StreamViewType.KEYS_ONLY, [StreamEventType.MODIFY])).toThrow('KEYS_ONLY, and MODIFY records of that view carry no image');
 });
@@ -76,7 +76,7 @@ test('the function may read the stream and nothing else; it gets the runtime\'s 
 
 test('with a customer-managed key the consumer may decrypt the stream', () => {
   const stack = new Stack(new App(), 'Keyed', { env: { region: 'eu-west-1' } });
-  const table = new SingleTable(stack, 'Table', { manifest, stream: StreamViewType.NEW_AND_OLD_IMAGES, encryptionKey: new Key(stack, 'Key') });
+  const table = new SingleTable(stack, 'Table', { manifest, dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES, encryption: TableEncryptionV2.customerManagedKey(new Key(stack, 'Key')) });
   table.addStreamConsumer(newFunction(stack, 'Fn'), { entities: ['Order'] });
   Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
     PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: ['kms:Decrypt', 'kms:DescribeKey'] })]) },
@@ -118,7 +118,7 @@ test('expiredOnly passes the REMOVE records DynamoDB\'s time to live made, and n
 test('a table without a stream, unknown entities and empty lists are refused, naming the fix', () => {
   const plain = streamTable();
   expect(() => plain.table.addStreamConsumer(newFunction(plain.stack, 'Fn'))).toThrow(
-    "SingleTable Test/Table: addStreamConsumer needs the table's stream; set stream: StreamViewType.NEW_AND_OLD_IMAGES (or the view the consumer needs) in its props",
+    "SingleTable Test/Table: addStreamConsumer needs the table's stream; set dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES (or the view the consumer needs) in its props",
   );
   const { stack, table } = streamTable(StreamViewType.NEW_AND_OLD_IMAGES);
   const fn = newFunction(stack, 'Fn');
@@ -134,7 +134,7 @@ test('a table without a stream, unknown entities and empty lists are refused, na
 test('AwsSolutions flags nothing of a stream consumer but the managed execution role every function has', () => {
   const app = new App();
   const stack = new Stack(app, 'Consumer');
-  const table = new SingleTable(stack, 'Table', { manifest, stream: StreamViewType.NEW_AND_OLD_IMAGES });
+  const table = new SingleTable(stack, 'Table', { manifest, dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES });
   const fn = new LambdaFunction(stack, 'Fn', { runtime: Runtime.NODEJS_24_X, handler: 'index.handler', code: Code.fromInline('exports.handler = 1') });
   table.addStreamConsumer(fn, { entities: ['Order'] });
   Validations.of(fn.role!).acknowledge({ id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: 'test' });

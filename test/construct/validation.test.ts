@@ -1,6 +1,7 @@
 // What the construct does with findings: errors fail the synth listing every one, warnings become
 // annotations on the construct; and the checks of its own table options.
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth, synthError } from './synth';
 import { ManifestCompiler } from '../../lib/manifest/manifest-compiler';
@@ -88,8 +89,22 @@ describe('table options', () => {
   });
 
   test('ENCRYPTION_KEY_NEEDS_REGION: a customer-managed key in a stack without a region', () => {
-    const message = synthError((stack) => ({ encryptionKey: new Key(stack, 'Key') }));
-    expect(message).toContain('[ENCRYPTION_KEY_NEEDS_REGION] SingleTable props: encryptionKey is set but the stack has no region');
+    const message = synthError((stack) => ({ encryption: TableEncryptionV2.customerManagedKey(new Key(stack, 'Key')) }));
+    expect(message).toContain('[ENCRYPTION_KEY_NEEDS_REGION] SingleTable props: encryption is a customer-managed key but the stack has no region');
+  });
+
+  test('ENCRYPTION_INVALID: encryption that is not a TableEncryptionV2', () => {
+    expect(synthError({ encryption: { type: 'KMS' } as never })).toContain(
+      '[ENCRYPTION_INVALID] SingleTable props: encryption is an object, not a TableEncryptionV2. Fix: use TableEncryptionV2.awsManagedKey()',
+    );
+  });
+
+  test.each([
+    ['recovery enabled as a string', { pointInTimeRecoveryEnabled: 'false' }, '`pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled` is the string "false", not a boolean'],
+    ['a recovery period beyond 35 days', { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 36 }, '[POINT_IN_TIME_RECOVERY_INVALID] SingleTable props: `pointInTimeRecoverySpecification.recoveryPeriodInDays` is the number 36'],
+    ['no recovery switch', { recoveryPeriodInDays: 7 }, '`pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled` is missing'],
+  ])('point-in-time recovery: %s', (_what, spec, expected) => {
+    expect(synthError({ pointInTimeRecoverySpecification: spec as never })).toContain(expected);
   });
 });
 

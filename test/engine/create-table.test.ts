@@ -3,7 +3,7 @@
 // model is the source of truth.
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, Capacity, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { createTableInputFromTemplate } from '../../lib/engine/create-table';
@@ -32,7 +32,7 @@ test('a SingleTable template maps to the model: keys, every GSI and LSI with its
 
 test('provisioned TableV2: read capacity from the replica, write capacity from its autoscaling minimum', () => {
   const stack = new Stack(new App(), 'P');
-  new SingleTable(stack, 'Table', { manifest, billingMode: BillingMode.PROVISIONED, readCapacity: 5, writeCapacity: 7 });
+  new SingleTable(stack, 'Table', { manifest, billing: Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ minCapacity: 7, maxCapacity: 7 }) }) });
   const input = createTableInputFromTemplate(Template.fromStack(stack).toJSON() as never, 'p');
   expect(input.BillingMode).toBe('PROVISIONED');
   expect(input.ProvisionedThroughput).toEqual({ ReadCapacityUnits: 5, WriteCapacityUnits: 7 });
@@ -67,7 +67,7 @@ test('a template without exactly one table asks for the logical id', () => {
 
 test('the stream the template declares, and none when it declares none', () => {
   const stack = new Stack(new App(), 'S');
-  new SingleTable(stack, 'Table', { manifest, stream: StreamViewType.NEW_AND_OLD_IMAGES });
+  new SingleTable(stack, 'Table', { manifest, dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES });
   const input = createTableInputFromTemplate(Template.fromStack(stack).toJSON() as never, 's');
   expect(input.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
   expect(createTableInputFromTemplate(synthesizedTemplate() as never, 'n').StreamSpecification).toBeUndefined();

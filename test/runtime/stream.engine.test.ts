@@ -15,7 +15,7 @@ import { asLambdaRecord, streamRecords } from '../support/stream-records';
 
 const templateWith = (stream: StreamViewType) => {
   const stack = new Stack(new App(), 'StreamStack');
-  new SingleTable(stack, 'Table', { manifest, stream });
+  new SingleTable(stack, 'Table', { manifest, dynamoStream: stream });
   return Template.fromStack(stack).toJSON();
 };
 

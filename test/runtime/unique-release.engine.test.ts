@@ -30,7 +30,7 @@ const TTL_IDENTITY = { type: 'Service', principalId: 'dynamodb.amazonaws.com' };
 let engine: Engine;
 beforeAll(async () => {
   const stack = new Stack(new App(), 'ReleaseStack');
-  new SingleTable(stack, 'Table', { manifest, stream: StreamViewType.NEW_AND_OLD_IMAGES });
+  new SingleTable(stack, 'Table', { manifest, dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES });
   engine = await startEngine(Template.fromStack(stack).toJSON(), 'dynamodb-local');
 });
 afterAll(() => engine.stop());

@@ -2,15 +2,14 @@
 // reject only at deployment, that TableV2 would silently pass through, or that Python, Java and
 // JSON users can write with the wrong type. Each finding names the property, the value and the fix.
 import { Token } from 'aws-cdk-lib';
-import { BillingMode, ContributorInsightsMode, StreamViewType, TableClass } from 'aws-cdk-lib/aws-dynamodb';
-import type { SingleTableFeatureProps, SingleTableReplica } from './options';
+import { BillingMode, ContributorInsightsMode, ReplicaTableProps, StreamViewType, TableClass, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { SingleTableFeatureProps } from './options';
 import type { DiagnosticSink } from '../../manifest/diagnostics';
 import { IndexType, TableModel } from '../../manifest/model';
 import { describeType, describeValue, own } from '../../manifest/values';
-
+import { BillingFacts, checkCapacity, checkRequestUnits } from '../billing';
 import type { SingleTableProps } from '../single-table';
-
-const WHERE = 'SingleTable props';
+import { checkPointInTimeRecovery, PROPS_LOCATION as WHERE } from '../table-options';
 
 /** An AWS region name such as `eu-west-1` or `us-gov-west-1`. */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
@@ -19,29 +18,32 @@ const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
 const MAX_TAGS = 50;
 const TAG_TEXT = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$/u;
 
-type FeatureCheckProps = SingleTableFeatureProps & Pick<SingleTableProps, 'billingMode' | 'stream' | 'encryptionKey'>;
+type FeatureCheckProps = SingleTableFeatureProps & Pick<SingleTableProps, 'dynamoStream' | 'encryption'>;
 
-/** Reports every feature prop that cannot work, in the stack's region `region`. */
-export function checkTableFeatures(model: TableModel, props: FeatureCheckProps, region: string, sink: DiagnosticSink): void {
-  const onDemand = (props.billingMode ?? BillingMode.PAY_PER_REQUEST) === BillingMode.PAY_PER_REQUEST;
+/**
+ * Reports every feature prop that cannot work, in the stack's region `region`. With `billing`
+ * undefined (unreadable, reported already) the checks that depend on it are skipped.
+ */
+export function checkTableFeatures(
+  model: TableModel, props: FeatureCheckProps, billing: BillingFacts | undefined, region: string, sink: DiagnosticSink,
+): void {
+  const onDemand = billing?.mode === BillingMode.PAY_PER_REQUEST;
   checkTableClass(sink, 'tableClass', props.tableClass);
-  checkInsights(sink, 'contributorInsights', props.contributorInsights);
-  checkRequestUnits(sink, onDemand, 'maxReadRequestUnits', props.maxReadRequestUnits);
-  checkRequestUnits(sink, onDemand, 'maxWriteRequestUnits', props.maxWriteRequestUnits);
+  checkInsights(sink, 'contributorInsightsSpecification', props.contributorInsightsSpecification);
   checkWarmThroughput(sink, 'warmThroughput', props.warmThroughput);
   checkTags(sink, 'tags', props.tags);
-  for (const [name, options] of indexEntries(model, sink, 'globalIndexOptions', props.globalIndexOptions)) {
-    const path = `globalIndexOptions.${name}`;
-    checkInsights(sink, `${path}.contributorInsights`, options.contributorInsights);
+  for (const [name, options] of indexEntries(model, sink, 'globalSecondaryIndexOptions', props.globalSecondaryIndexOptions)) {
+    const path = `globalSecondaryIndexOptions.${name}`;
+    checkInsights(sink, `${path}.contributorInsightsSpecification`, options.contributorInsightsSpecification);
     checkRequestUnits(sink, onDemand, `${path}.maxReadRequestUnits`, options.maxReadRequestUnits);
     checkRequestUnits(sink, onDemand, `${path}.maxWriteRequestUnits`, options.maxWriteRequestUnits);
     checkWarmThroughput(sink, `${path}.warmThroughput`, options.warmThroughput);
   }
-  const streams = props.stream !== undefined || (props.replicas?.length ?? 0) > 0;
+  const streams = props.dynamoStream !== undefined || (props.replicas?.length ?? 0) > 0;
   if (props.streamResourcePolicy !== undefined && !streams) {
-    sink.error('STREAM_POLICY_WITHOUT_STREAM', WHERE, 'streamResourcePolicy is set but the table has no stream', 'set stream (e.g. StreamViewType.NEW_AND_OLD_IMAGES), or remove streamResourcePolicy');
+    sink.error('STREAM_POLICY_WITHOUT_STREAM', WHERE, 'streamResourcePolicy is set but the table has no stream', 'set dynamoStream (e.g. StreamViewType.NEW_AND_OLD_IMAGES), or remove streamResourcePolicy');
   }
-  checkReplicas(model, props, region, onDemand, sink);
+  if (billing) checkReplicas(model, props, region, onDemand, sink);
 }
 
 function checkReplicas(model: TableModel, props: FeatureCheckProps, region: string, onDemand: boolean, sink: DiagnosticSink): void {
@@ -55,26 +57,27 @@ function checkReplicas(model: TableModel, props: FeatureCheckProps, region: stri
   if (Token.isUnresolved(region)) {
     sink.error('REPLICAS_NEED_STACK_REGION', WHERE, 'replicas are set but the stack has no region, so the replicas cannot be told apart from the table', "give the stack an explicit region: new Stack(app, 'Id', { env: { region: 'eu-west-1' } })");
   }
-  if (props.stream !== undefined && props.stream !== StreamViewType.NEW_AND_OLD_IMAGES) {
-    sink.error('REPLICA_STREAM_VIEW_INVALID', WHERE, `stream is ${describeValue(props.stream)} but a table with replicas replicates through a stream of new and old images`, 'set stream to StreamViewType.NEW_AND_OLD_IMAGES, or leave it out');
+  if (props.dynamoStream !== undefined && props.dynamoStream !== StreamViewType.NEW_AND_OLD_IMAGES) {
+    sink.error('REPLICA_STREAM_VIEW_INVALID', WHERE, `dynamoStream is ${describeValue(props.dynamoStream)} but a table with replicas replicates through a stream of new and old images`, 'set dynamoStream to StreamViewType.NEW_AND_OLD_IMAGES, or leave it out');
   }
   const seen = new Set<string>([region]);
   replicas.forEach((replica, i) => {
     const path = `replicas[${i}]`;
     if (checkRegion(sink, path, replica?.region, region, seen)) seen.add(replica.region);
     if (replica === null || typeof replica !== 'object') return;
-    checkReplicaKey(sink, path, replica, props.encryptionKey !== undefined);
+    checkReplicaKey(sink, path, replica, props.encryption);
     checkReadCapacity(sink, onDemand, `${path}.readCapacity`, replica.readCapacity);
     checkRequestUnits(sink, onDemand, `${path}.maxReadRequestUnits`, replica.maxReadRequestUnits);
-    checkInsights(sink, `${path}.contributorInsights`, replica.contributorInsights);
+    checkInsights(sink, `${path}.contributorInsightsSpecification`, replica.contributorInsightsSpecification);
     checkTableClass(sink, `${path}.tableClass`, replica.tableClass);
     checkBoolean(sink, `${path}.deletionProtection`, replica.deletionProtection);
-    checkBoolean(sink, `${path}.pointInTimeRecovery`, replica.pointInTimeRecovery);
+    checkPointInTimeRecovery(sink, `${path}.pointInTimeRecoverySpecification`, replica.pointInTimeRecoverySpecification);
     checkTags(sink, `${path}.tags`, replica.tags);
-    for (const [name, options] of indexEntries(model, sink, `${path}.globalIndexOptions`, replica.globalIndexOptions)) {
-      checkInsights(sink, `${path}.globalIndexOptions.${name}.contributorInsights`, options.contributorInsights);
-      checkReadCapacity(sink, onDemand, `${path}.globalIndexOptions.${name}.readCapacity`, options.readCapacity);
-      checkRequestUnits(sink, onDemand, `${path}.globalIndexOptions.${name}.maxReadRequestUnits`, options.maxReadRequestUnits);
+    const options = `${path}.globalSecondaryIndexOptions`;
+    for (const [name, index] of indexEntries(model, sink, options, replica.globalSecondaryIndexOptions)) {
+      checkInsights(sink, `${options}.${name}.contributorInsightsSpecification`, index.contributorInsightsSpecification);
+      checkReadCapacity(sink, onDemand, `${options}.${name}.readCapacity`, index.readCapacity);
+      checkRequestUnits(sink, onDemand, `${options}.${name}.maxReadRequestUnits`, index.maxReadRequestUnits);
     }
   });
 }
@@ -97,14 +100,19 @@ function checkRegion(sink: DiagnosticSink, path: string, value: unknown, stackRe
   return true;
 }
 
-function checkReplicaKey(sink: DiagnosticSink, path: string, replica: SingleTableReplica, tableKey: boolean): void {
-  const arn = replica.encryptionKeyArn;
-  if (tableKey && arn === undefined) {
-    sink.error('REPLICA_KEY_MISSING', WHERE, `${path} has no encryptionKeyArn but the table is encrypted with a customer-managed key, and KMS keys are regional`, `set ${path}.encryptionKeyArn to the ARN of a key in ${replica.region}`);
-  } else if (!tableKey && arn !== undefined) {
-    sink.error('REPLICA_KEY_WITHOUT_TABLE_KEY', WHERE, `${path}.encryptionKeyArn is set but the table has no encryptionKey`, `set encryptionKey on the table as well, or remove ${path}.encryptionKeyArn`);
-  } else if (arn !== undefined && (typeof arn !== 'string' || (!Token.isUnresolved(arn) && !/^arn:aws[\w-]*:kms:/.test(arn)))) {
-    sink.error('REPLICA_KEY_MISSING', WHERE, `${path}.encryptionKeyArn ${describeValue(arn)} is not a KMS key ARN`, `give the key's ARN, arn:aws:kms:${replica.region}:<account>:key/<id>`);
+/** A customer-managed table key names the key of each replica's region (KMS keys are regional). */
+function checkReplicaKey(sink: DiagnosticSink, path: string, replica: ReplicaTableProps, encryption: SingleTableProps['encryption']): void {
+  if (encryption?.type !== TableEncryption.CUSTOMER_MANAGED) return;
+  const arns = encryption.replicaKeyArns ?? {};
+  const example = `TableEncryptionV2.customerManagedKey(key, { '${replica.region}': 'arn:aws:kms:${replica.region}:<account>:key/<id>' })`;
+  if (!Object.prototype.hasOwnProperty.call(arns, replica.region)) {
+    sink.error('REPLICA_KEY_MISSING', WHERE, `${path} is in ${replica.region}, but the table is encrypted with a customer-managed key and its replicaKeyArns name no key there; KMS keys are regional`,
+      `name the key of ${replica.region} in the encryption's replicaKeyArns: ${example}`);
+    return;
+  }
+  const arn: unknown = arns[replica.region];
+  if (typeof arn !== 'string' || (!Token.isUnresolved(arn) && !/^arn:aws[\w-]*:kms:/.test(arn))) {
+    sink.error('REPLICA_KEY_MISSING', WHERE, `the encryption's replicaKeyArns give ${describeValue(arn)} for ${replica.region}, not a KMS key ARN`, `give the key's ARN: ${example}`);
   }
 }
 
@@ -152,23 +160,11 @@ function checkInsights(sink: DiagnosticSink, path: string, value: unknown): void
 
 const isUnits = (n: unknown): boolean => typeof n === 'number' && Number.isSafeInteger(n) && n >= 1;
 
-/** An on-demand maximum: whole request units of at least 1, only with on-demand billing. */
-function checkRequestUnits(sink: DiagnosticSink, onDemand: boolean, path: string, value: unknown): void {
-  if (value === undefined) return;
-  if (!onDemand) {
-    sink.error('THROUGHPUT_LIMIT_WITHOUT_ON_DEMAND', WHERE, `sets ${path} ${describeValue(value)} but billing is provisioned, where capacity already caps throughput`, `remove ${path}, or use on-demand billing`);
-  } else if (!isUnits(value)) {
-    sink.error('THROUGHPUT_LIMIT_INVALID', WHERE, `${path} ${describeValue(value)} is not a whole number of request units of at least 1`, `set ${path} to a whole number of at least 1, or leave it out for no maximum`);
-  }
-}
-
-/** A replica's or replica GSI's read capacity: whole units of at least 1, only with provisioned billing. */
+/** A replica's or replica GSI's read capacity: a Capacity, only with provisioned billing. */
 function checkReadCapacity(sink: DiagnosticSink, onDemand: boolean, path: string, value: unknown): void {
-  if (value === undefined) return;
+  if (value === undefined || !checkCapacity(sink, path, value)) return;
   if (onDemand) {
-    sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', WHERE, `sets ${path} ${describeValue(value)} but billing is on-demand`, `set billingMode: BillingMode.PROVISIONED, or remove ${path} (maxReadRequestUnits caps on-demand reads)`);
-  } else if (!isUnits(value)) {
-    sink.error('CAPACITY_INVALID', WHERE, `${path} ${describeValue(value)} is not a whole number of capacity units of at least 1`, `set ${path} to a whole number of at least 1`);
+    sink.error('CAPACITY_WITHOUT_PROVISIONED_BILLING', WHERE, `sets ${path} but billing is on-demand`, `give the SingleTable billing: Billing.provisioned({ ... }), or remove ${path} (maxReadRequestUnits caps on-demand reads)`);
   }
 }
 

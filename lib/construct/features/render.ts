@@ -1,34 +1,31 @@
 // The TableV2 props rendered from a SingleTable's feature props (./options). TableV2 does the work;
 // this only maps names and fills in what TableV2 would otherwise drop.
-import { CfnGlobalTable, GlobalSecondaryIndexPropsV2, ReplicaGlobalSecondaryIndexOptions, ReplicaTableProps, TableEncryptionV2, TablePropsV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
-import type { SingleTableFeatureProps, SingleTableReplica } from './options';
+import { CfnGlobalTable, GlobalSecondaryIndexPropsV2, ReplicaGlobalSecondaryIndexOptions, ReplicaTableProps, TablePropsV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { SingleTableFeatureProps } from './options';
 import { IndexModel, IndexType, TableModel } from '../../manifest/model';
 import { own } from '../../manifest/values';
-import { readCapacityFrom } from '../billing';
-import type { SingleTableProps } from '../single-table';
+import { BillingFacts, readCapacityFrom } from '../billing';
 
 type FeatureTableProps = Pick<TablePropsV2,
-'replicas' | 'tableClass' | 'contributorInsightsSpecification' | 'tags' | 'warmThroughput' | 'resourcePolicy' | 'streamResourcePolicy' | 'kinesisStream' | 'encryption'>;
+'replicas' | 'tableClass' | 'contributorInsightsSpecification' | 'tags' | 'warmThroughput' | 'resourcePolicy' | 'streamResourcePolicy' | 'kinesisStream'>;
 
-/** The table-level TableV2 props of the features. */
-export function tableFeatures(model: TableModel, props: SingleTableProps): FeatureTableProps {
+/** The table-level TableV2 props of the features: the same props, replicas' GSI settings completed. */
+export function tableFeatures(model: TableModel, props: SingleTableFeatureProps, billing: BillingFacts): FeatureTableProps {
   return {
-    replicas: props.replicas?.map((r) => replicaTable(model, props, r)),
+    replicas: props.replicas?.map((r) => ({ ...r, globalSecondaryIndexOptions: replicaIndexes(model, props, billing, r) })),
     tableClass: props.tableClass,
-    contributorInsightsSpecification: props.contributorInsights,
+    contributorInsightsSpecification: props.contributorInsightsSpecification,
     tags: props.tags,
     warmThroughput: props.warmThroughput,
     resourcePolicy: props.resourcePolicy,
     streamResourcePolicy: props.streamResourcePolicy,
     kinesisStream: props.kinesisStream,
-    encryption: tableEncryption(props.encryptionKey, props.replicas),
   };
 }
 
 /** A GSI's features: its on-demand maximum and warm throughput, which TableV2 applies in every region. */
 export function globalIndexFeatures(props: SingleTableFeatureProps, indexName: string): Pick<GlobalSecondaryIndexPropsV2, 'maxReadRequestUnits' | 'maxWriteRequestUnits' | 'warmThroughput'> {
-  const options = own(props.globalIndexOptions, indexName);
+  const options = own(props.globalSecondaryIndexOptions, indexName);
   return {
     maxReadRequestUnits: options?.maxReadRequestUnits,
     maxWriteRequestUnits: options?.maxWriteRequestUnits,
@@ -45,7 +42,7 @@ export function applyGlobalIndexInsights(table: TableV2, model: TableModel, prop
   const resource = table.node.defaultChild as CfnGlobalTable;
   const stackRegionEntry = props.replicas?.length ?? 0;
   globalIndexes(model).forEach((index, position) => {
-    const insights = own(props.globalIndexOptions, index.name)?.contributorInsights;
+    const insights = own(props.globalSecondaryIndexOptions, index.name)?.contributorInsightsSpecification;
     if (insights === undefined) return;
     const path = `Replicas.${stackRegionEntry}.GlobalSecondaryIndexes.${position}.ContributorInsightsSpecification`;
     resource.addPropertyOverride(`${path}.Enabled`, insights.enabled);
@@ -55,32 +52,6 @@ export function applyGlobalIndexInsights(table: TableV2, model: TableModel, prop
   });
 }
 
-/** The AWS-managed key, or the customer-managed key with its counterpart in each replica's region. */
-function tableEncryption(key: IKey | undefined, replicas: readonly SingleTableReplica[] = []): TableEncryptionV2 {
-  if (!key) return TableEncryptionV2.awsManagedKey();
-  const replicaKeyArns: { [region: string]: string } = {};
-  for (const r of replicas) if (r.encryptionKeyArn !== undefined) replicaKeyArns[r.region] = r.encryptionKeyArn;
-  return TableEncryptionV2.customerManagedKey(key, replicaKeyArns);
-}
-
-function replicaTable(model: TableModel, props: SingleTableProps, replica: SingleTableReplica): ReplicaTableProps {
-  return {
-    region: replica.region,
-    readCapacity: replica.readCapacity === undefined ? undefined : readCapacityFrom(replica.readCapacity, props),
-    maxReadRequestUnits: replica.maxReadRequestUnits,
-    contributorInsightsSpecification: replica.contributorInsights,
-    deletionProtection: replica.deletionProtection,
-    // TableV2 prefers the table's specification (always set here) to a replica's boolean
-    pointInTimeRecoverySpecification: replica.pointInTimeRecovery === undefined
-      ? undefined : { pointInTimeRecoveryEnabled: replica.pointInTimeRecovery },
-    tableClass: replica.tableClass,
-    kinesisStream: replica.kinesisStream,
-    tags: replica.tags,
-    resourcePolicy: replica.resourcePolicy,
-    globalSecondaryIndexOptions: replicaIndexes(model, props, replica),
-  };
-}
-
 /**
  * Every GSI's settings in a replica's region, stated in full: TableV2 replaces a GSI's read
  * capacity and maximum by the replica's entry for it, so an entry naming only Contributor
@@ -88,16 +59,15 @@ function replicaTable(model: TableModel, props: SingleTableProps, replica: Singl
  */
 type ReplicaIndexes = { [indexName: string]: ReplicaGlobalSecondaryIndexOptions };
 
-function replicaIndexes(model: TableModel, props: SingleTableProps, replica: SingleTableReplica): ReplicaIndexes {
+function replicaIndexes(model: TableModel, props: SingleTableFeatureProps, billing: BillingFacts, replica: ReplicaTableProps): ReplicaIndexes {
   const out: ReplicaIndexes = {};
   for (const index of globalIndexes(model)) {
-    const everywhere = own(props.globalIndexOptions, index.name);
-    const here = own(replica.globalIndexOptions, index.name);
-    const reads = here?.readCapacity ?? index.readCapacity;
+    const everywhere = own(props.globalSecondaryIndexOptions, index.name);
+    const here = own(replica.globalSecondaryIndexOptions, index.name);
     out[index.name] = {
-      contributorInsightsSpecification: here?.contributorInsights ?? everywhere?.contributorInsights
-        ?? replica.contributorInsights ?? props.contributorInsights,
-      readCapacity: reads === undefined ? undefined : readCapacityFrom(reads, props),
+      contributorInsightsSpecification: here?.contributorInsightsSpecification ?? everywhere?.contributorInsightsSpecification
+        ?? replica.contributorInsightsSpecification ?? props.contributorInsightsSpecification,
+      readCapacity: here?.readCapacity ?? (index.readCapacity === undefined ? undefined : readCapacityFrom(index.readCapacity, billing)),
       maxReadRequestUnits: here?.maxReadRequestUnits ?? everywhere?.maxReadRequestUnits,
     };
   }

@@ -56,7 +56,7 @@ export function streamFilters(
     const image = IMAGE_OF[view][e];
     if (!image) {
       throw new Error(`the table's stream records ${view}, and ${e} records of that view carry no image holding the type attribute '${model.typeAttribute}' `
-        + `to filter entities on; set stream to StreamViewType.NEW_AND_OLD_IMAGES, or leave ${e} out of eventTypes`);
+        + `to filter entities on; set dynamoStream to StreamViewType.NEW_AND_OLD_IMAGES, or leave ${e} out of eventTypes`);
     }
     byImage.set(image, [...(byImage.get(image) ?? []), e]);
   }
@@ -71,7 +71,7 @@ export function addStreamConsumer(
 ): DynamoEventSource {
   const where = `SingleTable ${table.node.path}`;
   if (view === undefined) {
-    throw new Error(`${where}: addStreamConsumer needs the table's stream; set stream: StreamViewType.NEW_AND_OLD_IMAGES (or the view the consumer needs) in its props`);
+    throw new Error(`${where}: addStreamConsumer needs the table's stream; set dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES (or the view the consumer needs) in its props`);
   }
   let filters;
   try {

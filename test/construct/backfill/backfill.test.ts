@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import * as path from 'path';
 import { App, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { BackfillStack, backfillStack, definitionOf, segmentAssetDir } from './synth';
@@ -163,7 +164,7 @@ test('AwsSolutions finds nothing left; what it would flag is acknowledged on the
 });
 
 test('with a customer-managed key, the function gets the key actions its reads and writes need, through DynamoDB only', () => {
-  const s = synth({}, (stack) => ({ encryptionKey: new Key(stack, 'Key', { enableKeyRotation: true }) }), 'eu-west-1');
+  const s = synth({}, (stack) => ({ encryption: TableEncryptionV2.customerManagedKey(new Key(stack, 'Key', { enableKeyRotation: true })) }), 'eu-west-1');
   const role = s.logicalId(s.backfill.segmentFunction.role as never);
   const key = statements(s, role).find((st) => [st.Action].flat().includes('kms:Decrypt'));
   expect(key.Action).toEqual(['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:GenerateDataKeyWithoutPlaintext', 'kms:ReEncryptFrom', 'kms:ReEncryptTo']);

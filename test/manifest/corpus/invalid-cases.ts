@@ -1,10 +1,13 @@
 // Invalid manifests and props, one class of mistake after another, each with the one finding it
 // must produce: its code, its exact location and the bad value shown in the message.
+import { Billing, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import { InvalidCase, Loose, orderAttributes, setOwn } from './case';
 
 const bytes256 = 'é'.repeat(128); // 128 characters, 256 UTF-8 bytes
 const long = (n: number) => 'n'.repeat(n);
-const provisioned = (props: Loose): Loose => ({ billingMode: 'PROVISIONED', ...props });
+const provisioned = (readCapacity = Capacity.fixed(5), writeCapacity = Capacity.autoscaled({ maxCapacity: 5 })): Loose => ({
+  billing: Billing.provisioned({ readCapacity, writeCapacity }),
+});
 
 const projection: InvalidCase[] = [
   { title: 'INCLUDE listing 20 attributes: 21 with the type attribute, over the 20 per index', manifest: (m) => { m.globalIndexes.GSI2.include = orderAttributes(m, 20); }, code: 'INCLUDE_TOO_MANY_ATTRIBUTES', where: 'index GSI2', shows: '21 non-key attributes' },
@@ -80,19 +83,19 @@ const numbers: InvalidCase[] = [
   ...[NaN, -1, Infinity, '10'].map((v): InvalidCase => ({
     title: `readsPerSecond ${String(v)}`, manifest: pattern({ readsPerSecond: v }), code: 'RATE_INVALID', where: 'pattern ordersForCustomer', shows: `\`readsPerSecond\` is the ${typeof v} ${typeof v === 'string' ? `"${v}"` : String(v)}`,
   })),
-  { title: 'GSI readCapacity NaN', manifest: (m) => { m.globalIndexes.GSI1.readCapacity = NaN; }, props: provisioned({}), code: 'CAPACITY_INVALID', where: 'index GSI1', shows: '`readCapacity` is the number NaN' },
-  { title: 'GSI writeCapacity 0.5', manifest: (m) => { m.globalIndexes.GSI1.writeCapacity = 0.5; }, props: provisioned({}), code: 'CAPACITY_INVALID', where: 'index GSI1', shows: 'the number 0.5' },
-  { title: 'GSI writeCapacity absurd', manifest: (m) => { m.globalIndexes.GSI1.writeCapacity = 1e7; }, props: provisioned({}), code: 'CAPACITY_INVALID', where: 'index GSI1', shows: 'the number 10000000, not a whole number of capacity units from 1 to 1000000' },
+  { title: 'GSI readCapacity NaN', manifest: (m) => { m.globalIndexes.GSI1.readCapacity = NaN; }, props: provisioned(), code: 'CAPACITY_INVALID', where: 'index GSI1', shows: '`readCapacity` is the number NaN' },
+  { title: 'GSI writeCapacity 0.5', manifest: (m) => { m.globalIndexes.GSI1.writeCapacity = 0.5; }, props: provisioned(), code: 'CAPACITY_INVALID', where: 'index GSI1', shows: 'the number 0.5' },
+  { title: 'GSI writeCapacity absurd', manifest: (m) => { m.globalIndexes.GSI1.writeCapacity = 1e7; }, props: provisioned(), code: 'CAPACITY_INVALID', where: 'index GSI1', shows: 'the number 10000000, not a whole number of capacity units from 1 to 1000000' },
   { title: 'entity writesPerSecond NaN', manifest: (m) => { m.entities.Order.writesPerSecond = NaN; }, code: 'RATE_INVALID', where: 'entity Order', shows: '`writesPerSecond` is the number NaN' },
   { title: 'maxItemsPerPartition 0', manifest: (m) => { m.entities.Order.maxItemsPerPartition = 0; }, code: 'MAX_ITEMS_INVALID', where: 'entity Order', shows: '`maxItemsPerPartition` is the number 0' },
   { title: 'distinctValues 1.5', manifest: attr('status', { distinctValues: 1.5 }), code: 'DISTINCT_VALUES_INVALID', where: 'entity Order, attribute status', shows: 'the number 1.5' },
-  { title: 'props readCapacity NaN', props: provisioned({ readCapacity: NaN }), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: '`readCapacity` is the number NaN' },
-  { title: 'props writeCapacity Infinity', props: provisioned({ writeCapacity: Infinity }), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: '`writeCapacity` is the number Infinity' },
-  { title: 'props maxWriteCapacity -5', props: provisioned({ maxWriteCapacity: -5 }), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: '`maxWriteCapacity` is the number -5' },
-  { title: 'props maxReadCapacity 2.5', props: provisioned({ maxReadCapacity: 2.5 }), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: '`maxReadCapacity` is the number 2.5' },
-  { title: 'props readCapacity absurd', props: provisioned({ readCapacity: 1e9 }), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: 'the number 1000000000' },
-  { title: 'props targetUtilizationPercent NaN', props: provisioned({ targetUtilizationPercent: NaN }), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: '`targetUtilizationPercent` is the number NaN, not a whole number from 20 to 90' },
-  { title: 'props targetUtilizationPercent 95', props: provisioned({ targetUtilizationPercent: 95 }), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: 'the number 95' },
+  { title: 'billing read capacity NaN', props: provisioned(Capacity.fixed(NaN)), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: "billing's readCapacity is the number NaN" },
+  { title: 'billing write capacity Infinity', props: provisioned(undefined, Capacity.autoscaled({ maxCapacity: Infinity })), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: "billing's writeCapacity.maxCapacity is the number Infinity" },
+  { title: 'billing write capacity -5', props: provisioned(undefined, Capacity.autoscaled({ minCapacity: -5, maxCapacity: 5 })), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: "billing's writeCapacity.minCapacity is the number -5" },
+  { title: 'billing read capacity 2.5', props: provisioned(Capacity.autoscaled({ maxCapacity: 2.5 })), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: "billing's readCapacity.maxCapacity is the number 2.5" },
+  { title: 'billing read capacity absurd', props: provisioned(Capacity.fixed(1e9)), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: 'the number 1000000000' },
+  { title: 'billing target utilization NaN', props: provisioned(undefined, Capacity.autoscaled({ maxCapacity: 5, targetUtilizationPercent: NaN })), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: "billing's writeCapacity.targetUtilizationPercent is the number NaN, not a whole number from 20 to 90" },
+  { title: 'billing write capacity fixed', props: provisioned(undefined, Capacity.fixed(5)), code: 'CAPACITY_INVALID', where: 'SingleTable props', shows: "billing's writeCapacity is Capacity.fixed" },
 ];
 
 const builtInNames: InvalidCase[] = [
@@ -143,10 +146,12 @@ const enums: InvalidCase[] = [
   { title: 'order a number', manifest: pattern({ order: 1 }), code: 'PATTERN_ORDER_INVALID', where: 'pattern ordersForCustomer', shows: 'the number 1' },
   { title: 'shard strategy in lower case', manifest: sharding({ shardCount: 2, strategy: 'random' }), code: 'SHARD_STRATEGY_INVALID', where: 'index GSI2', shows: '"random"' },
   { title: 'previous strategy not a ShardStrategy', manifest: sharding({ shardCount: 2, previousStrategies: [{ strategy: 'HASH' }] }), code: 'PREVIOUS_SHARD_STRATEGY_INVALID', where: 'index GSI2', shows: '"HASH"' },
-  { title: 'billing mode in lower case', props: { billingMode: 'provisioned' }, code: 'BILLING_MODE_INVALID', where: 'SingleTable props', shows: '`billingMode` is the string "provisioned", not a BillingMode' },
-  { title: 'billing mode ON_DEMAND', props: { billingMode: 'ON_DEMAND' }, code: 'BILLING_MODE_INVALID', where: 'SingleTable props', shows: '"ON_DEMAND"' },
-  { title: 'stream view type not a StreamViewType', props: { stream: 'NEW_IMAGE_ONLY' }, code: 'STREAM_VIEW_TYPE_INVALID', where: 'SingleTable props', shows: '"NEW_IMAGE_ONLY"' },
-  { title: 'stream true', props: { stream: true }, code: 'STREAM_VIEW_TYPE_INVALID', where: 'SingleTable props', shows: 'the boolean true' },
+  { title: 'billing as a mode name', props: { billing: 'PROVISIONED' }, code: 'BILLING_INVALID', where: 'SingleTable props', shows: 'billing is the string "PROVISIONED", not a Billing' },
+  { title: 'billing as plain data', props: { billing: { mode: 'PAY_PER_REQUEST' } }, code: 'BILLING_INVALID', where: 'SingleTable props', shows: 'billing is an object, not a Billing' },
+  { title: 'encryption as plain data', props: { encryption: { type: 'AWS_MANAGED' } }, code: 'ENCRYPTION_INVALID', where: 'SingleTable props', shows: 'encryption is an object, not a TableEncryptionV2' },
+  { title: 'stream view type not a StreamViewType', props: { dynamoStream: 'NEW_IMAGE_ONLY' }, code: 'STREAM_VIEW_TYPE_INVALID', where: 'SingleTable props', shows: '"NEW_IMAGE_ONLY"' },
+  { title: 'stream true', props: { dynamoStream: true }, code: 'STREAM_VIEW_TYPE_INVALID', where: 'SingleTable props', shows: 'the boolean true' },
+  { title: 'point-in-time recovery as a boolean', props: { pointInTimeRecoverySpecification: true }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`pointInTimeRecoverySpecification` is the boolean true, not an object' },
   { title: 'removal policy not a RemovalPolicy', props: { removalPolicy: 'delete' }, code: 'REMOVAL_POLICY_INVALID', where: 'SingleTable props', shows: '"delete"' },
 ];
 
@@ -185,7 +190,8 @@ const jsonTypes: InvalidCase[] = [
   { title: 'delimiter of two characters', manifest: (m) => { m.delimiter = '::'; }, code: 'DELIMITER_INVALID', where: 'manifest', shows: 'delimiter "::"' },
   { title: 'a misspelt property', manifest: (m) => { m.globalIndexes.GSI1.projecton = 'KEYS_ONLY'; }, code: 'PROPERTY_UNKNOWN', where: 'index GSI1', shows: '`projecton` is not a property here', suggests: 'projection' },
   { title: 'props deletionProtection as a string', props: { deletionProtection: 'false' }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`deletionProtection` is the string "false", not a boolean' },
-  { title: 'props pointInTimeRecovery as a string', props: { pointInTimeRecovery: 'no' }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`pointInTimeRecovery` is the string "no"' },
+  { title: 'props pointInTimeRecoveryEnabled as a string', props: { pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: 'no' } }, code: 'PROPERTY_TYPE_INVALID', where: 'SingleTable props', shows: '`pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled` is the string "no"' },
+  { title: 'a recovery period with recovery off', props: { pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: false, recoveryPeriodInDays: 7 } }, code: 'POINT_IN_TIME_RECOVERY_INVALID', where: 'SingleTable props', shows: 'pointInTimeRecoverySpecification.recoveryPeriodInDays is 7 but point-in-time recovery is off' },
   { title: 'props tableName a number', props: { tableName: 5 }, code: 'TABLE_NAME_INVALID', where: 'SingleTable props', shows: '`tableName` is the number 5' },
 ];
 

@@ -1,5 +1,6 @@
 // Manifests and props at the edges of what is allowed: every path must accept them, and names that
 // are also built-in object properties must mean exactly what they name.
+import { Billing, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import { Loose, orderAttributes, ValidCase } from './case';
 
 const noLocalIndexes = (m: Loose) => {
@@ -85,8 +86,8 @@ export const VALID_CASES: ValidCase[] = [
     manifest: (m) => { m.entities.Order.attributes.expiresAt = { type: 'NUMBER' }; },
     props: { timeToLiveAttribute: 'expiresAt' },
   },
-  { title: 'provisioned capacity at its lowest, utilization at 20', props: { billingMode: 'PROVISIONED', readCapacity: 1, writeCapacity: 1, targetUtilizationPercent: 20 } },
-  { title: 'utilization at 90, with write autoscaling', props: { billingMode: 'PROVISIONED', writeCapacity: 5, maxWriteCapacity: 50, targetUtilizationPercent: 90 } },
+  { title: 'provisioned capacity at its lowest, utilization at 20', props: { billing: Billing.provisioned({ readCapacity: Capacity.fixed(1), writeCapacity: Capacity.autoscaled({ minCapacity: 1, maxCapacity: 1, targetUtilizationPercent: 20 }) }) } },
+  { title: 'utilization at 90, with write autoscaling', props: { billing: Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ minCapacity: 5, maxCapacity: 50, targetUtilizationPercent: 90 }) }) } },
   {
     title: 'another delimiter and a custom type attribute',
     manifest: (m) => {
@@ -110,7 +111,7 @@ export const VALID_CASES: ValidCase[] = [
     },
   },
   { title: 'explicit GSI key attribute names', manifest: (m) => { Object.assign(m.globalIndexes.GSI2, { partitionKeyName: 'byStatusPK', sortKeyName: 'byStatusSK' }); } },
-  { title: 'every stream, billing and removal option spelt out', props: { stream: 'NEW_AND_OLD_IMAGES', billingMode: 'PAY_PER_REQUEST', removalPolicy: 'destroy', deletionProtection: false, pointInTimeRecovery: false } },
+  { title: 'every stream, billing and removal option spelt out', props: { dynamoStream: 'NEW_AND_OLD_IMAGES', billing: Billing.onDemand(), removalPolicy: 'destroy', deletionProtection: false, pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: 35 } } },
   { title: 'declared cardinality, rates and partition bounds', manifest: (m) => { m.entities.Order.attributes.status.distinctValues = 5; m.entities.Order.writesPerSecond = 10; m.entities.Order.maxItemsPerPartition = 1000; } },
   { title: 'descriptions everywhere', manifest: (m) => { m.entities.Order.description = 'An order'; m.globalIndexes.GSI1.description = 'By id'; m.accessPatterns.orderById.description = 'One order'; } },
 ];
