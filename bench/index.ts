@@ -33,8 +33,15 @@ const CONFIG = quick
 // The runtime's targets (bytes minified, through the package; ms over the hand-written handler).
 // The quick start's shape (no generated code): 32 KB, +2 ms, inputs at 1/4; the example app's budget is what it measures.
 const TARGETS = {
-  putQueryBytes: 12_288, getBytes: 8_192, exampleBytes: 37_600, minBuildRatio: 1 / 3, requireOverSdkMs: 1.5, fanOutRatio: 1.1,
-  quickStartBytes: 32_768, quickStartRequireMs: 2, quickStartBuildRatio: 1 / 4,
+  putQueryBytes: 12_288,
+  getBytes: 8_192,
+  exampleBytes: 37_600,
+  minBuildRatio: 1 / 3,
+  requireOverSdkMs: 1.5,
+  fanOutRatio: 1.1,
+  quickStartBytes: 32_768,
+  quickStartRequireMs: 2,
+  quickStartBuildRatio: 1 / 4,
 };
 const OURS_GET = 'cdk-single-table (get only)';
 const OURS_EXAMPLE = 'cdk-single-table (example app)';

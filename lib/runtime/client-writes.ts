@@ -62,7 +62,8 @@ const writers = {
     const { add, append, prepend, deleteFromSet, setIfMissing } = options;
     const operators = { add, append, prepend, deleteFromSet, setIfMissing };
     await alone(table, { type: 'update', entity, changes, remove: options.remove, condition: options.condition, ...operators },
-      (condition) => buildUpdate(table.model, table.tableName, entity, changes, options.remove, undefined, { operators, maintained: table.maintained, condition }),
+      (condition) => buildUpdate(table.model, table.tableName, entity, changes, options.remove, undefined,
+        { operators, maintained: table.maintained, condition }),
       changes);
     // A transaction returns no item: read it as the update left it.
     return (await getItem(table as TableContext<never>, entity as never, keyOf(table, entity, changes) as never, { consistent: true }))!;

@@ -5,10 +5,10 @@ import type { TableContext } from './context';
 import type { Where } from './expressions/where';
 import type { PutMode } from './items';
 import type { BatchGetOptions } from './ops/batch-get';
+import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
 import type { DeleteOptions } from './ops/delete-item';
 import type { GetOptions } from './ops/get-item';
 import type { PutOptions } from './ops/put-item';
-import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
 import type { ReleaseOptions, ReleaseResult } from './ops/release-unique';
 import type { ScanOptions } from './ops/scan';
 import type { TransactWriteOptions } from './ops/transact-write';
@@ -172,7 +172,9 @@ export interface SingleTableClient<M> {
   /** See `getItem`. */
   getItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined>;
   /** See `updateItem`. */
-  updateItem<E extends EntityName<M>>(entity: E, changes: KeyOf<M, E> & Partial<ItemOf<M, E>>, options?: UpdateItemOptions<M, E>): Promise<ResultItemOf<M, E>>;
+  updateItem<E extends EntityName<M>>(
+    entity: E, changes: KeyOf<M, E> & Partial<ItemOf<M, E>>, options?: UpdateItemOptions<M, E>,
+  ): Promise<ResultItemOf<M, E>>;
   /** See `deleteItem`. */
   deleteItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: DeleteOptions<ItemOf<M, E>>): Promise<ResultItemOf<M, E> | undefined>;
   /** See `query`. */
@@ -180,7 +182,9 @@ export interface SingleTableClient<M> {
     pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
   ): Paged<SelectedItem<M, PatternEntities<M, P>, A>>;
   /** See `scan`. */
-  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(options?: ScanOptions<M, E, A>): Paged<SelectedItem<M, E, A>>;
+  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
+    options?: ScanOptions<M, E, A>,
+  ): Paged<SelectedItem<M, E, A>>;
   /** See `batchGet`. */
   batchGet(requests: readonly BatchGetRequest<M>[], options?: BatchGetOptions): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
   /** See `batchWrite`. */

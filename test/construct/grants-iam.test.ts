@@ -106,8 +106,10 @@ describe.each(Object.keys(INPUTS))('a grant of %s', (name) => {
 
   test('fetches exactly its entities\' items when its index lacks attributes, and reads no item by key', async () => {
     const mine = pattern.entities.map((e) => ITEMS[e as keyof typeof ITEMS]);
-    const others = Object.entries(ITEMS).filter(([e]) => !pattern.entities.includes(e) && ITEMS[e as keyof typeof ITEMS][model.indexes[TABLE_INDEX].partitionKey].S
-      !== mine[0][model.indexes[TABLE_INDEX].partitionKey].S).map(([, item]) => item);
+    const pk = model.indexes[TABLE_INDEX].partitionKey;
+    const others = Object.entries(ITEMS)
+      .filter(([e]) => !pattern.entities.includes(e) && ITEMS[e as keyof typeof ITEMS][pk].S !== mine[0][pk].S)
+      .map(([, item]) => item);
     if (pattern.fetch === 'BATCH_GET') await expectAllowed(policy, fetchRequest(model, mine));
     else await expectDenied(policy, fetchRequest(model, mine));
     for (const other of others) {

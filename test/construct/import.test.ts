@@ -44,7 +44,8 @@ describe('imported by name', () => {
 
   test('exactly the grants the patterns and writes need, on the table and index ARNs of this account and region', () => {
     // The table's ARN is in a statement per set of partitions (the fetch's, the writes').
-    const resources = [...new Set<string>(statements.flatMap((s: any) => [s.Resource].flat()).map((r: unknown) => JSON.stringify(r)))].map((r) => JSON.parse(r));
+    const texts = statements.flatMap((s: any) => [s.Resource].flat()).map((r: unknown) => JSON.stringify(r));
+    const resources = [...new Set<string>(texts)].map((r) => JSON.parse(r));
     const table = ':dynamodb:eu-west-1:111111111111:table/orders';
     expect(resources.sort(byText)).toEqual([table, `${table}/index/GSI2`, `${table}/index/LSI1`].map(inPartition).sort(byText));
     const actions = (all: any[]) => all.map((s) => [s.Action].flat().join(' '));

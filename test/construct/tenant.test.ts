@@ -277,8 +277,8 @@ function withMixedScopes(): SingleTableManifest {
 }
 
 test('an entity whose unique attributes have different scopes gets the guard keys of each', () => {
-  const model = compileManifest(withMixedScopes()).model;
-  expect(guardKeyPatterns(model, model.entities.Invoice, undefined).sort()).toEqual(['${$}unique#*', 'TENANT#*#${$}unique#*']);
+  const mixed = compileManifest(withMixedScopes()).model;
+  expect(guardKeyPatterns(mixed, mixed.entities.Invoice, undefined).sort()).toEqual(['${$}unique#*', 'TENANT#*#${$}unique#*']);
   // Without tenant isolation a grant of deletes is table-wide, which holds both.
   const { stack, table } = tableStack(withMixedScopes());
   const fn = newFunction(stack, 'Fn');

@@ -7,11 +7,17 @@ import * as ts from 'typescript';
 const ROOT = join(__dirname, '..', '..');
 
 function exportsOf(file: string): { name: string; value: boolean }[] {
-  const program = ts.createProgram([file], { strict: true, noEmit: true, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, target: ts.ScriptTarget.ES2022 });
+  const options = {
+    strict: true, noEmit: true, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, target: ts.ScriptTarget.ES2022,
+  };
+  const program = ts.createProgram([file], options);
   const checker = program.getTypeChecker();
   const symbols = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
   return symbols.map((s) => {
+    // Symbol flags are bit sets: an alias is followed to what it names, which is a value or a type.
+    // eslint-disable-next-line no-bitwise
     const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+    // eslint-disable-next-line no-bitwise
     return { name: s.name, value: (target.flags & ts.SymbolFlags.Value) !== 0 };
   });
 }

@@ -87,7 +87,7 @@ test('items written by either runtime are read back by the other through every p
     }
     for (const [entity, items] of Object.entries(localData.items)) {
       for (const item of items) {
-        const { pk, sk } = node.model.entities[entity].keys.table;
+        const { pk, sk } = node.table.model.entities[entity].keys.table;
         const key = Object.fromEntries([...pk.attributes, ...sk!.attributes].map((a) => [a, (item as Record<string, unknown>)[a]]));
         expect(await python.send({ op: 'get', args: [entity, key], options: { consistent: true } })).toEqual(await node.getItem(entity as never, key as never, { consistent: true }));
       }

@@ -40,18 +40,18 @@ type Stored = Record<string, unknown>;
 /** Conditions over the orders' attributes, with the JavaScript that decides them on a result item (a missing attribute fails every operator but `<>`). */
 type Case = { readonly condition: object; readonly holds: (o: Stored) => boolean };
 const leaf: fc.Arbitrary<Case> = fc.oneof(
-  fc.constantFrom('OPEN', 'SHIPPED').map((v) => ({ condition: where({ attr: 'status', eq: v }), holds: (o: Stored) => o.status === v })),
-  fc.integer({ min: -12, max: 42 }).map((v) => ({ condition: where({ attr: 'total', gt: v }), holds: (o: Stored) => o.total !== undefined && (o.total as number) > v })),
+  fc.constantFrom('OPEN', 'SHIPPED').map((v) => ({ condition: { attr: 'status', eq: v }, holds: (o: Stored) => o.status === v })),
+  fc.integer({ min: -12, max: 42 }).map((v) => ({ condition: { attr: 'total', gt: v }, holds: (o: Stored) => o.total !== undefined && (o.total as number) > v })),
   fc.tuple(fc.integer({ min: -10, max: 40 }), fc.integer({ min: 0, max: 20 })).map(([lo, d]) => ({
-    condition: where({ attr: 'total', between: [lo, lo + d] }),
+    condition: { attr: 'total', between: [lo, lo + d] },
     holds: (o: Stored) => o.total !== undefined && (o.total as number) >= lo && (o.total as number) <= lo + d,
   })),
-  fc.boolean().map((v) => ({ condition: where({ attr: 'note', exists: v }), holds: (o: Stored) => (o.note !== undefined) === v })),
-  fc.constantFrom('n0', 'n1', 'x').map((v) => ({ condition: where({ attr: 'note', ne: v }), holds: (o: Stored) => o.note !== v })),
-  fc.constantFrom('t0', 't1', 'all').map((v) => ({ condition: where({ attr: 'tags', contains: v }), holds: (o: Stored) => (o.tags as Set<string> | undefined)?.has(v) === true })),
+  fc.boolean().map((v) => ({ condition: { attr: 'note', exists: v }, holds: (o: Stored) => (o.note !== undefined) === v })),
+  fc.constantFrom('n0', 'n1', 'x').map((v) => ({ condition: { attr: 'note', ne: v }, holds: (o: Stored) => o.note !== v })),
+  fc.constantFrom('t0', 't1', 'all').map((v) => ({ condition: { attr: 'tags', contains: v }, holds: (o: Stored) => (o.tags as Set<string> | undefined)?.has(v) === true })),
   fc.integer({ min: 0, max: 40 }).map((d) => {
     const at = new Date(Date.UTC(2024, 0, 1 + d)).toISOString();
-    return { condition: where({ attr: 'placedAt', lt: at }), holds: (o: Stored) => o.placedAt !== undefined && (o.placedAt as string) < at };
+    return { condition: { attr: 'placedAt', lt: at }, holds: (o: Stored) => o.placedAt !== undefined && (o.placedAt as string) < at };
   }),
 );
 const leaves = fc.array(leaf, { minLength: 1, maxLength: 3 });
@@ -60,11 +60,11 @@ const condition: fc.Arbitrary<Case> = fc.oneof(
   {
     weight: 1,
     arbitrary: leaves.map((cs) => ({
-      condition: where({ and: cs.map((c) => c.condition) }), holds: (o: Stored) => cs.every((c) => c.holds(o)),
+      condition: { and: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.every((c) => c.holds(o)),
     })),
   },
-  { weight: 1, arbitrary: leaves.map((cs) => ({ condition: where({ or: cs.map((c) => c.condition) }), holds: (o: Stored) => cs.some((c) => c.holds(o)) })) },
-  { weight: 1, arbitrary: leaf.map((c) => ({ condition: where({ not: c.condition }), holds: (o: Stored) => !c.holds(o) })) },
+  { weight: 1, arbitrary: leaves.map((cs) => ({ condition: { or: cs.map((c) => c.condition) }, holds: (o: Stored) => cs.some((c) => c.holds(o)) })) },
+  { weight: 1, arbitrary: leaf.map((c) => ({ condition: { not: c.condition }, holds: (o: Stored) => !c.holds(o) })) },
 );
 
 type Result = { entity: string; item: Stored };

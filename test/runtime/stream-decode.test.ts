@@ -8,9 +8,9 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/manifest/model';
 import { modelDocument } from '../../lib/model/document';
 import { AttributeKind, createClient, decodeStream, defineManifest, openTable, SingleTableError } from '../../lib/runtime';
-import { decodeStreamRecord } from '../../lib/runtime/ops/decode-stream';
 import { FINGERPRINT_ENV } from '../../lib/runtime/environment';
 import { itemToWrite } from '../../lib/runtime/items';
+import { decodeStreamRecord } from '../../lib/runtime/ops/decode-stream';
 import { propertyRuns } from '../support/property-runs';
 
 const manifest = defineManifest({

@@ -27,7 +27,8 @@ afterAll(() => engine.stop());
 async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-  return { tableName, table: openTable<M>({ model: modelDocument(model), ...options, maintainedWrites }), db: createClient({ ...options, model: manifest }) };
+  const table = openTable<M>({ model: modelDocument(model), ...options, maintainedWrites });
+  return { tableName, table, db: createClient({ ...options, model: manifest }) };
 }
 
 async function scanAll(tableName: string): Promise<Record<string, AttributeValue>[]> {

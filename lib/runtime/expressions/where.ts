@@ -16,8 +16,11 @@ export interface ConditionalInput {
 
 /** A condition made by `where`: of a put, update, delete or transaction action, or a query's or scan's filter. */
 export interface Where<Item> {
-  /** Carries the item type; never set. */
-  readonly itemType?: Item;
+  /**
+   * Carries the item type; never set. A parameter's place, so a condition on some attributes fits
+   * an item that has them among others (`where({ attr: 'tier', ... })` for any item with a tier).
+   */
+  readonly itemType?: (item: Partial<Item>) => void;
   /**
    * Compiles the condition over `entities` (a filter may name an attribute of any of them), its
    * placeholders added to `refs`; `place` names it in errors (`condition`, `filter`, `actions[0].condition`).
