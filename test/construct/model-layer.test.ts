@@ -121,7 +121,7 @@ test('an imported table delivers the same model file as the table it refers to',
 
 test('a stream consumer gets the model layer and the environment too', () => {
   const stack = new Stack(newApp(), 'Shop');
-  const table = new SingleTable(stack, 'Table', { manifest: validManifest(), stream: StreamViewType.NEW_AND_OLD_IMAGES });
+  const table = new SingleTable(stack, 'Table', { manifest: validManifest(), dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES });
   table.addStreamConsumer(newFunction(stack, 'Fn'));
   const template = Template.fromStack(stack);
   const [layerId] = Object.keys(template.findResources('AWS::Lambda::LayerVersion'));
