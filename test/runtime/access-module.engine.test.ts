@@ -72,7 +72,7 @@ const same = async (viaAccess: () => Promise<unknown>, viaGeneric: () => Promise
 };
 
 const fn = (name: string) => (access as unknown as Record<string, Loose>)[name];
-const loose = () => generic as unknown as Record<'put' | 'get' | 'query', Loose>;
+const loose = () => generic as unknown as Record<'putItem' | 'getItem' | 'query', Loose>;
 
 // Values of every kind, good and bad, so both paths meet every rule of every attribute; often
 // undefined, which leaves an optional attribute out and its sparse index with it.
@@ -88,7 +88,7 @@ test.each(Object.keys(manifest.entities))('put%s sends what put sends, or fails 
     async (changes, mode) => {
       const item = { ...sample, ...changes };
       const options = mode === undefined ? undefined : { mode };
-      await same(() => fn(`put${entity}`)(table, item, options), () => loose().put(entity, item, options));
+      await same(() => fn(`put${entity}`)(table, item, options), () => loose().putItem(entity, item, options));
     }), { numRuns: propertyRuns(60) });
 });
 
@@ -98,7 +98,7 @@ test.each(Object.keys(manifest.entities))('get%s reads what get reads, or fails 
     async (changes, consistent) => {
       const e = manifest.entities[entity as keyof typeof manifest.entities];
       const key = Object.fromEntries(Object.keys(sample).filter((k) => `${e.pk}${e.sk}`.includes(`{${k}}`)).map((k) => [k, sample[k]]));
-      await same(() => fn(`get${entity}`)(table, { ...key, ...changes }, { consistent }), () => loose().get(entity, { ...key, ...changes }, { consistent }));
+      await same(() => fn(`get${entity}`)(table, { ...key, ...changes }, { consistent }), () => loose().getItem(entity, { ...key, ...changes }, { consistent }));
     }), { numRuns: propertyRuns(25) });
   // The sample itself is found.
   const found = await fn(`get${entity}`)(table, Object.fromEntries(Object.entries(sample).filter(([k]) => {
@@ -164,7 +164,7 @@ test.each([
 ])('an unknown %s name (%s) fails as the runtime fails, naming the known ones, before sending', async (kind, name) => {
   const result = kind === 'pattern'
     ? await same(() => access.query(table, name as never, {} as never), () => loose().query(name, {}))
-    : await same(() => access.put(table, name as never, {} as never), () => loose().put(name, {}));
+    : await same(() => access.put(table, name as never, {} as never), () => loose().putItem(name, {}));
   expect(result.error).toMatch(kind === 'pattern' ? /^UNKNOWN_PATTERN .*known patterns: ordersForCustomer, / : /^UNKNOWN_ENTITY .*known entities: Customer, /);
 });
 

@@ -10,6 +10,7 @@ import type { TableModel } from '../../lib/manifest/model';
 import type { SingleTableManifest } from '../../lib/manifest/structs';
 import { accessModule } from '../../lib/model/access-module';
 import * as runtime from '../../lib/runtime';
+import * as access from '../../lib/runtime/access';
 import { entityItem } from '../../lib/runtime/access/write';
 import { propertyRuns } from '../support/property-runs';
 
@@ -20,10 +21,11 @@ const OTHER_KINDS = ['LIST', 'MAP', 'STRING_SET', 'NUMBER_SET'] as const;
 function evaluate(text: string): Record<string, any> {
   const { code } = transformSync(text, { loader: 'ts', format: 'cjs' });
   const module = { exports: {} as Record<string, any> };
-  // A module of entities without maintained attributes imports the runtime only.
+  // A module of entities without maintained attributes imports the runtime and its `/access` helpers only.
   const load = (id: string) => {
-    if (id !== 'cdk-single-table/runtime') throw new Error(`unexpected import ${id}`);
-    return runtime;
+    if (id === 'cdk-single-table/runtime') return runtime;
+    if (id === 'cdk-single-table/runtime/access') return access;
+    throw new Error(`unexpected import ${id}`);
   };
   new Function('require', 'module', 'exports', code)(load, module, module.exports);
   return module.exports;
