@@ -37,7 +37,7 @@ test('generate --access writes the access module beside the manifest; check and 
   expect((await run('generate', file, '--access', '--runtime', 'my-runtime')).code).toBe(0);
   const module = readFileSync(join(dir, 'orders.access.ts'), 'utf8');
   expect(module).toContain(`export const FINGERPRINT = "${compileManifest(manifest).model.fingerprint}";`);
-  expect(module).toMatch(/^import \{[^}]*putEntity[^}]*\} from "my-runtime";$/m);
+  expect(module).toMatch(/^import \{[^}]*putEntity[^}]*\} from "my-runtime\/access";$/m);
   expect(module).toContain('import type manifest from "./orders.json";');
   // Every pattern, sharded and fetched ones too, reads through the module's own slices: no model file.
   expect(module).not.toContain('model.json');
@@ -58,7 +58,7 @@ test('generate --access writes the access module beside the manifest; check and 
   expect(checked.stdout).toMatch(/orders\.access\.ts: out of date: .*; run 'single-table generate .* --access'/);
   // Regenerating keeps the runtime specifier the module imports.
   expect((await run('generate', file, '--access')).code).toBe(0);
-  expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toMatch(/from "my-runtime";/);
+  expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toMatch(/from "my-runtime\/access";/);
   expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toContain('export function queryAllOrders(');
   expect((await run('check', file)).code).toBe(0);
 });

@@ -113,7 +113,7 @@ test.each([
   ['an item put would refuse: its position and entity', { items: { Order: [localData.items.Order[0], { ...localData.items.Order[1], createdAt: undefined }] }, queries: {} },
     "sample item 2 of 'Order': [MISSING_ATTRIBUTE] entity Order, attribute createdAt: is required"],
   ['a query input query would refuse', { items: {}, queries: { ordersForCustomer: { usrname: 'ann' } } },
-    "sample query for 'ordersForCustomer': [MISSING_ATTRIBUTE]"],
+    "sample query for 'ordersForCustomer': [INVALID_QUERY_INPUT] pattern ordersForCustomer, attribute usrname: input 'usrname' is not used"],
 ])('data with %s is refused, naming the file, before anything is synthesized or started', async (_what, given, message) => {
   const dir = mkdtempSync(join(tmpdir(), 'single-table-local-'));
   const data = join(dir, 'data.json');

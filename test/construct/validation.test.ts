@@ -73,7 +73,7 @@ describe('table options', () => {
     Annotations.fromStack(stack).hasWarning('/Test/Table', Match.stringLikeRegexp(
       '^\\[UNIQUE_VALUES_EXPIRE\\] entity Order, attribute expiresAt: is the TTL attribute of an entity with unique values \\(orderId\\); '
       + 'DynamoDB deletes an expired item without its guard items.*Fix: release the values from the table\'s stream .*releaseUniqueValues; '
-      + 'or delete these items with createClient\\(\\).delete or transactWrite once they expire',
+      + 'or delete these items with deleteItem or transactWrite once they expire',
     ));
     // Unique values on an entity that does not expire: nothing to warn about.
     const other = edited((m) => {
