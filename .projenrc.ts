@@ -89,7 +89,7 @@ const project = new awscdk.AwsCdkConstructLibrary({
 // The npm package holds the compiled library, its .jsii assembly, README, API.md and LICENSE only:
 // not the CI scripts, benchmarks, the example app (and its cdk.json and cdk.out) or the docs
 // folder, which the repository serves (test/package/pack.test.ts checks the list).
-project.npmignore?.exclude('/.ci/', '/bench/', '/cdk.json', '/cdk.out/', '/examples/', '/docs/', '/test-reports/', '/out/**/*.tsbuildinfo');
+project.npmignore?.exclude('/.ci/', '/bench/', '/python/', '/.hypothesis/', '/cdk.json', '/cdk.out/', '/examples/', '/docs/', '/test-reports/', '/out/**/*.tsbuildinfo');
 
 // The Lambda runtime provides @aws-sdk/client-dynamodb; jsii refuses it as a dependency or peer,
 // so it is declared optional: installed for users who run the runtime outside Lambda, never required.

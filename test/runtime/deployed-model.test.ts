@@ -59,7 +59,7 @@ test('MODEL_MISSING without SINGLE_TABLE_MODEL, naming the variable and both fix
   expect(error.code).toBe('MODEL_MISSING');
   expect(error.message).toMatch(/SINGLE_TABLE_MODEL is not set/);
   expect(error.message).toContain('table.connect(fn');
-  expect(error.message).toContain('pass `{ model }` to `openTable`');
+  expect(error.message).toContain('pass `model` (a compiled model file) to `openTable`');
 });
 
 test('INVALID_MODEL naming the path when the file is missing, is not JSON, or is not a compiled model file', () => {
