@@ -37,7 +37,7 @@ test('put by name sends the entities with maintained attributes through the full
 
 test('the full runtime of a model with maintained entities opens with maintainedWrites; a model without needs neither it nor the model file', () => {
   expect(source).toMatch(/^import \{[^}]*\bmaintainedWrites\b[^}]*\} from "cdk-single-table\/runtime";$/m);
-  expect(source).toContain('openModelFile<M>(modelFile, { ...table.options, client: table.dynamodb, tableName: table.tableName, maintainedWrites })');
+  expect(source).toContain('openModelFile<M>({ ...table.options, model: modelFile, client: table.dynamodb, tableName: table.tableName, maintainedWrites })');
   // A keys-only pattern reads through its own slice (it fetches), and no entity keeps anything: no model file, no hooks, none of their code.
   const plainSource = accessModule(resolveModel(defineManifest({
     entities: { Plain: entity({ pk: 'PLAIN#{id}', indexes: { GSI1: { pk: 'ALL', sk: 'X#{id}' } } }) },

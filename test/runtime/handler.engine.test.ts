@@ -33,12 +33,16 @@ function functionEnvironment(): Record<string, unknown> {
   return fn.Properties.Environment.Variables;
 }
 
+const env = functionEnvironment;
+
 beforeAll(async () => {
   engine = await startEngine();
   const env = functionEnvironment();
   lambdaEnv = {
     TABLE_NAME: await engine.createTable(),
     SINGLE_TABLE_FINGERPRINT: env.SINGLE_TABLE_FINGERPRINT as string,
+    // The model layer's file, as the example app's stack ships it (the same compiled model file).
+    SINGLE_TABLE_MODEL: path.join(ROOT, 'examples', 'manifest.model.json'),
     AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -53,11 +57,13 @@ afterAll(async () => {
   await engine.stop();
 });
 
-test('the handler loads with the fingerprint the stack gives it, and refuses another one at cold start', async () => {
+test('the handler loads the model the stack ships with it, and refuses to start without one', async () => {
   expect(typeof handler).toBe('function');
+  expect(String(env().SINGLE_TABLE_MODEL)).toMatch(/^\/opt\/cdk-single-table\/model-[0-9a-f]+\.json$/);
   const { code } = await bundle('examples/handler.ts', { asPackage: true });
-  const other = { ...lambdaEnv, SINGLE_TABLE_FINGERPRINT: '0123456789abcdef' };
-  expect(() => load(`Object.assign(process.env, ${JSON.stringify(other)});\n${code}`)).toThrow(/MANIFEST_MISMATCH/);
+  const without = { ...lambdaEnv, SINGLE_TABLE_MODEL: '' };
+  expect(() => load(`Object.assign(process.env, ${JSON.stringify(without)});\n${code}`)).toThrow(/MODEL_MISSING/);
+  load(`Object.assign(process.env, ${JSON.stringify(lambdaEnv)});`);
 });
 
 test('puts and serves access patterns, with cursors across invocations', async () => {
