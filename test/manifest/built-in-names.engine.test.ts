@@ -40,8 +40,8 @@ afterAll(() => engine.stop());
 
 test('put, get and both patterns of an entity named constructor with attributes named toString, valueOf and hasOwnProperty', async () => {
   const items = [1, 2].map((n) => ({ toString: 'a', valueOf: n, hasOwnProperty: 'h' }));
-  for (const item of items) await loose().put('constructor', item);
-  expect(await loose().get('constructor', { toString: 'a', valueOf: 2 })).toEqual(items[1]);
+  for (const item of items) await loose().putItem('constructor', item);
+  expect(await loose().getItem('constructor', { toString: 'a', valueOf: 2 })).toEqual(items[1]);
   const table = await loose().query('toString', { toString: 'a', valueOf: 2 });
   expect(table.items).toEqual([{ entity: 'constructor', item: items[1] }]);
   const index = await loose().query('propertyIsEnumerable', { hasOwnProperty: 'h' });
@@ -49,8 +49,8 @@ test('put, get and both patterns of an entity named constructor with attributes 
 });
 
 test.each([
-  ['an entity named toString', () => loose().put('toString', { toString: 'a', valueOf: 1 }), 'UNKNOWN_ENTITY'],
-  ['an entity named __proto__', () => loose().get('__proto__', { toString: 'a', valueOf: 1 }), 'UNKNOWN_ENTITY'],
+  ['an entity named toString', () => loose().putItem('toString', { toString: 'a', valueOf: 1 }), 'UNKNOWN_ENTITY'],
+  ['an entity named __proto__', () => loose().getItem('__proto__', { toString: 'a', valueOf: 1 }), 'UNKNOWN_ENTITY'],
   ['a pattern named valueOf', () => loose().query('valueOf', { toString: 'a' }), 'UNKNOWN_PATTERN'],
   ['a pattern named __proto__', () => loose().query('__proto__', { toString: 'a' }), 'UNKNOWN_PATTERN'],
 ])('%s that is not declared: rejected as unknown', async (_what, call, code) => {
