@@ -156,11 +156,27 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
     const key = keyOf(entity, row.item);
     truth.set(key, { entity, item: { ...(truth.get(key) ?? row).item, ...change } });
   }
-  /** One application write under B, recorded in `truth`. */
+  /**
+   * One application write under B, recorded in `truth`. Writes of one item by the application wait
+   * for each other (the race under test is the backfill's with the application, and two
+   * application writes in flight at once would leave the oracle guessing which landed last).
+   */
+  const writing = new Map<string, Promise<void>>();
   async function appWrite(target?: Row): Promise<void> {
-    const pick = rand();
     const list = orders();
     const row = target ?? list[Math.floor(rand() * list.length)];
+    const key = keyOf(row.entity, row.item);
+    const before = writing.get(key) ?? Promise.resolve();
+    const done = before.then(() => {
+      // The item as the writes before left it; one they deleted is written no more.
+      const current = truth.get(key);
+      return current ? appWriteOf(current, target !== undefined) : undefined;
+    });
+    writing.set(key, done.catch(() => undefined));
+    return done;
+  }
+  async function appWriteOf(row: Row, intoBackfill: boolean): Promise<void> {
+    const pick = rand();
     if (row.entity === 'Product') {
       const item = { ...row.item, price: Math.round(rand() * 10_000) / 100 };
       await b.updateItem('Product', item);
@@ -178,7 +194,7 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
       const note = `changed ${Math.floor(rand() * 1000)}`;
       await b.updateItem('Order', { customerId: row.item.customerId, orderId: row.item.orderId, note });
       changed('Order', row, { note });
-    } else if (pick < 0.8 && !target) {
+    } else if (pick < 0.8 && !intoBackfill) {
       const item = { ...row.item, orderId: `o${next++}`, createdAt: new Date(Date.UTC(2026, 0, 1) + next * 1000).toISOString() };
       await b.putItem('Order', item);
       truth.set(keyOf('Order', item), { entity: 'Order', item });

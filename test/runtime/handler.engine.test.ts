@@ -33,8 +33,6 @@ function functionEnvironment(): Record<string, unknown> {
   return fn.Properties.Environment.Variables;
 }
 
-const env = functionEnvironment;
-
 beforeAll(async () => {
   engine = await startEngine();
   const env = functionEnvironment();
@@ -59,7 +57,7 @@ afterAll(async () => {
 
 test('the handler loads the model the stack ships with it, and refuses to start without one', async () => {
   expect(typeof handler).toBe('function');
-  expect(String(env().SINGLE_TABLE_MODEL)).toMatch(/^\/opt\/cdk-single-table\/model-[0-9a-f]+\.json$/);
+  expect(String(functionEnvironment().SINGLE_TABLE_MODEL)).toMatch(/^\/opt\/cdk-single-table\/model-[0-9a-f]+\.json$/);
   const { code } = await bundle('examples/handler.ts', { asPackage: true });
   const without = { ...lambdaEnv, SINGLE_TABLE_MODEL: '' };
   expect(() => load(`Object.assign(process.env, ${JSON.stringify(without)});\n${code}`)).toThrow(/MODEL_MISSING/);
