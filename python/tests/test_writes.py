@@ -74,13 +74,13 @@ def test_unique_values_are_held_by_guard_items_that_move_with_the_value(maintain
     assert taken.value.code == 'UNIQUE_VIOLATION' and taken.value.attribute == 'email'
     maintained.transact_write([{'type': 'update', 'entity': 'Account', 'changes': {'id': 'a1', 'version': 1, 'email': 'new@x'}}])
     maintained.transact_write([{'type': 'put', 'entity': 'Account', 'item': {'id': 'a2', 'email': 'a@x'}, 'mode': 'create'},
-                                {'type': 'put', 'entity': 'Session', 'item': {'id': 'a2', 'token': 's1'}}])
-    assert [r.item for r in maintained.query('sessions', {'id': 'a2'}).items] == [{'id': 'a2', 'token': 's1'}]
+                                {'type': 'put', 'entity': 'Device', 'item': {'id': 'a2', 'token': 's1'}}])
+    assert [r.item for r in maintained.query('devices', {'id': 'a2'}).items] == [{'id': 'a2', 'token': 's1'}]
     got = maintained.transact_get([{'entity': 'Account', 'key': {'id': 'a2'}}, {'entity': 'Account', 'key': {'id': 'zz'}}])
     assert got[0].item['email'] == 'a@x' and got[1] is None
     with pytest.raises(SingleTableError) as twice:
-        maintained.transact_write([{'type': 'put', 'entity': 'Session', 'item': {'id': 'a', 'token': 's'}},
-                                   {'type': 'delete', 'entity': 'Session', 'key': {'id': 'a', 'token': 's'}}])
+        maintained.transact_write([{'type': 'put', 'entity': 'Device', 'item': {'id': 'a', 'token': 's'}},
+                                   {'type': 'delete', 'entity': 'Device', 'key': {'id': 'a', 'token': 's'}}])
     assert twice.value.code == 'DUPLICATE_TRANSACTION_ITEM'
     everything = list(maintained.scan(entities=['Account']).items)
     assert sorted(r.item['email'] for r in everything) == ['a@x', 'new@x']

@@ -13,7 +13,7 @@ import * as runtime from '../../lib/runtime';
 import { createTableInputFromTemplate } from '../../lib/testing';
 import { synthesizedTemplate } from '../support/engine';
 
-/** Accounts with a version, timestamps and a unique email; their sessions in the same partition. */
+/** Accounts with a version, timestamps and a unique email; their devices in the same partition. */
 export const maintainedManifest = runtime.defineManifest({
   entities: {
     Account: {
@@ -28,14 +28,14 @@ export const maintainedManifest = runtime.defineManifest({
       timestamps: {},
       unique: ['email'],
     },
-    Session: {
+    Device: {
       attributes: { id: { type: runtime.AttributeKind.STRING, required: true }, token: { type: runtime.AttributeKind.STRING, required: true } },
       pk: 'ACCOUNT#{id}',
-      sk: 'SESSION#{token}',
+      sk: 'DEVICE#{token}',
     },
   },
   localIndexes: { enabled: false },
-  accessPatterns: { sessions: { entities: ['Session'], sortKeyCondition: runtime.SortKeyCondition.BEGINS_WITH } },
+  accessPatterns: { devices: { entities: ['Device'], sortKeyCondition: runtime.SortKeyCondition.BEGINS_WITH } },
 });
 
 /**
