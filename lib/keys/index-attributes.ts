@@ -10,7 +10,7 @@ import type { EntityModel, IndexModel } from '../manifest/model';
  */
 export function attributesInIndex(entity: EntityModel, index: IndexModel): ReadonlySet<string> | undefined {
   if (index.projection === 'ALL') return undefined;
-  const found = new Set(index.nonKeyAttributes);
+  const found = new Set([...index.nonKeyAttributes, ...(index.partitionAttributes ?? []).map((a) => a.name), ...(index.sortAttributes ?? []).map((a) => a.name)]);
   const slots = [entity.keys.table, entity.keys[index.name]];
   for (const slot of slots) {
     for (const attribute of slot?.pk.attributes ?? []) found.add(attribute);

@@ -70,16 +70,38 @@ export interface ShardModel {
   readonly peakWritesPerSecond?: number;
 }
 
+/** One attribute of a multi-attribute GSI key: an item attribute the index keys on as stored. */
+export interface KeyAttributeModel {
+  /** The attribute's name. */
+  readonly name: string;
+  /** Its kind, the same in every entity that declares it: STRING, DATE (stored as a string) or NUMBER. */
+  readonly kind: AttributeKind;
+}
+
 /** One index slot: the table, a GSI or an LSI. */
 export interface IndexModel {
   /** Index name (`table` for the table itself). */
   readonly name: string;
   /** Slot kind. */
   readonly type: IndexType;
-  /** Physical partition key attribute. */
+  /** Physical partition key attribute (on a multi-attribute GSI, the first of `partitionAttributes`). */
   readonly partitionKey: string;
-  /** Physical sort key attribute. @default - no sort key */
+  /** Physical sort key attribute (on a multi-attribute GSI, the first of `sortAttributes`). @default - no sort key */
   readonly sortKey?: string;
+  /**
+   * A GSI keyed on the items' own attributes: its partition key attributes, in key order (1-4).
+   * Nothing composes or writes a key for such an index.
+   * @default - a composed partition key in `partitionKey`
+   */
+  readonly partitionAttributes?: KeyAttributeModel[];
+  /** A multi-attribute GSI's sort key attributes, in key order (0-4). @default - none */
+  readonly sortAttributes?: KeyAttributeModel[];
+  /**
+   * A multi-attribute GSI's entities: those declaring every key attribute. Their items that carry
+   * all of them are in the index.
+   * @default - none (a composed index's entities are those with key templates for it)
+   */
+  readonly entities?: string[];
   /** What the index projects. */
   readonly projection: ProjectionKind;
   /** Non-key attributes projected with INCLUDE (the type attribute included). */
@@ -200,8 +222,11 @@ export interface PatternModel {
   readonly attributes: string[];
   /** How missing attributes are fetched. */
   readonly fetch: FetchMode;
-  /** Partition key template the query composes (the first entity's on the index). */
-  readonly pk: KeyTemplateModel;
+  /**
+   * Partition key template the query composes (the first entity's on the index).
+   * @default - none: the index is keyed on attributes (its `partitionAttributes`)
+   */
+  readonly pk?: KeyTemplateModel;
   /**
    * Sort key template the condition composes: the entity's, or for several entities the longest
    * run of leading segments all their sort keys on the index share.
@@ -238,4 +263,23 @@ export interface TableModel {
   readonly keyAttributes: string[];
   /** A stable fingerprint of the manifest (hex). */
   readonly fingerprint: string;
+}
+
+/**
+ * Whether an entity's items populate an index: through key templates for it, or, on a
+ * multi-attribute GSI, by declaring every key attribute.
+ */
+export function populatesIndex(entity: Pick<EntityModel, 'name' | 'keys'>, index: Pick<IndexModel, 'name' | 'entities'>): boolean {
+  return index.entities ? index.entities.includes(entity.name) : entity.keys[index.name] !== undefined;
+}
+
+/**
+ * The attributes a pattern's query reads, in key order: its templates' attributes, or on a
+ * multi-attribute GSI the index's key attributes.
+ */
+export function patternKeyAttributes(pattern: Pick<PatternModel, 'pk' | 'sk'>, index: Pick<IndexModel, 'partitionAttributes' | 'sortAttributes'>): { partition: string[]; sort: string[] } {
+  if (!pattern.pk) {
+    return { partition: (index.partitionAttributes ?? []).map((a) => a.name), sort: (index.sortAttributes ?? []).map((a) => a.name) };
+  }
+  return { partition: pattern.pk.attributes, sort: pattern.sk?.attributes ?? [] };
 }

@@ -14,6 +14,7 @@ import {
   FetchMode,
   IndexModel,
   IndexType,
+  KeyAttributeModel,
   KeySegmentModel,
   KeyTemplateModel,
   LSI_SLOTS,
@@ -129,10 +130,11 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
     if (entityByType[entity.typeValue] === undefined) entityByType[entity.typeValue] = name;
   }
 
-  // Shard counts need entry sizes, which need the entities.
+  // Shard counts need entry sizes, which need the entities; so do multi-attribute keys' kinds.
   for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
     const index = indexes[name];
-    if (index?.type === IndexType.GSI && def?.sharding) {
+    if (index?.type === IndexType.GSI && index.partitionAttributes) resolveAttributeKeys(index, entities);
+    if (index?.type === IndexType.GSI && def?.sharding && !index.partitionAttributes) {
       const shards = resolveShards(def, index, entities, indexes, typeAttribute);
       // Compile rejects such counts with their property; the Lambda, which resolves without that
       // check, must still never compose a `#NaN` shard.
@@ -151,6 +153,8 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
 
   const keyAttributes: string[] = [];
   for (const index of Object.values(indexes)) {
+    // A multi-attribute index keys on data attributes, which results keep: none is a composed key.
+    if (index.partitionAttributes) continue;
     for (const attr of [index.partitionKey, index.sortKey]) {
       if (attr && !keyAttributes.includes(attr)) keyAttributes.push(attr);
     }
@@ -175,6 +179,24 @@ function resolveGlobalIndex(name: string, def: GlobalIndexDefinition, typeAttrib
   const hasSortKey = def.hasSortKey ?? true;
   const nonKeyAttributes =
     projection === ProjectionKind.INCLUDE ? unique([...(def.include ?? []), typeAttribute]) : [];
+  if (def.partitionAttributes) {
+    // Kinds and entities follow from the entities (resolveAttributeKeys); the rules check the rest.
+    const keyAttributes = (names: string[] | undefined) => (names ?? []).map((attr) => ({ name: attr, kind: AttributeKind.STRING }));
+    return {
+      name,
+      type: IndexType.GSI,
+      partitionKey: def.partitionAttributes[0] ?? `${name}PK`,
+      sortKey: def.sortAttributes?.[0],
+      partitionAttributes: keyAttributes(def.partitionAttributes),
+      sortAttributes: keyAttributes(def.sortAttributes),
+      entities: [],
+      projection,
+      nonKeyAttributes,
+      readCapacity: def.readCapacity,
+      writeCapacity: def.writeCapacity,
+      description: def.description,
+    };
+  }
   return {
     name,
     type: IndexType.GSI,
@@ -186,6 +208,22 @@ function resolveGlobalIndex(name: string, def: GlobalIndexDefinition, typeAttrib
     writeCapacity: def.writeCapacity,
     description: def.description,
   };
+}
+
+/**
+ * A multi-attribute index's key attribute kinds (as the first entity declaring each has it; the
+ * rules report entities that disagree) and its entities: those declaring every key attribute.
+ */
+function resolveAttributeKeys(index: IndexModel, entities: { [name: string]: EntityModel }): void {
+  const withKind = (attr: KeyAttributeModel): KeyAttributeModel => {
+    const declared = Object.values(entities).find((e) => Object.hasOwn(e.attributes, attr.name));
+    return { name: attr.name, kind: declared?.attributes[attr.name].type ?? attr.kind };
+  };
+  const draft = index as { -readonly [K in keyof IndexModel]: IndexModel[K] };
+  draft.partitionAttributes = index.partitionAttributes!.map(withKind);
+  draft.sortAttributes = index.sortAttributes!.map(withKind);
+  const names = [...draft.partitionAttributes, ...draft.sortAttributes].map((a) => a.name);
+  draft.entities = Object.values(entities).filter((e) => names.every((n) => Object.hasOwn(e.attributes, n))).map((e) => e.name);
 }
 
 function resolveEntity(
@@ -259,6 +297,8 @@ function resolveEntity(
       if (tablePk && sk) keys[slot] = { index: slot, pk: tablePk, sk };
       continue;
     }
+    // Entities populate a multi-attribute index by their attributes; templates for it are reported by the rules.
+    if (index.partitionAttributes) continue;
     if (templates?.pk === undefined) {
       sink.error('INDEX_PK_TEMPLATE_MISSING', loc, 'populates a GSI without a pk template', "set `pk`, e.g. pk: 'ORDER#{status}'");
       continue;
@@ -349,9 +389,24 @@ function resolvePattern(
   const index = indexes[indexName];
   const entityNames = def?.entities ?? [];
   const first = entities[entityNames[0]];
+  const attributes = def?.attributes ?? unique(entityNames.flatMap((e) => Object.keys(entities[e]?.attributes ?? {})));
+  if (index?.entities) {
+    if (!first || !index.entities.includes(first.name)) return undefined; // reported by the pattern rules
+    return {
+      name,
+      entities: [...entityNames],
+      index: indexName,
+      sortKeyCondition: def.sortKeyCondition ?? SortKeyCondition.NONE,
+      order: def.order ?? SortOrder.ASCENDING,
+      consistentRead: def.consistentRead ?? false,
+      attributes,
+      fetch: fetchModeFor(index, attributes, entityNames.map((e) => entities[e]).filter((e) => e !== undefined)),
+      description: def.description,
+      readsPerSecond: def.readsPerSecond,
+    };
+  }
   const keys = first?.keys[indexName];
   if (!index || !keys) return undefined; // reported by the pattern rules
-  const attributes = def.attributes ?? unique(entityNames.flatMap((e) => Object.keys(entities[e]?.attributes ?? {})));
   const sortKeys = entityNames.map((e) => entities[e]?.keys[indexName]?.sk).filter((t): t is KeyTemplateModel => t !== undefined);
   const sortKey = sharedSortKey(sortKeys, delimiter);
   return {

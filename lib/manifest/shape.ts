@@ -118,6 +118,8 @@ const GLOBAL_INDEX: Shape = {
   fields: {
     projection: opt(enumOf('PROJECTION_INVALID', 'ProjectionKind', ProjectionKind)),
     include: opt(list(name('INCLUDE_ATTRIBUTE_INVALID'))),
+    partitionAttributes: opt(list(name('KEY_ATTRIBUTE_NAME_INVALID'))),
+    sortAttributes: opt(list(name('KEY_ATTRIBUTE_NAME_INVALID'))),
     partitionKeyName: opt(text('KEY_ATTRIBUTE_NAME_INVALID')),
     sortKeyName: opt(text('KEY_ATTRIBUTE_NAME_INVALID')),
     hasSortKey: opt(bool),

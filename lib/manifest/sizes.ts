@@ -1,7 +1,7 @@
 // Size estimates from declared typical sizes. DynamoDB counts an item's size as the UTF-8 bytes
 // of its attribute names plus its values; an index entry holds the table keys, the index keys
 // and the projected attributes. Used for shard sizing at compile time and by the cost reports.
-import { EntityModel, IndexModel, KeyTemplateModel, TABLE_INDEX } from './model';
+import { EntityModel, IndexModel, KeyTemplateModel, populatesIndex, TABLE_INDEX } from './model';
 import { AttributeKind, ProjectionKind } from './structs';
 
 // Keyed by the kinds' values, not computed from AttributeKind's members: a bundler keeps an
@@ -26,6 +26,11 @@ export function templateBytes(template: KeyTemplateModel, entity: Pick<EntityMod
 
 /** Estimated bytes of the key attributes (names and values) an entity writes on one index slot. */
 export function indexKeyBytes(entity: Pick<EntityModel, 'attributes' | 'keys'>, index: IndexModel): number {
+  if (index.partitionAttributes) {
+    // The item's own attributes: written anyway, counted here only for the index entry.
+    const names = [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name);
+    return names.reduce((sum, name) => sum + name.length + (entity.attributes[name]?.typicalSizeBytes ?? 0), 0);
+  }
   const keys = entity.keys[index.name];
   if (!keys) return 0;
   let bytes = 0;
@@ -108,7 +113,7 @@ export function peakEntryWriteUnits(
 ): number {
   let units = 1;
   for (const entity of Object.values(entities)) {
-    if (!entity.keys[index.name]) continue;
+    if (!populatesIndex(entity, index)) continue;
     units = Math.max(units, writeUnits(indexEntryBytes(entity, index, indexes[TABLE_INDEX], typeAttribute)));
   }
   return units;

@@ -275,6 +275,25 @@ export interface GlobalIndexDefinition {
   readonly include?: string[];
 
   /**
+   * Key the index on the items' own attributes (DynamoDB's multi-attribute keys): 1 to 4 attribute
+   * names forming the partition key, in order. Each keeps its own type (STRING and DATE are stored
+   * as strings, NUMBER as a number), so no `<indexName>PK` string is written: an entity populates
+   * the index by declaring every key attribute (`partitionAttributes` and `sortAttributes`), and an
+   * item lacking any of them is absent from it (sparse). Excludes `partitionKeyName`,
+   * `sortKeyName`, `hasSortKey`, `sharding` and entity key templates for this index.
+   * @default - a composed partition key (`partitionKeyName`) built from each entity's `pk` template
+   */
+  readonly partitionAttributes?: string[];
+
+  /**
+   * With `partitionAttributes`: 0 to 4 attribute names forming the sort key, in order. Results sort
+   * by the first, then the second, ...; a query names them left to right and compares only the last
+   * one it names (the others by equality).
+   * @default - no sort key
+   */
+  readonly sortAttributes?: string[];
+
+  /**
    * Physical partition key attribute name.
    * @default - `<indexName>PK`
    */

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
-import { EntityModel, IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { buildQueryInput } from '../runtime/query';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
@@ -128,7 +128,7 @@ function modelSlice(model: TableModel, pattern: PatternModel, template: (t: KeyT
   if (shards?.pinnedReads) {
     const types = Object.fromEntries(pattern.entities.map((e) => [e, model.entities[e].attributes[shards.attribute!].type]));
     const sk = pattern.sk && { sk: pattern.sk.attributes };
-    const pinned = json({ sortKeyCondition: pattern.sortKeyCondition, pk: pattern.pk.attributes, ...sk, types });
+    const pinned = json({ sortKeyCondition: pattern.sortKeyCondition, pk: pattern.pk!.attributes, ...sk, types });
     parts.push(`pinned: { ${pinned.slice(1, -1)}, choose: shardsToQuery }`);
     values.add('shardsToQuery');
   }
@@ -388,12 +388,18 @@ const maintainsAttributes = (entity: EntityModel) => entity.version !== undefine
 /** The type values a pattern's query filters on: where entities it does not return have entries in its index, which carry the type attribute. */
 function typeFilterOf(model: TableModel, pattern: PatternModel): string[] | undefined {
   const index = model.indexes[pattern.index];
-  return index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))
+  return index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => populatesIndex(e, index) && !pattern.entities.includes(e.name))
     ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
 }
 
 /** The TypeScript text of the access module of a model. */
 export function accessModule(model: TableModel, options: AccessModuleOptions): string {
+  const attributeKeyed = Object.values(model.patterns).filter((p) => !p.pk);
+  if (attributeKeyed.length) {
+    throw new Error(`the access module cannot serve ${attributeKeyed.map((p) => `pattern ${p.name} (on ${p.index})`).join(', ')}: `
+      + 'its functions compose keys, and a GSI keyed on the items\' own attributes has none to compose; '
+      + 'query such patterns with the runtime\'s query (openTable), or generate without --access');
+  }
   const runtime = options.runtime ?? 'cdk-single-table/runtime';
   const values = new Set<string>(['openAccess']);
   const out: string[] = [];
@@ -535,10 +541,10 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     let condition: string;
     if (pattern.sortKeyCondition === 'NONE') {
       values.add('partitionCondition');
-      condition = `/* @__PURE__ */ partitionCondition(${partsOf(pattern.pk)}${pattern.sk ? `, ${json(pattern.sk.source)}` : ''})`;
+      condition = `/* @__PURE__ */ partitionCondition(${partsOf(pattern.pk!)}${pattern.sk ? `, ${json(pattern.sk.source)}` : ''})`;
     } else {
       values.add('sortKeyCondition');
-      const args = [json(pattern.sortKeyCondition), partsOf(pattern.pk)];
+      const args = [json(pattern.sortKeyCondition), partsOf(pattern.pk!)];
       if (pattern.sk || pattern.skCoverage) args.push(pattern.sk ? partsOf(pattern.sk) : 'undefined');
       if (pattern.skCoverage) args.push(json(pattern.skCoverage));
       condition = `/* @__PURE__ */ sortKeyCondition(${args.join(', ')})`;

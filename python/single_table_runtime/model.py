@@ -13,7 +13,7 @@ from .errors import SingleTableError
 from .keys import EntityKeys, PatternKeys
 
 MODEL_FORMAT = 'cdk-single-table/model'
-MODEL_FORMAT_VERSION = 2
+MODEL_FORMAT_VERSION = 3
 TABLE_INDEX = 'table'
 
 
@@ -57,7 +57,14 @@ class Model:
     def pattern_keys(self, name: str) -> PatternKeys:
         keys = self._pattern_keys.get(name)
         if keys is None:
-            keys = self._pattern_keys[name] = PatternKeys(self, self.pattern(name))
+            pattern = self.pattern(name)
+            if 'pk' not in pattern:
+                # A GSI keyed on the items' own attributes composes no key; writes need nothing for it.
+                index = self.indexes[pattern['index']]
+                attributes = ', '.join(a['name'] for a in index.get('partitionAttributes', []))
+                raise SingleTableError('UNSUPPORTED_PATTERN', f"queries {pattern['index']}, a GSI keyed on the attributes {attributes} (multi-attribute keys), "
+                                       'which this runtime does not query; query it from the Node.js runtime, or with boto3 directly', pattern=name)
+            keys = self._pattern_keys[name] = PatternKeys(self, pattern)
         return keys
 
 

@@ -8,6 +8,7 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { ShardStrategy } from '../../lib/manifest/structs';
 import { modelJson } from '../../lib/model/document';
 import { MODEL_FORMAT, MODEL_FORMAT_VERSION } from '../../lib/model/format';
+import { attributeKeyedManifest } from '../support/attribute-keyed';
 import { validate } from '../support/json-schema';
 import { shardedOrders } from '../support/sharded-orders';
 
@@ -18,6 +19,7 @@ test.each([
   ['the example app', manifest],
   ['the benchmark Order', benchManifest],
   ['a sharded index with an ATTRIBUTE strategy', shardedOrders({ shardCount: 4, previousShardCounts: [2], strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'customerId' })],
+  ['GSIs keyed on the items\' own attributes', attributeKeyedManifest()],
 ])('the compiled model of %s validates against the schema', (_name, m) => {
   expect(validate(schema, documentOf(m as never))).toEqual([]);
 });
@@ -29,13 +31,13 @@ test('the schema states the format and version the package writes', () => {
 
 test('a file that breaks the schema is reported with the place and the rule', () => {
   const doc = documentOf(manifest);
-  doc.formatVersion = 3;
+  doc.formatVersion = 4;
   doc.model.entities.Order.attributes.amount.type = 'DECIMAL';
   doc.model.patterns.ordersByStatus.pk.segments.push({ literal: 'X', attribute: 'status' });
   delete doc.model.fingerprint;
   doc.model.extra = true;
   expect(validate(schema, doc)).toEqual(expect.arrayContaining([
-    '$.formatVersion: expected 2, got 3',
+    '$.formatVersion: expected 3, got 4',
     '$.model.entities.Order.attributes.amount.type: "DECIMAL" is not one of STRING, NUMBER, BOOLEAN, DATE, LIST, MAP, STRING_SET, NUMBER_SET',
     expect.stringMatching(/^\$\.model\.patterns\.ordersByStatus\.pk\.segments\[2\]: matches 0 of the oneOf/),
     '$.model: missing fingerprint',

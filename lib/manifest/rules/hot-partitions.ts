@@ -6,6 +6,7 @@ import { segmentsOverlap } from '../../keys/template';
 import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../model';
 import { indexEntryBytes, shardsFor, writeUnits } from '../sizes';
 import { AttributeKind } from '../structs';
+import { MAX_KEY_ATTRIBUTES } from './attribute-keys';
 import { entitiesOn, ManifestRule } from './rule';
 
 /** Write units per second one partition takes. */
@@ -19,9 +20,9 @@ export const ITEM_COLLECTION_BYTES = 10 * 1024 ** 3;
  * `distinctValues`, a BOOLEAN counting once (only `true` puts an item in the index), a template
  * without attributes one. Undefined when any attribute is unbounded.
  */
-export function partitionValues(entity: EntityModel, indexName: string): number | undefined {
+export function partitionValues(entity: EntityModel, index: IndexModel): number | undefined {
   let values = 1;
-  for (const name of entity.keys[indexName].pk.attributes) {
+  for (const name of partitionAttributesOf(entity, index)) {
     const attr = entity.attributes[name];
     if (attr.type === AttributeKind.BOOLEAN) continue;
     if (attr.distinctValues === undefined) return undefined;
@@ -39,24 +40,33 @@ export const lowCardinalityKeysAreSharded: ManifestRule = (model, _manifest, sin
   for (const index of Object.values(model.indexes)) {
     if (index.type !== IndexType.GSI || index.shards) continue;
     for (const entity of entitiesOn(model, index.name)) {
-      const values = partitionValues(entity, index.name);
+      const values = partitionValues(entity, index);
       if (values === undefined) continue;
       const units = writeUnits(indexEntryBytes(entity, index, model.indexes[TABLE_INDEX], model.typeAttribute));
       const rate = entity.writesPerSecond;
       if (rate !== undefined && rate * units <= PARTITION_WRITE_UNITS) continue;
-      const template = entity.keys[index.name].pk.source;
+      const key = index.partitionAttributes
+        ? `partition attributes ${JSON.stringify(index.partitionAttributes.map((a) => a.name))}`
+        : `partition key ${JSON.stringify(entity.keys[index.name].pk.source)}`;
       const load = rate === undefined
         ? `${entity.name} declares no writesPerSecond, so its writes are assumed able to exceed`
         : `${entity.name}'s ${rate} writes/s x ${units} write unit(s) = ${rate * units} units/s exceed`;
       sink.warning('HOT_PARTITION_KEY', `index ${index.name}, entity ${entity.name}`,
-        `partition key ${JSON.stringify(template)} has at most ${values} value(s) (${describeValues(entity, index.name)}), and one value can take every write; ${load} the ${PARTITION_WRITE_UNITS} write units/s one partition takes`,
-        `shard the index: globalIndexes.${index.name}.sharding = { ${rate === undefined ? 'peakWritesPerSecond: <peak writes/s>' : `shardCount: ${shardsFor(rate * units)}`} }; or add a high-cardinality attribute to the partition key; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`);
+        `${key} ha${index.partitionAttributes ? 've' : 's'} at most ${values} value(s) (${describeValues(entity, index)}), and one value can take every write; ${load} the ${PARTITION_WRITE_UNITS} write units/s one partition takes`,
+        index.partitionAttributes
+          ? `add a high-cardinality attribute to globalIndexes.${index.name}.partitionAttributes (up to ${MAX_KEY_ATTRIBUTES}); or use a composed, sharded key instead; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`
+          : `shard the index: globalIndexes.${index.name}.sharding = { ${rate === undefined ? 'peakWritesPerSecond: <peak writes/s>' : `shardCount: ${shardsFor(rate * units)}`} }; or add a high-cardinality attribute to the partition key; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`);
     }
   }
 };
 
-function describeValues(entity: EntityModel, indexName: string): string {
-  const attrs = entity.keys[indexName].pk.attributes;
+/** The attributes an entity's partition key on an index is made of. */
+function partitionAttributesOf(entity: EntityModel, index: IndexModel): string[] {
+  return index.partitionAttributes ? index.partitionAttributes.map((a) => a.name) : entity.keys[index.name].pk.attributes;
+}
+
+function describeValues(entity: EntityModel, index: IndexModel): string {
+  const attrs = partitionAttributesOf(entity, index);
   if (attrs.length === 0) return 'no attribute: one partition';
   return attrs.map((a) => {
     const attr = entity.attributes[a];

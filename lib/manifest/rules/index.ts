@@ -1,3 +1,4 @@
+import { attributeKeysAreTyped, attributeKeysAreWellFormed } from './attribute-keys';
 import { lowCardinalityKeysAreSharded, lsiCollectionsAreBounded } from './hot-partitions';
 import { maintainedAttributesFit } from './maintained-attributes';
 import {
@@ -25,6 +26,8 @@ export const ALL_RULES: readonly ManifestRule[] = [
   maintainedAttributesFit,
   typeValuesAreUnique,
   includeListsAreValid,
+  attributeKeysAreWellFormed,
+  attributeKeysAreTyped,
   atMostTwentyProjectedPerIndex,
   atMostHundredProjectedAttributes,
   tableKeysAreAlwaysComposable,

@@ -40,6 +40,8 @@ export const keyAttributeNamesAreUnique: ManifestRule = (model, manifest, sink) 
   const owner = new Map<string, string>();
   const fixedFirst = Object.values(model.indexes).sort((a, b) => Number(a.type === IndexType.GSI) - Number(b.type === IndexType.GSI));
   for (const index of fixedFirst) {
+    // A multi-attribute index keys on declared data attributes, which several such indexes may share.
+    if (index.partitionAttributes) continue;
     const attrs = index.type === IndexType.LSI ? [index.sortKey] : [index.partitionKey, index.sortKey];
     if (index.sortKey !== undefined && index.sortKey === index.partitionKey) {
       sink.error('INDEX_KEY_ATTRIBUTES_SAME', `index ${index.name}`, `partition key and sort key are both attribute '${index.sortKey}'; DynamoDB needs two different attributes`, `give sortKeyName another name (default ${index.name}SK), or declare the index with hasSortKey: false`);
@@ -79,7 +81,7 @@ export const typeAttributeIsValid: ManifestRule = (model, manifest, sink) => {
   if (typeof t !== 'string' || !/^[A-Za-z0-9_.-]{1,255}$/.test(t)) {
     sink.error('TYPE_ATTRIBUTE_INVALID', 'manifest', `typeAttribute ${describeValue(t)} is not 1-255 characters of a-z, A-Z, 0-9, '_', '-', '.'`, "use e.g. 'Type'");
   } else {
-    const blamesType = (i: IndexModel) =>
+    const blamesType = (i: IndexModel) => !i.partitionAttributes &&
       (i.partitionKey === t || i.sortKey === t) && !(i.type === IndexType.GSI && namedExplicitly(manifest, i.name, t));
     const index = Object.values(model.indexes).find(blamesType);
     if (index) {

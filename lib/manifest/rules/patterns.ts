@@ -1,6 +1,6 @@
 // Access pattern rules: every pattern can be served by the index it names, as declared.
 import { didYouMean } from '../../model/closest-name';
-import { IndexType, TABLE_INDEX, TableModel } from '../model';
+import { IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model';
 import { SingleTableManifest, SortKeyCondition } from '../structs';
 import type { ManifestRule } from './rule';
 
@@ -21,7 +21,11 @@ export const patternsNameWhatExists: ManifestRule = (model, manifest, sink) => {
       const entity = model.entities[entityName];
       if (!entity) {
         sink.error('PATTERN_ENTITY_UNKNOWN', where, `names entity '${entityName}', which is not declared`, `${didYouMean(entityName, Object.keys(model.entities))}use one of: ${Object.keys(model.entities).join(', ')}`);
-      } else if (index && !entity.keys[indexName] && !keysAlreadyReported(model, manifest, entityName, indexName)) {
+      } else if (index?.partitionAttributes && !populatesIndex(entity, index)) {
+        const missing = [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name).filter((a) => !Object.hasOwn(entity.attributes, a));
+        sink.error('PATTERN_INDEX_NOT_POPULATED', where, `queries ${indexName} for ${entityName}, but ${entityName} does not declare ${missing.join(', ')}, which ${indexName} keys on`,
+          `declare ${missing.join(', ')} on ${entityName}, or query another index`);
+      } else if (index && !index.partitionAttributes && !entity.keys[indexName] && !keysAlreadyReported(model, manifest, entityName, indexName)) {
         sink.error('PATTERN_INDEX_NOT_POPULATED', where, `queries ${indexName} for ${entityName}, but ${entityName} does not populate ${indexName}`, `add ${indexName} key templates to entity ${entityName}, or query another index`);
       }
     }
@@ -42,11 +46,13 @@ function keysAlreadyReported(model: TableModel, manifest: SingleTableManifest, e
 /** A collection pattern's entities share the partition key template on its index. */
 export const collectionsSharePartitionKey: ManifestRule = (model, _manifest, sink) => {
   for (const pattern of Object.values(model.patterns)) {
+    // On a multi-attribute index every entity shares the key attributes by definition.
+    if (!pattern.pk) continue;
     for (const entityName of pattern.entities.slice(1)) {
       const keys = model.entities[entityName]?.keys[pattern.index];
       if (!keys) continue;
       const same = keys.pk.segments.length === pattern.pk.segments.length &&
-        keys.pk.segments.every((s, i) => s.literal === pattern.pk.segments[i].literal && s.attribute === pattern.pk.segments[i].attribute);
+        keys.pk.segments.every((s, i) => s.literal === pattern.pk!.segments[i].literal && s.attribute === pattern.pk!.segments[i].attribute);
       if (!same) {
         sink.error('COLLECTION_PK_MISMATCH', `pattern ${pattern.name}`, `returns ${pattern.entities[0]} (pk ${pattern.pk.source}) and ${entityName} (pk ${keys.pk.source}) from one query, but their partition keys on ${pattern.index} differ`, 'give the entities the same pk template on this index, or split the pattern');
       }
@@ -65,7 +71,7 @@ export const collectionsShareSortKeyPrefix: ManifestRule = (model, _manifest, si
     const index = model.indexes[pattern.index];
     const condition = pattern.sortKeyCondition;
     const conditionUsesSortKey = condition !== SortKeyCondition.NONE && Object.values(SortKeyCondition).includes(condition);
-    if (pattern.entities.length < 2 || pattern.sk || !index?.sortKey || !conditionUsesSortKey) continue;
+    if (pattern.entities.length < 2 || pattern.sk || !index?.sortKey || index.partitionAttributes || !conditionUsesSortKey) continue;
     const templates = pattern.entities.map((e) => `${e} ${model.entities[e]?.keys[pattern.index]?.sk?.source ?? '(none)'}`).join(', ');
     sink.error('COLLECTION_SK_NO_SHARED_PREFIX', `pattern ${pattern.name}`,
       `uses ${pattern.sortKeyCondition} on ${index.sortKey} for ${pattern.entities.join(', ')}, but their sort keys on ${pattern.index} (${templates}) ` +

@@ -1,5 +1,5 @@
 import type { DiagnosticSink } from '../diagnostics';
-import type { TableModel } from '../model';
+import { populatesIndex, TableModel } from '../model';
 import type { SingleTableManifest } from '../structs';
 
 /**
@@ -10,5 +10,6 @@ export type ManifestRule = (model: TableModel, manifest: SingleTableManifest, si
 
 /** Entities that populate an index. */
 export function entitiesOn(model: TableModel, indexName: string) {
-  return Object.values(model.entities).filter((e) => e.keys[indexName] !== undefined);
+  const index = model.indexes[indexName];
+  return Object.values(model.entities).filter((e) => index ? populatesIndex(e, index) : e.keys[indexName] !== undefined);
 }

@@ -30,6 +30,8 @@ export const tableKeysAreAlwaysComposable: ManifestRule = (model, _manifest, sin
  */
 export const entityKeysDoNotCollide: ManifestRule = (model, _manifest, sink) => {
   for (const index of Object.values(model.indexes)) {
+    // Keys on one multi-attribute index may be equal: a GSI key need not be unique (patterns filter by type).
+    if (index.partitionAttributes) continue;
     const entities = entitiesOn(model, index.name);
     const shapes = entities.map((e) => {
       const keys = e.keys[index.name];

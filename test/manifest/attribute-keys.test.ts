@@ -1,0 +1,163 @@
+// GSIs keyed on the items' own attributes (multi-attribute keys): what the model says of them, and
+// every rule that refuses a declaration DynamoDB would reject or the library could not serve.
+import { compileManifest } from '../../lib/manifest/compile';
+import { DiagnosticLevel } from '../../lib/manifest/diagnostics';
+import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { attributeKeyedManifest } from '../support/attribute-keyed';
+import { findings, ManifestDraft, theFinding } from './manifest-fixture';
+
+const edited = (change: (m: ManifestDraft) => void): SingleTableManifest => {
+  const m = attributeKeyedManifest() as ManifestDraft;
+  change(m);
+  return m;
+};
+
+test('the model keys the index on the attributes with their kinds, and lists the entities that declare them all', () => {
+  const { model, diagnostics } = compileManifest(attributeKeyedManifest());
+  expect(diagnostics).toEqual([]);
+  expect(model.indexes.ByStatus).toMatchObject({
+    partitionKey: 'tenantId',
+    sortKey: 'amount',
+    partitionAttributes: [{ name: 'tenantId', kind: AttributeKind.STRING }, { name: 'status', kind: AttributeKind.STRING }],
+    sortAttributes: [{ name: 'amount', kind: AttributeKind.NUMBER }, { name: 'issuedAt', kind: AttributeKind.DATE }],
+    // Customer declares tenantId but not status, amount or issuedAt.
+    entities: ['Invoice', 'CreditNote'],
+  });
+  // Nothing is composed for it: no template on any entity, no key attribute the results strip.
+  expect(Object.values(model.entities).some((e) => e.keys.ByStatus)).toBe(false);
+  expect(model.keyAttributes).not.toEqual(expect.arrayContaining(['tenantId']));
+  expect(model.keyAttributes).toContain('GSI1PK');
+  expect(model.patterns.documentsByStatus.pk).toBeUndefined();
+  expect(model.patterns.documentsByStatus.sk).toBeUndefined();
+  expect(model.patterns.invoiceById.pk?.source).toBe('INVOICE#{invoiceId}');
+});
+
+test('a KEYS_ONLY index answers a pattern that needs only its key attributes without a fetch', () => {
+  const m = edited((d) => {
+    d.globalIndexes!.ByStatus.projection = ProjectionKind.KEYS_ONLY;
+    d.accessPatterns!.amounts = { entities: ['Invoice'], index: 'ByStatus', attributes: ['tenantId', 'invoiceId', 'status', 'amount', 'issuedAt'] };
+  });
+  const { model } = compileManifest(m);
+  expect(model.patterns.amounts.fetch).toBe('NONE');
+  expect(model.patterns.invoicesByStatus.fetch).toBe('BATCH_GET');
+});
+
+test.each([
+  ['no partition attribute', (d: ManifestDraft) => { d.globalIndexes!.ByStatus.partitionAttributes = []; }, 'has 0 partitionAttributes; DynamoDB takes 1 to 4'],
+  ['five partition attributes', (d: ManifestDraft) => {
+    d.globalIndexes!.ByStatus.partitionAttributes = ['tenantId', 'status', 'region', 'note', 'invoiceId'];
+    d.globalIndexes!.ByStatus.sortAttributes = [];
+  }, 'has 5 partitionAttributes; DynamoDB takes 1 to 4'],
+  ['five sort attributes', (d: ManifestDraft) => {
+    d.globalIndexes!.ByStatus.partitionAttributes = ['tenantId'];
+    d.globalIndexes!.ByStatus.sortAttributes = ['status', 'amount', 'issuedAt', 'region', 'note'];
+  }, 'has 5 sortAttributes; DynamoDB takes at most 4'],
+])('ATTRIBUTE_KEYS_COUNT: %s', (_what, change, message) => {
+  const d = theFinding(edited(change), 'ATTRIBUTE_KEYS_COUNT');
+  expect(d.location).toBe('index ByStatus');
+  expect(d.message).toBe(message);
+});
+
+test('four attributes on each side compile', () => {
+  const m = edited((d) => {
+    d.entities.Invoice.attributes.team = { type: AttributeKind.STRING };
+    d.entities.Invoice.attributes.seq = { type: AttributeKind.NUMBER };
+    d.globalIndexes!.Wide = { partitionAttributes: ['tenantId', 'status', 'region', 'team'], sortAttributes: ['amount', 'issuedAt', 'note', 'seq'] };
+  });
+  expect(compileManifest(m).model.indexes.Wide.entities).toEqual(['Invoice']);
+});
+
+test('ATTRIBUTE_KEYS_DUPLICATE: one attribute on both sides', () => {
+  const d = theFinding(edited((m) => { m.globalIndexes!.ByStatus.sortAttributes = ['status']; }), 'ATTRIBUTE_KEYS_DUPLICATE');
+  expect(d.message).toContain("names 'status' twice");
+});
+
+test.each([
+  ['partitionKeyName', { partitionKeyName: 'ByStatusPK' }, 'remove partitionKeyName'],
+  ['hasSortKey', { hasSortKey: false }, 'the sort key is sortAttributes'],
+  ['sharding', { sharding: { shardCount: 4, strategy: ShardStrategy.RANDOM } }, 'high-cardinality attribute among the (up to four) partitionAttributes'],
+])('ATTRIBUTE_KEYS_MIXED: %s beside partitionAttributes', (prop, extra, fix) => {
+  const m = edited((d) => { Object.assign(d.globalIndexes!.ByStatus, extra); });
+  const d = theFinding(m, 'ATTRIBUTE_KEYS_MIXED');
+  expect(d.message).toBe(`sets ${prop} beside partitionAttributes; ${prop} belongs to an index with a composed key`);
+  expect(d.fix).toContain(fix);
+});
+
+test('a sharding declaration on a multi-attribute index is not resolved into shards', () => {
+  const m = edited((d) => { d.globalIndexes!.ByStatus.sharding = { shardCount: 4 }; });
+  expect(findings(m).filter((d) => d.level === DiagnosticLevel.ERROR).map((d) => d.code)).toEqual(['ATTRIBUTE_KEYS_MIXED']);
+});
+
+test('ATTRIBUTE_KEYS_WITHOUT_PARTITION: sort attributes on a composed index', () => {
+  const d = theFinding(edited((m) => { m.globalIndexes!.GSI1.sortAttributes = ['amount']; }), 'ATTRIBUTE_KEYS_WITHOUT_PARTITION');
+  expect(d.location).toBe('index GSI1');
+});
+
+test('ATTRIBUTE_KEY_UNDECLARED: a misspelled attribute gets the declared one', () => {
+  const d = theFinding(edited((m) => { m.globalIndexes!.ByStatus.partitionAttributes = ['tenantID', 'status']; }), 'ATTRIBUTE_KEY_UNDECLARED');
+  expect(d.message).toBe("keys on attribute 'tenantID', which no entity declares");
+  expect(d.fix).toMatch(/^did you mean 'tenantId'\? declare 'tenantID'/);
+});
+
+test('ATTRIBUTE_KEY_UNDECLARED: the type attribute, which the library writes', () => {
+  const d = theFinding(edited((m) => { m.globalIndexes!.ByRegion.partitionAttributes = ['Type']; }), 'ATTRIBUTE_KEY_UNDECLARED');
+  expect(d.fix).toContain("the type attribute 'Type' is written by the library");
+});
+
+test('ATTRIBUTE_KEY_KIND: a BOOLEAN key attribute in one entity fails every write of it', () => {
+  const d = theFinding(edited((m) => { m.entities.Customer.attributes.status = { type: AttributeKind.BOOLEAN }; }), 'ATTRIBUTE_KEY_KIND');
+  expect(d.location).toBe('index ByStatus, entity Customer');
+  expect(d.message).toContain("key attribute 'status' is BOOLEAN");
+  expect(d.fix).toBe("declare 'status' as STRING, NUMBER or DATE on Customer, or key the index on another attribute");
+});
+
+test('ATTRIBUTE_KEY_KIND_MISMATCH: one attribute with two kinds', () => {
+  const d = theFinding(edited((m) => { m.entities.CreditNote.attributes.amount = { type: AttributeKind.STRING, required: true }; }), 'ATTRIBUTE_KEY_KIND_MISMATCH');
+  expect(d.location).toBe('index ByStatus');
+  expect(d.message).toContain("key attribute 'amount' has different kinds (NUMBER in Invoice; STRING in CreditNote)");
+});
+
+test('ATTRIBUTE_KEY_TEMPLATES: key templates for a multi-attribute index', () => {
+  const d = theFinding(edited((m) => { m.entities.Customer.indexes = { ByStatus: { pk: 'X#{tenantId}', sk: 'Y' } }; }), 'ATTRIBUTE_KEY_TEMPLATES');
+  expect(d.location).toBe('entity Customer, index ByStatus');
+  expect(d.fix).toBe('remove indexes.ByStatus from Customer; declare status, amount, issuedAt on Customer to put its items in the index');
+});
+
+test('INCLUDE_KEY_ATTRIBUTE: a key attribute in an INCLUDE list', () => {
+  const m = edited((d) => { Object.assign(d.globalIndexes!.ByStatus, { projection: ProjectionKind.INCLUDE, include: ['note', 'status'] }); });
+  expect(theFinding(m, 'INCLUDE_KEY_ATTRIBUTE').message).toBe("INCLUDE names key attribute 'status', which every index projects anyway");
+});
+
+test('ATTRIBUTE_KEYS_UNPOPULATED: no entity declares every key attribute', () => {
+  const m = edited((d) => { d.globalIndexes!.Nobody = { partitionAttributes: ['customerId', 'tenantId'], sortAttributes: ['amount'] }; });
+  const d = theFinding(m, 'ATTRIBUTE_KEYS_UNPOPULATED', DiagnosticLevel.WARNING);
+  expect(d.message).toBe('no entity declares all of customerId, tenantId, amount, so no item is ever in the index');
+  expect(d.fix).toBe('declare the missing ones on the entity the index serves (Invoice lacks customerId)');
+});
+
+test('PATTERN_INDEX_NOT_POPULATED: a pattern for an entity lacking key attributes names them', () => {
+  const d = theFinding(edited((m) => { m.accessPatterns!.customers = { entities: ['Customer'], index: 'ByStatus' }; }), 'PATTERN_INDEX_NOT_POPULATED');
+  expect(d.message).toBe('queries ByStatus for Customer, but Customer does not declare status, amount, issuedAt, which ByStatus keys on');
+});
+
+test('PATTERN_CONDITION_WITHOUT_SORT_KEY: a condition on an index without sort attributes', () => {
+  const m = edited((d) => {
+    d.globalIndexes!.ByTenant = { partitionAttributes: ['tenantId', 'status'] };
+    d.accessPatterns!.byTenant = { entities: ['Invoice'], index: 'ByTenant', sortKeyCondition: SortKeyCondition.EQUALS };
+  });
+  expect(theFinding(m, 'PATTERN_CONDITION_WITHOUT_SORT_KEY').message).toBe('uses EQUALS on ByTenant, which has no sort key');
+});
+
+test('HOT_PARTITION_KEY: low-cardinality partition attributes; the fix adds an attribute instead of sharding', () => {
+  const m = edited((d) => { d.globalIndexes!.ByStatus.partitionAttributes = ['status']; });
+  const found = findings(m).filter((d) => d.code === 'HOT_PARTITION_KEY');
+  expect(found.map((d) => d.location)).toEqual(['index ByStatus, entity Invoice', 'index ByStatus, entity CreditNote']);
+  expect(found[0].message).toContain('partition attributes ["status"] have at most 4 value(s) (status: 4 distinct values)');
+  expect(found[0].fix).toMatch(/^add a high-cardinality attribute to globalIndexes\.ByStatus\.partitionAttributes \(up to 4\)/);
+});
+
+test('KEY_ATTRIBUTE_NAME_INVALID: a name longer than DynamoDB allows for a key attribute', () => {
+  const long = 'a'.repeat(256);
+  const d = theFinding(edited((m) => { m.globalIndexes!.ByRegion.partitionAttributes = [long]; }), 'KEY_ATTRIBUTE_NAME_INVALID');
+  expect(d.message).toContain('256 bytes long; names are at most 255 bytes');
+});
