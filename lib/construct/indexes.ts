@@ -1,12 +1,13 @@
 // Secondary indexes rendered from the model: exactly the declared GSIs and, unless turned off, the
-// five LSI slots. Every key attribute is a string (keys are composed from templates), and CDK derives
-// the attribute definitions from these key schemas, so only key attributes in use are defined.
+// five LSI slots. Composed key attributes are strings; a multi-attribute GSI keys on the items' own
+// attributes with their types. CDK derives the attribute definitions from these key schemas, so only
+// key attributes in use are defined.
 import { AttributeType, GlobalSecondaryIndexPropsV2, LocalSecondaryIndexProps, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
 import { BillingFacts, globalIndexCapacity } from './billing';
 import { globalIndexFeatures } from './features/render';
 import type { SingleTableProps } from './single-table';
-import { IndexModel, IndexType, TableModel } from '../manifest/model';
-import { ProjectionKind } from '../manifest/structs';
+import { IndexModel, IndexType, KeyAttributeModel, TableModel } from '../manifest/model';
+import { AttributeKind, ProjectionKind } from '../manifest/structs';
 
 const PROJECTION: Record<ProjectionKind, ProjectionType> = {
   [ProjectionKind.ALL]: ProjectionType.ALL,
@@ -23,12 +24,23 @@ function projection(index: IndexModel): Pick<GlobalSecondaryIndexPropsV2, 'proje
 
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 
+// A DATE is stored as an ISO-8601 string, so it keys (and sorts) as one.
+const keyAttribute = (a: KeyAttributeModel) => ({ name: a.name, type: a.kind === AttributeKind.NUMBER ? AttributeType.NUMBER : AttributeType.STRING });
+
+/** An index's key: a composed string key, or its multi-attribute key in TableV2's `partitionKeys`/`sortKeys`. */
+function keyOf(index: IndexModel): Pick<GlobalSecondaryIndexPropsV2, 'partitionKey' | 'sortKey' | 'partitionKeys' | 'sortKeys'> {
+  if (index.partitionAttributes) {
+    const sortKeys = (index.sortAttributes ?? []).map(keyAttribute);
+    return { partitionKeys: index.partitionAttributes.map(keyAttribute), sortKeys: sortKeys.length ? sortKeys : undefined };
+  }
+  return { partitionKey: stringKey(index.partitionKey), sortKey: index.sortKey === undefined ? undefined : stringKey(index.sortKey) };
+}
+
 /** The declared GSIs, in manifest order. */
 export function globalSecondaryIndexes(model: TableModel, props: SingleTableProps, billing: BillingFacts): GlobalSecondaryIndexPropsV2[] {
   return indexesOf(model, IndexType.GSI).map((index) => ({
     indexName: index.name,
-    partitionKey: stringKey(index.partitionKey),
-    sortKey: index.sortKey === undefined ? undefined : stringKey(index.sortKey),
+    ...keyOf(index),
     ...projection(index),
     ...globalIndexCapacity(index, billing),
     ...globalIndexFeatures(props, index.name),

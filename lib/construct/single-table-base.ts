@@ -17,13 +17,17 @@ import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/envi
 
 /** The physical key attribute names of one index. */
 export interface IndexKeyNames {
-  /** The partition key attribute. */
+  /** The partition key attribute (of a multi-attribute key, the first). */
   readonly partitionKey: string;
   /**
-   * The sort key attribute.
+   * The sort key attribute (of a multi-attribute key, the first).
    * @default - the index has no sort key
    */
   readonly sortKey?: string;
+  /** Every partition key attribute, in key order: one, or 1-4 for a GSI keyed on the items' own attributes. */
+  readonly partitionKeys: string[];
+  /** Every sort key attribute, in key order: none or one, or 0-4 for a GSI keyed on the items' own attributes. */
+  readonly sortKeys: string[];
 }
 
 /** A single-table design table: defined with `new SingleTable` or imported with `SingleTable.fromTableName`. */
@@ -107,7 +111,12 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
       const known = [...this.globalIndexNames, ...this.localIndexNames];
       throw new Error(`SingleTable ${this.node.path}: no index '${indexName}'; the table has ${known.length ? known.join(', ') : 'no secondary indexes'}`);
     }
-    return { partitionKey: index.partitionKey, sortKey: index.sortKey };
+    return {
+      partitionKey: index.partitionKey,
+      sortKey: index.sortKey,
+      partitionKeys: index.partitionAttributes ? index.partitionAttributes.map((a) => a.name) : [index.partitionKey],
+      sortKeys: index.sortAttributes ? index.sortAttributes.map((a) => a.name) : index.sortKey === undefined ? [] : [index.sortKey],
+    };
   }
 
   /**

@@ -1,17 +1,27 @@
 // Words for model facts that several reports print: key templates (with shard suffixes), when an
 // entity is in a sparse index, projections and fetch modes. Kept in one place so the entity charts,
 // the index charts and the access-pattern table always say the same thing.
-import { EntityModel, FetchMode, IndexModel, IndexType, KeyTemplateModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, FetchMode, IndexModel, IndexType, KeyAttributeModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
 
 /** A partition key template as stored: with the shard suffix on a sharded GSI. */
-export function partitionKeyText(template: KeyTemplateModel, index: IndexModel, delimiter: string): string {
+export function partitionKeyText(template: KeyTemplateModel | undefined, index: IndexModel, delimiter: string): string {
+  if (index.partitionAttributes || !template) return attributeKeyText(index.partitionAttributes ?? []);
   if (!index.shards) return template.source;
   return `${template.source}${delimiter}[0-${index.shards.readCount - 1}]`;
 }
 
+/** A multi-attribute key as its attributes in key order, e.g. `[tenantId, status]`. */
+export function attributeKeyText(attributes: readonly KeyAttributeModel[]): string {
+  return `[${attributes.map((a) => a.name).join(', ')}]`;
+}
+
 /** `pk / sk` of an entity on an index, or `pk` for an index without a sort key. */
 export function keyPairText(model: TableModel, entity: EntityModel, index: IndexModel): string {
+  if (index.partitionAttributes) {
+    const pk = attributeKeyText(index.partitionAttributes);
+    return index.sortAttributes?.length ? `${pk} / ${attributeKeyText(index.sortAttributes)}` : pk;
+  }
   const keys = entity.keys[index.name];
   const pk = partitionKeyText(keys.pk, index, model.delimiter);
   return keys.sk ? `${pk} / ${keys.sk.source}` : pk;

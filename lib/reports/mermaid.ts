@@ -2,7 +2,7 @@
 // left, the indexes they populate (edges labelled with their key templates) in the middle, and the
 // access patterns on the right, each pointing at the index it queries with its key condition.
 import { keyPairText, partitionKeyText, projectionText } from './describe';
-import { IndexType, TableModel } from '../manifest/model';
+import { IndexType, populatesIndex, TableModel } from '../manifest/model';
 import { SortKeyCondition } from '../manifest/structs';
 
 const CONDITION_TEXT: { [condition: string]: string } = {
@@ -53,7 +53,7 @@ export function mermaidDiagram(model: TableModel): string {
 
   for (const e of entities) {
     for (const i of indexes) {
-      if (e.keys[i.name]) lines.push(`  ${entityId(e.name)} -- "${mermaidText(keyPairText(model, e, i))}" --> ${indexId(i.name)}`);
+      if (populatesIndex(e, i)) lines.push(`  ${entityId(e.name)} -- "${mermaidText(keyPairText(model, e, i))}" --> ${indexId(i.name)}`);
     }
   }
   patterns.forEach((p, n) => {

@@ -37,6 +37,7 @@ export function patternTable(model: TableModel): ReportTable {
 
 /** The key condition a pattern's query sends, with templates in place of values. */
 export function keyCondition(model: TableModel, p: PatternModel, index: IndexModel): string {
+  if (!p.pk) return attributeKeyCondition(p, index);
   let text = `${index.partitionKey} = ${partitionKeyText(p.pk, index, model.delimiter)}`;
   const sk = p.sk?.source;
   const name = index.sortKey;
@@ -68,4 +69,23 @@ export function keyCondition(model: TableModel, p: PatternModel, index: IndexMod
       : ` (${shards.readCount} queries in parallel, merged)`;
   }
   return text;
+}
+
+/**
+ * The widest key condition a pattern on a multi-attribute GSI sends: every partition attribute by
+ * equality, the sort attributes left to right by equality, the condition on the last one given.
+ */
+function attributeKeyCondition(p: PatternModel, index: IndexModel): string {
+  const equal = (name: string) => `${name} = {${name}}`;
+  const parts = index.partitionAttributes!.map((a) => equal(a.name));
+  const sort = (index.sortAttributes ?? []).map((a) => a.name);
+  const last = sort[sort.length - 1];
+  switch (p.sortKeyCondition) {
+    case SortKeyCondition.NONE: break;
+    case SortKeyCondition.EQUALS:
+    case SortKeyCondition.BEGINS_WITH: parts.push(...sort.map(equal)); break;
+    case SortKeyCondition.BETWEEN: parts.push(...sort.slice(0, -1).map(equal), `${last} BETWEEN {low} AND {high}`); break;
+    default: parts.push(...sort.slice(0, -1).map(equal), `${last} ${COMPARISON[p.sortKeyCondition]} {${last}}`);
+  }
+  return parts.join(' AND ');
 }

@@ -51,8 +51,8 @@ describe('keys and indexes', () => {
     expect(singleTable.typeAttributeName).toBe('Type');
     expect(singleTable.globalIndexNames).toEqual(['GSI1', 'GSI2']);
     expect(singleTable.localIndexNames).toEqual(['LSI1', 'LSI2', 'LSI3', 'LSI4', 'LSI5']);
-    expect(singleTable.indexKeys('GSI2')).toEqual({ partitionKey: 'GSI2PK', sortKey: 'GSI2SK' });
-    expect(singleTable.indexKeys('LSI4')).toEqual({ partitionKey: 'PK', sortKey: 'LSI4SK' });
+    expect(singleTable.indexKeys('GSI2')).toEqual({ partitionKey: 'GSI2PK', sortKey: 'GSI2SK', partitionKeys: ['GSI2PK'], sortKeys: ['GSI2SK'] });
+    expect(singleTable.indexKeys('LSI4')).toEqual({ partitionKey: 'PK', sortKey: 'LSI4SK', partitionKeys: ['PK'], sortKeys: ['LSI4SK'] });
     expect(Object.keys(singleTable.model.patterns)).toEqual(['ordersForCustomer', 'orderById', 'ordersByStatus', 'ordersByDate']);
     expect(Object.isFrozen(singleTable.model)).toBe(true);
   });
@@ -85,7 +85,7 @@ describe('custom key names, a GSI without sort key, LSIs turned off', () => {
       { IndexName: 'GSI1', KeySchema: keySchema('lookupKey', 'lookupSort'), Projection: { ProjectionType: 'ALL' } },
       { IndexName: 'GSI2', KeySchema: keySchema('GSI2PK'), Projection: { ProjectionType: 'KEYS_ONLY' } },
     ]);
-    expect(singleTable.indexKeys('GSI2')).toEqual({ partitionKey: 'GSI2PK', sortKey: undefined });
+    expect(singleTable.indexKeys('GSI2')).toEqual({ partitionKey: 'GSI2PK', sortKey: undefined, partitionKeys: ['GSI2PK'], sortKeys: [] });
   });
 });
 

@@ -40,10 +40,22 @@ export function accessNeeds(model: TableModel, options: SingleTableGrantOptions,
     const pattern = model.patterns[name];
     if (!pattern) throw new Error(`no access pattern '${name}'; the manifest has ${Object.keys(model.patterns).join(', ')}`);
     const index = model.indexes[pattern.index];
-    const key = needs.keysOf([{ template: pattern.pk, sharded: index.shards !== undefined, where: `pattern ${name}` }], true);
-    if (!key) {
-      warn(`pattern ${name}: its partition key template ${pattern.pk.source} holds no literal segment, so dynamodb:LeadingKeys cannot narrow its grant `
-        + `and it allows Query on every partition of ${index.name}; give the template a literal segment, e.g. ${pattern.entities[0].toUpperCase()}${model.delimiter}${pattern.pk.source}`);
+    let key: string[] | undefined;
+    if (!pattern.pk) {
+      // The IAM condition key matches one partition key value; a multi-attribute key has several.
+      const attributes = index.partitionAttributes!.map((a) => a.name).join(', ');
+      if (options.tenant) {
+        throw new Error(`pattern ${name}: tenant isolation cannot narrow a Query on ${index.name}, whose partition key is the attributes ${attributes} (dynamodb:LeadingKeys matches one composed partition key value); `
+          + `grant this pattern without tenant, or query an index with a composed key that starts with the tenant, e.g. pk: 'TENANT#{${options.tenant.attribute}}#...'`);
+      }
+      warn(`pattern ${name}: ${index.name}'s partition key is the attributes ${attributes}, so dynamodb:LeadingKeys cannot narrow its grant `
+        + `and it allows Query on every partition of ${index.name}; to narrow it, query an index with a composed key that has a literal segment`);
+    } else {
+      key = needs.keysOf([{ template: pattern.pk, sharded: index.shards !== undefined, where: `pattern ${name}` }], true);
+      if (!key) {
+        warn(`pattern ${name}: its partition key template ${pattern.pk.source} holds no literal segment, so dynamodb:LeadingKeys cannot narrow its grant `
+          + `and it allows Query on every partition of ${index.name}; give the template a literal segment, e.g. ${pattern.entities[0].toUpperCase()}${model.delimiter}${pattern.pk.source}`);
+      }
     }
     needs.add(index.type === IndexType.TABLE ? TABLE_INDEX : index.name, 'dynamodb:Query', key);
     if (pattern.fetch === FetchMode.BATCH_GET) needs.add(TABLE_INDEX, 'dynamodb:BatchGetItem', needs.keysOf(needs.tableKeys(pattern.entities), true));

@@ -3,7 +3,7 @@
 // Every item becomes what DynamoDB would store, with the keys the runtime composes, so the view
 // shows physical keys exactly as a table holds them.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { EntityModel, PatternModel, TableModel } from '../../manifest/model';
+import { EntityModel, IndexModel, PatternModel, patternKeyAttributes, TableModel } from '../../manifest/model';
 import { AttributeKind, SortKeyCondition } from '../../manifest/structs';
 import { didYouMean } from '../../model/closest-name';
 import { itemToWrite } from '../../runtime/items';
@@ -83,7 +83,7 @@ export function completeSamples(model: TableModel, samples: ViewSamples = {}): C
     if (given) {
       queries[pattern.name] = given;
     } else {
-      queries[pattern.name] = madeUpInput(pattern, items);
+      queries[pattern.name] = madeUpInput(pattern, model.indexes[pattern.index], items);
       generated.push(pattern.name);
     }
   }
@@ -132,15 +132,16 @@ function madeUpValue(name: string, kind: AttributeKind, n: number): unknown {
  * the partition key's attributes, and the sort-key attributes the condition uses (a range around
  * the item's own value, so the example finds it).
  */
-function madeUpInput(pattern: PatternModel, items: CompleteSamples['items']): Record<string, unknown> {
+function madeUpInput(pattern: PatternModel, index: IndexModel, items: CompleteSamples['items']): Record<string, unknown> {
+  const keys = patternKeyAttributes(pattern, index);
   const item = pattern.entities
-    .flatMap((e) => (items[e] ?? []).filter((i) => pattern.pk.attributes.every((a) => present(i[a]))))[0] ?? {};
+    .flatMap((e) => (items[e] ?? []).filter((i) => keys.partition.every((a) => present(i[a]))))[0] ?? {};
   const input: Record<string, unknown> = {};
-  for (const a of pattern.pk.attributes) input[a] = item[a];
-  const first = pattern.sk?.attributes.find((a) => present(item[a]));
+  for (const a of keys.partition) input[a] = item[a];
+  const first = keys.sort.find((a) => present(item[a]));
   switch (pattern.sortKeyCondition) {
     case SortKeyCondition.EQUALS:
-      for (const a of pattern.sk?.attributes ?? []) input[a] = item[a];
+      for (const a of keys.sort) input[a] = item[a];
       break;
     case SortKeyCondition.BETWEEN:
       input.between = first ? [{ [first]: item[first] }, { [first]: item[first] }] : [{}, {}];
