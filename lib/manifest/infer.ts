@@ -118,11 +118,20 @@ type Values<M, E extends EntityName<M>, Names> = {
     : never;
 };
 
-/** The partition key attributes a pattern's query needs. */
+type IndexesOf<M> = LiteralOf<M> extends { readonly globalIndexes?: infer G } ? NonNullable<G> : never;
+type IndexDef<M, I extends string> = I extends keyof IndexesOf<M> ? IndexesOf<M>[I] : {};
+/** A multi-attribute GSI's partition attribute names (never for a composed index). */
+type PartitionAttributeNames<M, I extends string> = IndexDef<M, I> extends { readonly partitionAttributes: readonly (infer A)[] } ? A : never;
+type SortAttributeNames<M, I extends string> = IndexDef<M, I> extends { readonly sortAttributes: readonly (infer A)[] } ? A : never;
+type KeyedOnAttributes<M, I extends string> = [PartitionAttributeNames<M, I>] extends [never] ? false : true;
+
+/** The partition key attributes a pattern's query needs: its template's, or a multi-attribute GSI's partition attributes. */
 export type PatternKeyInput<M, P extends PatternName<M>> = Values<
   M,
   FirstEntity<M, P>,
-  Placeholders<PkTemplate<M, FirstEntity<M, P>, PatternIndex<M, P>>>
+  KeyedOnAttributes<M, PatternIndex<M, P>> extends true
+    ? PartitionAttributeNames<M, PatternIndex<M, P>>
+    : Placeholders<PkTemplate<M, FirstEntity<M, P>, PatternIndex<M, P>>>
 >;
 
 type Delimiter<M> = LiteralOf<M> extends { readonly delimiter: infer D extends string } ? D : '#';
@@ -141,10 +150,13 @@ type PatternEntityList<M, P extends PatternName<M>> = PatternDef<M, P> extends {
 
 /**
  * The sort key attributes of a pattern's condition (all optional: leading ones make a prefix):
- * those of the sort-key prefix all its entities share on its index.
+ * those of the sort-key prefix all its entities share on its index, or a multi-attribute GSI's
+ * sort attributes.
  */
 export type PatternSortInput<M, P extends PatternName<M>> = Partial<
-  Values<M, FirstEntity<M, P>, Placeholders<SharedSegments<M, PatternEntityList<M, P>, PatternIndex<M, P>>[number]>>
+  Values<M, FirstEntity<M, P>, KeyedOnAttributes<M, PatternIndex<M, P>> extends true
+    ? SortAttributeNames<M, PatternIndex<M, P>>
+    : Placeholders<SharedSegments<M, PatternEntityList<M, P>, PatternIndex<M, P>>[number]>>
 >;
 
 /** The input of a pattern's query: its partition key attributes, then its sort-key condition. */

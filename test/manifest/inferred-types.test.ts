@@ -28,12 +28,13 @@ test('correct use compiles and every expected typo error is there', () => {
   expect(typeErrors()).toEqual([]);
 });
 
-test('without the directives, exactly the typos, the child-only input and the returned date taken for a Date are errors', () => {
+test('without the directives, exactly the typos, the child-only input, the input outside a multi-attribute key and the returned date taken for a Date are errors', () => {
   const errors = typeErrors((text) => text.replace(/\/\/ @ts-expect-error/g, '//'));
-  expect(errors).toHaveLength(5);
+  expect(errors).toHaveLength(6);
   expect(errors[0]).toMatch(/'notes' does not exist/);
   expect(errors[1]).toMatch(/'statuss' does not exist/);
   expect(errors[2]).toMatch(/'lineNo' does not exist/);
-  expect(errors[3]).toMatch(/"orderByStatus"' is not assignable/);
-  expect(errors[4]).toMatch(/Type 'string' is not assignable to type 'Date'/);
+  expect(errors[3]).toMatch(/'orderId' does not exist/);
+  expect(errors[4]).toMatch(/"orderByStatus"' is not assignable/);
+  expect(errors[5]).toMatch(/Type 'string' is not assignable to type 'Date'/);
 });
