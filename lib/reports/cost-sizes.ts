@@ -4,7 +4,7 @@
 import { attributeBytes } from './item-size';
 import { normalizeDate, utf8Length } from '../keys/encoding';
 import { composeKey } from '../keys/template';
-import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 import { indexEntryBytes, indexKeyBytes } from '../manifest/sizes';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
 import { dict, own } from '../manifest/values';
@@ -89,6 +89,11 @@ function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribut
 
 /** Bytes of the key attributes an item writes for one index slot (an LSI only its sort key); undefined when it is not in it. */
 function sampleKeyBytes(model: TableModel, entity: EntityModel, index: IndexModel, sample: { [attribute: string]: any }): number | undefined {
+  // A multi-attribute key is the item's own attributes: none are written for it; without one the item is not in it.
+  if (index.partitionAttributes) {
+    const names = [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name);
+    return names.every((n) => sample[n] !== undefined && sample[n] !== null) ? 0 : undefined;
+  }
   const keys = entity.keys[index.name];
   const parts: [string, typeof keys.pk, boolean][] = [];
   if (index.type !== IndexType.LSI) parts.push([index.partitionKey, keys.pk, index.shards !== undefined]);
@@ -109,5 +114,5 @@ function sampleKeyBytes(model: TableModel, entity: EntityModel, index: IndexMode
 }
 
 function populated(model: TableModel, entity: EntityModel): IndexModel[] {
-  return Object.values(model.indexes).filter((i) => i.type !== IndexType.TABLE && entity.keys[i.name]);
+  return Object.values(model.indexes).filter((i) => i.type !== IndexType.TABLE && populatesIndex(entity, i));
 }

@@ -4,7 +4,7 @@
 // delete +1), and each index write costs 1 unit per KB of the projected entry, rounded up: a
 // KEYS_ONLY entry is cheap, an ALL entry costs what the table write costs.
 import { EntitySizes } from './cost-sizes';
-import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
 import { ProjectionKind, ShardStrategy } from '../manifest/structs';
 
@@ -95,7 +95,7 @@ export function writeCost(model: TableModel, sizes: EntitySizes, kind: WriteKind
     }
   }
   const indexes = Object.values(model.indexes)
-    .filter((index) => index.type !== IndexType.TABLE && entity.keys[index.name])
+    .filter((index) => index.type !== IndexType.TABLE && populatesIndex(entity, index))
     .map((index) => {
       const effect = effectOn(entity, index, kind, attributes, sizes.missingIndexes);
       const writes = indexWrites(effect);
@@ -125,6 +125,7 @@ function effectOn(entity: EntityModel, index: IndexModel, kind: WriteKind, attri
  * update cannot change.
  */
 export function keyAttributesOn(entity: EntityModel, index: IndexModel): Set<string> {
+  if (index.partitionAttributes) return new Set([...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name));
   const keys = entity.keys[index.name];
   const attrs = new Set<string>([...(keys?.sk?.attributes ?? [])]);
   // An LSI's partition key is the table's, which an update cannot change.

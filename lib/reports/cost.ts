@@ -8,7 +8,7 @@ import { entitySizes, EntitySizes, SampleItems } from './cost-sizes';
 import { storageCosts, StorageCost } from './cost-storage';
 import { uniqueWriteCosts, UniqueWriteCost } from './cost-unique';
 import { keyAttributesOn, writeCost, WriteCost, WriteKind } from './cost-writes';
-import { EntityModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
 
 /** Options of the cost report. */
@@ -66,7 +66,7 @@ export function costReport(model: TableModel, options: CostOptions = {}): CostRe
 /** The writes worth pricing for an entity. */
 function writesOf(model: TableModel, entity: EntityModel): [WriteKind, string[]][] {
   const tableKey = keyAttributesOn(entity, model.indexes[TABLE_INDEX]);
-  const secondary = Object.values(model.indexes).filter((i) => i.type !== IndexType.TABLE && entity.keys[i.name]);
+  const secondary = Object.values(model.indexes).filter((i) => i.type !== IndexType.TABLE && populatesIndex(entity, i));
   const writes: [WriteKind, string[]][] = [[WriteKind.PUT, []]];
   for (const attr of Object.values(entity.attributes)) {
     if (tableKey.has(attr.name)) continue;

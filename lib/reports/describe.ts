@@ -31,10 +31,11 @@ export function keyPairText(model: TableModel, entity: EntityModel, index: Index
  * Attributes that decide whether an entity is in an index: optional attributes of its index key
  * templates. An item without one (or with `false`, for booleans) is left out of the index.
  */
-export function sparseCondition(entity: EntityModel, indexName: string): string | undefined {
-  const keys = entity.keys[indexName];
-  if (!keys || indexName === TABLE_INDEX) return undefined;
-  const attrs = [...keys.pk.attributes, ...(keys.sk?.attributes ?? [])];
+export function sparseCondition(entity: EntityModel, index: IndexModel): string | undefined {
+  const keys = entity.keys[index.name];
+  const attrs = index.partitionAttributes
+    ? [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name)
+    : keys && index.type !== IndexType.TABLE ? [...keys.pk.attributes, ...(keys.sk?.attributes ?? [])] : [];
   const optional = [...new Set(attrs)].filter((a) => !entity.attributes[a]?.required || entity.attributes[a]?.type === AttributeKind.BOOLEAN);
   if (optional.length === 0) return undefined;
   return optional.map((a) => (entity.attributes[a]?.type === AttributeKind.BOOLEAN ? `${a} is true` : `${a} is set`)).join(' and ');

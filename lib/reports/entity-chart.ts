@@ -4,7 +4,7 @@
 import { keyPairText, secondaryIndexes, sparseCondition } from './describe';
 import { ReportTable } from './report-table';
 import { guardMark } from '../keys/unique-guard';
-import { EntityModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 
 /** The main-table entity chart. */
 export function entityChart(model: TableModel): ReportTable {
@@ -17,10 +17,10 @@ export function entityChart(model: TableModel): ReportTable {
     if (entity.version) notes.push(`versioned: \`${entity.version}\` checked and incremented by every write`);
     if (entity.timestamps) notes.push(`timestamps: \`${entity.timestamps.createdAt}\` on create, \`${entity.timestamps.updatedAt}\` on every write`);
     for (const index of secondaryIndexes(model)) {
-      if (!entity.keys[index.name]) continue;
+      if (!populatesIndex(entity, index)) continue;
       if (index.type === IndexType.GSI) gsi.push(`${index.name}: ${keyPairText(model, entity, index)}`);
       else lsi.push(`${index.sortKey}: ${entity.keys[index.name].sk!.source}`);
-      const when = sparseCondition(entity, index.name);
+      const when = sparseCondition(entity, index);
       if (when) notes.push(`in ${index.name} only when ${when}`);
     }
     return [entity.name, keys?.pk.source ?? '-', keys?.sk?.source ?? '-', gsi.join('\n') || '-', lsi.join('\n') || '-', notes.join('\n')];

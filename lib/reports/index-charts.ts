@@ -1,8 +1,8 @@
 // One entity chart per secondary index: which entities an index holds, under
 // which keys, and the access patterns that read them there. Overloaded indexes show several rows.
-import { partitionKeyText, projectionText, secondaryIndexes } from './describe';
+import { attributeKeyText, partitionKeyText, projectionText, secondaryIndexes } from './describe';
 import { ReportTable } from './report-table';
-import { IndexModel, IndexType, TableModel } from '../manifest/model';
+import { IndexModel, IndexType, populatesIndex, TableModel } from '../manifest/model';
 
 /** A chart for every secondary index at least one entity populates, in model order. */
 export function indexCharts(model: TableModel): ReportTable[] {
@@ -22,23 +22,28 @@ function indexChart(model: TableModel, index: IndexModel): ReportTable {
     const patterns = Object.values(model.patterns)
       .filter((p) => p.index === index.name && p.entities.includes(entity.name))
       .map((p) => (p.description ? `${p.name}: ${p.description}` : p.name));
-    const row = [entity.name, partitionKeyText(keys.pk, index, model.delimiter)];
-    if (index.sortKey) row.push(keys.sk?.source ?? '-');
+    // A multi-attribute key holds the entity's own attributes: its columns name them.
+    const row = index.partitionAttributes ? [entity.name] : [entity.name, partitionKeyText(keys.pk, index, model.delimiter)];
+    if (index.sortKey && !index.partitionAttributes) row.push(keys.sk?.source ?? '-');
     row.push(patterns.join('\n') || '-');
     return row;
   });
-  const headers = ['Entity', index.partitionKey, ...(index.sortKey ? [index.sortKey] : []), 'Access patterns'];
+  const headers = index.partitionAttributes
+    ? ['Entity', 'Access patterns']
+    : ['Entity', index.partitionKey, ...(index.sortKey ? [index.sortKey] : []), 'Access patterns'];
   return {
     heading: index.description ? `${index.name}: ${index.description}` : index.name,
     intro: describeIndex(index),
     headers,
     rows,
-    codeColumns: index.sortKey ? [1, 2] : [1],
+    codeColumns: index.partitionAttributes ? [] : index.sortKey ? [1, 2] : [1],
   };
 }
 
 function describeIndex(index: IndexModel): string {
-  const keys = index.sortKey ? `${index.partitionKey} / ${index.sortKey}` : index.partitionKey;
+  const keys = index.partitionAttributes
+    ? `the items' own attributes: partition ${attributeKeyText(index.partitionAttributes)}${index.sortAttributes?.length ? `, sort ${attributeKeyText(index.sortAttributes)}` : ''}`
+    : index.sortKey ? `${index.partitionKey} / ${index.sortKey}` : index.partitionKey;
   const parts = [
     `${index.type === IndexType.LSI ? 'LSI' : 'GSI'} on ${keys}`,
     `projection ${projectionText(index)}`,
@@ -54,5 +59,5 @@ function describeIndex(index: IndexModel): string {
 }
 
 function populating(model: TableModel, index: IndexModel) {
-  return Object.values(model.entities).filter((e) => e.keys[index.name] !== undefined);
+  return Object.values(model.entities).filter((e) => populatesIndex(e, index));
 }

@@ -3,7 +3,7 @@
 // physical attribute names, projections, shard counts; nothing rendered for reading.
 import { fetchText, partitionKeyText, sparseCondition } from './describe';
 import { keyCondition } from './pattern-table';
-import { ShardModel, TableModel } from '../manifest/model';
+import { populatesIndex, ShardModel, TableModel } from '../manifest/model';
 
 /** One entity's key templates on one index slot. */
 export interface DesignJsonKeys {
@@ -36,6 +36,10 @@ export interface DesignJson {
     readonly type: string;
     readonly partitionKey: string;
     readonly sortKey?: string;
+    /** A GSI keyed on the items' own attributes: its partition attributes, in key order. */
+    readonly partitionAttributes?: string[];
+    /** Its sort attributes, in key order. */
+    readonly sortAttributes?: string[];
     readonly projection: string;
     /** Non-key attributes an INCLUDE index projects. */
     readonly include?: string[];
@@ -73,7 +77,7 @@ export function designJson(model: TableModel): DesignJson {
       ...(e.description ? { description: e.description } : {}),
       attributes: Object.values(e.attributes).map((a) => ({ name: a.name, type: a.type, required: a.required })),
       keys: Object.values(e.keys).map((k) => {
-        const onlyWhen = sparseCondition(e, k.index);
+        const onlyWhen = sparseCondition(e, model.indexes[k.index]);
         return {
           index: k.index,
           pk: k.pk.source,
@@ -88,10 +92,11 @@ export function designJson(model: TableModel): DesignJson {
       type: i.type,
       partitionKey: i.partitionKey,
       ...(i.sortKey ? { sortKey: i.sortKey } : {}),
+      ...(i.partitionAttributes ? { partitionAttributes: i.partitionAttributes.map((a) => a.name), sortAttributes: (i.sortAttributes ?? []).map((a) => a.name) } : {}),
       projection: i.projection,
       ...(i.projection === 'INCLUDE' ? { include: i.nonKeyAttributes } : {}),
       ...(i.shards ? { shards: shardsOf(i.shards) } : {}),
-      entities: entities.filter((e) => e.keys[i.name]).map((e) => e.name),
+      entities: entities.filter((e) => populatesIndex(e, i)).map((e) => e.name),
     })),
     accessPatterns: Object.values(model.patterns).map((p) => ({
       name: p.name,

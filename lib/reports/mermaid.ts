@@ -30,7 +30,7 @@ export function mermaidText(text: string): string {
 /** The entity / index / access-pattern diagram as Mermaid source (no fences). */
 export function mermaidDiagram(model: TableModel): string {
   const entities = Object.values(model.entities);
-  const indexes = Object.values(model.indexes).filter((i) => entities.some((e) => e.keys[i.name]));
+  const indexes = Object.values(model.indexes).filter((i) => entities.some((e) => populatesIndex(e, i)));
   const patterns = Object.values(model.patterns);
   const entityId = (name: string) => `E${entities.findIndex((e) => e.name === name)}`;
   const indexId = (name: string) => `I${indexes.findIndex((i) => i.name === name)}`;

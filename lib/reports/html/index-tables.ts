@@ -4,7 +4,7 @@
 // with the attributes the index projects.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { StoredItem } from './samples';
-import { IndexModel, IndexType, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { ProjectionKind } from '../../manifest/structs';
 import { compareUtf8 } from '../../runtime/fanout-order';
 import { fromAttributeValue } from '../../runtime/marshall';
@@ -54,7 +54,7 @@ export function indexTables(model: TableModel, items: readonly StoredItem[]): In
     return {
       index,
       projection: projectionText(index),
-      entities: Object.values(model.entities).filter((e) => e.keys[index.name]).map((e) => e.name),
+      entities: Object.values(model.entities).filter((e) => populatesIndex(e, index)).map((e) => e.name),
       partitions: partitionsOf(entries),
     };
   });
