@@ -8,7 +8,7 @@ import { BackfillPlanError, itemFix, planBackfill } from '../../lib/migrate/plan
 import { itemToWrite } from '../../lib/runtime/items';
 import { propertyRuns } from '../support/property-runs';
 
-const [A, B, C] = (['A', 'B', 'C'] as const).map((v) => resolveModel(shopManifest(v)));
+const [A, B, C, D, E] = (['A', 'B', 'C', 'D', 'E'] as const).map((v) => resolveModel(shopManifest(v)));
 
 type Item = Record<string, AttributeValue>;
 
@@ -40,6 +40,8 @@ test.each([
   ['A', 'B', A, B],
   ['B', 'C', B, C],
   ['B', 'A', B, A],
+  ['D', 'E', D, E],
+  ['E', 'D', E, D],
 ] as const)('an item written under %s, fixed for %s, is exactly what the runtime writes under the new model; a second fix finds it current', (_a, _b, from, to) => {
   fc.assert(fc.property(row, ({ entity, item }) => {
     const clean = Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined));
@@ -54,6 +56,19 @@ test.each([
       for (const attr of [...Object.keys(fix.set), ...fix.remove]) expect(to.entities[entity].attributes[attr]).toBeUndefined();
     }
   }), { numRuns: propertyRuns(30) });
+});
+
+test('moving orders by amount from a composed GSI to one keyed on their own attributes removes the composed keys and writes nothing', () => {
+  const plan = planBackfill(E, D);
+  expect(plan.entities.find((e) => e.entity === 'Order')!.changes).toEqual([
+    { index: 'GSI3', change: 'REMOVED', detail: 'SPENDER#{customerId} / AMOUNT#{amount}: attributes removed' },
+  ]);
+  const stored = itemToWrite(D, D.entities.Order, { customerId: 'c1', orderId: 'o1', status: 'OPEN', createdAt: '2024-01-01T00:00:00.000Z', amount: 12.5 });
+  const fix = itemFix(plan, stored);
+  expect(fix).toMatchObject({ kind: 'STALE', set: {}, remove: ['GSI3PK', 'GSI3SK'] });
+  // The attributes BySpender keys on are the order's own, stored as they are.
+  expect(stored.customerId).toEqual({ S: 'c1' });
+  expect(stored.amount).toEqual({ N: '12.5' });
 });
 
 test('the plan names each slot change; without the previous model, the shard history', () => {

@@ -1,11 +1,12 @@
 // A shop whose design changes under a deployed table, for the backfill tests: customers, orders and
 // products; version A as first deployed, B with a new GSI (orders by amount per customer), a
 // changed template (products by category then price then id) and GSI2 resharded from 3 to 5, C
-// with GSI2 back at 3 shards (5 kept in the history), and D with the history dropped, as after a
-// completed backfill.
+// with GSI2 back at 3 shards (5 kept in the history), D with the history dropped, as after a
+// completed backfill, and E with orders by amount per customer moved from the composed GSI3 to
+// BySpender, keyed on the orders' own customerId and amount (multi-attribute keys).
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
 
-export type Version = 'A' | 'B' | 'C' | 'D';
+export type Version = 'A' | 'B' | 'C' | 'D' | 'E';
 
 export function shopManifest(version: Version): SingleTableManifest {
   const sharding = {
@@ -13,7 +14,9 @@ export function shopManifest(version: Version): SingleTableManifest {
     B: { shardCount: 5, previousShardCounts: [3] },
     C: { shardCount: 3, previousShardCounts: [5] },
     D: { shardCount: 3 },
+    E: { shardCount: 3 },
   }[version];
+  const spender = version === 'E' ? 'BySpender' : 'GSI3';
   return {
     entities: {
       Customer: {
@@ -40,7 +43,7 @@ export function shopManifest(version: Version): SingleTableManifest {
         indexes: {
           GSI1: { pk: 'ORDER#{orderId}', sk: 'ORDER#{orderId}' },
           GSI2: { pk: 'STATUS#{status}', sk: '{createdAt}' },
-          ...(version === 'A' ? {} : { GSI3: { pk: 'SPENDER#{customerId}', sk: 'AMOUNT#{amount}' } }),
+          ...(version === 'A' || version === 'E' ? {} : { GSI3: { pk: 'SPENDER#{customerId}', sk: 'AMOUNT#{amount}' } }),
         },
       },
       Product: {
@@ -57,7 +60,8 @@ export function shopManifest(version: Version): SingleTableManifest {
     globalIndexes: {
       GSI1: { projection: ProjectionKind.ALL },
       GSI2: { projection: ProjectionKind.INCLUDE, include: ['orderId', 'customerId', 'createdAt'], sharding },
-      ...(version === 'A' ? {} : { GSI3: { projection: ProjectionKind.KEYS_ONLY } }),
+      ...(version === 'A' || version === 'E' ? {} : { GSI3: { projection: ProjectionKind.KEYS_ONLY } }),
+      ...(version === 'E' ? { BySpender: { projection: ProjectionKind.KEYS_ONLY, partitionAttributes: ['customerId'], sortAttributes: ['amount'] } } : {}),
     },
     accessPatterns: {
       ordersForCustomer: { entities: ['Order'], sortKeyCondition: SortKeyCondition.BEGINS_WITH },
@@ -65,7 +69,7 @@ export function shopManifest(version: Version): SingleTableManifest {
       orderById: { entities: ['Order'], index: 'GSI1', sortKeyCondition: SortKeyCondition.EQUALS },
       ordersByStatus: { entities: ['Order'], index: 'GSI2', attributes: ['orderId', 'customerId', 'createdAt'] },
       productsByCategory: { entities: ['Product'], index: 'GSI1' },
-      ...(version === 'A' ? {} : { ordersByAmount: { entities: ['Order'], index: 'GSI3' } }),
+      ...(version === 'A' ? {} : { ordersByAmount: { entities: ['Order'], index: spender } }),
     },
   };
 }
