@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 
 const ROOT = join(__dirname, '..', '..');
-const PAGES = ['docs/runtime.md', 'docs/construct.md', 'docs/migrations.md'];
+const PAGES = ['docs/runtime.md', 'docs/construct.md', 'docs/migrations.md', 'docs/manifest.md'];
 
 function checkedBlocks(): Record<string, string> {
   const files: Record<string, string> = {};
@@ -26,9 +26,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the billing, stream decoding, stream consumer, unique-value release and backfill examples are there and type-check', () => {
+test('the billing, stream decoding, stream consumer, unique-value release, backfill and multi-attribute key examples are there and type-check', () => {
   const blocks = checkedBlocks();
-  expect(Object.keys(blocks).sort()).toEqual(['billing-stack.ts', 'migrate.ts', 'stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
+  expect(Object.keys(blocks).sort()).toEqual(['attribute-keys.ts', 'billing-stack.ts', 'migrate.ts', 'stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
   for (const [name, text] of Object.entries(blocks)) writeFileSync(join(dir, name), text);
   const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
   const program = ts.createProgram(Object.keys(blocks).map((n) => join(dir, n)), {
