@@ -25,7 +25,8 @@ function projection(index: IndexModel): Pick<GlobalSecondaryIndexPropsV2, 'proje
 const stringKey = (name: string) => ({ name, type: AttributeType.STRING });
 
 // A DATE is stored as an ISO-8601 string, so it keys (and sorts) as one.
-const keyAttribute = (a: KeyAttributeModel) => ({ name: a.name, type: a.kind === AttributeKind.NUMBER ? AttributeType.NUMBER : AttributeType.STRING });
+const keyAttribute = (a: KeyAttributeModel) =>
+  ({ name: a.name, type: a.kind === AttributeKind.NUMBER ? AttributeType.NUMBER : AttributeType.STRING });
 
 /** An index's key: a composed string key, or its multi-attribute key in TableV2's `partitionKeys`/`sortKeys`. */
 function keyOf(index: IndexModel): Pick<GlobalSecondaryIndexPropsV2, 'partitionKey' | 'sortKey' | 'partitionKeys' | 'sortKeys'> {

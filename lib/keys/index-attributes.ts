@@ -10,7 +10,9 @@ import type { EntityModel, IndexModel } from '../manifest/model';
  */
 export function attributesInIndex(entity: EntityModel, index: IndexModel): ReadonlySet<string> | undefined {
   if (index.projection === 'ALL') return undefined;
-  const found = new Set([...index.nonKeyAttributes, ...(index.partitionAttributes ?? []).map((a) => a.name), ...(index.sortAttributes ?? []).map((a) => a.name)]);
+  // A multi-attribute key's attributes are held as themselves.
+  const keyAttributes = [...index.partitionAttributes ?? [], ...index.sortAttributes ?? []].map((a) => a.name);
+  const found = new Set([...index.nonKeyAttributes, ...keyAttributes]);
   const slots = [entity.keys.table, entity.keys[index.name]];
   for (const slot of slots) {
     for (const attribute of slot?.pk.attributes ?? []) found.add(attribute);

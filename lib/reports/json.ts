@@ -92,7 +92,9 @@ export function designJson(model: TableModel): DesignJson {
       type: i.type,
       partitionKey: i.partitionKey,
       ...(i.sortKey ? { sortKey: i.sortKey } : {}),
-      ...(i.partitionAttributes ? { partitionAttributes: i.partitionAttributes.map((a) => a.name), sortAttributes: (i.sortAttributes ?? []).map((a) => a.name) } : {}),
+      ...(i.partitionAttributes
+        ? { partitionAttributes: i.partitionAttributes.map((a) => a.name), sortAttributes: (i.sortAttributes ?? []).map((a) => a.name) }
+        : {}),
       projection: i.projection,
       ...(i.projection === 'INCLUDE' ? { include: i.nonKeyAttributes } : {}),
       ...(i.shards ? { shards: shardsOf(i.shards) } : {}),
