@@ -118,7 +118,8 @@ type Values<M, E extends EntityName<M>, Names> = {
     : never;
 };
 
-type IndexesOf<M> = LiteralOf<M> extends { readonly globalIndexes?: infer G } ? NonNullable<G> : never;
+// {} without a literal `globalIndexes`: `never` here would make every index look keyed on attributes.
+type IndexesOf<M> = LiteralOf<M> extends { readonly globalIndexes: infer G } ? G : {};
 type IndexDef<M, I extends string> = I extends keyof IndexesOf<M> ? IndexesOf<M>[I] : {};
 /** A multi-attribute GSI's partition attribute names (never for a composed index). */
 type PartitionAttributeNames<M, I extends string> = IndexDef<M, I> extends { readonly partitionAttributes: readonly (infer A)[] } ? A : never;

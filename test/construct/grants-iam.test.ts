@@ -77,7 +77,7 @@ describe.each(Object.keys(INPUTS))('a grant of %s', (name) => {
   test('allows the queries the runtime sends for it, every shard of a sharded index, for any value', async () => {
     expect(own.length).toBe(model.indexes[pattern.index].shards?.readCount ?? 1);
     for (const request of own) await expectAllowed(policy, request);
-    const strings = pattern.pk.segments.filter((s) => s.kind === 'STRING').map((s) => s.attribute!);
+    const strings = pattern.pk!.segments.filter((s) => s.kind === 'STRING').map((s) => s.attribute!);
     const value = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom('a', 'Z', '#', '$', '*', '?', ' ', '-') });
     await fc.assert(fc.asyncProperty(fc.array(value, { minLength: strings.length, maxLength: strings.length }), async (values) => {
       const input = { ...INPUTS[name], ...Object.fromEntries(strings.map((s, i) => [s, values[i]])) };
@@ -90,7 +90,7 @@ describe.each(Object.keys(INPUTS))('a grant of %s', (name) => {
     for (const other of others) {
       for (const request of patternQueries(model, other.name, INPUTS[other.name])) {
         // LeadingKeys sees partition keys only: patterns of one partition key template share their partitions.
-        if (other.pk.source === pattern.pk.source) await expectAllowed(policy, request);
+        if (other.pk!.source === pattern.pk!.source) await expectAllowed(policy, request);
         else await expectDenied(policy, request);
       }
     }

@@ -52,7 +52,7 @@ test.each([
   const pattern = model.patterns[name];
   expect(pattern.index).toBe(index);
   expect(model.indexes[index].partitionKey).toBe(keyAttribute);
-  expect(key(pattern.pk, values)).toEqual({ key: expected });
+  expect(key(pattern.pk!, values)).toEqual({ key: expected });
 });
 
 test('recent shipped orders come newest first, sorted by the timestamp', () => {

@@ -110,7 +110,7 @@ function inputOf(model: TableModel, pattern: string): fc.Arbitrary<Record<string
     : p.sortKeyCondition === 'NONE' ? fc.constant({}) : values(sk);
   // Now and then a name the pattern does not use.
   const extra = fc.oneof({ weight: 30, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constant({ nope: 1 }) });
-  return fc.tuple(values(p.pk.attributes), condition, extra).map(([pk, rest, unused]) => ({ ...pk, ...rest, ...unused }));
+  return fc.tuple(values(p.pk!.attributes), condition, extra).map(([pk, rest, unused]) => ({ ...pk, ...rest, ...unused }));
 }
 
 const options = fc.record({
