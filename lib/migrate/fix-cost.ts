@@ -47,6 +47,7 @@ export function storedItemBytes(item: Item, bytes = (name: string, av: Attribute
 }
 
 function keyNames(index: IndexModel): string[] {
+  if (index.partitionAttributes) return [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name);
   // An LSI's partition key is the table's, counted with the table key.
   return [...(index.type === IndexType.LSI ? [] : [index.partitionKey]), ...(index.sortKey ? [index.sortKey] : [])];
 }

@@ -4,8 +4,11 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as fc from 'fast-check';
 import { CATEGORIES, shopManifest, STATUSES } from './shop';
 import { resolveModel } from '../../lib/manifest/resolve';
+import { fixWriteUnits } from '../../lib/migrate/fix-cost';
 import { BackfillPlanError, itemFix, planBackfill } from '../../lib/migrate/plan';
 import { itemToWrite } from '../../lib/runtime/items';
+import { ManifestDraft } from '../manifest/manifest-fixture';
+import { attributeKeyedManifest } from '../support/attribute-keyed';
 import { propertyRuns } from '../support/property-runs';
 
 const [A, B, C, D, E] = (['A', 'B', 'C', 'D', 'E'] as const).map((v) => resolveModel(shopManifest(v)));
@@ -69,6 +72,22 @@ test('moving orders by amount from a composed GSI to one keyed on their own attr
   // The attributes BySpender keys on are the order's own, stored as they are.
   expect(stored.customerId).toEqual({ S: 'c1' });
   expect(stored.amount).toEqual({ N: '12.5' });
+});
+
+test('a fix costs a multi-attribute index only when the item holds every key attribute of it', () => {
+  const before = attributeKeyedManifest();
+  const after = attributeKeyedManifest() as ManifestDraft;
+  delete after.entities.Invoice.indexes;
+  delete after.globalIndexes!.GSI1;
+  delete after.accessPatterns!.invoiceById;
+  // note is optional: an invoice without one is not in ByNote, though it holds tenantId and amount.
+  after.globalIndexes!.ByNote = { partitionAttributes: ['tenantId', 'note'], sortAttributes: ['amount'] };
+  const [was, now] = [resolveModel(before), resolveModel(after)];
+  const stored = itemToWrite(was, was.entities.Invoice, { tenantId: 't', invoiceId: 'i', status: 'OPEN', amount: 3, issuedAt: '2026-01-01T00:00:00.000Z' });
+  const fix = itemFix(planBackfill(now, was), stored);
+  expect(fix).toMatchObject({ kind: 'STALE', remove: ['GSI1PK', 'GSI1SK'] });
+  // The table write, and ByStatus (ALL) rewriting its entry; not ByRegion or ByNote, which the item is not in.
+  expect(fixWriteUnits(now, stored, fix as Extract<typeof fix, { kind: 'STALE' }>)).toBe(2);
 });
 
 test('the plan names each slot change; without the previous model, the shard history', () => {
