@@ -17,7 +17,7 @@ import { MemoryEngine } from './support/memory-engine';
 import { compileManifest } from '../lib/manifest/compile';
 import type { TableModel } from '../lib/manifest/model';
 import { AttributeKind, defineManifest, openTable, query, SortOrder, TableContext } from '../lib/runtime';
-import { itemToWrite } from '../lib/runtime/items';
+import { itemToWrite } from '../lib/runtime/items/requests';
 
 const SHARDS = 10;
 const ITEMS = 5000;

@@ -11,7 +11,7 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { planBackfill } from '../../lib/migrate/plan';
 import { backfill } from '../../lib/migrate/run';
 import { createClient } from '../../lib/runtime';
-import { fromItem } from '../../lib/runtime/marshall';
+import { fromItem } from '../../lib/runtime/keys/marshall';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages } from '../support/requests';
 

@@ -11,7 +11,7 @@ import { planBackfill } from '../../lib/migrate/plan';
 import { backfill } from '../../lib/migrate/run';
 import { runSegment } from '../../lib/migrate/worker';
 import { createClient } from '../../lib/runtime';
-import * as retries from '../../lib/runtime/retry';
+import * as retries from '../../lib/runtime/table/retry';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 type Db = {

@@ -5,7 +5,7 @@ import * as fc from 'fast-check';
 import { CATEGORIES, shopManifest, STATUSES } from './shop';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { BackfillPlanError, itemFix, planBackfill } from '../../lib/migrate/plan';
-import { itemToWrite } from '../../lib/runtime/items';
+import { itemToWrite } from '../../lib/runtime/items/requests';
 import { propertyRuns } from '../support/property-runs';
 
 const [A, B, C] = (['A', 'B', 'C'] as const).map((v) => resolveModel(shopManifest(v)));

@@ -12,7 +12,7 @@ import {
 import fc from 'fast-check';
 import { byteCompare, idOf, Item, naiveMerge } from './fanout-fake';
 import { shardedKey, shardForItem } from '../../lib/keys/shard';
-import { fanOutQuery, FanOutState, ShardPageFetcher } from '../../lib/runtime/fanout';
+import { fanOutQuery, FanOutState, ShardPageFetcher } from '../../lib/runtime/query/fanout';
 import { Engine, startEngine } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 

@@ -6,7 +6,7 @@ import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, maintainedWrites, openTable, SingleTableError, transactGet, TransactionCanceledError, transactWrite, where } from '../../lib/runtime';
-import { TableContext } from '../../lib/runtime/context';
+import { TableContext } from '../../lib/runtime/table/context';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 

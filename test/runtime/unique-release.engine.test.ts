@@ -13,7 +13,7 @@ import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, releaseUniqueValues, SingleTableError, TransactionCanceledError } from '../../lib/runtime';
-import { guardItem, guardKeyAttributes } from '../../lib/runtime/unique';
+import { guardItem, guardKeyAttributes } from '../../lib/runtime/items/unique';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
 import { asLambdaRecord, streamRecords } from '../support/stream-records';

@@ -8,7 +8,7 @@ import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { ConditionFailedError, createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem, where } from '../../lib/runtime';
-import { buildPut } from '../../lib/runtime/items';
+import { buildPut } from '../../lib/runtime/items/requests';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { countRequests } from '../support/requests';
