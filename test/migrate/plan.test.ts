@@ -2,10 +2,10 @@
 // item written under the old model exactly what the runtime writes under the new one.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as fc from 'fast-check';
-import { CATEGORIES, shopManifest, STATUSES } from './shop';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { BackfillPlanError, itemFix, planBackfill } from '../../lib/migrate/plan';
 import { itemToWrite } from '../../lib/runtime/items/requests';
+import { CATEGORIES, shopManifest, STATUSES } from '../fixtures/shop';
 import { propertyRuns } from '../support/property-runs';
 
 const [A, B, C] = (['A', 'B', 'C'] as const).map((v) => resolveModel(shopManifest(v)));

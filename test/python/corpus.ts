@@ -20,8 +20,8 @@ import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';
 import { buildQueryInput, planQuery, queryBinding } from '../../lib/runtime/query/plan';
 import { SingleTableError } from '../../lib/runtime/table/errors';
 import { loadModel } from '../../lib/runtime/table/load-model';
-import { manifest as sliceManifest } from '../runtime/fixtures/access-slice-manifest';
-import { manifest as comparisonsManifest } from '../runtime/fixtures/comparisons-manifest';
+import { manifest as sliceManifest } from '../fixtures/access-slice-manifest';
+import { manifest as comparisonsManifest } from '../fixtures/comparisons-manifest';
 
 /** The table name every request of the corpus is built for. */
 export const CORPUS_TABLE = 'T';

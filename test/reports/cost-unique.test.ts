@@ -13,7 +13,7 @@ import { attributeBytes } from '../../lib/reports/item-size';
 import { guardItem, guardWrites } from '../../lib/runtime/items/unique';
 import { keyAttributes, tableKey } from '../../lib/runtime/keys/item-keys';
 import { fromItem } from '../../lib/runtime/keys/marshall';
-import { uniqueManifest } from '../runtime/fixtures/unique-manifest';
+import { uniqueManifest } from '../fixtures/unique-manifest';
 
 const model = resolveModel(uniqueManifest);
 const customer = model.entities.Customer;

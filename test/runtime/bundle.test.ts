@@ -117,7 +117,7 @@ test('a handler carries only the operations it calls', () => {
 });
 
 test('a fetched pattern on an index without shards carries the fetch and not the fan-out', async () => {
-  const fetched = Object.keys((await bundle('test/runtime/fixtures/fetched-pattern-handler.ts')).inputs);
+  const fetched = Object.keys((await bundle('test/fixtures/handlers/fetched-pattern-handler.ts')).inputs);
   expect(fetched).toEqual(expect.arrayContaining(['lib/runtime/access/slice-read.ts', 'lib/runtime/query/fetch-items.ts', 'lib/runtime/batch/send-batches.ts']));
   for (const absent of ['lib/runtime/query/fanout.ts', 'lib/runtime/query/fanout-heap.ts', 'lib/runtime/query/fanout-order.ts', 'lib/keys/shard.ts']) {
     expect(fetched).not.toContain(absent);
@@ -137,7 +137,7 @@ test('users get what the sources measure: an import of cdk-single-table/runtime 
 });
 
 test('createClient, the object holding every operation, is the larger option: it bundles them all', async () => {
-  const { bytes } = await bundle('test/runtime/fixtures/create-client-handler.ts', { asPackage: true });
+  const { bytes } = await bundle('test/fixtures/handlers/create-client-handler.ts', { asPackage: true });
   expect(bytes).toBeGreaterThan(results['bench/handlers/cdk-single-table.ts'].asPackage.bytes * 1.3);
 });
 
@@ -153,12 +153,12 @@ test('a handler over a model without versioned, timestamped or unique entities c
     }
   }
   // createClient passes the hooks itself: its bundle has every one of them, so the patterns find what they look for.
-  const { code } = await bundle('test/runtime/fixtures/create-client-handler.ts', { asPackage: true });
+  const { code } = await bundle('test/fixtures/handlers/create-client-handler.ts', { asPackage: true });
   for (const pattern of MAINTAINED_CODE) expect(code).toMatch(pattern);
 });
 
 test('the operations with no condition compiler unless a condition is made: the condition code comes with where', async () => {
-  const handler = 'test/runtime/fixtures/model-file-handler.ts';
+  const handler = 'test/fixtures/handlers/model-file-handler.ts';
   for (const result of [await bundle(handler), await bundle(handler, { asPackage: true })]) {
     expect(result.bytes).toBeLessThanOrEqual(52_500);
     for (const pattern of [...MAINTAINED_CODE, /caller's condition/, /TRANSACTION_CANCELLED|TransactWriteItems/]) expect(result.code).not.toMatch(pattern);
@@ -168,7 +168,7 @@ test('the operations with no condition compiler unless a condition is made: the 
     expect(inputs).not.toContain(absent);
   }
   // A filter made with where brings the compiler, and the write's wording of a failed condition does not come with it.
-  const filtered = await bundle('test/runtime/fixtures/filtered-query-handler.ts');
+  const filtered = await bundle('test/fixtures/handlers/filtered-query-handler.ts');
   expect(Object.keys(filtered.inputs)).toEqual(expect.arrayContaining(['lib/runtime/expressions/condition.ts', 'lib/runtime/expressions/where.ts']));
 });
 

@@ -80,7 +80,7 @@ test('INVALID_MODEL naming the path when the file is missing, is not JSON, or is
 });
 
 test('a handler reading the deployed model bundles nothing of the manifest compiler, the construct or the CDK', async () => {
-  const { inputs, code } = await bundle('test/runtime/fixtures/deployed-model-handler.ts');
+  const { inputs, code } = await bundle('test/fixtures/handlers/deployed-model-handler.ts');
   const files = Object.keys(inputs).filter((i) => inputs[i] > 0);
   expect(files).toContain('lib/runtime/table/load-model.ts');
   expect(files.filter((i) => /^lib\/(manifest|construct|model\/document)|node_modules\//.test(i))).toEqual([]);
