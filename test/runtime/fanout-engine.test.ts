@@ -34,10 +34,10 @@ beforeAll(async () => {
 
 afterAll(() => engine.stop());
 
-async function writeAll(table: string, items: Item[]): Promise<void> {
+async function writeAll(tableName: string, items: Item[]): Promise<void> {
   for (let i = 0; i < items.length; i += 25) {
     const out = await client.send(new BatchWriteItemCommand({
-      RequestItems: { [table]: items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })) },
+      RequestItems: { [tableName]: items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })) },
     }));
     if (Object.keys(out.UnprocessedItems ?? {}).length) throw new Error('the engine left items unprocessed');
   }
