@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import { Order, sampleOrders } from './model/order';
 import { bundledPeers } from './peers/bundled';
 import { BATCH, compileLoop } from './throughput';
-import { loadModel } from '../lib/runtime/load-model';
+import { loadModel } from '../lib/runtime/table/load-model';
 import { bundle } from '../test/support/bundle';
 
 const quick = process.argv.includes('--quick');

@@ -16,8 +16,9 @@ import { median, significant } from './stats';
 import { MemoryEngine } from './support/memory-engine';
 import { compileManifest } from '../lib/manifest/compile';
 import type { TableModel } from '../lib/manifest/model';
+import { modelDocument } from '../lib/model/document';
 import { AttributeKind, defineManifest, openTable, query, SortOrder, TableContext } from '../lib/runtime';
-import { itemToWrite } from '../lib/runtime/items';
+import { itemToWrite } from '../lib/runtime/items/requests';
 
 const SHARDS = 10;
 const ITEMS = 5000;
@@ -77,7 +78,7 @@ export async function runShardedFanOut(options: ShardedFanOutOptions = {}) {
   const model = compileManifest(manifest).model;
   const engine = memoryEngineFor(model);
   engine.load(fanOutItems(model));
-  const document = { format: 'cdk-single-table/model', formatVersion: 1, model: JSON.parse(JSON.stringify(model)) };
+  const document = JSON.parse(JSON.stringify(modelDocument(model)));
   const sdk = new DynamoDBClient({
     region: 'us-east-1',
     endpoint: 'http://memory.invalid',

@@ -21,7 +21,7 @@ import { cpus, loadavg } from 'os';
 import { join } from 'path';
 import { AttributeValue, BatchWriteItemCommand, CreateTableCommand, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { shardedKey, shardForItem } from '../lib/keys/shard';
-import { fanOutQuery, ShardPageFetcher } from '../lib/runtime/fanout';
+import { fanOutQuery, ShardPageFetcher } from '../lib/runtime/query/fanout';
 
 type Item = Record<string, AttributeValue>;
 

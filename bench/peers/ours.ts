@@ -1,10 +1,10 @@
 // cdk-single-table's generic operations: the pure builders `putItem` and `query` run before they
-// send (lib/runtime/items.ts and query.ts), on the compiled model file as `openTable` loads it at
+// send (lib/runtime/items/requests.ts and query/plan.ts), on the compiled model file as `openTable` loads it at
 // cold start. This is exactly their work up to `dynamodb.send`, validation included.
 import type { PutItemCommandInput, QueryCommandInput } from '@aws-sdk/client-dynamodb';
-import { buildPut as buildPutInput } from '../../lib/runtime/items';
-import { loadModel } from '../../lib/runtime/load-model';
-import { buildQueryInput, planQuery } from '../../lib/runtime/query';
+import { buildPut as buildPutInput } from '../../lib/runtime/items/requests';
+import { buildQueryInput, planQuery } from '../../lib/runtime/query/plan';
+import { loadModel } from '../../lib/runtime/table/load-model';
 import document from '../model/manifest.model.json';
 import { Order, TABLE_NAME } from '../model/order';
 

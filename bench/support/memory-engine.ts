@@ -6,7 +6,7 @@
 // serialization, middleware and parsing stay in the measurement).
 import { Readable } from 'node:stream';
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
-import { compareUtf8 } from '../../lib/runtime/fanout-order';
+import { compareUtf8 } from '../../lib/runtime/query/fanout-order';
 
 type Item = Record<string, AttributeValue>;
 

@@ -13,7 +13,7 @@ import { accessNeeds } from './access/plan';
 import { createModelLayer, deliverModel, deployedModelPath } from './model-layer';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { own } from '../manifest/values';
-import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/environment';
+import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/table/environment';
 
 /** The physical key attribute names of one index. */
 export interface IndexKeyNames {

@@ -26,7 +26,7 @@ import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
 import { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
-import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/environment';
+import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/table/environment';
 
 /** Properties of a `SingleTable`. */
 export interface SingleTableProps extends SingleTableFeatureProps {

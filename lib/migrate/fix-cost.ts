@@ -9,7 +9,7 @@ import { writeUnits } from '../manifest/sizes';
 import { ProjectionKind } from '../manifest/structs';
 import { IndexEffect, indexWrites } from '../reports/cost-writes';
 import { attributeBytes } from '../reports/item-size';
-import { fromAttributeValue } from '../runtime/marshall';
+import { fromAttributeValue } from '../runtime/keys/marshall';
 
 type Item = Record<string, AttributeValue>;
 

@@ -7,4 +7,4 @@ export type { BackfillModel, BackfillPlan, EntityPlan, SlotChange } from './plan
 export { backfill } from './run';
 export type { BackfillCheckpoint, BackfillOptions, BackfillResult } from './run';
 export type { BackfillCounts, ItemFailure, SegmentCheckpoint } from './worker';
-export type { RetryPolicy } from '../runtime/retry';
+export type { RetryPolicy } from '../runtime/table/retry';

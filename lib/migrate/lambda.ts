@@ -10,7 +10,7 @@ import {
   BACKFILL_MAX_WCU_ENV, BACKFILL_MODEL_FILE, BACKFILL_PREVIOUS_MODEL_FILE, BACKFILL_RESERVE_ENV, BACKFILL_TABLE_ENV,
 } from './lambda-environment';
 import type { BackfillCounts, SegmentCheckpoint } from './worker';
-import { loadModel } from '../runtime/load-model';
+import { loadModel } from '../runtime/table/load-model';
 
 /** The state of one segment's loop: the event of the next invocation. */
 export interface SegmentState extends SegmentEvent {

@@ -7,10 +7,10 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { guardMark } from '../keys/unique-guard';
 import { EntityModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import type { ModelFile } from '../model/format';
-import { indexInputs, writeItemKeys } from '../runtime/keys';
-import { isModelDocument, loadModel } from '../runtime/load-model';
-import { fromItem } from '../runtime/marshall';
-import { parseKey } from '../runtime/results';
+import { indexInputs, writeItemKeys } from '../runtime/keys/item-keys';
+import { isModelDocument, loadModel } from '../runtime/table/load-model';
+import { fromItem } from '../runtime/keys/marshall';
+import { parseKey } from '../runtime/query/results';
 
 type Item = Record<string, AttributeValue>;
 

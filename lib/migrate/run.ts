@@ -6,7 +6,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BackfillPlan } from './plan';
 import { addCounts, BackfillCounts, emptyCounts, ItemFailure, runSegment, SegmentCheckpoint, SegmentResult } from './worker';
 import { WriteBudget } from './write-budget';
-import type { RetryPolicy } from '../runtime/retry';
+import type { RetryPolicy } from '../runtime/table/retry';
 
 /** Where a backfill stands: enough to resume it. Valid only for the same table, model and segment count. */
 export interface BackfillCheckpoint {

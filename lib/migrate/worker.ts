@@ -15,8 +15,8 @@ import { buildFixUpdate, storedKey } from './fix-input';
 import { GuardContext, guardStoredItem, readGuards } from './guards';
 import { BackfillPlan, ItemFix, itemFix } from './plan';
 import { WriteBudget } from './write-budget';
-import { fromItem } from '../runtime/marshall';
-import { RetryPolicy, withThrottlingRetry } from '../runtime/retry';
+import { fromItem } from '../runtime/keys/marshall';
+import { RetryPolicy, withThrottlingRetry } from '../runtime/table/retry';
 
 type Item = Record<string, AttributeValue>;
 

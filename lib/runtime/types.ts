@@ -1,21 +1,21 @@
 // The client's TypeScript surface, inferred from a `defineManifest` literal: item types per
 // entity, table keys from the key templates, pattern inputs, tagged results, and no `consistent`
 // option on patterns that query a GSI.
-import type { TableContext } from './context';
+import type { BatchGetOptions } from './batch/batch-get';
 import type { Where } from './expressions/where';
-import type { PutMode } from './items';
-import type { BatchGetOptions } from './ops/batch-get';
-import type { StreamChange, StreamDecodeOptions } from './ops/decode-stream';
-import type { DeleteOptions } from './ops/delete-item';
-import type { GetOptions } from './ops/get-item';
-import type { PutOptions } from './ops/put-item';
-import type { ReleaseOptions, ReleaseResult } from './ops/release-unique';
-import type { ScanOptions } from './ops/scan';
-import type { TransactWriteOptions } from './ops/transact-write';
-import type { Paged, PagingOptions } from './pages';
-import type { QueryOptions } from './query';
-import type { StreamEventInput } from './stream-record';
-import type { UpdateOptions } from './update';
+import type { DeleteOptions } from './items/delete-item';
+import type { GetOptions } from './items/get-item';
+import type { PutOptions } from './items/put-item';
+import type { ReleaseOptions, ReleaseResult } from './items/release-unique';
+import type { PutMode } from './items/requests';
+import type { UpdateOptions } from './items/update';
+import type { Paged, PagingOptions } from './query/pages';
+import type { QueryOptions } from './query/plan';
+import type { ScanOptions } from './query/scan';
+import type { StreamChange, StreamDecodeOptions } from './streams/decode-stream';
+import type { StreamEventInput } from './streams/stream-record';
+import type { TableContext } from './table/context';
+import type { TransactWriteOptions } from './transact/transact-write';
 import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../manifest/infer';
 
 type EntityDef<M, E extends EntityName<M>> = LiteralOf<M> extends { readonly entities: infer X } ? X[E & keyof X] : never;

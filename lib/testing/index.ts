@@ -13,7 +13,7 @@ import { invokeLambda, localEnvironment } from '../engine/invoke-lambda';
 import { assemblyFunctions, findFunction } from '../engine/lambda-functions';
 import { readTemplateFile, templateFromAssembly } from '../engine/templates';
 import type { SingleTableManifest } from '../manifest/structs';
-import { createClient, CreateClientOptions } from '../runtime/client';
+import { createClient, CreateClientOptions } from '../runtime/table/client';
 import type { SingleTableClient } from '../runtime/types';
 
 export type { EngineKind, EmbeddedEngine } from '../engine/engine';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { runIn } from './run';
 import { createClient } from '../../lib/runtime';
-import { shopManifest, shopRows } from '../migrate/shop';
+import { shopManifest, shopRows } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 let engine: Engine;

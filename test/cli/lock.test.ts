@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './run';
 import { ShardingDefinition } from '../../lib/manifest/structs';
-import { edited } from '../manifest/manifest-fixture';
+import { edited } from '../fixtures/valid-manifest';
 
 let dir: string;
 beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'single-table-cli-lock-')); });

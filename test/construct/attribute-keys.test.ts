@@ -4,7 +4,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { allows, onIndex, policyOf } from './iam';
 import { newFunction, tableStack } from './policy';
 import { synth } from './synth';
-import { attributeKeyedManifest } from '../support/attribute-keyed';
+import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
 
 test('the index keys on the attributes in order, each defined with its own type', () => {
   const { table } = synth({}, attributeKeyedManifest());

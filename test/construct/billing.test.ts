@@ -3,7 +3,7 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { Billing, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import { synth, synthError } from './synth';
-import { edited } from '../manifest/manifest-fixture';
+import { edited } from '../fixtures/valid-manifest';
 
 const writeScaling = (min: number, max: number, target = 70) => ({
   WriteCapacityAutoScalingSettings: { MinCapacity: min, MaxCapacity: max, TargetTrackingScalingPolicyConfiguration: { TargetValue: target } },

@@ -5,7 +5,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { synthError } from './synth';
 import { SingleTable } from '../../lib/construct/single-table';
 import { ManifestError } from '../../lib/manifest/diagnostics';
-import { edited } from '../manifest/manifest-fixture';
+import { edited } from '../fixtures/valid-manifest';
 
 const misspelled = edited((m) => { m.entities.Order.sk = 'ORDER#{ordrId}'; });
 

@@ -9,7 +9,7 @@ import { checkTableFeatures } from '../../lib/construct/features/check';
 import type { SingleTableFeatureProps } from '../../lib/construct/features/options';
 import { compileManifest } from '../../lib/manifest/compile';
 import { DiagnosticSink } from '../../lib/manifest/diagnostics';
-import { validManifest } from '../manifest/manifest-fixture';
+import { validManifest } from '../fixtures/valid-manifest';
 
 const REGION = 'eu-west-1';
 const provisioned = { billing: Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ maxCapacity: 5 }) }) };

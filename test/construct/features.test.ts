@@ -7,7 +7,7 @@ import { AnyPrincipal, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-i
 import { Stream } from 'aws-cdk-lib/aws-kinesis';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth } from './synth';
-import { edited } from '../manifest/manifest-fixture';
+import { edited } from '../fixtures/valid-manifest';
 
 const REGION = 'eu-west-1';
 const readPolicy = () => new PolicyDocument({

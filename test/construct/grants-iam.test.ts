@@ -11,7 +11,7 @@ import { manifest } from '../../examples/manifest';
 import { ExampleStack } from '../../examples/stack';
 import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/manifest/model';
-import { buildPut } from '../../lib/runtime/items';
+import { buildPut } from '../../lib/runtime/items/requests';
 
 const model = compileManifest(manifest).model;
 

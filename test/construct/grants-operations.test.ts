@@ -7,7 +7,7 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { actionsAndResources, newFunction, statementsOf, tableStack } from './policy';
 import { WriteOperation } from '../../lib/construct/access/options';
 import { SingleTable } from '../../lib/construct/single-table';
-import { validManifest } from '../manifest/manifest-fixture';
+import { validManifest } from '../fixtures/valid-manifest';
 
 const allow = (Action: string | string[], Resource: string | string[]) => ({ Action, Resource, Effect: 'Allow' });
 

@@ -11,7 +11,7 @@ import { actionsAndResources, newFunction, statementsOf, tableStack } from './po
 import { WriteOperation } from '../../lib/construct/access/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { compileManifest } from '../../lib/manifest/compile';
-import { validManifest } from '../manifest/manifest-fixture';
+import { validManifest } from '../fixtures/valid-manifest';
 
 const allow = (Action: string | string[], Resource: string | string[]) => ({ Action, Resource, Effect: 'Allow' });
 /** An allow on the partitions whose keys match the patterns only. */

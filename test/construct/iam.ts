@@ -8,8 +8,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { statementsOf } from './policy';
 import { shardedKey } from '../../lib/keys/shard';
 import { TABLE_INDEX, TableModel } from '../../lib/manifest/model';
-import { shardsToQuery } from '../../lib/runtime/fanout-shards';
-import { buildQueryInput, planQuery, shardQueryInput } from '../../lib/runtime/query';
+import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';
+import { buildQueryInput, planQuery, shardQueryInput } from '../../lib/runtime/query/plan';
 
 const ACCOUNT = '123456789012';
 const REGION = 'eu-west-1';

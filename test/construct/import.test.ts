@@ -7,7 +7,7 @@ import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambd
 import { WriteOperation } from '../../lib/construct/access/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { ISingleTable } from '../../lib/construct/single-table-base';
-import { edited, validManifest } from '../manifest/manifest-fixture';
+import { edited, validManifest } from '../fixtures/valid-manifest';
 
 const env = { account: '111111111111', region: 'eu-west-1' };
 const options = { patterns: ['ordersByStatus', 'ordersByDate'], writes: [WriteOperation.PUT] };

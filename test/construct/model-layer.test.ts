@@ -13,7 +13,7 @@ import { SingleTable } from '../../lib/construct/single-table';
 import { assemblyFunctions } from '../../lib/engine/lambda-functions';
 import { AttributeKind } from '../../lib/manifest/structs';
 import { modelJson } from '../../lib/model/document';
-import { edited, validManifest } from '../manifest/manifest-fixture';
+import { edited, validManifest } from '../fixtures/valid-manifest';
 
 /** The fixture manifest with one more attribute: another fingerprint, another model file. */
 const withNote = () => edited((m) => { m.entities!.Order.attributes!.note = { type: AttributeKind.STRING }; });

@@ -9,7 +9,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SingleTableMonitoringOptions } from '../../lib/construct/monitoring/options';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
-import { edited, validManifest } from '../manifest/manifest-fixture';
+import { edited, validManifest } from '../fixtures/valid-manifest';
 
 type Props = Partial<SingleTableProps>;
 

@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
-import { validManifest } from '../manifest/manifest-fixture';
+import { validManifest } from '../fixtures/valid-manifest';
 
 export interface Statement {
   readonly Action: string | string[];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { synth, synthError } from './synth';
 import { ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
-import { edited } from '../manifest/manifest-fixture';
+import { edited } from '../fixtures/valid-manifest';
 
 const sharded = (sharding?: ShardingDefinition) => edited((m) => { m.globalIndexes!.GSI2.sharding = sharding; });
 

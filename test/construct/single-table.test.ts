@@ -5,7 +5,7 @@ import { StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth } from './synth';
 import { AttributeKind } from '../../lib/manifest/structs';
-import { edited } from '../manifest/manifest-fixture';
+import { edited } from '../fixtures/valid-manifest';
 
 const keySchema = (pk: string, sk?: string) => [
   { AttributeName: pk, KeyType: 'HASH' },

@@ -15,7 +15,7 @@ import { SingleTable, SingleTableProps } from '../../lib/construct/single-table'
 import { ManifestError } from '../../lib/manifest/diagnostics';
 import { IndexType } from '../../lib/manifest/model';
 import { AttributeKind } from '../../lib/manifest/structs';
-import { edited } from '../manifest/manifest-fixture';
+import { edited } from '../fixtures/valid-manifest';
 
 // Every SingleTable prop but the manifest's own has TableV2's name and type, so the compiler
 // rejects a prop that drifts from TableV2's (tsc over the tests).

@@ -10,8 +10,8 @@ import { guardKeyPatterns } from '../../lib/construct/access/tenant';
 import { encodeSegment } from '../../lib/keys/encoding';
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
-import { buildPut } from '../../lib/runtime/items';
-import { buildReadUnique, guardKeyAttributes } from '../../lib/runtime/unique';
+import { buildPut } from '../../lib/runtime/items/requests';
+import { buildReadUnique, guardKeyAttributes } from '../../lib/runtime/items/unique';
 
 const manifest: SingleTableManifest = {
   entities: {

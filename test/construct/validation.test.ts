@@ -6,7 +6,7 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth, synthError } from './synth';
 import { ManifestCompiler } from '../../lib/manifest/manifest-compiler';
 import { AttributeKind } from '../../lib/manifest/structs';
-import { edited, validManifest } from '../manifest/manifest-fixture';
+import { edited, validManifest } from '../fixtures/valid-manifest';
 
 test('manifest errors fail the synth with every error, its location, bad value and fix', () => {
   const manifest = edited((m) => {

@@ -29,7 +29,7 @@ test('npx cdk synth writes the example template', () => {
 test('npx cdk synth of an app with a misspelled template attribute: the finding once, against the construct, no stack trace', () => {
   const out = mkdtempSync(path.join(tmpdir(), 'cdk-single-table-synth-'));
   try {
-    const app = 'node -r ts-node/register/transpile-only test/examples/fixtures/misspelled-app.ts';
+    const app = 'node -r ts-node/register/transpile-only test/fixtures/misspelled-app.ts';
     const r = spawnSync(CDK, ['synth', '--quiet', '--app', app, '-o', out], {
       cwd: ROOT,
       env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: '1', CDK_DISABLE_VERSION_CHECK: '1' },

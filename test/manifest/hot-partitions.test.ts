@@ -3,10 +3,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { edited, findings, ManifestDraft, theFinding } from './manifest-fixture';
 import { DiagnosticLevel } from '../../lib/manifest/diagnostics';
 import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
 import { run } from '../cli/run';
+import { edited, findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 
 const warnings = (code: string, manifest: Parameters<typeof findings>[0]) => findings(manifest).filter((d) => d.code === code);
 

@@ -1,8 +1,8 @@
 // Version and timestamp entity options: compiled into the model as attributes the runtime writes,
 // and rejected at synth when they are declared too, share a name, or sit in the table key.
-import { edited, findings, theFinding, validManifest } from './manifest-fixture';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { entityChart } from '../../lib/reports/entity-chart';
+import { edited, findings, theFinding, validManifest } from '../fixtures/valid-manifest';
 
 const first = (m: ReturnType<typeof validManifest>) => Object.keys(m.entities)[0];
 

@@ -1,7 +1,7 @@
 // Naming and shape rules: what DynamoDB and CloudFormation would reject about names, and clashes
 // between data attributes and the attributes the library writes.
-import { edited, findings, theFinding, validManifest } from './manifest-fixture';
 import { SingleTableManifest } from '../../lib/manifest/structs';
+import { edited, findings, theFinding, validManifest } from '../fixtures/valid-manifest';
 
 test('the fixture manifest has no findings', () => {
   expect(findings(validManifest())).toEqual([]);

@@ -1,9 +1,9 @@
 // Access pattern rules: a pattern names what exists, its index holds its entities, and the query
 // it describes (sort-key condition, order, consistency, attributes) is one DynamoDB can run.
-import { edited, findings, ManifestDraft, theFinding } from './manifest-fixture';
 import { checkManifest } from '../../lib/manifest/compile';
 import { SortKeyCoverage } from '../../lib/manifest/model';
 import { AttributeKind, SortKeyCondition, SortOrder } from '../../lib/manifest/structs';
+import { edited, findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 
 test('PATTERN_ENTITY_UNKNOWN: a pattern naming an undeclared entity', () => {
   const d = theFinding(edited((m) => { m.accessPatterns!.ordersForCustomer.entities = ['Ordr']; }), 'PATTERN_ENTITY_UNKNOWN');

@@ -1,7 +1,7 @@
 // Projection rules: INCLUDE lists name declared data attributes, and all INCLUDE lists together stay
 // within DynamoDB's 100 projected attributes per table.
-import { edited, findings, theFinding, withOrderAttributes } from './manifest-fixture';
 import { ProjectionKind } from '../../lib/manifest/structs';
+import { edited, findings, theFinding, withOrderAttributes } from '../fixtures/valid-manifest';
 
 describe('TOO_MANY_PROJECTED_ATTRIBUTES', () => {
   // The type attribute counts in every INCLUDE index: 19 listed + Type = 20, the most one index takes.

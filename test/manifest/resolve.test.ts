@@ -1,11 +1,11 @@
 // Resolution alone (what the Lambda runtime runs): the same model compileManifest builds, no
 // validation rules, and still a loud failure on a manifest it cannot resolve.
-import { validManifest } from './manifest-fixture';
 import { manifest as exampleManifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { ManifestError } from '../../lib/manifest/diagnostics';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { SingleTableManifest } from '../../lib/manifest/structs';
+import { validManifest } from '../fixtures/valid-manifest';
 
 const codesOf = (run: () => unknown): string[] => {
   try {

@@ -1,9 +1,9 @@
 // The shard lock check on its own: text in, findings and the new text out, no files.
-import { edited } from './manifest-fixture';
 import { compileManifest } from '../../lib/manifest/compile';
 import { TableModel } from '../../lib/manifest/model';
 import { applyShardLock, formatShardLock, lockNames } from '../../lib/manifest/shard-lock';
 import { ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
+import { edited } from '../fixtures/valid-manifest';
 
 const model = (sharding?: ShardingDefinition): TableModel =>
   compileManifest(edited((m) => { m.globalIndexes!.GSI2.sharding = sharding; })).model;

@@ -1,9 +1,9 @@
 // Sharding rules: settings that can work, and a warning when the declared peak needs
 // more shards than the index has (about 800 write units per second per partition).
-import { edited, theFinding, validManifest } from './manifest-fixture';
 import { compileManifest } from '../../lib/manifest/compile';
 import { DiagnosticLevel } from '../../lib/manifest/diagnostics';
 import { AttributeKind, ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
+import { edited, theFinding, validManifest } from '../fixtures/valid-manifest';
 
 const sharded = (sharding: ShardingDefinition) => edited((m) => { m.globalIndexes!.GSI2.sharding = sharding; });
 

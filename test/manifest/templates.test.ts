@@ -1,7 +1,7 @@
 // Key template rules: templates name declared attributes, table keys can always be composed, every
 // index slot gets the templates it needs, and no two entities can produce the same key.
-import { edited, findings, ManifestDraft, theFinding } from './manifest-fixture';
 import { AttributeKind, ShardStrategy } from '../../lib/manifest/structs';
+import { edited, findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 
 describe('TEMPLATE_INVALID', () => {
   test('a template naming an undeclared attribute', () => {

@@ -1,7 +1,7 @@
 // Unique attribute rules: declared, keyable, listed once; guard items' type value is reserved.
-import { edited, findings, theFinding } from './manifest-fixture';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { AttributeKind } from '../../lib/manifest/structs';
+import { edited, findings, theFinding } from '../fixtures/valid-manifest';
 
 describe('unique attributes', () => {
   test('a valid unique attribute compiles into the entity model; an entity without one has none', () => {

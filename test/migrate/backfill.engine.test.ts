@@ -5,13 +5,13 @@
 // what an oracle computes from the stored items, every user attribute is what the application last
 // wrote, and a second run rewrites nothing.
 import { AttributeValue, PutItemCommand, ScanCommand, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { CATEGORIES, Row, shopManifest, shopRows, STATUSES, Version } from './shop';
 import { TableModel } from '../../lib/manifest/model';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { planBackfill } from '../../lib/migrate/plan';
 import { backfill } from '../../lib/migrate/run';
 import { createClient } from '../../lib/runtime';
-import { fromItem } from '../../lib/runtime/marshall';
+import { fromItem } from '../../lib/runtime/keys/marshall';
+import { CATEGORIES, Row, shopManifest, shopRows, STATUSES, Version } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages } from '../support/requests';
 

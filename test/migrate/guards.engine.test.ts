@@ -3,7 +3,6 @@
 // enforce and release it), reports a value two items hold, and never guards a value the item no
 // longer holds when an application write lands between the scan and the guard's transaction.
 import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { shopManifest, shopRows } from './shop';
 import { THROTTLING_ERRORS } from '../../lib/construct/backfill/definition';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { SingleTableManifest } from '../../lib/manifest/structs';
@@ -11,7 +10,8 @@ import { planBackfill } from '../../lib/migrate/plan';
 import { backfill } from '../../lib/migrate/run';
 import { runSegment } from '../../lib/migrate/worker';
 import { createClient } from '../../lib/runtime';
-import * as retries from '../../lib/runtime/retry';
+import * as retries from '../../lib/runtime/table/retry';
+import { shopManifest, shopRows } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 type Db = {

@@ -1,10 +1,10 @@
 // The segment handler as an orchestrator drives it: each segment invoked again with the checkpoint
 // it returned (through JSON, as a Step Functions state carries it) until done, here with the time
 // always short so that every invocation stops after one page.
-import { shopManifest, shopRows } from './shop';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { SegmentOutput, segmentHandler } from '../../lib/migrate/handler';
 import { createClient } from '../../lib/runtime';
+import { shopManifest, shopRows } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 let engine: Engine;

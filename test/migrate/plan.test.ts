@@ -2,13 +2,13 @@
 // item written under the old model exactly what the runtime writes under the new one.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as fc from 'fast-check';
-import { CATEGORIES, shopManifest, STATUSES } from './shop';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { fixWriteUnits } from '../../lib/migrate/fix-cost';
 import { BackfillPlanError, itemFix, planBackfill } from '../../lib/migrate/plan';
-import { itemToWrite } from '../../lib/runtime/items';
-import { ManifestDraft } from '../manifest/manifest-fixture';
-import { attributeKeyedManifest } from '../support/attribute-keyed';
+import { itemToWrite } from '../../lib/runtime/items/requests';
+import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
+import { CATEGORIES, shopManifest, STATUSES } from '../fixtures/shop';
+import { ManifestDraft } from '../fixtures/valid-manifest';
 import { propertyRuns } from '../support/property-runs';
 
 const [A, B, C, D, E] = (['A', 'B', 'C', 'D', 'E'] as const).map((v) => resolveModel(shopManifest(v)));

@@ -1,11 +1,11 @@
 // The segment worker on the embedded engine: a run stopped after a page resumes from its saved
 // checkpoint and ends as one uninterrupted run would; the write budget holds the measured rate.
-import { shopManifest, shopRows } from './shop';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { planBackfill } from '../../lib/migrate/plan';
 import { runSegment, SegmentCheckpoint } from '../../lib/migrate/worker';
 import { WriteBudget } from '../../lib/migrate/write-budget';
 import { createClient } from '../../lib/runtime';
+import { shopManifest, shopRows } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 let engine: Engine;

@@ -8,9 +8,9 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { ShardStrategy } from '../../lib/manifest/structs';
 import { modelJson } from '../../lib/model/document';
 import { MODEL_FORMAT, MODEL_FORMAT_VERSION } from '../../lib/model/format';
-import { attributeKeyedManifest } from '../support/attribute-keyed';
+import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
+import { shardedOrders } from '../fixtures/sharded-orders';
 import { validate } from '../support/json-schema';
-import { shardedOrders } from '../support/sharded-orders';
 
 const schema = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'lib', 'model', 'schema.json'), 'utf8'));
 const documentOf = (m: Parameters<typeof compileManifest>[0]) => JSON.parse(modelJson(compileManifest(m).model));

@@ -14,14 +14,14 @@ import type { AttributeModel, TableModel } from '../../lib/manifest/model';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
 import { modelDocument } from '../../lib/model/document';
-import { encodeCursor } from '../../lib/runtime/cursor';
-import { SingleTableError } from '../../lib/runtime/errors';
-import { shardsToQuery } from '../../lib/runtime/fanout-shards';
-import { buildPut } from '../../lib/runtime/items';
-import { loadModel } from '../../lib/runtime/load-model';
-import { buildQueryInput, planQuery, queryBinding } from '../../lib/runtime/query';
-import { manifest as sliceManifest } from '../runtime/fixtures/access-slice-manifest';
-import { manifest as comparisonsManifest } from '../runtime/fixtures/comparisons-manifest';
+import { buildPut } from '../../lib/runtime/items/requests';
+import { encodeCursor } from '../../lib/runtime/keys/cursor';
+import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';
+import { buildQueryInput, planQuery, queryBinding } from '../../lib/runtime/query/plan';
+import { SingleTableError } from '../../lib/runtime/table/errors';
+import { loadModel } from '../../lib/runtime/table/load-model';
+import { manifest as sliceManifest } from '../fixtures/access-slice-manifest';
+import { manifest as comparisonsManifest } from '../fixtures/comparisons-manifest';
 
 /** The table name every request of the corpus is built for. */
 export const CORPUS_TABLE = 'T';

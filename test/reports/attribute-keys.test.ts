@@ -10,7 +10,7 @@ import { renderHtmlView } from '../../lib/reports/html/index';
 import { indexCharts } from '../../lib/reports/index-charts';
 import { designJson } from '../../lib/reports/json';
 import { keyCondition } from '../../lib/reports/pattern-table';
-import { attributeKeyedManifest } from '../support/attribute-keyed';
+import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
 
 const { model } = compileManifest(attributeKeyedManifest());
 

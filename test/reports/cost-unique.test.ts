@@ -10,10 +10,10 @@ import { guardItemBytes } from '../../lib/reports/cost-unique';
 import { writeCost, WriteKind } from '../../lib/reports/cost-writes';
 import { entityChart } from '../../lib/reports/entity-chart';
 import { attributeBytes } from '../../lib/reports/item-size';
-import { keyAttributes, tableKey } from '../../lib/runtime/keys';
-import { fromItem } from '../../lib/runtime/marshall';
-import { guardItem, guardWrites } from '../../lib/runtime/unique';
-import { uniqueManifest } from '../runtime/fixtures/unique-manifest';
+import { guardItem, guardWrites } from '../../lib/runtime/items/unique';
+import { keyAttributes, tableKey } from '../../lib/runtime/keys/item-keys';
+import { fromItem } from '../../lib/runtime/keys/marshall';
+import { uniqueManifest } from '../fixtures/unique-manifest';
 
 const model = resolveModel(uniqueManifest);
 const customer = model.entities.Customer;

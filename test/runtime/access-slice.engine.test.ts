@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import fc from 'fast-check';
-import { manifest } from './fixtures/access-slice-manifest';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule, readsThroughSlice } from '../../lib/model/access-module';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, TableContext } from '../../lib/runtime';
+import { manifest } from '../fixtures/access-slice-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 

@@ -4,7 +4,7 @@
 import { BatchGetItemCommandInput, BatchWriteItemCommandInput, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { manifest } from '../../examples/manifest';
 import { createClient, UnprocessedError } from '../../lib/runtime';
-import { backoffDelay } from '../../lib/runtime/retry';
+import { backoffDelay } from '../../lib/runtime/table/retry';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
 

@@ -67,12 +67,12 @@ test('no handler resolves a manifest or carries a validation rule or the model f
   // and key-decoded patterns read through theirs too.
   for (const entry of ACCESS_HANDLERS) {
     expect(inputsOf(entry).filter((i) => i.endsWith('.access.ts'))).toHaveLength(1);
-    expect(inputsOf(entry).filter((i) => i.endsWith('.model.json') || i === 'lib/runtime/load-model.ts')).toEqual([]);
+    expect(inputsOf(entry).filter((i) => i.endsWith('.model.json') || i === 'lib/runtime/table/load-model.ts')).toEqual([]);
   }
   // Without generated code, the handler reads the model the stack deployed: no model file in its bundle either.
   for (const entry of ['bench/handlers/cdk-single-table-generic.ts', 'examples/handler.ts']) {
     expect(inputsOf(entry as keyof typeof BUDGETS).filter((i) => i.endsWith('.model.json') || i.endsWith('.access.ts'))).toEqual([]);
-    expect(inputsOf(entry as keyof typeof BUDGETS)).toContain('lib/runtime/load-model.ts');
+    expect(inputsOf(entry as keyof typeof BUDGETS)).toContain('lib/runtime/table/load-model.ts');
   }
   // Codes only resolution and the rules raise: their text in the code means they came along.
   for (const { code } of bundles()) expect(code).not.toMatch(/PATTERN_UNRESOLVED|TABLE_KEY_MISSING|SHARD_LOCK_|KEY_COLLISION/);
@@ -84,16 +84,16 @@ test('a handler carries only the operations it calls', () => {
   // No fan-out, update, batch, get or range condition: unreachable from a put and a query of one
   // partition without a sort-key condition. No shard or item collection code: the bench table has
   // neither a sharded index nor LSIs.
-  for (const absent of ['lib/runtime/fanout.ts', 'lib/runtime/fanout-shards.ts', 'lib/runtime/update.ts', 'lib/runtime/client.ts', 'lib/runtime/fanout-heap.ts',
-    'lib/runtime/access/read.ts', 'lib/runtime/batch.ts', 'lib/runtime/item-collections.ts', 'lib/keys/shard.ts', 'lib/runtime/fanout-order.ts', 'lib/runtime/results.ts',
+  for (const absent of ['lib/runtime/query/fanout.ts', 'lib/runtime/query/fanout-shards.ts', 'lib/runtime/items/update.ts', 'lib/runtime/table/client.ts', 'lib/runtime/query/fanout-heap.ts',
+    'lib/runtime/access/read.ts', 'lib/runtime/batch/send-batches.ts', 'lib/runtime/items/item-collections.ts', 'lib/keys/shard.ts', 'lib/runtime/query/fanout-order.ts', 'lib/runtime/query/results.ts',
     // Read options (filter, attributes) and paging come with the runtime's query and scan only.
-    'lib/runtime/read-options.ts', 'lib/runtime/projection.ts', 'lib/runtime/expressions/condition.ts', 'lib/runtime/pages.ts',
+    'lib/runtime/query/read-options.ts', 'lib/runtime/query/projection.ts', 'lib/runtime/expressions/condition.ts', 'lib/runtime/query/pages.ts',
     // Nor the slice reader (sharded, fetched, key-decoded patterns), lookups by name, or template parsing.
-    'lib/runtime/access/slice-read.ts', 'lib/runtime/access/named.ts', 'lib/runtime/ops/fetch-items.ts']) {
+    'lib/runtime/access/slice-read.ts', 'lib/runtime/access/named.ts', 'lib/runtime/query/fetch-items.ts']) {
     expect(putQuery).not.toContain(absent);
   }
   const get = inputsOf('bench/handlers/cdk-single-table-get.ts');
-  for (const absent of ['lib/runtime/key-condition.ts', 'lib/runtime/query.ts', 'lib/runtime/cursor.ts', 'lib/runtime/item-collections.ts', 'lib/runtime/fanout.ts',
+  for (const absent of ['lib/runtime/keys/key-condition.ts', 'lib/runtime/query/plan.ts', 'lib/runtime/keys/cursor.ts', 'lib/runtime/items/item-collections.ts', 'lib/runtime/query/fanout.ts',
     'lib/runtime/access/write.ts', 'lib/runtime/access/query.ts']) {
     expect(get).not.toContain(absent);
   }
@@ -106,8 +106,8 @@ test('a handler carries only the operations it calls', () => {
   for (const { code } of bundles()) expect(code.split('require("@aws-sdk/client-dynamodb")').length - 1).toBe(1);
   // The example serves every pattern, sharded and fetched ones too: the fan-out and the fetch are
   // there, with no generated code and no update, batch write or stream decoding.
-  expect(inputsOf('examples/handler.ts')).toEqual(expect.arrayContaining(['lib/runtime/fanout.ts', 'lib/runtime/ops/fetch-items.ts', 'lib/runtime/ops/read-index.ts']));
-  for (const absent of ['lib/runtime/access/slice-read.ts', 'lib/runtime/update.ts', 'lib/runtime/ops/batch-write.ts', 'lib/runtime/ops/decode-stream.ts', 'lib/runtime/client.ts']) {
+  expect(inputsOf('examples/handler.ts')).toEqual(expect.arrayContaining(['lib/runtime/query/fanout.ts', 'lib/runtime/query/fetch-items.ts', 'lib/runtime/query/read-index.ts']));
+  for (const absent of ['lib/runtime/access/slice-read.ts', 'lib/runtime/items/update.ts', 'lib/runtime/batch/batch-write.ts', 'lib/runtime/streams/decode-stream.ts', 'lib/runtime/table/client.ts']) {
     expect(inputsOf('examples/handler.ts')).not.toContain(absent);
   }
   // No template is parsed at run time: a put or a partition-only query composes keys from their parts.
@@ -117,9 +117,9 @@ test('a handler carries only the operations it calls', () => {
 });
 
 test('a fetched pattern on an index without shards carries the fetch and not the fan-out', async () => {
-  const fetched = Object.keys((await bundle('test/runtime/fixtures/fetched-pattern-handler.ts')).inputs);
-  expect(fetched).toEqual(expect.arrayContaining(['lib/runtime/access/slice-read.ts', 'lib/runtime/ops/fetch-items.ts', 'lib/runtime/batch.ts']));
-  for (const absent of ['lib/runtime/fanout.ts', 'lib/runtime/fanout-heap.ts', 'lib/runtime/fanout-order.ts', 'lib/keys/shard.ts']) {
+  const fetched = Object.keys((await bundle('test/fixtures/handlers/fetched-pattern-handler.ts')).inputs);
+  expect(fetched).toEqual(expect.arrayContaining(['lib/runtime/access/slice-read.ts', 'lib/runtime/query/fetch-items.ts', 'lib/runtime/batch/send-batches.ts']));
+  for (const absent of ['lib/runtime/query/fanout.ts', 'lib/runtime/query/fanout-heap.ts', 'lib/runtime/query/fanout-order.ts', 'lib/keys/shard.ts']) {
     expect(fetched).not.toContain(absent);
   }
 });
@@ -137,7 +137,7 @@ test('users get what the sources measure: an import of cdk-single-table/runtime 
 });
 
 test('createClient, the object holding every operation, is the larger option: it bundles them all', async () => {
-  const { bytes } = await bundle('test/runtime/fixtures/create-client-handler.ts', { asPackage: true });
+  const { bytes } = await bundle('test/fixtures/handlers/create-client-handler.ts', { asPackage: true });
   expect(bytes).toBeGreaterThan(results['bench/handlers/cdk-single-table.ts'].asPackage.bytes * 1.3);
 });
 
@@ -147,28 +147,28 @@ const MAINTAINED_CODE = [/VERSION_CONFLICT/, /UNIQUE_NEEDS_TRANSACTION/, /expect
 
 test('a handler over a model without versioned, timestamped or unique entities carries none of their code', async () => {
   for (const entry of Object.keys(BUDGETS) as (keyof typeof BUDGETS)[]) {
-    expect(inputsOf(entry)).not.toContain('lib/runtime/maintained-writes.ts');
+    expect(inputsOf(entry)).not.toContain('lib/runtime/items/maintained-writes.ts');
     for (const { code } of [results[entry].fromSources, results[entry].asPackage]) {
       for (const pattern of MAINTAINED_CODE) expect(code).not.toMatch(pattern);
     }
   }
   // createClient passes the hooks itself: its bundle has every one of them, so the patterns find what they look for.
-  const { code } = await bundle('test/runtime/fixtures/create-client-handler.ts', { asPackage: true });
+  const { code } = await bundle('test/fixtures/handlers/create-client-handler.ts', { asPackage: true });
   for (const pattern of MAINTAINED_CODE) expect(code).toMatch(pattern);
 });
 
 test('the operations with no condition compiler unless a condition is made: the condition code comes with where', async () => {
-  const handler = 'test/runtime/fixtures/model-file-handler.ts';
+  const handler = 'test/fixtures/handlers/model-file-handler.ts';
   for (const result of [await bundle(handler), await bundle(handler, { asPackage: true })]) {
     expect(result.bytes).toBeLessThanOrEqual(52_500);
     for (const pattern of [...MAINTAINED_CODE, /caller's condition/, /TRANSACTION_CANCELLED|TransactWriteItems/]) expect(result.code).not.toMatch(pattern);
   }
   const inputs = Object.keys((await bundle(handler)).inputs);
-  for (const absent of ['lib/runtime/maintained-writes.ts', 'lib/runtime/expressions/condition.ts', 'lib/runtime/transact.ts', 'lib/runtime/update.ts', 'lib/runtime/expressions/where.ts']) {
+  for (const absent of ['lib/runtime/items/maintained-writes.ts', 'lib/runtime/expressions/condition.ts', 'lib/runtime/transact/plan.ts', 'lib/runtime/items/update.ts', 'lib/runtime/expressions/where.ts']) {
     expect(inputs).not.toContain(absent);
   }
   // A filter made with where brings the compiler, and the write's wording of a failed condition does not come with it.
-  const filtered = await bundle('test/runtime/fixtures/filtered-query-handler.ts');
+  const filtered = await bundle('test/fixtures/handlers/filtered-query-handler.ts');
   expect(Object.keys(filtered.inputs)).toEqual(expect.arrayContaining(['lib/runtime/expressions/condition.ts', 'lib/runtime/expressions/where.ts']));
 });
 
@@ -181,14 +181,14 @@ test('a require() of cdk-single-table/runtime (CommonJS) reaches no validation r
     logLevel: 'silent',
   });
   const inputs = Object.keys(Object.values((result.metafile as Metafile).outputs)[0].inputs).map((i) => path.relative(ROOT, path.resolve(ROOT, i)));
-  expect(inputs).toContain('out/runtime/client.js');
+  expect(inputs).toContain('out/runtime/table/client.js');
   expect(inputs.filter((i) => /^out\/(manifest\/(rules\/|compile)|construct\/|reports\/|cli\/)/.test(i) || /aws-cdk-lib|constructs/.test(i))).toEqual([]);
 });
 
 test('a handler that sends no transaction carries none of the transaction or unique-value code', () => {
   for (const entry of Object.keys(BUDGETS) as (keyof typeof BUDGETS)[]) {
     const inputs = inputsOf(entry);
-    for (const absent of ['lib/runtime/transact.ts', 'lib/runtime/transact-run.ts', 'lib/runtime/transact-send.ts', 'lib/runtime/unique.ts', 'lib/runtime/ops/transact-write.ts',
+    for (const absent of ['lib/runtime/transact/plan.ts', 'lib/runtime/transact/run.ts', 'lib/runtime/transact/send.ts', 'lib/runtime/items/unique.ts', 'lib/runtime/transact/transact-write.ts',
       'lib/keys/unique-guard.ts']) {
       expect(inputs).not.toContain(absent);
     }

@@ -3,8 +3,8 @@
 // literals), strict and inclusive bounds are exact, and prefixes of multi-segment keys compare as
 // whole groups.
 import fc from 'fast-check';
-import { manifest } from './fixtures/comparisons-manifest';
 import { createClient } from '../../lib/runtime';
+import { manifest } from '../fixtures/comparisons-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';

@@ -11,8 +11,8 @@ import { SingleTable } from '../../lib/construct/single-table';
 import { localEnvironment } from '../../lib/engine/invoke-lambda';
 import { assemblyFunctions } from '../../lib/engine/lambda-functions';
 import { SingleTableError } from '../../lib/runtime';
-import { MODEL_PATH_ENV } from '../../lib/runtime/environment';
-import { deployedModel } from '../../lib/runtime/load-model';
+import { MODEL_PATH_ENV } from '../../lib/runtime/table/environment';
+import { deployedModel } from '../../lib/runtime/table/load-model';
 import { bundle } from '../support/bundle';
 
 const work = mkdtempSync(join(tmpdir(), 'deployed-model-'));
@@ -80,9 +80,9 @@ test('INVALID_MODEL naming the path when the file is missing, is not JSON, or is
 });
 
 test('a handler reading the deployed model bundles nothing of the manifest compiler, the construct or the CDK', async () => {
-  const { inputs, code } = await bundle('test/runtime/fixtures/deployed-model-handler.ts');
+  const { inputs, code } = await bundle('test/fixtures/handlers/deployed-model-handler.ts');
   const files = Object.keys(inputs).filter((i) => inputs[i] > 0);
-  expect(files).toContain('lib/runtime/load-model.ts');
+  expect(files).toContain('lib/runtime/table/load-model.ts');
   expect(files.filter((i) => /^lib\/(manifest|construct|model\/document)|node_modules\//.test(i))).toEqual([]);
   expect(code).not.toMatch(/aws-cdk-lib|constructs|KEY_COLLISION|PATTERN_UNRESOLVED/);
 });

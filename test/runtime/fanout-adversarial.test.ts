@@ -6,8 +6,8 @@ import { createHash } from 'crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { byteCompare, FakeIndex, FakeItem, idOf, Item, naiveMerge, TieOrder } from './fanout-fake';
-import { decodeCursor, encodeCursor } from '../../lib/runtime/cursor';
-import { fanOutQuery, FanOutState, ShardPage, ShardPageFetcher } from '../../lib/runtime/fanout';
+import { decodeCursor, encodeCursor } from '../../lib/runtime/keys/cursor';
+import { fanOutQuery, FanOutState, ShardPage, ShardPageFetcher } from '../../lib/runtime/query/fanout';
 import { propertyRuns } from '../support/property-runs';
 
 const tieBreak = (dir: number) => (a: Item, b: Item) =>

@@ -5,9 +5,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { shardForValue } from '../../lib/keys/shard';
 import { ShardStrategy } from '../../lib/manifest/structs';
 import { createClient } from '../../lib/runtime';
+import { ShardedOrder, shardedOrders } from '../fixtures/sharded-orders';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { recordQueriedPartitions } from '../support/requests';
-import { ShardedOrder, shardedOrders } from '../support/sharded-orders';
 
 type Order = ShardedOrder;
 type Page = { items: { item: Order }[]; cursor?: string };

@@ -12,28 +12,32 @@ import {
 import fc from 'fast-check';
 import { byteCompare, idOf, Item, naiveMerge } from './fanout-fake';
 import { shardedKey, shardForItem } from '../../lib/keys/shard';
-import { fanOutQuery, FanOutState, ShardPageFetcher } from '../../lib/runtime/fanout';
+import { fanOutQuery, FanOutState, ShardPageFetcher } from '../../lib/runtime/query/fanout';
 import { Engine, startEngine } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 
 // The example app's table as the construct synthesizes it: its GSI2 (GSI2PK / GSI2SK) is the
-// write-sharded index. Items are written raw, so the shard count can vary per run.
-const BASE_KEY = 'ORDER#OPEN';
+// write-sharded index. Items are written raw, so the shard count can vary per run. Every case
+// writes to partitions of its own (its own base key), so the cases share one table.
+let cases = 0;
+const nextBaseKey = () => `ORDER#OPEN${++cases}`;
 
 let engine: Engine;
 let client: DynamoDBClient;
+let table: string;
 
 beforeAll(async () => {
   engine = await startEngine();
   client = engine.client;
+  table = await engine.createTable();
 });
 
 afterAll(() => engine.stop());
 
-async function writeAll(table: string, items: Item[]): Promise<void> {
+async function writeAll(tableName: string, items: Item[]): Promise<void> {
   for (let i = 0; i < items.length; i += 25) {
     const out = await client.send(new BatchWriteItemCommand({
-      RequestItems: { [table]: items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })) },
+      RequestItems: { [tableName]: items.slice(i, i + 25).map((item) => ({ PutRequest: { Item: item } })) },
     }));
     if (Object.keys(out.UnprocessedItems ?? {}).length) throw new Error('the engine left items unprocessed');
   }
@@ -47,10 +51,10 @@ function matches(sk: string, c: Condition): boolean {
   return true;
 }
 
-function shardFetcher(table: string, descending: boolean, c: Condition, log: number[]): ShardPageFetcher {
+function shardFetcher(base: string, descending: boolean, c: Condition, log: number[]): ShardPageFetcher {
   return async (shard, start, limit) => {
     log.push(limit);
-    const values: Record<string, AttributeValue> = { ':pk': { S: shardedKey(BASE_KEY, shard, '#') } };
+    const values: Record<string, AttributeValue> = { ':pk': { S: shardedKey(base, shard, '#') } };
     let condition = '#pk = :pk';
     if (c.kind === 'between') {
       condition += ' AND #sk BETWEEN :lo AND :hi';
@@ -75,13 +79,13 @@ function shardFetcher(table: string, descending: boolean, c: Condition, log: num
 }
 
 const shardNumbers = (count: number) => Array.from({ length: count }, (_, i) => i);
-const PARTITION_KEY = { attribute: 'GSI2PK', valueOf: (shard: number) => shardedKey(BASE_KEY, shard, '#') };
+const partitionKey = (base: string) => ({ attribute: 'GSI2PK', valueOf: (shard: number) => shardedKey(base, shard, '#') });
 
 /** An order on the sharded index, on the shard the library's RANDOM strategy picks for it. */
-function indexed(id: string, sk: string, shardCount: number): Item {
+function indexed(base: string, id: string, sk: string, shardCount: number): Item {
   const pk = `CUSTOMER#${id}`;
   const tableSk = `ORDER#${id}`;
-  return { PK: { S: pk }, SK: { S: tableSk }, GSI2PK: { S: shardedKey(BASE_KEY, shardForItem(pk, tableSk, shardCount), '#') }, GSI2SK: { S: sk } };
+  return { PK: { S: pk }, SK: { S: tableSk }, GSI2PK: { S: shardedKey(base, shardForItem(pk, tableSk, shardCount), '#') }, GSI2SK: { S: sk } };
 }
 
 const keyChar = fc.constantFrom('a', 'b', 'c', 'é', '😀');
@@ -107,13 +111,13 @@ const scenario = fc.record({
 describe('fanOutQuery on the embedded engine', () => {
   test('concatenated pages equal the oracle for random shards, page sizes, orders and conditions', async () => {
     await fc.assert(fc.asyncProperty(scenario, async (s) => {
-      const table = await engine.createTable();
+      const base = nextBaseKey();
       const items = s.items.map((f, i): Item => {
         const pk = `CUSTOMER#${f.user}`;
         const sk = `ORDER#${i}`;
         const item: Item = { PK: { S: pk }, SK: { S: sk }, amount: { N: String(i) } };
         if (f.inIndex) {
-          item.GSI2PK = { S: shardedKey(BASE_KEY, shardForItem(pk, sk, s.shardCount), '#') };
+          item.GSI2PK = { S: shardedKey(base, shardForItem(pk, sk, s.shardCount), '#') };
           item.GSI2SK = { S: f.sk };
         }
         return item;
@@ -126,13 +130,13 @@ describe('fanOutQuery on the embedded engine', () => {
       const oracle = items.filter((i) => i.GSI2SK && matches(i.GSI2SK.S!, s.condition)).sort(order);
 
       const limits: number[] = [];
-      const fetch = shardFetcher(table, s.descending, s.condition, limits);
+      const fetch = shardFetcher(base, s.descending, s.condition, limits);
       const options = { shards: shardNumbers(s.shardCount), limit: s.limit, descending: s.descending, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'] };
       const got: Item[] = [];
       let state: FanOutState | undefined;
       let pages = 0;
       do {
-        const page = await fanOutQuery(fetch, { ...options, partitionKey: PARTITION_KEY, state });
+        const page = await fanOutQuery(fetch, { ...options, partitionKey: partitionKey(base), state });
         got.push(...page.items);
         state = page.state && JSON.parse(JSON.stringify(page.state));
         if (state) expect(page.items).toHaveLength(s.limit);
@@ -161,24 +165,24 @@ describe('fanOutQuery on the embedded engine', () => {
       descending: fc.boolean(),
     });
     await fc.assert(fc.asyncProperty(run, async (s) => {
-      const table = await engine.createTable();
+      const base = nextBaseKey();
       const present = new Map<string, Item>();
       const put = async (items: Item[]) => {
         await writeAll(table, items);
         for (const i of items) present.set(idOf(i), i);
       };
-      await put(s.initial.map((sk, i) => indexed(`a${i}`, sk, s.shardCount)));
+      await put(s.initial.map((sk, i) => indexed(base, `a${i}`, sk, s.shardCount)));
       const atStart = [...present.keys()];
       const ahead: string[] = [];
       const removed = new Set<string>();
       const dir = s.descending ? -1 : 1;
-      const fetch = shardFetcher(table, s.descending, { kind: 'none' }, []);
+      const fetch = shardFetcher(base, s.descending, { kind: 'none' }, []);
       const options = { shards: shardNumbers(s.shardCount), limit: s.limit, descending: s.descending, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'] };
       const got: Item[] = [];
       let state: FanOutState | undefined;
       let next = 0;
       do {
-        const page = await fanOutQuery(fetch, { ...options, partitionKey: PARTITION_KEY, state });
+        const page = await fanOutQuery(fetch, { ...options, partitionKey: partitionKey(base), state });
         got.push(...page.items);
         state = page.state && JSON.parse(JSON.stringify(page.state));
         if (!state) break;
@@ -192,7 +196,7 @@ describe('fanOutQuery on the embedded engine', () => {
             present.delete(id);
             removed.add(id);
           } else {
-            const item = indexed(`b${next}`, w.sk, s.shardCount);
+            const item = indexed(base, `b${next}`, w.sk, s.shardCount);
             await put([item]);
             if (dir * byteCompare(w.sk, position) > 0) ahead.push(idOf(item));
           }

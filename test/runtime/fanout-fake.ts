@@ -4,8 +4,8 @@
 // be an existing item, and it must hold exactly the index and table key attributes.
 import { createHash } from 'crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { fanOutQuery, FanOutState } from '../../lib/runtime/fanout';
-import type { ShardPage, ShardPageFetcher } from '../../lib/runtime/fanout';
+import { fanOutQuery, FanOutState } from '../../lib/runtime/query/fanout';
+import type { ShardPage, ShardPageFetcher } from '../../lib/runtime/query/fanout';
 
 export type Item = Record<string, AttributeValue>;
 export const KEY_ATTRIBUTES = ['GSIPK', 'GSISK', 'PK', 'SK'];

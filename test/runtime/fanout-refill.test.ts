@@ -5,7 +5,7 @@
 // which is where this matters. Pages must still equal the reference merge: nothing lost or repeated.
 import fc from 'fast-check';
 import { allShards, expectedOrder, FakeIndex, FakeItem, idOf, PARTITION_KEY, readAllPages, TieOrder } from './fanout-fake';
-import { fanOutQuery, ShardPageFetcher } from '../../lib/runtime/fanout';
+import { fanOutQuery, ShardPageFetcher } from '../../lib/runtime/query/fanout';
 import { propertyRuns } from '../support/property-runs';
 
 /** Counts round trips: a read that starts while none is in flight begins a new one. */

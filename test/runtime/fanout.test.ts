@@ -2,10 +2,10 @@
 // concatenated pages equal an oracle, nothing lost or repeated, also with writes between pages.
 import fc from 'fast-check';
 import { allShards, byteCompare, expectedOrder, FakeIndex, idOf, PARTITION_KEY, readAllPages, tieBreak, TieOrder } from './fanout-fake';
-import { SingleTableError } from '../../lib/runtime/errors';
-import { fanOutQuery, FanOutState } from '../../lib/runtime/fanout';
-import { heapPop, heapPush } from '../../lib/runtime/fanout-heap';
-import { compareUtf8 } from '../../lib/runtime/fanout-order';
+import { fanOutQuery, FanOutState } from '../../lib/runtime/query/fanout';
+import { heapPop, heapPush } from '../../lib/runtime/query/fanout-heap';
+import { compareUtf8 } from '../../lib/runtime/query/fanout-order';
+import { SingleTableError } from '../../lib/runtime/table/errors';
 import { propertyRuns } from '../support/property-runs';
 
 const sign = (n: number) => Math.sign(n);

@@ -2,9 +2,9 @@
 // the condition holds for, in the same order, on one partition and over the shards of a sharded
 // GSI; the filter shares the request's placeholders with the key condition and the type filter.
 import fc from 'fast-check';
-import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, SingleTableError, where } from '../../lib/runtime';
+import { ordersManifest } from '../fixtures/orders-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { allPages, countRequests } from '../support/requests';

@@ -8,8 +8,8 @@ import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { createClient, SingleTableError } from '../../lib/runtime';
-import { FINGERPRINT_ENV } from '../../lib/runtime/environment';
-import { checkFingerprint } from '../../lib/runtime/fingerprint-check';
+import { FINGERPRINT_ENV } from '../../lib/runtime/table/environment';
+import { checkFingerprint } from '../../lib/runtime/table/fingerprint-check';
 import { Engine, startEngine } from '../support/engine';
 
 /** The environment a connected function gets in the synthesized template. */

@@ -11,7 +11,7 @@ import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { createClient, CreateClientOptions } from '../../lib/runtime';
-import { reportItemCollections } from '../../lib/runtime/item-collections';
+import { reportItemCollections } from '../../lib/runtime/items/item-collections';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 let counter = 0;

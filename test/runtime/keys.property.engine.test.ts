@@ -6,7 +6,7 @@ import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/manifest/model';
 import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
-import { itemToWrite } from '../../lib/runtime/items';
+import { itemToWrite } from '../../lib/runtime/items/requests';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';

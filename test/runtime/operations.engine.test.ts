@@ -4,7 +4,7 @@
 import type { manifest } from '../../examples/manifest';
 import model from '../../examples/manifest.model.json';
 import { batchGet, batchWrite, deleteItem, getItem, openTable, putItem, query, TableContext, updateItem } from '../../lib/runtime';
-import { FINGERPRINT_ENV } from '../../lib/runtime/environment';
+import { FINGERPRINT_ENV } from '../../lib/runtime/table/environment';
 import { Engine, startEngine } from '../support/engine';
 
 let engine: Engine;

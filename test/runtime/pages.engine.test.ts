@@ -1,9 +1,9 @@
 // Paged reads: `for await` over a query yields exactly the pages the one-page calls return cursor
 // after cursor, `pages` merges them into one, and an iteration resumes from any page's cursor.
 import fc from 'fast-check';
-import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, SingleTableError, where } from '../../lib/runtime';
+import { ordersManifest } from '../fixtures/orders-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { allPages, countRequests } from '../support/requests';

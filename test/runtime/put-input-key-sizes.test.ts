@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { manifest } from '../../examples/manifest';
 import { shardForItem } from '../../lib/keys/shard';
 import { compileManifest } from '../../lib/manifest/compile';
-import { buildPut } from '../../lib/runtime/items';
+import { buildPut } from '../../lib/runtime/items/requests';
 import { propertyRuns } from '../support/property-runs';
 
 const model = compileManifest(manifest).model;

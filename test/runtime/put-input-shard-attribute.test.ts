@@ -3,8 +3,8 @@
 // a key template, not MISSING_ATTRIBUTE: it was given. An empty one is still missing.
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, defineManifest, ShardStrategy } from '../../lib/runtime';
-import { buildPut } from '../../lib/runtime/items';
-import { buildUpdate } from '../../lib/runtime/update';
+import { buildPut } from '../../lib/runtime/items/requests';
+import { buildUpdate } from '../../lib/runtime/items/update';
 
 const attributes = {
   id: { type: AttributeKind.STRING, required: true },

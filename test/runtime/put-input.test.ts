@@ -3,7 +3,7 @@
 // statements (values.ts), and several entities through the same statements.
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, defineManifest } from '../../lib/runtime';
-import { buildPut } from '../../lib/runtime/items';
+import { buildPut } from '../../lib/runtime/items/requests';
 
 const manifest = defineManifest({
   entities: {

@@ -2,9 +2,9 @@
 // item exactly once, and one cursor resumes every segment where it stopped.
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
-import { ordersManifest } from './fixtures/orders-manifest';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, scan, SingleTableError, where } from '../../lib/runtime';
+import { ordersManifest } from '../fixtures/orders-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { allPages, countRequests } from '../support/requests';

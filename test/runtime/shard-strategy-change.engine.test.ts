@@ -7,9 +7,9 @@ import { shardForItem, shardForValue } from '../../lib/keys/shard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { PreviousShardStrategy, ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
 import { createClient } from '../../lib/runtime';
+import { ShardedOrder, shardedOrders } from '../fixtures/sharded-orders';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { recordQueriedPartitions } from '../support/requests';
-import { ShardedOrder, shardedOrders } from '../support/sharded-orders';
 
 type Order = ShardedOrder;
 type Page = { items: { item: Order }[]; cursor?: string };

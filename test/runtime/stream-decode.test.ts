@@ -8,9 +8,9 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/manifest/model';
 import { modelDocument } from '../../lib/model/document';
 import { AttributeKind, createClient, decodeStream, defineManifest, openTable, SingleTableError } from '../../lib/runtime';
-import { FINGERPRINT_ENV } from '../../lib/runtime/environment';
-import { itemToWrite } from '../../lib/runtime/items';
-import { decodeStreamRecord } from '../../lib/runtime/ops/decode-stream';
+import { itemToWrite } from '../../lib/runtime/items/requests';
+import { decodeStreamRecord } from '../../lib/runtime/streams/decode-stream';
+import { FINGERPRINT_ENV } from '../../lib/runtime/table/environment';
 import { propertyRuns } from '../support/property-runs';
 
 const manifest = defineManifest({

@@ -9,7 +9,7 @@ import { manifest } from '../../examples/manifest';
 import model from '../../examples/manifest.model.json';
 import { SingleTable } from '../../lib/construct/single-table';
 import { decodeStream, deleteItem, getItem, openTable, putItem, query, TableContext, updateItem } from '../../lib/runtime';
-import { decodeStreamRecord } from '../../lib/runtime/ops/decode-stream';
+import { decodeStreamRecord } from '../../lib/runtime/streams/decode-stream';
 import { Engine, startEngine } from '../support/engine';
 import { asLambdaRecord, streamRecords } from '../support/stream-records';
 

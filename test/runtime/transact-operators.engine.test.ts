@@ -1,8 +1,8 @@
 // Update operators inside transactions on DynamoDB Local: an update action takes add, append,
 // prepend, deleteFromSet and setIfMissing as updateItem does, with the same refusals before
 // sending, and refuses an operator on a unique attribute (its guard cannot be known).
-import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { transactWrite } from '../../lib/runtime';
+import { uniqueManifest as manifest } from '../fixtures/unique-manifest';
 import { clientTables } from '../support/client-tables';
 import { countRequests } from '../support/requests';
 

@@ -2,11 +2,11 @@
 // each built as its single-item operation builds it (sparse index keys included), refused before
 // any request when DynamoDB would reject them, and a cancellation reported action by action.
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, maintainedWrites, openTable, SingleTableError, transactGet, TransactionCanceledError, transactWrite, where } from '../../lib/runtime';
-import { TableContext } from '../../lib/runtime/context';
+import { TableContext } from '../../lib/runtime/table/context';
+import { uniqueManifest as manifest } from '../fixtures/unique-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 

@@ -6,14 +6,14 @@ import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, Scan
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
-import { scopedUniqueManifest } from './fixtures/scoped-unique-manifest';
-import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, releaseUniqueValues, SingleTableError, TransactionCanceledError } from '../../lib/runtime';
-import { guardItem, guardKeyAttributes } from '../../lib/runtime/unique';
+import { guardItem, guardKeyAttributes } from '../../lib/runtime/items/unique';
+import { scopedUniqueManifest } from '../fixtures/scoped-unique-manifest';
+import { uniqueManifest as manifest } from '../fixtures/unique-manifest';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
 import { asLambdaRecord, streamRecords } from '../support/stream-records';

@@ -2,10 +2,10 @@
 // two tenants may hold the same one, and every guard lies under its tenant's partition key prefix
 // (what a tenant-isolated grant's LeadingKeys allow).
 import { AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { scopedUniqueManifest } from './fixtures/scoped-unique-manifest';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { createClient } from '../../lib/runtime';
+import { scopedUniqueManifest } from '../fixtures/scoped-unique-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 const manifest = scopedUniqueManifest;

@@ -3,12 +3,12 @@
 // writers race; moving or dropping the value moves or drops the guard.
 import { AttributeValue, DynamoDBClient, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
-import { uniqueManifest as manifest } from './fixtures/unique-manifest';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { ConditionFailedError, createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem, where } from '../../lib/runtime';
-import { buildPut } from '../../lib/runtime/items';
+import { buildPut } from '../../lib/runtime/items/requests';
+import { uniqueManifest as manifest } from '../fixtures/unique-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { countRequests } from '../support/requests';

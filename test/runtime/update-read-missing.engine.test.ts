@@ -6,7 +6,7 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { encodeNumber } from '../../lib/keys/encoding';
 import { AttributeKind, createClient, defineManifest, SingleTableError, SortKeyCondition } from '../../lib/runtime';
-import { READ_MISSING_ATTEMPTS } from '../../lib/runtime/update';
+import { READ_MISSING_ATTEMPTS } from '../../lib/runtime/items/update';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 

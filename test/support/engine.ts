@@ -3,12 +3,11 @@
 // the table created from the synthesized template of the example stack (or of a SingleTable for a
 // test manifest), so every engine test also proves that the infrastructure and the runtime agree
 // on keys, indexes and projections.
+import { createHash } from 'crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'fs';
+import { join } from 'path';
 import { DynamoDBClient, DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { SHARED_ENGINE_ENV } from './shared-engine';
-import { ExampleStack } from '../../examples/stack';
-import { SingleTable } from '../../lib/construct/single-table';
+import { SHARED_ENGINE_ENV, TEMPLATE_CACHE_ENV } from './shared-engine';
 import { EngineKind, startEmbeddedEngine } from '../../lib/engine/engine';
 import type { SingleTableManifest } from '../../lib/manifest/structs';
 import { connectLocalEngine } from '../../lib/testing';
@@ -38,12 +37,41 @@ const templates = new Map<SingleTableManifest | undefined, object>();
 export function synthesizedTemplate(manifest?: SingleTableManifest): object {
   let template = templates.get(manifest);
   if (!template) {
-    const stack = manifest ? new Stack(new App(), 'EngineTestStack') : new ExampleStack(new App(), 'SingleTableExample');
-    if (manifest) new SingleTable(stack, 'Table', { manifest });
-    template = Template.fromStack(stack).toJSON();
+    template = cachedTemplate(manifest);
     templates.set(manifest, template);
   }
   return template;
+}
+
+/**
+ * The run's copy of a template (global-setup.ts names the folder): every test file of a run sees
+ * the same library code, so a manifest's template is synthesized once per run, not once per file,
+ * and a file whose templates are all there never loads aws-cdk-lib.
+ */
+function cachedTemplate(manifest?: SingleTableManifest): object {
+  const folder = process.env[TEMPLATE_CACHE_ENV];
+  const file = folder && join(folder, createHash('sha256').update(JSON.stringify(manifest ?? 'example stack')).digest('hex') + '.json');
+  if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const template = synthesize(manifest);
+  if (file) {
+    // Written whole under another name first: a worker reading at the same moment sees all or nothing.
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify(template));
+    renameSync(`${file}.${process.pid}`, file);
+  }
+  return template;
+}
+
+function synthesize(manifest?: SingleTableManifest): object {
+  // Loaded here, not at the top: most files find their templates synthesized already.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { App, Stack } = require('aws-cdk-lib') as typeof import('aws-cdk-lib');
+  const { Template } = require('aws-cdk-lib/assertions') as typeof import('aws-cdk-lib/assertions');
+  const { ExampleStack } = require('../../examples/stack') as typeof import('../../examples/stack');
+  const { SingleTable } = require('../../lib/construct/single-table') as typeof import('../../lib/construct/single-table');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const stack = manifest ? new Stack(new App(), 'EngineTestStack') : new ExampleStack(new App(), 'SingleTableExample');
+  if (manifest) new SingleTable(stack, 'Table', { manifest });
+  return Template.fromStack(stack).toJSON();
 }
 
 /**

@@ -1,12 +1,17 @@
 // Starts one embedded engine for the whole test run (DynamoDB Local takes seconds to start: once
-// per run, not per file) and publishes its endpoint to the test workers through the environment.
-import { SHARED_ENGINE_ENV } from './shared-engine';
+// per run, not per file) and publishes its endpoint to the test workers through the environment,
+// with the folder where the workers keep the run's synthesized templates (./engine.ts).
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { SHARED_ENGINE_ENV, TEMPLATE_CACHE_ENV } from './shared-engine';
 import { startEmbeddedEngine } from '../../lib/engine/engine';
 
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const engine = await startEmbeddedEngine({ engine: (process.env.SINGLE_TABLE_TEST_ENGINE_KIND as never) ?? 'auto' });
   process.env[SHARED_ENGINE_ENV] = `${engine.kind} ${engine.endpoint}`;
+  process.env[TEMPLATE_CACHE_ENV] = mkdtempSync(join(tmpdir(), 'single-table-templates-'));
   (globalThis as { singleTableEngine?: { stop(): Promise<void> } }).singleTableEngine = engine;
   process.stderr.write(`\nEngine for the run: ${engine.description}, started in ${Date.now() - started} ms\n`);
 }

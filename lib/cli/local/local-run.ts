@@ -11,7 +11,7 @@ import { SingleTableManifest } from '../../manifest/structs';
 import { entitySizes, EntitySizes } from '../../reports/cost-sizes';
 import { writeCost, WriteKind } from '../../reports/cost-writes';
 import { checkSamples } from '../../reports/html/samples';
-import type { createClient as CreateClient } from '../../runtime/client';
+import type { createClient as CreateClient } from '../../runtime/table/client';
 import { CliError, CliIo, progress } from '../io';
 
 /** Sample items per entity and one input per access pattern. */
@@ -69,7 +69,7 @@ export async function runLocal(
   const tableCreated = await ensureTable(found, engine, tableName, io);
   // Loaded only here: the runtime needs @aws-sdk/client-dynamodb, which the other commands never touch.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createClient } = require('../../runtime/client') as { createClient: typeof CreateClient };
+  const { createClient } = require('../../runtime/table/client') as { createClient: typeof CreateClient };
   const client = createClient({ model: manifest, client: engine.client, tableName });
   const capacity = recordCapacity(engine.client);
 

@@ -17,7 +17,7 @@ import { TABLE_INDEX, TableModel } from '../../manifest/model';
 import { resolveModel } from '../../manifest/resolve';
 import { BACKFILL_MAX_WCU_ENV, BACKFILL_RESERVE_ENV, BACKFILL_TABLE_ENV } from '../../migrate/lambda-environment';
 import { planBackfill } from '../../migrate/plan';
-import { loadModel } from '../../runtime/load-model';
+import { loadModel } from '../../runtime/table/load-model';
 import { grantNeeds } from '../access/grant';
 
 /** Parallel scan segments at most: States.ArrayRange lists up to 1000 items. */

@@ -9,7 +9,7 @@ import { Construct } from 'constructs';
 import { causeDescription, scopeName, throttleDescription } from './alarm-texts';
 import { SingleTableMetrics, ThrottleCause, ThrottledOperation } from './metrics';
 import type { SingleTableMonitoringOptions } from './options';
-import { ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_WARNING_GB } from '../../runtime/item-collections';
+import { ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_WARNING_GB } from '../../runtime/items/item-collections';
 import type { SingleTable } from '../single-table';
 
 /** Properties of `SingleTableMonitoring`. */

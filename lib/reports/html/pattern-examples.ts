@@ -5,9 +5,9 @@ import type { QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { IndexEntry, IndexTable } from './index-tables';
 import { shardedKey } from '../../keys/shard';
 import { PatternModel, TableModel } from '../../manifest/model';
-import { compareUtf8 } from '../../runtime/fanout-order';
-import { KeyCondition } from '../../runtime/key-condition';
-import { buildQueryInput, planQuery, QueryPlan } from '../../runtime/query';
+import { compareUtf8 } from '../../runtime/query/fanout-order';
+import { KeyCondition } from '../../runtime/keys/key-condition';
+import { buildQueryInput, planQuery, QueryPlan } from '../../runtime/query/plan';
 import { PatternReadCost } from '../cost-reads';
 import { keyCondition } from '../pattern-table';
 

@@ -6,8 +6,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { EntityModel, IndexModel, PatternModel, patternKeyAttributes, TableModel } from '../../manifest/model';
 import { AttributeKind, SortKeyCondition } from '../../manifest/structs';
 import { didYouMean } from '../../model/closest-name';
-import { itemToWrite } from '../../runtime/items';
-import { planQuery } from '../../runtime/query';
+import { itemToWrite } from '../../runtime/items/requests';
+import { planQuery } from '../../runtime/query/plan';
 
 /** Sample data in the `single-table local` format: items by entity name, a query input by pattern name. */
 export interface ViewSamples {

@@ -5,9 +5,9 @@
 // entityItem throws, in the same order: a fault is named by these helpers, which word it as the
 // slice's checks do (an attribute's fault by convertItem itself).
 import { UNPAIRED_SURROGATE, encodeString } from '../../keys/encoding';
-import { SingleTableError } from '../errors';
-import { keyError, shardFor } from '../keys';
-import { AttributeSlot, convertItem } from '../values';
+import { keyError, shardFor } from '../keys/item-keys';
+import { AttributeSlot, convertItem } from '../keys/values';
+import { SingleTableError } from '../table/errors';
 
 type Owner = { readonly name: string };
 

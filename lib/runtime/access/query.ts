@@ -8,20 +8,20 @@
 // its sort-key part, bounds checked, and the filter of its results from `sortKeyRequest`; so a
 // handler whose patterns have none carries none of the range code.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
-import { QueryCommand } from '../sdk';
+import type { SliceReader } from './slice-read';
 import type { AccessModel, AccessTable } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, stringSegment } from '../../keys/encoding';
 import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
 import type { IndexModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
 import type { SortKeyCondition } from '../../manifest/structs';
-import { decodeCursor, encodeCursor } from '../cursor';
-import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys } from '../key-condition';
-import { checkSize, keyError } from '../keys';
-import { fromItem } from '../marshall';
-import type { SliceReader } from './slice-read';
-import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query';
-import type { EntityItem } from '../results';
-import { send } from '../send';
+import { decodeCursor, encodeCursor } from '../keys/cursor';
+import { checkSize, keyError } from '../keys/item-keys';
+import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys } from '../keys/key-condition';
+import { fromItem } from '../keys/marshall';
+import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query/plan';
+import type { EntityItem } from '../query/results';
+import { QueryCommand } from '../table/sdk';
+import { send } from '../table/send';
 
 type Input = Readonly<Record<string, unknown>>;
 type Page = Promise<{ items: EntityItem[]; cursor?: string }>;

@@ -1,15 +1,15 @@
 // GetItem for a generated access module: the key checked and composed from the entity's table
 // slot, with the same errors and the same request as `getItem`.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetItemCommand } from '../sdk';
 import { AccessModel, AccessTable, EntityAccess, tableKeyNames, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { partsSource } from '../../keys/template';
-import { SingleTableError } from '../errors';
-import { fromItem } from '../marshall';
-import type { GetOptions } from '../ops/get-item';
-import { send } from '../send';
-import { checkedValue } from '../values';
+import type { GetOptions } from '../items/get-item';
+import { fromItem } from '../keys/marshall';
+import { checkedValue } from '../keys/values';
+import { SingleTableError } from '../table/errors';
+import { GetItemCommand } from '../table/sdk';
+import { send } from '../table/send';
 
 /**
  * The table key of an entity from exactly its key attributes: every attribute the table key

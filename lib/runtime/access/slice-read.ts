@@ -10,14 +10,14 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { AccessTable } from './table';
 import { partsSegments, TemplateParts } from '../../keys/template';
 import { IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../../manifest/model';
-import type { TableContext } from '../context';
-import type { FanOutState } from '../fanout';
-import { everyShard, shardsToQuery } from '../fanout-shards';
-import { finishPage } from '../ops/finish-page';
-import { readPartition } from '../ops/read-index';
-import type { readShards } from '../ops/read-index';
-import type { QueryPlan } from '../query';
-import type { EntityItem } from '../results';
+import type { FanOutState } from '../query/fanout';
+import { everyShard, shardsToQuery } from '../query/fanout-shards';
+import { finishPage } from '../query/finish-page';
+import type { QueryPlan } from '../query/plan';
+import { readPartition } from '../query/read-index';
+import type { readShards } from '../query/read-index';
+import type { EntityItem } from '../query/results';
+import type { TableContext } from '../table/context';
 
 /** An entity's key templates on one index, as their parts: the partition key's, then the sort key's. */
 export type SliceKeys = readonly [pk: TemplateParts, sk?: TemplateParts];

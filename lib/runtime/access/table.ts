@@ -6,10 +6,10 @@
 import { composeParts, partsSource, TemplateParts } from '../../keys/template';
 import type { TableModel } from '../../manifest/model';
 import type { SingleTableManifest } from '../../manifest/structs';
-import type { TableContext } from '../context';
-import { ClientOptions, connect } from '../context';
-import { checkSize, requiredKey } from '../keys';
-import type { AttributeSlot } from '../values';
+import { checkSize, requiredKey } from '../keys/item-keys';
+import type { AttributeSlot } from '../keys/values';
+import type { TableContext } from '../table/context';
+import { ClientOptions, connect } from '../table/context';
 
 /** The table-wide facts of a model that generated functions read; `localIndexesEnabled` only where it is true. */
 export type AccessModel = Pick<TableModel, 'fingerprint' | 'delimiter' | 'escapeChar' | 'typeAttribute' | 'keyAttributes'> & Partial<Pick<TableModel, 'localIndexesEnabled'>>;

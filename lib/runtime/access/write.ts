@@ -2,18 +2,18 @@
 // composed from the slot templates (an index slot whose inputs are absent is left out: sparse),
 // with the same errors and the same request as `putItem`.
 import type { AttributeValue, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { PutItemCommand } from '../sdk';
 import { AccessModel, AccessTable, EntityAccess, KeyAccess, SlotAccess, tableKeyNames, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { shardedKey } from '../../keys/shard';
 import { composeParts, partsSource, SegmentEncode } from '../../keys/template';
-import type { ItemCollectionListener, WritingTable } from '../item-collections';
-import { putCondition, PutMode } from '../items';
-import { absentOrThrow, checkSize, shardFor } from '../keys';
-import type { PutOptions } from '../ops/put-item';
-import { sendWrite } from '../send';
-import { convertItem, valuesText } from '../values';
-import { ConditionFailedError } from '../write-failure';
+import type { ItemCollectionListener, WritingTable } from '../items/item-collections';
+import type { PutOptions } from '../items/put-item';
+import { putCondition, PutMode } from '../items/requests';
+import { ConditionFailedError } from '../items/write-failure';
+import { absentOrThrow, checkSize, shardFor } from '../keys/item-keys';
+import { convertItem, valuesText } from '../keys/values';
+import { PutItemCommand } from '../table/sdk';
+import { sendWrite } from '../table/send';
 
 type Values = Readonly<Record<string, unknown>>;
 

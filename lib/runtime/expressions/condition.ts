@@ -8,9 +8,9 @@ import type { ExpressionRefs } from './refs';
 import { describe } from '../../keys/encoding';
 import type { AttributeModel, EntityModel } from '../../manifest/model';
 import { didYouMean } from '../../model/closest-name';
-import { SingleTableError } from '../errors';
-import { storableNumber, toAttributeValue } from '../marshall';
-import { attributeValue, VALUE_KINDS } from '../values';
+import { storableNumber, toAttributeValue } from '../keys/marshall';
+import { attributeValue, VALUE_KINDS } from '../keys/values';
+import { SingleTableError } from '../table/errors';
 
 type Ordered = string | number | Date;
 

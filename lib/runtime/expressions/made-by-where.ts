@@ -1,7 +1,7 @@
 // The check that a condition or filter was made with `where`: plain Condition data passed where a
 // `where(...)` value belongs would otherwise fail as "not a function" deep inside a request build.
 import type { Where } from './where';
-import { ErrorContext, SingleTableError } from '../errors';
+import { ErrorContext, SingleTableError } from '../table/errors';
 
 /** `value` as a `where` condition; throws INVALID_CONDITION, naming `place`, when it was not made by `where`. */
 export function madeByWhere(value: unknown, place: string, context: ErrorContext): Where<unknown> {

@@ -13,7 +13,7 @@ import { SingleTableBackfill } from '../../../lib/construct/backfill/backfill';
 import { SingleTable } from '../../../lib/construct/single-table';
 import { resolveModel } from '../../../lib/manifest/resolve';
 import { modelJson } from '../../../lib/model/document';
-import { shopManifest } from '../../migrate/shop';
+import { shopManifest } from '../../fixtures/shop';
 
 const synths: BackfillStack[] = [];
 function synth(...args: Parameters<typeof backfillStack>): BackfillStack {

@@ -9,7 +9,7 @@ import { AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { BackfillStack, backfillStack, definitionOf, segmentAssetDir } from './synth';
 import type { SegmentState } from '../../../lib/migrate/lambda';
 import { createClient } from '../../../lib/runtime';
-import { shopManifest, shopRows } from '../../migrate/shop';
+import { shopManifest, shopRows } from '../../fixtures/shop';
 import { Engine, startEngine } from '../../support/engine';
 
 type Item = Record<string, AttributeValue>;

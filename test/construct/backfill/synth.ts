@@ -7,7 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { SingleTableBackfill } from '../../../lib/construct/backfill/backfill';
 import type { SingleTableBackfillOptions } from '../../../lib/construct/backfill/options';
 import { SingleTable, SingleTableProps } from '../../../lib/construct/single-table';
-import { shopManifest } from '../../migrate/shop';
+import { shopManifest } from '../../fixtures/shop';
 import { buildSegmentBundle } from '../../support/backfill-bundle';
 
 let built = false;

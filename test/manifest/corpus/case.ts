@@ -1,6 +1,6 @@
 // The shape of a corpus case: the valid fixture manifest after one change (and construct props),
 // and what the library must say about it.
-import { validManifest } from '../manifest-fixture';
+import { validManifest } from '../../fixtures/valid-manifest';
 
 /** A manifest (or any part of one) as JSON, Python or Java users can hand it over: anything goes. */
 export type Loose = { [key: string]: any };

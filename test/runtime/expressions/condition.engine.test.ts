@@ -7,7 +7,7 @@ import { conditionManifest } from './fixture';
 import { resolveModel } from '../../../lib/manifest/resolve';
 import { compileCondition } from '../../../lib/runtime/expressions/condition';
 import { ExpressionRefs } from '../../../lib/runtime/expressions/refs';
-import { buildPut } from '../../../lib/runtime/items';
+import { buildPut } from '../../../lib/runtime/items/requests';
 import { Engine, startEngine, synthesizedTemplate } from '../../support/engine';
 import { propertyRuns } from '../../support/property-runs';
 

@@ -1,0 +1,21 @@
+// A pattern page with read options (filter, attributes): the plan finishes each request with them,
+// and they decide whether entries are fetched and which attributes results keep.
+import { IndexReader, patternPage } from './pattern-page';
+import { planQuery, QueryOptions } from './plan';
+import { optionedRead, ReadOptions } from './read-options';
+import { EntityItem, keptOnly } from './results';
+import { FetchMode } from '../../manifest/model';
+import type { TableContext } from '../table/context';
+
+/** `patternPage` with `filter` and `attributes` applied; a bad option rejects, as every failure of a query does. */
+export async function optionedPage(
+  table: TableContext<unknown>, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions & ReadOptions, read: IndexReader,
+): Promise<{ items: EntityItem[]; cursor?: string }> {
+  const plan = planQuery(table.model, patternName, input, options);
+  const optioned = optionedRead(table.model, plan.index, plan.pattern.entities, options, { pattern: patternName });
+  // The attributes asked for decide the fetch: none when the index answers for them (keys decoded where it projects less).
+  const fetch = optioned.fetch === undefined ? plan.pattern.fetch : optioned.fetch ? FetchMode.BATCH_GET : FetchMode.NONE;
+  const page = await patternPage(table, patternName, input, options, read, { ...plan, finish: optioned.finish, pattern: { ...plan.pattern, fetch } });
+  keptOnly(page.items, optioned.shape?.keep);
+  return page;
+}

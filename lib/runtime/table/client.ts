@@ -1,0 +1,59 @@
+// `createClient`: every operation bound to one table, for scripts and tests. It holds every
+// operation, so a Lambda bundled with it carries all of them; handlers open the table with
+// `openTable` and import the functions they call instead. Given a manifest rather than a compiled
+// model file, it resolves the manifest at start (no validation rules: `single-table check` and the
+// synth validate it).
+import { contextOf, ClientOptions } from './context';
+import { deployedModel, isModelDocument, loadModel } from './load-model';
+import { resolveModel } from '../../manifest/resolve';
+import type { SingleTableManifest } from '../../manifest/structs';
+import type { ModelFile } from '../../model/format';
+import { batchGet } from '../batch/batch-get';
+import { batchWrite } from '../batch/batch-write';
+import { deleteItem } from '../items/delete-item';
+import { getItem } from '../items/get-item';
+import { collectionsOf } from '../items/item-collections';
+import { maintainedWrites } from '../items/maintained-writes';
+import { putItem } from '../items/put-item';
+import { releaseUniqueValues } from '../items/release-unique';
+import { updateItem } from '../items/update-item';
+import { query } from '../query/query';
+import { scan } from '../query/scan';
+import { decodeStream } from '../streams/decode-stream';
+import { transactGet } from '../transact/transact-get';
+import { transactWrite } from '../transact/transact-write';
+import type { SingleTableClient } from '../types';
+
+/** Options of `createClient`: those of `openTable`, and a manifest may stand for the model. */
+export interface CreateClientOptions<M extends SingleTableManifest = SingleTableManifest> extends Omit<ClientOptions, 'model' | 'maintainedWrites'> {
+  /**
+   * The manifest (typed when it comes from `defineManifest`), or a compiled model file (then give
+   * the manifest's type: `createClient<typeof manifest>({ model })`).
+   * @default - the model the stack deployed, as `openTable` reads it
+   */
+  readonly model?: M | ModelFile;
+}
+
+/** Every operation bound to one table (see `SingleTableClient`); it keeps versions, timestamps and unique values itself. */
+export function createClient<M extends SingleTableManifest = SingleTableManifest>(options: CreateClientOptions<M> = {}): SingleTableClient<M> {
+  const source = options.model;
+  const model = source === undefined ? deployedModel() : isModelDocument(source) ? loadModel(source) : resolveModel(source as SingleTableManifest);
+  const table = contextOf<M>(model, { ...options, model: undefined, maintainedWrites }, source !== undefined);
+  collectionsOf(table); // checks the itemCollections option now, not at the first write
+  const t = table as never;
+  return {
+    table,
+    putItem: (entity, item, o) => putItem(t, entity, item, o),
+    getItem: (entity, key, o) => getItem(t, entity, key, o),
+    updateItem: (entity, changes, o) => updateItem(t, entity, changes, o),
+    deleteItem: (entity, key, o) => deleteItem(t, entity, key, o),
+    query: (pattern, input, o) => query(t, pattern, input, o),
+    scan: (o) => scan(t, o),
+    batchGet: (requests, o) => batchGet(t, requests, o),
+    batchWrite: (requests) => batchWrite(t, requests),
+    transactWrite: (actions, o) => transactWrite(t, actions, o),
+    transactGet: (requests) => transactGet(t, requests),
+    decodeStream: (event, o) => decodeStream(t, event, o),
+    releaseUniqueValues: (event, o) => releaseUniqueValues(t, event, o),
+  };
+}

@@ -1,0 +1,59 @@
+// Loading a compiled model file (lib/model/format.ts) at cold start: a check of its format and
+// version, and a deep freeze (the builders cache compiled keys per model object). No resolution,
+// no validation rule: the file holds the model the stack compiled and validated from the same
+// manifest. `deployedModel` reads the file the model layer put in a connected function; code
+// that carries its own file is checked against the stack's fingerprint.
+import { readFileSync } from 'node:fs';
+import { MODEL_PATH_ENV } from './environment';
+import { SingleTableError } from './errors';
+import type { TableModel } from '../../manifest/model';
+import { MODEL_FORMAT, MODEL_FORMAT_VERSION, ModelDocument } from '../../model/format';
+import { deepFreeze } from '../../model/freeze';
+
+/** Whether a value is a compiled model file rather than a manifest. */
+export function isModelDocument(value: unknown): value is ModelDocument {
+  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === MODEL_FORMAT;
+}
+
+/** The model a compiled model file holds; throws INVALID_MODEL when it is not one this runtime reads. */
+export function loadModel(document: unknown): TableModel {
+  const problem = documentProblem(document);
+  if (problem) throw new SingleTableError('INVALID_MODEL', problem);
+  return deepFreeze((document as ModelDocument).model);
+}
+
+/** Why a value is not a compiled model file this runtime reads, or undefined when it is one. */
+function documentProblem(document: unknown): string | undefined {
+  if (!isModelDocument(document)) {
+    return `expected a compiled model file (format ${MODEL_FORMAT}); write one with \`single-table generate <manifest>\` and import the .model.json it writes`;
+  }
+  if (document.formatVersion !== MODEL_FORMAT_VERSION || typeof document.model?.fingerprint !== 'string') {
+    return `the compiled model file has format version ${document.formatVersion}; this runtime reads version ${MODEL_FORMAT_VERSION}. `
+      + 'Regenerate it with this package\'s `single-table generate <manifest>`';
+  }
+  return undefined;
+}
+
+/**
+ * The model of the table a function is connected to: the compiled model file that
+ * `SingleTable.connect` puts in the function's model layer, at the path in SINGLE_TABLE_MODEL.
+ * Throws MODEL_MISSING when the variable is unset, INVALID_MODEL when the file cannot be read or
+ * is not a compiled model file.
+ */
+export function deployedModel(): TableModel {
+  const path = process.env[MODEL_PATH_ENV];
+  if (!path) {
+    throw new SingleTableError('MODEL_MISSING', `${MODEL_PATH_ENV} is not set, so there is no deployed model to read. `
+      + 'In a Lambda, connect the function to its table with `table.connect(fn, ...)` (it adds the model layer and sets the variable); '
+      + 'in tests and scripts, pass `model` (a compiled model file) to `openTable`');
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new SingleTableError('INVALID_MODEL', `the compiled model file ${path} (${MODEL_PATH_ENV}) cannot be read as JSON: ${(e as Error).message}`, { cause: e });
+  }
+  const problem = documentProblem(document);
+  if (problem) throw new SingleTableError('INVALID_MODEL', `${path} (${MODEL_PATH_ENV}): ${problem}`);
+  return deepFreeze((document as ModelDocument).model);
+}
