@@ -5,7 +5,7 @@ import type { MaintainedWrites } from './maintained-writes';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { Where } from '../expressions/where';
-import { keyAttributes, tableKey, writeItemKeys } from '../keys/item-keys';
+import { checkAttributeKeyValues, keyAttributes, tableKey, writeItemKeys } from '../keys/item-keys';
 import { attributeOf, attributeValue, entityOf, itemAttributes } from '../keys/values';
 import { SingleTableError } from '../table/errors';
 
@@ -17,6 +17,7 @@ export type PutMode = 'upsert' | 'create' | 'replace';
 /** Every attribute DynamoDB stores for an item: values, type, table and index keys. */
 export function itemToWrite(model: TableModel, entity: EntityModel, item: Readonly<Record<string, unknown>>): Record<string, AttributeValue> {
   const stored = itemAttributes(entity, item);
+  checkAttributeKeyValues(model, entity, stored);
   writeItemKeys(model, entity, item, stored);
   stored[model.typeAttribute] = { S: entity.typeValue };
   return stored;

@@ -12,7 +12,7 @@ import type { ConditionFailedError } from './write-failure';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { Where } from '../expressions/where';
-import { indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from '../keys/item-keys';
+import { checkAttributeKeyValues, indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from '../keys/item-keys';
 import { fromAttributeValue, storableNumber } from '../keys/marshall';
 import { attributeOf, attributeValue, entityOf } from '../keys/values';
 import { SingleTableError } from '../table/errors';
@@ -214,6 +214,7 @@ export function buildUpdate(
     values[ref] = av;
     sets.push(`${nameRef(name)} = ${ref}`);
   };
+  checkAttributeKeyValues(model, entity, set);
   for (const [name, av] of set) setAttr(name, av);
   for (const name of removed) removes.push(nameRef(name));
   operations.forEach(([op, name, av], i) => {

@@ -6,7 +6,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { encodeValue, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SegmentResult, utf8Length } from '../../keys/encoding';
 import { shardedKey, shardForItem, shardForValue } from '../../keys/shard';
 import { ComposeFailure, Composer, composerOf } from '../../keys/template';
-import { EntityIndexKeysModel, EntityModel, IndexModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityIndexKeysModel, EntityModel, IndexModel, KeyAttributeModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { ErrorContext, SingleTableError } from '../table/errors';
 
 type Values = Readonly<Record<string, unknown>>;
@@ -230,4 +230,53 @@ export function indexInputs(entity: EntityModel, index: IndexModel): string[] {
   const names = [...(index.type === 'LSI' ? [] : keys.pk.attributes), ...(keys.sk?.attributes ?? [])];
   if (index.shards?.strategy === 'ATTRIBUTE' && index.shards.attribute) names.push(index.shards.attribute);
   return [...new Set(names)];
+}
+
+/** Per attribute name, the multi-attribute GSIs it keys and the size limit there (the partition's when it is in both). */
+const keyedAttributes = new WeakMap<TableModel, ReadonlyMap<string, { readonly indexes: string[]; readonly limit: number }>>();
+
+function keyedAttributesOf(model: TableModel): ReadonlyMap<string, { readonly indexes: string[]; readonly limit: number }> {
+  let keyed = keyedAttributes.get(model);
+  if (!keyed) {
+    const map = new Map<string, { indexes: string[]; limit: number }>();
+    for (const index of Object.values(model.indexes)) {
+      const sides: [readonly KeyAttributeModel[] | undefined, number][] = [[index.partitionAttributes, MAX_PARTITION_KEY_BYTES], [index.sortAttributes, MAX_SORT_KEY_BYTES]];
+      for (const [attrs, limit] of sides) {
+        for (const { name } of attrs ?? []) {
+          const entry = map.get(name) ?? { indexes: [], limit };
+          entry.indexes.push(index.name);
+          entry.limit = Math.min(entry.limit, limit);
+          map.set(name, entry);
+        }
+      }
+    }
+    keyed = map;
+    keyedAttributes.set(model, keyed);
+  }
+  return keyed;
+}
+
+/**
+ * Checks the stored values of an item's attributes that key a multi-attribute GSI. DynamoDB refuses
+ * an empty string in a key attribute, and a value over the key size limit, even on an item that
+ * lacks the index's other attributes.
+ */
+export function checkAttributeKeyValues(
+  model: TableModel, entity: Named, values: Readonly<Record<string, AttributeValue>> | readonly (readonly [string, AttributeValue])[],
+): void {
+  const keyed = keyedAttributesOf(model);
+  if (keyed.size === 0) return;
+  const entries = Array.isArray(values) ? values as readonly (readonly [string, AttributeValue])[] : Object.entries(values);
+  for (const [name, av] of entries) {
+    const s = av.S;
+    const key = s === undefined ? undefined : keyed.get(name);
+    if (!key) continue;
+    if (s === '') {
+      throw new SingleTableError('INVALID_VALUE', `is a key attribute of ${key.indexes.join(', ')}, which cannot hold an empty string (DynamoDB refuses it); `
+        + `leave the attribute out to keep the item out of ${key.indexes.length === 1 ? 'that index' : 'those indexes'}`, { entity: entity.name, attribute: name });
+    }
+    if (s!.length * 3 > key.limit && utf8Length(s!) > key.limit) {
+      throw new SingleTableError('KEY_TOO_LARGE', `is ${utf8Length(s!)} bytes of UTF-8, and as a key attribute of ${key.indexes.join(', ')} DynamoDB allows ${key.limit}`, { entity: entity.name, attribute: name });
+    }
+  }
 }

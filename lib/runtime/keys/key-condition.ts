@@ -4,6 +4,7 @@
 // template's leading literal segments, so `AMOUNT#` >= ... never reaches another entity's keys.
 // A pattern over several entities composes the prefix their sort keys share (resolve.ts), so a
 // parent `X#a` and its children `X#a#CHILD#...` come back from one query.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { keyError } from './item-keys';
 import { valuesText } from './values';
 import { mustBe } from '../../keys/encoding';
@@ -13,14 +14,24 @@ import { compareUtf8 } from '../query/fanout-order';
 import { SingleTableError } from '../table/errors';
 
 
+/** One comparison of a key attribute in a query of a multi-attribute GSI. */
+export interface AttributeComparison {
+  readonly attribute: string;
+  /** `=`, `<`, `<=`, `>`, `>=`, or `BETWEEN` (with two values). */
+  readonly operator: string;
+  readonly values: readonly AttributeValue[];
+}
+
 /** The partition key value and the sort-key condition of one query. */
 export interface KeyCondition {
-  /** Partition key value before any shard suffix. */
+  /** Partition key value before any shard suffix ('' on a multi-attribute GSI, whose condition is `attributes`). */
   readonly pk: string;
   /** Sort-key condition with `#sk`, `:lo`, `:hi` placeholders; undefined when there is none. */
   readonly sk?: { readonly expression: string; readonly lo?: string; readonly hi?: string };
   /** For `<` with a literal floor: drop results whose sort key equals this (BETWEEN is inclusive). */
   readonly excludeEqual?: string;
+  /** On a multi-attribute GSI: every comparison, in key order. @default - a composed key condition */
+  readonly attributes?: readonly AttributeComparison[];
 }
 
 type Input = Readonly<Record<string, unknown>>;
@@ -169,10 +180,13 @@ export function keysOf(pk: TemplateParts, sk: TemplateParts | undefined, delimit
   return { pk, sk, floor: !sk ? '' : sk.length === 1 ? sk[0] + delimiter : sk[0] as string };
 }
 
+/** A pattern on a composed key: one with templates (not on a multi-attribute GSI). */
+export type ComposedPattern = Pick<PatternModel, 'sk'> & { readonly pk: KeyTemplateModel };
+
 const compiled = new WeakMap<object, PatternKeys>();
 
 /** The keys of a pattern of the model, worked out once per pattern (the model is frozen). */
-export function patternKeys(model: Pick<TableModel, 'delimiter'>, pattern: Pick<PatternModel, 'pk' | 'sk'>): PatternKeys {
+export function patternKeys(model: Pick<TableModel, 'delimiter'>, pattern: ComposedPattern): PatternKeys {
   let keys = compiled.get(pattern);
   if (!keys) {
     const sk = pattern.sk;

@@ -34,7 +34,7 @@ export function shardsToQuery(model: TableModel, plan: QueryPlan, input: Readonl
  */
 function pinnedValue(plan: QueryPlan, attribute: string, input: Readonly<Record<string, unknown>>): unknown {
   const { pattern } = plan;
-  if (pattern.pk.attributes.includes(attribute)) return input[attribute];
+  if (pattern.pk?.attributes.includes(attribute)) return input[attribute];
   const condition = pattern.sortKeyCondition;
   if ((condition === 'EQUALS' || condition === 'BEGINS_WITH') && pattern.sk?.attributes.includes(attribute)) return input[attribute];
   return undefined;

@@ -3,10 +3,11 @@
 // Everything that can be wrong with the input fails here, before any network call.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../../keys/encoding';
-import { IndexModel, PatternModel, TableModel } from '../../manifest/model';
+import { IndexModel, PatternModel, populatesIndex, TableModel } from '../../manifest/model';
 import { didYouMean } from '../../model/closest-name';
+import { attributeKeyCondition } from '../keys/attribute-key-condition';
 import { checkSize } from '../keys/item-keys';
-import { KeyCondition, keyConditionFor, PatternKeys, patternKeys } from '../keys/key-condition';
+import { AttributeComparison, ComposedPattern, KeyCondition, keyConditionFor, KeyedPattern, PatternKeys, patternKeys } from '../keys/key-condition';
 import { SingleTableError } from '../table/errors';
 
 /** Options of one query call. */
@@ -54,7 +55,7 @@ export function planQuery(
   const { index, keys, typeFilter, shardSuffix } = preparedFor(model, pattern);
   const descending = readOptions(pattern, index, options);
   const consistent = options.consistent ?? pattern.consistentRead;
-  const condition = keyConditionFor(model, pattern, input, keys);
+  const condition = keys ? keyConditionFor(model, pattern as KeyedPattern, input, keys) : attributeKeyCondition(pattern, index, input);
   checkKeySizes(pattern, index, condition, shardSuffix);
   return { pattern, index, condition, descending, consistent, limit: options.limit, typeFilter };
 }
@@ -80,7 +81,8 @@ export function readOptions(
 /** What every query of a pattern shares: its index, compiled keys, type filter and shard suffix length. */
 interface PreparedPattern {
   readonly index: IndexModel;
-  readonly keys: PatternKeys;
+  /** Undefined on a multi-attribute GSI, which composes no key. */
+  readonly keys?: PatternKeys;
   readonly typeFilter?: string[];
   /** A sharded partition key also carries the delimiter and the largest shard number. */
   readonly shardSuffix: number;
@@ -95,7 +97,7 @@ function preparedFor(model: TableModel, pattern: PatternModel): PreparedPattern 
     const index = model.indexes[pattern.index];
     p = {
       index,
-      keys: patternKeys(model, pattern),
+      keys: pattern.pk && patternKeys(model, pattern as ComposedPattern),
       typeFilter: typeFilterOf(model, pattern, index),
       shardSuffix: index.shards ? 1 + String(index.shards.readCount - 1).length : 0,
     };
@@ -127,7 +129,7 @@ export function queryBinding(model: Pick<TableModel, 'fingerprint'>, plan: Pick<
 /** Keeps other entities sharing the index's partitions out; undefined where none can be there. */
 function typeFilterOf(model: TableModel, pattern: PatternModel, index: IndexModel): string[] | undefined {
   // KEYS_ONLY indexes hold no type attribute: results.ts matches keys instead.
-  if (index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => e.keys[index.name] && !pattern.entities.includes(e.name))) {
+  if (index.projection !== 'KEYS_ONLY' && Object.values(model.entities).some((e) => populatesIndex(e, index) && !pattern.entities.includes(e.name))) {
     return pattern.entities.map((e) => model.entities[e].typeValue);
   }
   return undefined;
@@ -143,9 +145,16 @@ export function buildQueryInput(
   limit = plan.limit,
 ): QueryCommandInput {
   const { index, condition } = plan;
-  const names: Record<string, string> = { '#pk': index.partitionKey };
-  const values: Record<string, AttributeValue> = { ':pk': { S: partitionKey } };
-  let expression = '#pk = :pk';
+  const names: Record<string, string> = {};
+  const values: Record<string, AttributeValue> = {};
+  let expression: string;
+  if (condition.attributes) {
+    expression = attributeKeyExpression(condition.attributes, names, values);
+  } else {
+    names['#pk'] = index.partitionKey;
+    values[':pk'] = { S: partitionKey };
+    expression = '#pk = :pk';
+  }
   if (condition.sk) {
     names['#sk'] = index.sortKey!;
     expression += ' AND ' + condition.sk.expression;
@@ -199,4 +208,15 @@ export function shardQueryInput(
   const input: QueryCommandInput = { ...base, ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':pk': { S: partitionKey } }, Limit: limit };
   if (exclusiveStartKey) input.ExclusiveStartKey = exclusiveStartKey;
   return input;
+}
+
+/** A multi-attribute GSI's key condition: its comparisons joined by AND, names `#k<n>`, values `:k<n>` (and `:k<n>b`). */
+function attributeKeyExpression(comparisons: readonly AttributeComparison[], names: Record<string, string>, values: Record<string, AttributeValue>): string {
+  return comparisons.map((c, i) => {
+    names[`#k${i}`] = c.attribute;
+    values[`:k${i}`] = c.values[0];
+    if (c.operator !== 'BETWEEN') return `#k${i} ${c.operator} :k${i}`;
+    values[`:k${i}b`] = c.values[1];
+    return `#k${i} BETWEEN :k${i} AND :k${i}b`;
+  }).join(' AND ');
 }

@@ -30,12 +30,14 @@ export function projectedRead(
   const requested = checkAttributes(model, entities, attributes, place);
   const fetch = index.type === 'GSI' && !entities.every((e) => indexAnswers(model.entities[e], index, requested));
   const table = model.indexes[TABLE_INDEX];
-  const names = new Set([table.partitionKey, table.sortKey!, index.partitionKey]);
+  // A multi-attribute key is several attributes, which its entries hold as themselves.
+  const attributeKeys = [...index.partitionAttributes ?? [], ...index.sortAttributes ?? []].map((a) => a.name);
+  const names = new Set([table.partitionKey, table.sortKey!, index.partitionKey, ...attributeKeys]);
   if (index.sortKey) names.add(index.sortKey);
   if (index.projection !== 'KEYS_ONLY') names.add(model.typeAttribute);
   if (!fetch) {
     // Attributes the entries hold as themselves; the rest come from decoding the keys.
-    const held = index.type === 'GSI' && index.projection !== 'ALL' ? new Set(index.nonKeyAttributes) : undefined;
+    const held = index.type === 'GSI' && index.projection !== 'ALL' ? new Set([...index.nonKeyAttributes, ...attributeKeys]) : undefined;
     for (const a of requested) if (!held || held.has(a)) names.add(a);
   }
   return {

@@ -68,6 +68,8 @@ function keyValues(
   const values = tableKeyValues(model, entity, item);
   if (indexName === TABLE_INDEX) return values;
   const index = model.indexes[indexName];
+  // A multi-attribute key is the item's own attributes, which the entry holds as they are.
+  if (index.partitionAttributes) return values;
   const slot = entity.keys[indexName];
   let pk = item[index.partitionKey]?.S;
   if (pk !== undefined && index.shards) pk = pk.slice(0, pk.lastIndexOf(model.delimiter));
