@@ -3,7 +3,8 @@
 // writes (also to the very items being rewritten, between their read and their update) and while
 // throttling is injected; then to C (back to 3 shards). Afterwards every access pattern returns
 // what an oracle computes from the stored items, every user attribute is what the application last
-// wrote, and a second run rewrites nothing.
+// wrote, and a second run rewrites nothing. From D to E, a pattern moves to a GSI keyed on the
+// orders' own attributes: it answers before any backfill, which only removes the old keys.
 import { AttributeValue, PutItemCommand, ScanCommand, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { TableModel } from '../../lib/manifest/model';
 import { resolveModel } from '../../lib/manifest/resolve';
@@ -30,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => engine.stop());
 
-const models = Object.fromEntries((['A', 'B', 'C', 'D'] as Version[]).map((v) => [v, resolveModel(shopManifest(v))])) as Record<Version, TableModel>;
+const models = Object.fromEntries((['A', 'B', 'C', 'D', 'E'] as Version[]).map((v) => [v, resolveModel(shopManifest(v))])) as Record<Version, TableModel>;
 const db = (version: Version, tableName: string) => createClient({ model: shopManifest(version), client: engine.client, tableName }) as unknown as Db;
 
 /** A small deterministic generator, so a failure can be replayed. */
@@ -274,3 +275,26 @@ test('A -> B under concurrent writes and throttling, then B -> C: patterns match
   await expectPatternsMatch('D', tableName, [...afterC.values()]);
   expect((await backfill({ client: engine.client, tableName, plan: planBackfill(models.C) })).counts).toMatchObject({ stale: 0, rewritten: 0 });
 }, 300_000);
+
+test('D -> E: orders by amount move from a composed GSI to one keyed on their own attributes, which serves them before any backfill; the backfill removes the composed keys', async () => {
+  const onE = await startEngine(synthesizedTemplate(shopManifest('E')));
+  try {
+    const tableName = await onE.createTable();
+    const rows = shopRows(20, 5, 10);
+    const d = db('D', tableName);
+    for (let i = 0; i < rows.length; i += 100) await d.batchWrite(rows.slice(i, i + 100).map((r) => ({ type: 'put', entity: r.entity, item: r.item })));
+    // DynamoDB indexes the orders' own customerId and amount: nothing had to be written for BySpender.
+    expect(await expectPatternsMatch('E', tableName, rows)).toBeGreaterThan(20);
+
+    const plan = planBackfill(models.E, models.D);
+    const result = await backfill({ client: engine.client, tableName, plan, segments: 2, pageSize: 50 });
+    expect(result.counts.failed).toBe(0);
+    expect(result.counts.rewritten).toBe(rows.filter((r) => r.entity === 'Order').length);
+    const left = (await engine.client.send(new ScanCommand({ TableName: tableName }))).Items!.filter((item) => item.GSI3PK || item.GSI3SK);
+    expect(left).toEqual([]);
+    expect(await expectPatternsMatch('E', tableName, rows)).toBeGreaterThan(20);
+    expect((await backfill({ client: engine.client, tableName, plan, segments: 2, pageSize: 50 })).counts.rewritten).toBe(0);
+  } finally {
+    await onE.stop();
+  }
+});
