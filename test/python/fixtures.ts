@@ -18,7 +18,10 @@ import * as runtime from '../../lib/runtime';
 import { createTableInputFromTemplate } from '../../lib/testing';
 import { synthesizedTemplate } from '../support/engine';
 
-/** Accounts with a version, timestamps and a unique email; their devices in the same partition. */
+/**
+ * Accounts with a version, timestamps and a unique email; their devices in the same partition; members
+ * whose handle is unique within their tenant.
+ */
 export const maintainedManifest = runtime.defineManifest({
   entities: {
     Account: {
@@ -37,6 +40,17 @@ export const maintainedManifest = runtime.defineManifest({
       attributes: { id: { type: runtime.AttributeKind.STRING, required: true }, token: { type: runtime.AttributeKind.STRING, required: true } },
       pk: 'ACCOUNT#{id}',
       sk: 'DEVICE#{token}',
+    },
+    Member: {
+      attributes: {
+        tenant: { type: runtime.AttributeKind.STRING, required: true },
+        id: { type: runtime.AttributeKind.STRING, required: true },
+        handle: { type: runtime.AttributeKind.STRING },
+      },
+      pk: 'TENANT#{tenant}',
+      sk: 'MEMBER#{id}',
+      unique: ['handle'],
+      uniqueScope: { handle: 'tenant' },
     },
   },
   localIndexes: { enabled: false },
