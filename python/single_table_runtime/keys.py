@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from .encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, bound_encoder, encode_value, must_be,
                        utf8_length)
 from .errors import SingleTableError
-from .shard import fnv1a, mix32, shard_for_value
+from .shard import Literal, fnv1a, mix32, shard_for_value
 from .values import KINDS
 
 if TYPE_CHECKING:
@@ -171,9 +171,12 @@ class EntityKeys:
         self.singles = tuple((head, *attributes[0]) for head, attributes in self.compiled) if all(len(a) == 1 for _, a in self.compiled) else None
         index = model.table_index
         self.pk_name, self.sk_name = index['partitionKey'], index['sortKey']
-        # The FNV-1a state after a RANDOM shard's input's first characters, the table partition key's literal head.
+        # A RANDOM shard hashes the table partition key, a NUL and the sort key: the state after the partition key's
+        # literal head is known, and the NUL and the sort key's literal head are one step (shard.Literal).
         self.table_pk_head = self.table_pk[0]
         self.table_pk_seed = fnv1a(self.table_pk_head)
+        self.table_sk_head = self.table_sk[0]
+        self.between_table_keys = Literal('\u0000' + self.table_sk_head)
         # Every attribute as (name, kind, check, required), for the item's values.
         self.attribute_checks = [(a['name'], a['type'], KINDS[a['type']][1], a['required']) for a in entity['attributes'].values()]
 
@@ -284,8 +287,9 @@ class EntityKeys:
     def _shard(self, slot: _Slot, values: Values, table: tuple[str, str]) -> int:
         shards = slot.index['shards']
         if slot.shard_kind is None:
-            # shard_for_item's hash, continued from the state after the head every table partition key starts with.
-            return mix32(fnv1a(table[0][len(self.table_pk_head):] + '\u0000' + table[1], self.table_pk_seed)) % shards['writeCount']
+            # shard_for_item's hash, its known parts precomputed.
+            h = self.between_table_keys.after(fnv1a(table[0][len(self.table_pk_head):], self.table_pk_seed))
+            return mix32(fnv1a(table[1][len(self.table_sk_head):], h)) % shards['writeCount']
         attribute = shards['attribute']
         encoded = encode_value(slot.shard_kind, values.get(attribute), self.model.escape_char)
         if isinstance(encoded, Invalid):

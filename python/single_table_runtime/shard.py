@@ -23,6 +23,24 @@ def fnv1a(text: str, h: int = FNV_OFFSET) -> int:
     return h
 
 
+class Literal:
+    """FNV-1a over a known ASCII text from any state in one step. XOR with a byte changes only the low byte, and
+    the low byte of a product depends only on the factors' low bytes, so the state after the text is
+    ``h * P^n + offset[h & 0xFF]`` (mod 2^32): the offsets are worked out once, from each low byte."""
+
+    __slots__ = ('factor', 'offsets', 'text')
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.factor = pow(0x01000193, len(text), 1 << 32)
+        self.offsets = tuple((fnv1a(text, x) - x * self.factor) & 0xFFFFFFFF for x in range(256)) if text.isascii() else None
+
+    def after(self, h: int) -> int:
+        if self.offsets is None:
+            return fnv1a(self.text, h)
+        return (h * self.factor + self.offsets[h & 0xFF]) & 0xFFFFFFFF
+
+
 def mix32(h: int) -> int:
     h = ((h ^ (h >> 16)) * 0x85EBCA6B) & 0xFFFFFFFF
     h = ((h ^ (h >> 13)) * 0xC2B2AE35) & 0xFFFFFFFF

@@ -203,8 +203,9 @@ def item_attributes(entity: dict[str, Any], item: Any, checks: list[tuple[str, s
     if item.__class__ is not dict and not isinstance(item, Mapping):
         raise SingleTableError('INVALID_VALUE', 'the item ' + must_be('a dict', item), entity=name)
     out: dict[str, Any] = {}
+    get = item.get
     for key, kind, check, required in checks:
-        value = item.get(key)
+        value = get(key)
         if value is None:
             if required:
                 raise SingleTableError('MISSING_ATTRIBUTE', 'is required', entity=name, attribute=key)
