@@ -11,7 +11,6 @@ from .query import Page
 from .results import Result
 from .send import RetryPolicy
 from .table import Table, open_table
-from .unique import ReleaseResult, UniqueValue
 
 __all__ = ['open_table', 'Table', 'Page', 'Result', 'Model', 'load_model', 'RetryPolicy', 'SingleTableError', 'ConditionFailedError',
-           'TransactionCanceledError', 'UnprocessedError', 'ReleaseResult', 'UniqueValue', 'MODEL_FORMAT', 'MODEL_FORMAT_VERSION']
+           'TransactionCanceledError', 'UnprocessedError', 'MODEL_FORMAT', 'MODEL_FORMAT_VERSION']

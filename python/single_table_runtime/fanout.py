@@ -73,7 +73,10 @@ class _Shard:
 
     def head_key(self) -> tuple[str, ...]:
         item = self.buffer[self.next]
-        return tuple(_key(item, a) for a in self.key_attributes)
+        try:
+            return tuple([item[a]['S'] for a in self.key_attributes])
+        except KeyError:
+            return tuple([_key(item, a) for a in self.key_attributes])  # names the attribute the item lacks
 
     def take(self) -> Item:
         self.passed = self.buffer[self.next]
