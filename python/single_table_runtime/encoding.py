@@ -287,7 +287,7 @@ def bound_encoder(kind: str, escape_char: str) -> Any:
     encode = SEGMENT_ENCODERS.get(kind)
     if encode is None:
         return lambda value: Invalid(f'has type {kind}, which cannot be part of a key')
-    return lambda value: encode(value, escape_char)
+    return encode  # the other kinds never escape: their encoders take the value alone
 
 
 def encode_value(kind: str, value: Any, escape_char: str) -> str | None | Invalid:

@@ -163,7 +163,7 @@ class EntityKeys:
                                     None if index['type'] == 'LSI' else number(keys['pk']),
                                     number(keys['sk']) if index.get('sortKey') and keys.get('sk') else None))
         self.encoders = tuple(encoders.items())
-        self.slot_plan = tuple((slot, slot.pk_number, slot.sk_number) for slot in self.slots)
+        self.slot_plan = tuple((slot, slot.pk_number, slot.sk_number, slot.pk_attribute, slot.sk_attribute, slot.sharded) for slot in self.slots)
         # Each template as its head and, per attribute, the attribute's place in ``encoders`` and the text after it.
         place = {name: i for i, (name, _) in enumerate(self.encoders)}
         self.compiled = tuple((head, tuple((place[name], name, tail) for name, tail in attributes)) for head, attributes in self.templates)
@@ -231,28 +231,28 @@ class EntityKeys:
         table = self.table_key(values, composed)
         out[self.pk_name] = {'S': table[0]}
         out[self.sk_name] = {'S': table[1]}
-        for slot, pk_number, sk_number in self.slot_plan:
+        for slot, pk_number, sk_number, pk_attribute, sk_attribute, sharded in self.slot_plan:
             if pk_number is not None:
                 pk = composed[pk_number]
                 if pk.__class__ is not str:
                     self._absent(slot.keys['pk'], pk)  # type: ignore[arg-type]
                     continue
-                if slot.sharded:
+                if sharded:
                     pk = pk + self.model.delimiter + str(self._shard(slot, values, table))  # type: ignore[operator]
                 if len(pk) * 4 > MAX_PARTITION_KEY_BYTES:  # type: ignore[arg-type]
-                    check_size(self.entity, slot.pk_attribute, pk, MAX_PARTITION_KEY_BYTES)  # type: ignore[arg-type]
+                    check_size(self.entity, pk_attribute, pk, MAX_PARTITION_KEY_BYTES)  # type: ignore[arg-type]
             if sk_number is not None:
                 sk = composed[sk_number]
                 if sk.__class__ is not str:
                     self._absent(slot.keys['sk'], sk)  # type: ignore[arg-type]
                     continue
                 if len(sk) * 4 > MAX_SORT_KEY_BYTES:  # type: ignore[arg-type]
-                    check_size(self.entity, slot.sk_attribute, sk, MAX_SORT_KEY_BYTES)  # type: ignore[arg-type]
+                    check_size(self.entity, sk_attribute, sk, MAX_SORT_KEY_BYTES)  # type: ignore[arg-type]
                 if pk_number is not None:
-                    out[slot.pk_attribute] = {'S': pk}
-                out[slot.sk_attribute] = {'S': sk}
+                    out[pk_attribute] = {'S': pk}
+                out[sk_attribute] = {'S': sk}
             else:
-                out[slot.pk_attribute] = {'S': pk}
+                out[pk_attribute] = {'S': pk}
 
     def slot(self, index_name: str) -> _Slot:
         return next(s for s in self.slots if s.index['name'] == index_name)

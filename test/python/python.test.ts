@@ -64,7 +64,7 @@ function connectedPythonFunction(outdir: string): AssemblyFunction {
   const fn = new LambdaFunction(stack, 'Orders', {
     runtime: Runtime.PYTHON_3_12, handler: 'handler.handler', code: Code.fromAsset(join(ROOT, 'python', 'tests', 'function')),
   });
-  table.connect(fn, { patterns: Object.keys(manifest.accessPatterns), writes: [WriteOperation.PUT] });
+  table.connect(fn, { patterns: Object.keys(localData.queries), writes: [WriteOperation.PUT] });
   app.synth();
   return findFunction(outdir, 'Shop/Orders');
 }
