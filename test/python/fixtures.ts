@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { writeCorpus } from './corpus';
+import { maintainedManifest, writeCorpus } from './corpus';
 import exampleDocument from '../../examples/manifest.model.json';
 import { WriteOperation } from '../../lib/construct/access/options';
 import { SingleTable } from '../../lib/construct/single-table';
@@ -17,45 +17,6 @@ import { modelDocument } from '../../lib/model/document';
 import * as runtime from '../../lib/runtime';
 import { createTableInputFromTemplate } from '../../lib/testing';
 import { synthesizedTemplate } from '../support/engine';
-
-/**
- * Accounts with a version, timestamps and a unique email; their devices in the same partition; members
- * whose handle is unique within their tenant.
- */
-export const maintainedManifest = runtime.defineManifest({
-  entities: {
-    Account: {
-      attributes: {
-        id: { type: runtime.AttributeKind.STRING, required: true },
-        email: { type: runtime.AttributeKind.STRING },
-        name: { type: runtime.AttributeKind.STRING },
-      },
-      pk: 'ACCOUNT#{id}',
-      sk: 'ACCOUNT',
-      version: {},
-      timestamps: {},
-      unique: ['email'],
-    },
-    Device: {
-      attributes: { id: { type: runtime.AttributeKind.STRING, required: true }, token: { type: runtime.AttributeKind.STRING, required: true } },
-      pk: 'ACCOUNT#{id}',
-      sk: 'DEVICE#{token}',
-    },
-    Member: {
-      attributes: {
-        tenant: { type: runtime.AttributeKind.STRING, required: true },
-        id: { type: runtime.AttributeKind.STRING, required: true },
-        handle: { type: runtime.AttributeKind.STRING },
-      },
-      pk: 'TENANT#{tenant}',
-      sk: 'MEMBER#{id}',
-      unique: ['handle'],
-      uniqueScope: { handle: 'tenant' },
-    },
-  },
-  localIndexes: { enabled: false },
-  accessPatterns: { devices: { entities: ['Device'], sortKeyCondition: runtime.SortKeyCondition.BEGINS_WITH } },
-});
 
 /**
  * The README quick start's manifest, as its `manifest.ts` block declares it (plain JavaScript once its

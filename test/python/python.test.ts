@@ -85,8 +85,13 @@ class PythonFunction {
     }));
     this.process = spawn(PYTHON, [join(ROOT, 'python', 'tests', 'lambda_host.py'), fn.codeDir, fn.handler, ...fn.layerDirs], {
       env: {
-        PATH: process.env.PATH, ...environment, AWS_ENDPOINT_URL_DYNAMODB: endpoint,
-        AWS_REGION: 'us-east-1', AWS_DEFAULT_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local',
+        PATH: process.env.PATH,
+        ...environment,
+        AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_DEFAULT_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
       },
     });
     this.answers = createInterface({ input: this.process.stdout })[Symbol.asyncIterator]();
