@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 Item = dict[str, Any]
+# heapq's max-heap functions, public from Python 3.14 and in its C module under these names before.
+_MAX_HEAP = tuple(getattr(heapq, name, None) or getattr(heapq, '_' + name) for name in ('heapify_max', 'heapreplace_max', 'heappop_max'))
 # (shard, exclusive start key or None, limit) -> DynamoDB's Query output
 Fetch = Callable[[int, 'Item | None', int], dict[str, Any]]
 
@@ -33,17 +35,6 @@ def _key(item: Item, attribute: str) -> str:
     if value is None:
         raise ValueError(f"fan-out query: item has no string key attribute '{attribute}'; every item of an index query carries the index and table keys")
     return value
-
-
-class _Desc:
-    """Reverses the order of a key tuple, for a descending merge."""
-    __slots__ = ('key',)
-
-    def __init__(self, key: tuple[str, ...]) -> None:
-        self.key = key
-
-    def __lt__(self, other: '_Desc') -> bool:
-        return self.key > other.key
 
 
 class _Shard:
@@ -142,16 +133,15 @@ def fan_out_query(fetch: Fetch, executor: Executor, *, shards: list[int], limit:
     first = page_size(limit, 1 / len(cursors))
     _each(executor, cursors, concurrency, lambda c: c.fill(fetch, first, descending, floor))
 
-    def entry(c: _Shard) -> tuple[Any, int, _Shard]:
-        key = c.head_key()
-        return (_Desc(key) if descending else key), c.slot, c
-
-    heap = [entry(c) for c in cursors if c.has_head]
-    heapq.heapify(heap)
+    # A heap of the shards' heads (key tuples compare in C; the keys hold the table key, so no two are equal): the
+    # shard at the top gives its head, and its next head replaces it in one step.
+    heapify, replace, pop = _MAX_HEAP if descending else (heapq.heapify, heapq.heapreplace, heapq.heappop)
+    heap = [(c.head_key(), c.slot, c) for c in cursors if c.has_head]
+    heapify(heap)
     items: list[Item] = []
     last = -1
     while len(items) < limit and heap:
-        _, _, c = heapq.heappop(heap)
+        c = heap[0][2]
         items.append(c.take())
         last = c.slot
         if not c.has_head and c.more and len(items) < limit:
@@ -160,7 +150,9 @@ def fan_out_query(fetch: Fetch, executor: Executor, *, shards: list[int], limit:
             part = max(1 / active, c.taken / len(items))
             c.fill(fetch, min(limit, math.ceil(page_size(remaining, part) * c.asked / max(c.got, 1))), descending, floor)
         if c.has_head:
-            heapq.heappush(heap, entry(c))
+            replace(heap, (c.head_key(), c.slot, c))
+        else:
+            pop(heap)
     if not any(c.has_head or c.more for c in cursors):
         return items, None
     return items, {'after': [c.position() for c in cursors], 'last': last}
