@@ -31,7 +31,7 @@ function newApp(): App {
 
 /** A function with staged code (a folder asset), so the assembly reader finds it. */
 function newFunction(stack: Stack, id: string, runtime = Runtime.NODEJS_22_X): LambdaFunction {
-  return new LambdaFunction(stack, id, { runtime, handler: 'index.handler', code: Code.fromAsset(join(__dirname, '..', 'runtime', 'fixtures')) });
+  return new LambdaFunction(stack, id, { runtime, handler: 'index.handler', code: Code.fromAsset(join(__dirname, '..', 'fixtures', 'handlers')) });
 }
 
 /** The files of each layer of a synthesized function, by the path Lambda unpacks them to. */
