@@ -16,7 +16,7 @@ const model = resolveModel(defineManifest({
     Unique: entity({ pk: 'U#{id}', unique: ['email'] }),
   },
 }));
-const source = accessModule(model, { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts', modelFile: '/app/manifest.model.json' });
+const source = accessModule(model, { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts' });
 
 test.each(['Versioned', 'Stamped', 'Unique'])('put%s goes through the full runtime', (name) => {
   expect(source).toContain(`return putItem(fullRuntime(table), "${name}", item, options);`);
@@ -43,7 +43,7 @@ test('the full runtime of a model with maintained entities opens with maintained
     entities: { Plain: entity({ pk: 'PLAIN#{id}', indexes: { GSI1: { pk: 'ALL', sk: 'X#{id}' } } }) },
     globalIndexes: { GSI1: { projection: ProjectionKind.KEYS_ONLY } },
     accessPatterns: { everything: { index: 'GSI1', entities: ['Plain'] } },
-  })), { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts', modelFile: '/app/manifest.model.json' });
+  })), { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts' });
   expect(plainSource).toContain('export function queryEverything(');
   expect(plainSource).not.toContain('openModelFile');
   expect(plainSource).not.toContain('manifest.model.json');

@@ -19,7 +19,7 @@ const model = resolveModel(defineManifest({
     oneA: { entities: ['A'], pk: 'A#{id}' },
   },
 }));
-const source = accessModule(model, { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts', modelFile: '/app/manifest.model.json' });
+const source = accessModule(model, { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts' });
 const requestOf = (pattern: string) => new RegExp(`export const ${pattern}Pattern: PatternAccess = \\{[\\s\\S]*?\\n  request: (.*),\\n`).exec(source)?.[1];
 
 test('two patterns of one shape share one request function, each with its index, partition key attribute and type', () => {

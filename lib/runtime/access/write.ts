@@ -2,14 +2,15 @@
 // composed from the slot templates (an index slot whose inputs are absent is left out: sparse),
 // with the same errors and the same request as `putItem`.
 import type { AttributeValue, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { AccessModel, AccessTable, EntityAccess, KeyAccess, SlotAccess, tableKeyNames, tableKeyValue } from './table';
+import { AccessModel, AccessTable, EntityAccess, KeyAccess, SlotAccess, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { shardedKey } from '../../keys/shard';
 import { composeParts, partsSource, SegmentEncode } from '../../keys/template';
+import { madeByWhere } from '../expressions/made-by-where';
 import type { ItemCollectionListener, WritingTable } from '../items/item-collections';
 import type { PutOptions } from '../items/put-item';
 import { putCondition, PutMode } from '../items/requests';
-import { ConditionFailedError } from '../items/write-failure';
+import { ConditionFailedError, writeFailure } from '../items/write-failure';
 import { absentOrThrow, checkSize, shardFor } from '../keys/item-keys';
 import { convertItem, valuesText } from '../keys/values';
 import { PutItemCommand } from '../table/sdk';
@@ -62,9 +63,9 @@ export function shardedBy(index: string, writeCount: number, attribute?: string,
 }
 
 /**
- * What a put reads of an entity: its name, its table key, and how its stored item is made. A typed
- * put of a generated module holds one with the entity's item builder (straight-line code, see
- * ./build.ts); a put by name makes one from the entity's slice (entityItem).
+ * What a put reads of an entity: its name, its table key, and how its stored item is made. A
+ * generated module holds one per entity, with the entity's item builder (straight-line code, see
+ * ./build.ts), which stores what entityItem stores from the entity's slice.
  */
 export interface ItemPut {
   readonly name: string;
@@ -76,16 +77,6 @@ export interface ItemPut {
   readonly item: (item: unknown) => Record<string, AttributeValue>;
 }
 
-/** The put of an entity's slice: its item made by entityItem. */
-const slicePut = (model: AccessModel, entity: EntityAccess): ItemPut => ({
-  name: entity.name,
-  partitionKey: entity.slots[0].pk![0],
-  get keys() {
-    return tableKeyNames(entity);
-  },
-  item: (item) => entityItem(model, entity, item as Values),
-});
-
 /**
  * The PutItem request of a whole item, checked: what putWith sends (less the item collection
  * metrics a table with LSIs asks for).
@@ -96,34 +87,29 @@ export function itemPutRequest(table: Pick<AccessTable<unknown>, 'tableName'>, p
   return input;
 }
 
-/** The PutItem request of a whole item of an entity's slice, checked: what putEntity sends. */
-export function putRequest(table: Pick<AccessTable<unknown>, 'model' | 'tableName'>, entity: EntityAccess, item: Values, mode?: PutMode): PutItemCommandInput {
-  return itemPutRequest(table, slicePut(table.model, entity), item, mode);
-}
+/** What the item collection listener reads of a generated module's table: its slice of the model, not the whole one. */
+const writing = new WeakMap<AccessTable<unknown>, WritingTable>();
 
 /**
- * Writes a whole item: with an entity's item builder (a typed put) or its slice (putEntity).
- * Generated modules pass `collections` (collectionsOf) on a table with LSIs, whose writes report
- * their item collection's size.
+ * Writes a whole item with an entity's item builder. Generated modules pass `collections`
+ * (collectionsOf) on a table with LSIs, whose writes report their item collection's size. A
+ * condition of the caller's (made by `where`) is checked against the entity as the whole model
+ * declares it, which the table then loads.
  */
 export async function putWith(
-  table: AccessTable<unknown>, put: ItemPut, item: unknown, options?: PutOptions,
+  table: AccessTable<unknown>, put: ItemPut, item: unknown, options: PutOptions = {},
   collections?: (table: WritingTable) => ItemCollectionListener | undefined,
 ): Promise<void> {
-  const mode = options?.mode ?? 'upsert';
+  const { mode = 'upsert', condition } = options;
   const input = itemPutRequest(table, put, item, mode);
-  const listener = collections?.(table);
+  if (condition !== undefined) madeByWhere(condition, 'condition', { entity: put.name }).addTo(input, table.model.entities[put.name]);
+  let view = writing.get(table);
+  if (collections && !view) writing.set(table, view = { tableName: table.tableName, options: table.options, model: table.access });
+  const listener = view && collections!(view);
   if (listener) input.ReturnItemCollectionMetrics = 'SIZE';
-  await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) =>
+  await sendWrite(table, () => table.dynamodb.send(new PutItemCommand(input)), (e) => (condition !== undefined
+    ? writeFailure(table, put.name, input, item as Values, e, condition)
     // As writeFailure words it for a put without version or condition: the key, then the reason.
-    new ConditionFailedError('CONDITION_FAILED', `${valuesText(item as Values, put.keys)}: ${mode === 'create' ? 'an item with this key already exists' : 'there is no item with this key'}`,
-      put.name, e), listener);
-}
-
-/** Writes a whole item of an entity's slice (a put by name). */
-export function putEntity(
-  table: AccessTable<unknown>, entity: EntityAccess, item: Values, options?: PutOptions,
-  collections?: (table: WritingTable) => ItemCollectionListener | undefined,
-): Promise<void> {
-  return putWith(table, slicePut(table.model, entity), item, options, collections);
+    : new ConditionFailedError('CONDITION_FAILED', `${valuesText(item as Values, put.keys)}: ${mode === 'create' ? 'an item with this key already exists' : 'there is no item with this key'}`,
+      put.name, e)), listener);
 }
