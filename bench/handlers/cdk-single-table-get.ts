@@ -1,7 +1,7 @@
 // Minimal Lambda that only reads an order by its table key: what a handler carries when it calls
 // one operation (the bundle-size benchmark's get-only figure).
-import { getItem, openTable } from '../model/manifest.access';
 import type { manifest } from '../model/manifest';
+import { getItem, openTable } from '../model/manifest.access';
 
 const table = openTable<typeof manifest>();
 

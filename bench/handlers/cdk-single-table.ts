@@ -3,8 +3,8 @@
 // differ by their import line only: cdk-single-table.ts imports the access module
 // `single-table generate --access` writes (each function carrying its part of the model),
 // cdk-single-table-generic.ts the runtime (the model the stack deployed).
-import { openTable, putItem, query } from '../model/manifest.access';
 import type { manifest } from '../model/manifest';
+import { openTable, putItem, query } from '../model/manifest.access';
 import type { Order } from '../model/order';
 
 const table = openTable<typeof manifest>();

@@ -230,8 +230,8 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
   // Names that hold a value and are not declared, found as convertItem finds them (from the count of the given attributes).
   const given = [String(attrs.filter((a) => a.required).length), ...attrs.map((a, j) => (a.required ? '' : `+(v${j} !== undefined)`)).filter(Boolean)].join(' + ');
   lines.push(`let ${declared.join(', ')};`);
-  const all = join([...checks, code`${helper('declaredOnly')}(i, ${attributes}Names, ${given})`], ' && ');
-  lines.push(code`if (!(${all})) ${helper('attributeFault')}(${owner}, i, ${attributes});`);
+  const valid = join([...checks, code`${helper('declaredOnly')}(i, ${attributes}Names, ${given})`], ' && ');
+  lines.push(code`if (!(${valid})) ${helper('attributeFault')}(${owner}, i, ${attributes});`);
   // Segments of the attributes the keys and shards read, once each.
   const keyed = new Set<string>();
   for (const keys of Object.values(entity.keys)) for (const t of [keys.pk, keys.sk]) t?.attributes.forEach((n) => keyed.add(n));
@@ -396,32 +396,41 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     if (!maintainsAttributes(entity)) {
       const tableKeys = entity.keys[TABLE_INDEX];
       body.push(
-        { doc: `${name}'s attributes as its item builder checks them.`, code: [
-          code`const ${name}Attributes: readonly ${helperType('AttributeSlot')}[] = ${kindsOf(entity)};\n`,
-          `const ${name}AttributesNames = /* @__PURE__ */ ${name}Attributes.map((a) => a[0]);`,
-        ] },
-        { doc: `What the put of ${name} reads: its item builder stores what the runtime's \`putItem\` stores, with the same errors (\`itemPutRequest\` builds its request without sending it).`, code: [
-          code`export const ${name}Put: ${helperType('ItemPut')} = {\n`,
-          `  name: ${json(name)},\n`,
-          `  partitionKey: ${json(model.indexes[TABLE_INDEX].partitionKey)},\n`,
-          `  keys: ${json([...new Set([...tableKeys.pk.attributes, ...tableKeys.sk?.attributes ?? []])])},\n`,
-          code`  item: ${indented(itemBuilder(model, entity, `${name}Put`, `${name}Attributes`))},\n`,
-          '};',
-        ] },
+        {
+          doc: `${name}'s attributes as its item builder checks them.`,
+          code: [
+            code`const ${name}Attributes: readonly ${helperType('AttributeSlot')}[] = ${kindsOf(entity)};\n`,
+            `const ${name}AttributesNames = /* @__PURE__ */ ${name}Attributes.map((a) => a[0]);`,
+          ],
+        },
+        {
+          doc: `What the put of ${name} reads: its item builder stores what the runtime's \`putItem\` stores, with the same errors (\`itemPutRequest\` builds its request without sending it).`,
+          code: [
+            code`export const ${name}Put: ${helperType('ItemPut')} = {\n`,
+            `  name: ${json(name)},\n`,
+            `  partitionKey: ${json(model.indexes[TABLE_INDEX].partitionKey)},\n`,
+            `  keys: ${json([...new Set([...tableKeys.pk.attributes, ...tableKeys.sk?.attributes ?? []])])},\n`,
+            code`  item: ${indented(itemBuilder(model, entity, `${name}Put`, `${name}Attributes`))},\n`,
+            '};',
+          ],
+        },
       );
     }
     // A get reads the table key only: its slice holds the key attributes and the table slot.
     const { pk, sk } = entity.keys[TABLE_INDEX];
     const table = model.indexes[TABLE_INDEX];
     const slot = [code`pk: [${json(table.partitionKey)}, ${partsOf(pk)}]`, ...table.sortKey && sk ? [code`sk: [${json(table.sortKey)}, ${partsOf(sk)}]`] : []];
-    body.push({ doc: `What the get of ${name} reads: its key attributes and table key.`, code: [
-      code`const ${name}Key: ${helperType('EntityAccess')} = {\n`,
-      `  name: ${json(name)},\n`,
-      `  typeValue: ${json(entity.typeValue)},\n`,
-      code`  attributes: ${kindsOf(entity, [...pk.attributes, ...sk?.attributes ?? []])},\n`,
-      code`  slots: [{ ${join(slot, ', ')} }],\n`,
-      '};',
-    ] });
+    body.push({
+      doc: `What the get of ${name} reads: its key attributes and table key.`,
+      code: [
+        code`const ${name}Key: ${helperType('EntityAccess')} = {\n`,
+        `  name: ${json(name)},\n`,
+        `  typeValue: ${json(entity.typeValue)},\n`,
+        code`  attributes: ${kindsOf(entity, [...pk.attributes, ...sk?.attributes ?? []])},\n`,
+        code`  slots: [{ ${join(slot, ', ')} }],\n`,
+        '};',
+      ],
+    });
   }
 
   // The requests of one-partition patterns: a shape that two or more share is one function of the

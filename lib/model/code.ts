@@ -42,7 +42,7 @@ export const runtimeValue = (name: string, alias?: string): Ref => ({ kind: 'ref
 export const runtimeType = (name: string): Ref => ({ kind: 'ref', name, from: 'runtime', type: true });
 
 /** `code` with each new line indented two more spaces. */
-export const indented = (code: Code): Indented => ({ kind: 'indented', code });
+export const indented = (inner: Code): Indented => ({ kind: 'indented', code: inner });
 
 /** A value shared by its key (see Shared). */
 export const shared = (prefix: string, key: string, value: Code): Shared => ({ kind: 'shared', key, prefix, value });

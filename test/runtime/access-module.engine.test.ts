@@ -70,7 +70,8 @@ const same = async (viaAccess: () => Promise<unknown>, viaGeneric: () => Promise
   const named = (o: typeof a, name: string) => JSON.parse(JSON.stringify(o).split(`"${name}"`).join('"<table>"'));
   expect(named(a, table.tableName)).toEqual(named(g, generic.table.tableName));
   // Only DynamoDB can tell that a create's item exists or a replace's does not, or refuse a request.
-  if (a.error !== undefined && !a.error.startsWith('CONDITION_FAILED') && !a.error.startsWith('ValidationException')) expect(a.sent).toEqual([]);
+  const byDynamoDB = a.error?.startsWith('CONDITION_FAILED') || a.error?.startsWith('ValidationException');
+  if (a.error !== undefined && !byDynamoDB) expect(a.sent).toEqual([]);
   return a;
 };
 
@@ -101,7 +102,8 @@ test.each(Object.keys(manifest.entities))('getItem of %s reads what the runtime\
     async (changes, consistent) => {
       const e = manifest.entities[entity as keyof typeof manifest.entities];
       const key = Object.fromEntries(Object.keys(sample).filter((k) => `${e.pk}${e.sk}`.includes(`{${k}}`)).map((k) => [k, sample[k]]));
-      await same(() => viaAccess.getItem(table, entity, { ...key, ...changes }, { consistent }), () => loose().getItem(entity, { ...key, ...changes }, { consistent }));
+      const changed = { ...key, ...changes };
+      await same(() => viaAccess.getItem(table, entity, changed, { consistent }), () => loose().getItem(entity, changed, { consistent }));
     }), { numRuns: propertyRuns(25) });
   // The sample itself is found.
   const found = await viaAccess.getItem(table, entity, Object.fromEntries(Object.entries(sample).filter(([k]) => {
@@ -144,12 +146,14 @@ test.each(patterns)('query of %s with every page, iterated, and with read option
   const [first, second] = Object.keys(manifest.entities[entity].attributes);
   const options = { attributes: [first, second], filter: where<Record<string, unknown>>({ attr: first, exists: true }) } as never;
   // (A filter on an attribute a keys-only index does not hold is refused the same way.)
-  const result = await same(() => access.query(table, pattern, input, options), () => generic.query(pattern, input, options)) as { result?: { items: { item: object }[] } };
+  type Page = { result?: { items: { item: object }[] } };
+  const result = await same(() => access.query(table, pattern, input, options), () => generic.query(pattern, input, options)) as Page;
   for (const { item } of result.result?.items ?? []) expect(Object.keys(item).every((k) => k === first || k === second)).toBe(true);
   if (pattern === 'ordersForCustomer') expect(result.result!.items.length).toBeGreaterThan(0);
   // An attribute none of the pattern's entities declares, and a filter not made by where, fail the same way.
-  await same(() => access.query(table, pattern, input, { attributes: ['colour'] } as never), () => generic.query(pattern, input, { attributes: ['colour'] } as never));
-  await same(() => access.query(table, pattern, input, { filter: { attr: first, exists: true } } as never), () => generic.query(pattern, input, { filter: { attr: first, exists: true } } as never));
+  for (const bad of [{ attributes: ['colour'] }, { filter: { attr: first, exists: true } }] as never[]) {
+    await same(() => access.query(table, pattern, input, bad), () => generic.query(pattern, input, bad));
+  }
 });
 
 test('the table the module opens serves the runtime\'s updateItem and deleteItem, and a put with a condition, as the runtime\'s table does', async () => {

@@ -82,12 +82,14 @@ test('no handler resolves a manifest or carries a validation rule or the model f
 
 test('a handler carries only the operations it calls', () => {
   const putQuery = inputsOf('bench/handlers/cdk-single-table.ts');
-  expect(putQuery).toEqual(expect.arrayContaining(['lib/runtime/access/write.ts', 'lib/runtime/access/query.ts']));
+  // The query takes the runtime's options (read options, paging), and the table loads the whole model for the runtime's operations.
+  expect(putQuery).toEqual(expect.arrayContaining(['lib/runtime/access/write.ts', 'lib/runtime/access/query.ts', 'lib/runtime/query/read-options.ts', 'lib/runtime/query/pages.ts',
+    'lib/runtime/table/load-model.ts']));
   // No fan-out, update, batch, get or range condition: unreachable from a put and a query of one
   // partition without a sort-key condition. No shard or item collection code: the bench table has
   // neither a sharded index nor LSIs.
   for (const absent of ['lib/runtime/query/fanout.ts', 'lib/runtime/query/fanout-shards.ts', 'lib/runtime/items/update.ts', 'lib/runtime/table/client.ts', 'lib/runtime/query/fanout-heap.ts',
-    'lib/runtime/access/read.ts', 'lib/runtime/batch/send-batches.ts', 'lib/runtime/items/item-collections.ts', 'lib/keys/shard.ts', 'lib/runtime/query/fanout-order.ts', 'lib/runtime/query/results.ts',
+    'lib/runtime/access/read.ts', 'lib/runtime/batch/send-batches.ts', 'lib/runtime/items/item-collections.ts', 'lib/keys/shard.ts', 'lib/runtime/query/fanout-order.ts',
     // The condition compiler comes with `where`, which the handler does not call.
     'lib/runtime/expressions/condition.ts',
     // Nor the slice reader (sharded, fetched, key-decoded patterns) or template parsing.

@@ -215,14 +215,16 @@ export async function queryPattern(table: AccessTable<unknown>, pattern: Pattern
     if (!Object.hasOwn(pattern.types, type) || bound.leftOut?.(raw)) continue;
     items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
   }
-  return { items: keptOnly(items, bound.keep), cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.access, bound), out.LastEvaluatedKey) };
+  const cursor = out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.access, bound), out.LastEvaluatedKey);
+  return { items: keptOnly(items, bound.keep), cursor };
 }
 
 /** Runs a sharded, fetched or key-decoded access pattern through its slice reader. */
 export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options = NO_OPTIONS): Page {
   const { plan, start, keep } = prepare(table, pattern, input, options);
   const page = await pattern.read(table, plan, input, start, pattern.name);
-  return { items: keptOnly(page.items, keep), cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(table.access, plan), page.next) };
+  const cursor = page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(table.access, plan), page.next);
+  return { items: keptOnly(page.items, keep), cursor };
 }
 
 /**

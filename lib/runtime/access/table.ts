@@ -70,10 +70,6 @@ export interface SlotAccess {
   readonly pk?: KeyAccess;
   /** The sort key. @default - the index has none */
   readonly sk?: KeyAccess;
-  /** A write-sharded partition key: its key with the item's shard suffix (see shardedBy). @default - not sharded */
-  readonly shard?: (
-    model: AccessModel, entity: EntityAccess, item: Readonly<Record<string, unknown>>, tableKey: { pk: string; sk: string }, key: string,
-  ) => string;
 }
 
 /** What an entity's generated functions read of it. */
