@@ -60,7 +60,7 @@ test('generate --access writes the access module beside the manifest; check and 
   // Regenerating keeps the runtime specifier the module imports.
   expect((await run('generate', file, '--access')).code).toBe(0);
   expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toMatch(/from "my-runtime\/access";/);
-  expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toContain('export function queryAllOrders(');
+  expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toContain('export const allOrdersPattern: ');
   expect((await run('check', file)).code).toBe(0);
 });
 

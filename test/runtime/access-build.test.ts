@@ -125,6 +125,6 @@ test('the item a put stores is a plain object: no prototype but Object.prototype
       GSI2SK: { S: order.createdAt },
       Type: { S: 'Order' },
     });
-    expect(Object.keys(Item!)).toEqual(['username', 'orderId', 'status', 'createdAt', 'amount', 'PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'Type']);
+    expect(Object.keys(Item!)).toEqual(['username', 'orderId', 'status', 'createdAt', 'amount', 'PK', 'SK', 'Type', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK']);
   }
 });
