@@ -16,7 +16,7 @@ import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';
 
 type Page = { items: unknown[]; cursor?: string };
-type Query = (table: unknown, input: object, options?: object) => Promise<Page>;
+type Query = (table: unknown, pattern: string, input: object, options?: object) => Promise<Page>;
 
 let engine: Engine;
 let dir: string;
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 const PATTERNS = ['lt', 'lte', 'gt', 'gte', 'pinLt', 'pinLte', 'pinGt', 'pinGte'] as const;
 // The module's query of one pattern, as a function of the input and options.
-const queryOf = (pattern: string) => (input: unknown, options?: unknown) => access.query(table, pattern, input, options);
+const queryOf = (pattern: string) => (input: object, options?: object) => access.query(table, pattern, input, options);
 
 test('every comparison pattern runs as a one-partition query of the module', () => {
   const model = resolveModel(manifest);

@@ -21,7 +21,7 @@ import { fromItem } from '../keys/marshall';
 import { paged, Paged, PagingOptions } from '../query/pages';
 import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query/plan';
 import { OptionedRead, optionedRead, ReadOptions } from '../query/read-options';
-import { EntityItem, keptOnly } from '../query/results';
+import { EntityItem, keptOnly, toEntityItems } from '../query/results';
 import { QueryCommand } from '../table/sdk';
 import { send } from '../table/send';
 
@@ -193,7 +193,7 @@ export function patternRequest(table: AccessTable<unknown>, pattern: PatternAcce
   const read = optioned(table, pattern, options);
   const request = pattern.request(table.tableName, pk, !descending);
   const leftOut = condition.sk && pattern.withSortKey!(request, pattern, condition);
-  const bound = { request, index: pattern.slot, condition, descending, leftOut, keep: read?.shape?.keep };
+  const bound = { request, index: pattern.slot, condition, descending, leftOut, shape: read?.shape };
   if (options.consistent ?? pattern.consistentRead) request.ConsistentRead = true;
   if (options.limit !== undefined) request.Limit = options.limit;
   if (options.cursor !== undefined) {
@@ -208,15 +208,22 @@ export function patternRequest(table: AccessTable<unknown>, pattern: PatternAcce
 export async function queryPattern(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options?: PatternOptions): Page {
   const bound = patternRequest(table, pattern, input, options);
   const out = await send(table, () => table.dynamodb.send(new QueryCommand(bound.request)));
-  const items: EntityItem[] = [];
-  for (const raw of out.Items ?? []) {
-    const type = raw[table.access.typeAttribute]?.S ?? '';
-    // Left out: another entity's item, and what the sort-key condition leaves out.
-    if (!Object.hasOwn(pattern.types, type) || bound.leftOut?.(raw)) continue;
-    items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
+  let items: EntityItem[] = [];
+  const { shape, leftOut } = bound;
+  if (shape) {
+    // With `attributes`, results are made as the runtime's query makes them (a keys-only index's entries have no type attribute).
+    const entries = (out.Items ?? []).filter((raw) => !leftOut?.(raw));
+    items = keptOnly(toEntityItems(table.model, table.model.patterns[pattern.name].entities, entries, table.strip, shape), shape.keep);
+  } else {
+    for (const raw of out.Items ?? []) {
+      const type = raw[table.access.typeAttribute]?.S ?? '';
+      // Left out: another entity's item, and what the sort-key condition leaves out.
+      if (!Object.hasOwn(pattern.types, type) || leftOut?.(raw)) continue;
+      items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
+    }
   }
   const cursor = out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.access, bound), out.LastEvaluatedKey);
-  return { items: keptOnly(items, bound.keep), cursor };
+  return { items, cursor };
 }
 
 /** Runs a sharded, fetched or key-decoded access pattern through its slice reader. */
