@@ -152,7 +152,8 @@ test.each(patterns)('query of %s with every page, iterated, and with read option
   if (pattern === 'ordersForCustomer') expect(result.result!.items.length).toBeGreaterThan(0);
   // An attribute none of the pattern's entities declares, and a filter not made by where, fail the same way.
   // The attributes alone: on a keys-only or partly projected index they decide whether entries are fetched.
-  const projected = await same(() => access.query(table, pattern, input, { attributes: [second] } as never), () => generic.query(pattern, input, { attributes: [second] } as never)) as Page;
+  const only = { attributes: [second] } as never;
+  const projected = await same(() => access.query(table, pattern, input, only), () => generic.query(pattern, input, only)) as Page;
   expect(projected.result!.items.length).toBeGreaterThan(0);
   for (const bad of [{ attributes: ['colour'] }, { filter: { attr: first, exists: true } }] as never[]) {
     await same(() => access.query(table, pattern, input, bad), () => generic.query(pattern, input, bad));
