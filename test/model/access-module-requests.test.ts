@@ -13,7 +13,7 @@ const model = resolveModel(defineManifest({
   entities: { A: entity('A'), B: entity('B'), C: entity('C') },
   globalIndexes: { GSI1: {} },
   accessPatterns: {
-    allA: { index: 'GSI1', entities: ['A'], pk: 'ALL#A' },
+    allA: { index: 'GSI1', entities: ['A'], pk: 'ALL#A', description: 'Every A (unsharded: no readShards, no ShardModel, no SortOrder)' },
     allB: { index: 'GSI1', entities: ['B'], pk: 'ALL#B' },
     aAndB: { index: 'GSI1', entities: ['A', 'B'], pk: 'ALL#A' },
     oneA: { entities: ['A'], pk: 'A#{id}' },
@@ -47,6 +47,8 @@ test('putItem, getItem and query look the name up in the records of what each re
   expect(source).toContain('const keys = { "A": AKey, "B": BKey, "C": CKey };');
   expect(source).toContain('const patterns = { "allA": allAPattern, "allB": allBPattern, "aAndB": aAndBPattern, "oneA": oneAPattern };');
   expect(source).toContain('  return pagedQuery(table, access, input as never, options as never, queryPattern) as never;');
-  // Its imports are the helpers its code refers to, and nothing else.
+  // Its imports are the helpers its code refers to, and nothing else: names in a description's text are not references.
+  expect(source).toContain('Every A (unsharded: no readShards, no ShardModel, no SortOrder)');
+  for (const name of ['readShards', 'ShardModel', 'SortOrder']) expect(source).not.toMatch(new RegExp(`^import .*\\b${name}\\b`, 'm'));
   expect(source).toMatch(/^import \{ STRING_KIND, attributeFault, checkSize, collectionsOf, declaredOnly, getEntity, keyFault, named, openAccess, pagedQuery, partitionCondition, putWith, queryPattern, stringSegment, textSegment \} from "cdk-single-table\/runtime\/access";$/m);
 });
