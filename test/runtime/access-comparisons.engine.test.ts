@@ -33,7 +33,7 @@ beforeAll(async () => {
   const file = path.join(dir, 'manifest.access.ts');
   writeFileSync(file, accessModule(model, {
     file,
-    manifestFile: path.join(__dirname, 'fixtures', 'comparisons-manifest.ts'),
+    manifestFile: path.join(__dirname, '..', 'fixtures', 'comparisons-manifest.ts'),
     runtime: path.join(__dirname, '../../lib/runtime'),
   }));
   // Loaded through jest's own module system, which transpiles the generated TypeScript as it does the tests.

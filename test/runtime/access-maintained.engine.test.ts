@@ -26,7 +26,7 @@ beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(uniqueManifest));
   dir = mkdtempSync(path.join(tmpdir(), 'access-maintained-'));
   const file = path.join(dir, 'manifest.access.ts');
-  writeFileSync(file, accessModule(model, { file, manifestFile: path.join(__dirname, 'fixtures', 'unique-manifest.ts'), runtime: path.join(__dirname, '../../lib/runtime') }));
+  writeFileSync(file, accessModule(model, { file, manifestFile: path.join(__dirname, '..', 'fixtures', 'unique-manifest.ts'), runtime: path.join(__dirname, '../../lib/runtime') }));
   // Loaded through jest's own module system, which transpiles the generated TypeScript as it does the tests.
   access = jest.requireActual(file);
 });

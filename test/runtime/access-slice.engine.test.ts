@@ -56,7 +56,7 @@ beforeAll(async () => {
   full = openTable<M>({ model: modelDocument(model), client: db.table.dynamodb, tableName: db.table.tableName });
   dir = mkdtempSync(path.join(tmpdir(), 'access-slice-'));
   const file = path.join(dir, 'manifest.access.ts');
-  writeFileSync(file, accessModule(model, { file, manifestFile: path.join(__dirname, 'fixtures', 'access-slice-manifest.ts'), runtime: path.join(__dirname, '../../lib/runtime') }));
+  writeFileSync(file, accessModule(model, { file, manifestFile: path.join(__dirname, '..', 'fixtures', 'access-slice-manifest.ts'), runtime: path.join(__dirname, '../../lib/runtime') }));
   // Loaded through jest's own module system, which transpiles the generated TypeScript as it does the tests.
   access = jest.requireActual(file);
   table = access.openTable({ client: db.table.dynamodb, tableName: db.table.tableName });
