@@ -86,10 +86,13 @@ const project = new awscdk.AwsCdkConstructLibrary({
   publishToGo: { moduleName: 'github.com/cdk-single-table/cdk-single-table-go' },
 });
 
-// The npm package holds the compiled library, its .jsii assembly, README, API.md and LICENSE only:
-// not the CI scripts, benchmarks, the example app (and its cdk.json and cdk.out) or the docs
-// folder, which the repository serves (test/package/pack.test.ts checks the list).
-project.npmignore?.exclude('/.ci/', '/bench/', '/python/', '/.hypothesis/', '/cdk.json', '/cdk.out/', '/examples/', '/docs/', '/test-reports/', '/out/**/*.tsbuildinfo');
+// The npm package holds the compiled library, its .jsii assembly, README, API.md and LICENSE, and
+// the Python runtime package's modules, which the model layer of Python functions carries: not its
+// tests or bytecode, the CI scripts, benchmarks, the example app (and its cdk.json and cdk.out) or
+// the docs folder, which the repository serves (test/package/publishing.test.ts checks the list).
+project.npmignore?.exclude('/.ci/', '/bench/', '/python/*', '/.hypothesis/', '/cdk.json', '/cdk.out/', '/examples/', '/docs/', '/test-reports/', '/out/**/*.tsbuildinfo');
+project.npmignore?.include('/python/single_table_runtime/');
+project.npmignore?.exclude('__pycache__/', '*.pyc');
 
 // The Lambda runtime provides @aws-sdk/client-dynamodb; jsii refuses it as a dependency or peer,
 // so it is declared optional: installed for users who run the runtime outside Lambda, never required.

@@ -1,5 +1,5 @@
-// cdk-single-table through the generated access module the bench handler calls (putOrder,
-// queryOrdersByStatus in bench/model/manifest.access.ts): the pure builders those functions run
+// cdk-single-table through the generated access module the bench handler calls (putItem, query
+// in bench/model/manifest.access.ts, which look up OrderPut and ordersByStatusPattern): the pure builders they run
 // before they send (itemPutRequest, patternRequest) on the same parts of the model, validation included.
 import type { PutItemCommandInput, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { itemPutRequest, patternRequest } from '../../lib/runtime/access';

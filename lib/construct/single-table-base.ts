@@ -5,12 +5,12 @@
 import { Annotations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { Function as LambdaFunction, ILayerVersion } from 'aws-cdk-lib/aws-lambda';
+import type { Function as LambdaFunction, ILayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { Construct, IConstruct } from 'constructs';
 import { grantNeeds } from './access/grant';
 import type { SingleTableGrantOptions } from './access/options';
 import { accessNeeds } from './access/plan';
-import { createModelLayer, deliverModel, deployedModelPath } from './model-layer';
+import { createModelLayer, deliverModel, deployedModelPath, isPython } from './model-layer';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { own } from '../manifest/values';
 import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/table/environment';
@@ -58,10 +58,13 @@ export interface ISingleTable extends IConstruct {
   /** Grants the queries of these access patterns only. */
   grantPatterns(grantee: IGrantable, ...patterns: string[]): Grant;
   /**
-   * The Lambda layer holding the compiled model as a JSON file, at the path `functionEnvironment`
-   * names in `SINGLE_TABLE_MODEL`. Created on first use, one per table.
+   * The Lambda layer a function of this runtime gets: the compiled model as a JSON file, at the path
+   * `functionEnvironment` names in `SINGLE_TABLE_MODEL`, and for Python runtimes the Python runtime
+   * package as well. Created on first use, one per table and kind.
+   * @param runtime the function's runtime
+   * @default - the layer of the model file alone
    */
-  modelLayer(): ILayerVersion;
+  modelLayer(runtime?: Runtime): ILayerVersion;
   /** The environment a function using the runtime needs: the table name, the manifest's fingerprint and the model file's path. */
   functionEnvironment(): { [name: string]: string };
   /** Adds the model layer, sets the function's environment (`functionEnvironment`) and grants it what the options name. */
@@ -74,7 +77,8 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
   public abstract readonly model: TableModel;
   public abstract readonly tableName: string;
   public abstract readonly tableArn: string;
-  private layer?: ILayerVersion;
+  private modelOnlyLayer?: ILayerVersion;
+  private pythonLayer?: ILayerVersion;
 
   /** The table's partition key attribute. */
   public get partitionKeyName(): string {
@@ -143,14 +147,22 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
   }
 
   /**
-   * The Lambda layer holding the compiled model (the JSON file `single-table generate` writes) at
-   * `/opt/cdk-single-table/model-<fingerprint>.json`, the path `functionEnvironment` names in
-   * `SINGLE_TABLE_MODEL`. It holds no code and suits every Lambda runtime and architecture.
-   * Created on first use, one per table; `connect` adds it to the functions it connects.
+   * The Lambda layer a function of this runtime gets, holding the compiled model (the JSON file
+   * `single-table generate` writes) at `/opt/cdk-single-table/model-<fingerprint>.json`, the path
+   * `functionEnvironment` names in `SINGLE_TABLE_MODEL`. For a Python runtime it also holds the
+   * Python runtime package at `/opt/python/single_table_runtime` (Lambda imports from
+   * `/opt/python`); for every other runtime it holds no code and suits every architecture.
+   * Created on first use, one per table and kind; `connect` adds it to the functions it connects.
+   * @param runtime the function's runtime
+   * @default - the layer of the model file alone
    */
-  public modelLayer(): ILayerVersion {
-    this.layer ??= createModelLayer(this, 'ModelLayer', this.model);
-    return this.layer;
+  public modelLayer(runtime?: Runtime): ILayerVersion {
+    if (isPython(runtime)) {
+      this.pythonLayer ??= createModelLayer(this, 'PythonModelLayer', this.model, true);
+      return this.pythonLayer;
+    }
+    this.modelOnlyLayer ??= createModelLayer(this, 'ModelLayer', this.model, false);
+    return this.modelOnlyLayer;
   }
 
   /**
@@ -167,7 +179,7 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
   }
 
   /**
-   * Adds the model layer (`modelLayer`) to the function, sets its environment
+   * Adds the model layer for the function's runtime (`modelLayer`) to the function, sets its environment
    * (`functionEnvironment`) and grants it what the options name.
    */
   public connect(fn: LambdaFunction, options: SingleTableGrantOptions): Grant {

@@ -273,6 +273,23 @@ def shard_segment(value: Any, _escape_char: str = '') -> str | Invalid:
 SEGMENT_ENCODERS = {'STRING': string_segment, 'NUMBER': number_segment, 'DATE': date_segment, 'BOOLEAN': boolean_segment, 'SHARD': shard_segment}
 
 
+def bound_encoder(kind: str, escape_char: str) -> Any:
+    """The segment encoder of a kind for one escape character, taking the value alone: an entity's keys compile theirs once."""
+    if kind == 'STRING':
+        search = _escapable(escape_char).search
+
+        def encode_string_segment(value: Any) -> str | Invalid:
+            # Most strings need no escape: one regular expression search tells.
+            if value.__class__ is str and search(value) is None:
+                return value
+            return string_segment(value, escape_char)
+        return encode_string_segment
+    encode = SEGMENT_ENCODERS.get(kind)
+    if encode is None:
+        return lambda value: Invalid(f'has type {kind}, which cannot be part of a key')
+    return encode  # the other kinds never escape: their encoders take the value alone
+
+
 def encode_value(kind: str, value: Any, escape_char: str) -> str | None | Invalid:
     """One attribute value as a key segment; None when absent (None, '' or False), or why it cannot be one."""
     if value is None or value == '':

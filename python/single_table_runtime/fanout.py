@@ -1,4 +1,4 @@
-"""Fan-out query over the shards of a write-sharded GSI partition key (lib/runtime/fanout.ts): one
+"""Fan-out query over the shards of a write-sharded GSI partition key (lib/runtime/query/fanout.ts): one
 query per shard on threads, merged in index order (sort key, then the table key) by a k-way merge;
 the limit applies to the merged page, and the state (the cursor's position, in the Node.js
 runtime's format) resumes every shard exactly after the last item it contributed.
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 Item = dict[str, Any]
+# heapq's max-heap functions, public from Python 3.14 and in its C module under these names before.
+_MAX_HEAP = tuple(getattr(heapq, name, None) or getattr(heapq, '_' + name) for name in ('heapify_max', 'heapreplace_max', 'heappop_max'))
 # (shard, exclusive start key or None, limit) -> DynamoDB's Query output
 Fetch = Callable[[int, 'Item | None', int], dict[str, Any]]
 
@@ -33,17 +35,6 @@ def _key(item: Item, attribute: str) -> str:
     if value is None:
         raise ValueError(f"fan-out query: item has no string key attribute '{attribute}'; every item of an index query carries the index and table keys")
     return value
-
-
-class _Desc:
-    """Reverses the order of a key tuple, for a descending merge."""
-    __slots__ = ('key',)
-
-    def __init__(self, key: tuple[str, ...]) -> None:
-        self.key = key
-
-    def __lt__(self, other: '_Desc') -> bool:
-        return self.key > other.key
 
 
 class _Shard:
@@ -73,7 +64,10 @@ class _Shard:
 
     def head_key(self) -> tuple[str, ...]:
         item = self.buffer[self.next]
-        return tuple(_key(item, a) for a in self.key_attributes)
+        try:
+            return tuple([item[a]['S'] for a in self.key_attributes])
+        except KeyError:
+            return tuple([_key(item, a) for a in self.key_attributes])  # names the attribute the item lacks
 
     def take(self) -> Item:
         self.passed = self.buffer[self.next]
@@ -139,16 +133,15 @@ def fan_out_query(fetch: Fetch, executor: Executor, *, shards: list[int], limit:
     first = page_size(limit, 1 / len(cursors))
     _each(executor, cursors, concurrency, lambda c: c.fill(fetch, first, descending, floor))
 
-    def entry(c: _Shard) -> tuple[Any, int, _Shard]:
-        key = c.head_key()
-        return (_Desc(key) if descending else key), c.slot, c
-
-    heap = [entry(c) for c in cursors if c.has_head]
-    heapq.heapify(heap)
+    # A heap of the shards' heads (key tuples compare in C; the keys hold the table key, so no two are equal): the
+    # shard at the top gives its head, and its next head replaces it in one step.
+    heapify, replace, pop = _MAX_HEAP if descending else (heapq.heapify, heapq.heapreplace, heapq.heappop)
+    heap = [(c.head_key(), c.slot, c) for c in cursors if c.has_head]
+    heapify(heap)
     items: list[Item] = []
     last = -1
     while len(items) < limit and heap:
-        _, _, c = heapq.heappop(heap)
+        c = heap[0][2]
         items.append(c.take())
         last = c.slot
         if not c.has_head and c.more and len(items) < limit:
@@ -157,7 +150,9 @@ def fan_out_query(fetch: Fetch, executor: Executor, *, shards: list[int], limit:
             part = max(1 / active, c.taken / len(items))
             c.fill(fetch, min(limit, math.ceil(page_size(remaining, part) * c.asked / max(c.got, 1))), descending, floor)
         if c.has_head:
-            heapq.heappush(heap, entry(c))
+            replace(heap, (c.head_key(), c.slot, c))
+        else:
+            pop(heap)
     if not any(c.has_head or c.more for c in cursors):
         return items, None
     return items, {'after': [c.position() for c in cursors], 'last': last}
@@ -169,5 +164,8 @@ def _each(executor: Executor, cursors: list[_Shard], concurrency: int | None, ru
         return
     bound = concurrency or len(cursors)
     for start in range(0, len(cursors), bound):
-        for future in [executor.submit(run, c) for c in cursors[start:start + bound]]:
+        *others, own = cursors[start:start + bound]
+        futures = [executor.submit(run, c) for c in others]
+        run(own)  # the calling thread reads a shard too rather than only wait: one thread fewer to wake
+        for future in futures:
             future.result()

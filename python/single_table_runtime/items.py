@@ -1,4 +1,4 @@
-"""Single-item requests (lib/runtime/items.ts, maintained-writes.ts, write-failure.ts): put, get and
+"""Single-item requests (lib/runtime/items/: requests.ts, maintained-writes.ts, write-failure.ts): put, get and
 delete inputs built from the model before anything is sent, with a versioned entity's version
 condition and an entity's timestamps; a refused condition becomes CONDITION_FAILED or VERSION_CONFLICT
 naming the entity, the key and what failed."""
@@ -81,17 +81,9 @@ def with_maintained(entity: dict[str, Any], item: Mapping[str, Any], expected: i
     return out
 
 
-def refuse_unique(table: Table, entity: dict[str, Any], op: str) -> None:
-    if entity.get('unique'):
-        raise SingleTableError('UNIQUE_NEEDS_TRANSACTION', f"{op} cannot write the guard items of unique {','.join(entity['unique'])}: "
-                               'use transact_write', entity=entity['name'])
-
-
-def build_put(table: Table, entity_name: str, item: Mapping[str, Any], mode: str = 'upsert', condition: Any = None,
-              in_transaction: bool = False) -> dict[str, Any]:
+def build_put(table: Table, entity_name: str, item: Mapping[str, Any], mode: str = 'upsert', condition: Any = None) -> dict[str, Any]:
+    """The PutItem request of an item (an entity with unique attributes writes it in a transaction with its guards)."""
     entity = table.model.entity(entity_name)
-    if not in_transaction:
-        refuse_unique(table, entity, 'put')
     version = entity.get('version')
     expected = expected_version(entity, item.get(version)) if version is not None and isinstance(item, Mapping) else None
     request: dict[str, Any] = {'TableName': table.table_name, 'Item': item_to_write(table, entity, with_maintained(entity, item, expected))}
@@ -133,10 +125,8 @@ def build_get(table: Table, entity_name: str, key: Mapping[str, Any], consistent
 
 
 def build_delete(table: Table, entity_name: str, key: Mapping[str, Any], must_exist: bool = False, version: int | None = None,
-                 condition: Any = None, in_transaction: bool = False) -> dict[str, Any]:
+                 condition: Any = None) -> dict[str, Any]:
     entity = table.model.entity(entity_name)
-    if not in_transaction:
-        refuse_unique(table, entity, 'delete')
     request: dict[str, Any] = {'TableName': table.table_name, 'Key': key_from_input(table, entity, key), 'ReturnValues': 'ALL_OLD'}
     if version is not None:
         if entity.get('version') is None:

@@ -1,5 +1,5 @@
 """Keys composed from the model's templates exactly as the Node.js runtime composes them
-(lib/keys/template.ts, lib/runtime/keys.ts, lib/runtime/key-condition.ts): the table key, every
+(lib/keys/template.ts, lib/runtime/keys/item-keys.ts, lib/runtime/keys/key-condition.ts): the table key, every
 index slot an item populates (left out when an input is absent, so sparse indexes stay sparse),
 shard suffixes, UTF-8 size limits, and the key condition of a pattern's query.
 """
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, encode_value, must_be,
+from .encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, bound_encoder, encode_value, must_be,
                        utf8_length)
 from .errors import SingleTableError
-from .shard import shard_for_item, shard_for_value
+from .shard import Literal, fnv1a, mix32, shard_for_value
 from .values import KINDS
 
 if TYPE_CHECKING:
@@ -140,14 +140,14 @@ class EntityKeys:
         self.table_names = list(dict.fromkeys(table['pk']['attributes'] + table['sk']['attributes']))
         sources: list[str] = []
         self.templates: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-        encoders: dict[str, Encoder] = {}
+        encoders: dict[str, Callable[[Any], 'str | None | Invalid']] = {}
 
         def number(template: dict[str, Any]) -> int:
             if template['source'] not in sources:
                 head, attributes = template_parts(template, d)
                 sources.append(template['source'])
                 self.templates.append((head, tuple((name, tail) for name, _, tail in attributes)))
-                encoders.update((name, encoder) for name, encoder, _ in attributes)
+                encoders.update((s['attribute'], bound_encoder(s['kind'], model.escape_char)) for s in template['segments'] if 'attribute' in s)
             return sources.index(template['source'])
 
         self.table_numbers = (number(table['pk']), number(table['sk']))
@@ -163,23 +163,37 @@ class EntityKeys:
                                     None if index['type'] == 'LSI' else number(keys['pk']),
                                     number(keys['sk']) if index.get('sortKey') and keys.get('sk') else None))
         self.encoders = tuple(encoders.items())
+        self.slot_plan = tuple((slot, slot.pk_number, slot.sk_number, slot.pk_attribute, slot.sk_attribute, slot.sharded) for slot in self.slots)
+        # Each template as its head and, per attribute, the attribute's place in ``encoders`` and the text after it.
+        place = {name: i for i, (name, _) in enumerate(self.encoders)}
+        self.compiled = tuple((head, tuple((place[name], name, tail) for name, tail in attributes)) for head, attributes in self.templates)
+        # When every template holds one attribute (most do), each key is one concatenation.
+        self.singles = tuple((head, *attributes[0]) for head, attributes in self.compiled) if all(len(a) == 1 for _, a in self.compiled) else None
+        index = model.table_index
+        self.pk_name, self.sk_name = index['partitionKey'], index['sortKey']
+        # A RANDOM shard hashes the table partition key, a NUL and the sort key: the state after the partition key's
+        # literal head is known, and the NUL and the sort key's literal head are one step (shard.Literal).
+        self.table_pk_head = self.table_pk[0]
+        self.table_pk_seed = fnv1a(self.table_pk_head)
+        self.table_sk_head = self.table_sk[0]
+        self.between_table_keys = Literal('\u0000' + self.table_sk_head)
         # Every attribute as (name, kind, check, required), for the item's values.
         self.attribute_checks = [(a['name'], a['type'], KINDS[a['type']][1], a['required']) for a in entity['attributes'].values()]
 
     def compose_all(self, values: Values) -> list[str | Absent | Fault]:
         """Every distinct key of the entity from one item's values, each attribute encoded once."""
-        esc = self.model.escape_char
-        segments: dict[str, Any] = {}
-        for name, encode in self.encoders:
-            value = values.get(name)
-            segments[name] = None if value is None or value == '' else encode(value, esc)
+        get = values.get
+        segments = [None if (v := get(name)) is None or v == '' else encode(v) for name, encode in self.encoders]
+        if self.singles is not None:
+            return [head + r + tail if (r := segments[at]).__class__ is str else Absent(name) if r is None else Fault(r.error, name)
+                    for head, at, name, tail in self.singles]
         out: list[str | Absent | Fault] = []
-        for head, attributes in self.templates:
+        for head, attributes in self.compiled:
             key: str | Absent | Fault = head
-            for name, tail in attributes:
-                r = segments[name]
+            for at, name, tail in attributes:
+                r = segments[at]
                 if r.__class__ is not str:
-                    key = Absent(name) if r is None else Fault(r.error, name)
+                    key = Absent(name) if r is None else Fault(r.error, name)  # type: ignore[union-attr]
                     break
                 key += r + tail  # type: ignore[operator]
             out.append(key)
@@ -187,12 +201,16 @@ class EntityKeys:
 
     def table_key(self, values: Values, composed: list[str | Absent | Fault] | None = None) -> tuple[str, str]:
         """The table key of an item; both parts must compose (MISSING_ATTRIBUTE, INVALID_VALUE, KEY_TOO_LARGE)."""
-        esc = self.model.escape_char
-        index = self.model.table_index
-        pk = composed[self.table_numbers[0]] if composed else compose(self.table_pk, values, esc)
-        sk = composed[self.table_numbers[1]] if composed else compose(self.table_sk, values, esc)
-        return (self._required(self.table_templates['pk'], pk, index['partitionKey'], MAX_PARTITION_KEY_BYTES),
-                self._required(self.table_templates['sk'], sk, index['sortKey'], MAX_SORT_KEY_BYTES))
+        if composed:
+            pk, sk = composed[self.table_numbers[0]], composed[self.table_numbers[1]]
+            # Short composed keys, the common case, need no further check.
+            if pk.__class__ is str and sk.__class__ is str and len(pk) * 4 <= MAX_PARTITION_KEY_BYTES and len(sk) * 4 <= MAX_SORT_KEY_BYTES:
+                return pk, sk  # type: ignore[return-value]
+        else:
+            esc = self.model.escape_char
+            pk, sk = compose(self.table_pk, values, esc), compose(self.table_sk, values, esc)
+        return (self._required(self.table_templates['pk'], pk, self.pk_name, MAX_PARTITION_KEY_BYTES),
+                self._required(self.table_templates['sk'], sk, self.sk_name, MAX_SORT_KEY_BYTES))
 
     def _required(self, template: dict[str, Any], r: str | Absent | Fault, attribute: str, limit: int) -> str:
         if r.__class__ is str:
@@ -207,14 +225,34 @@ class EntityKeys:
         return {index['partitionKey']: {'S': pk}, index['sortKey']: {'S': sk}}
 
     def write_keys(self, values: Values, out: dict[str, Any]) -> None:
-        """Every key attribute of an item into ``out``: the table key, and each index slot whose inputs are all present."""
+        """Every key attribute of an item into ``out``: the table key, and each index slot whose inputs are all present
+        (``slot_keys`` for one slot, inlined over the slots' precompiled facts: a put's hottest loop)."""
         composed = self.compose_all(values)
         table = self.table_key(values, composed)
-        index = self.model.table_index
-        out[index['partitionKey']] = {'S': table[0]}
-        out[index['sortKey']] = {'S': table[1]}
-        for slot in self.slots:
-            self.slot_keys(slot, values, table, out, composed)
+        out[self.pk_name] = {'S': table[0]}
+        out[self.sk_name] = {'S': table[1]}
+        for slot, pk_number, sk_number, pk_attribute, sk_attribute, sharded in self.slot_plan:
+            if pk_number is not None:
+                pk = composed[pk_number]
+                if pk.__class__ is not str:
+                    self._absent(slot.keys['pk'], pk)  # type: ignore[arg-type]
+                    continue
+                if sharded:
+                    pk = pk + self.model.delimiter + str(self._shard(slot, values, table))  # type: ignore[operator]
+                if len(pk) * 4 > MAX_PARTITION_KEY_BYTES:  # type: ignore[arg-type]
+                    check_size(self.entity, pk_attribute, pk, MAX_PARTITION_KEY_BYTES)  # type: ignore[arg-type]
+            if sk_number is not None:
+                sk = composed[sk_number]
+                if sk.__class__ is not str:
+                    self._absent(slot.keys['sk'], sk)  # type: ignore[arg-type]
+                    continue
+                if len(sk) * 4 > MAX_SORT_KEY_BYTES:  # type: ignore[arg-type]
+                    check_size(self.entity, sk_attribute, sk, MAX_SORT_KEY_BYTES)  # type: ignore[arg-type]
+                if pk_number is not None:
+                    out[pk_attribute] = {'S': pk}
+                out[sk_attribute] = {'S': sk}
+            else:
+                out[pk_attribute] = {'S': pk}
 
     def slot(self, index_name: str) -> _Slot:
         return next(s for s in self.slots if s.index['name'] == index_name)
@@ -249,7 +287,9 @@ class EntityKeys:
     def _shard(self, slot: _Slot, values: Values, table: tuple[str, str]) -> int:
         shards = slot.index['shards']
         if slot.shard_kind is None:
-            return shard_for_item(table[0], table[1], shards['writeCount'])
+            # shard_for_item's hash, its known parts precomputed.
+            h = self.between_table_keys.after(fnv1a(table[0][len(self.table_pk_head):], self.table_pk_seed))
+            return mix32(fnv1a(table[1][len(self.table_sk_head):], h)) % shards['writeCount']
         attribute = shards['attribute']
         encoded = encode_value(slot.shard_kind, values.get(attribute), self.model.escape_char)
         if isinstance(encoded, Invalid):

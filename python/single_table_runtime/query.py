@@ -1,11 +1,10 @@
-"""Access-pattern queries (lib/runtime/query.ts and ops/query*.ts): pattern + input + options ->
+"""Access-pattern queries (lib/runtime/query/: plan.ts, query.ts): pattern + input + options ->
 key condition, index, order, consistency, then one partition's Query, or on a write-sharded GSI one
 query per shard merged in order; KEYS_ONLY entries hydrated with BatchGetItem in the query's order.
 Everything wrong with the input fails before any network call."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cursor import decode_cursor, encode_cursor, query_binding
 from .encoding import Invalid, encode_value, must_be
@@ -20,25 +19,28 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(NamedTuple):
     """One page of results; ``cursor`` is set when there may be more."""
     items: list[Result]
     cursor: str | None = None
 
 
-@dataclass
 class Plan:
-    keys: PatternKeys
-    condition: dict[str, Any]
-    descending: bool
-    consistent: bool
-    limit: int | None
-    fetch: str
-    projection: list[str] | None = None
-    decode_keys: bool = False
-    keep: frozenset[str] | None = None
-    filter: Any = None
+    """A pattern's query as planned from its input and options; a filter or attributes complete it (conditions.read_plan)."""
+
+    __slots__ = ('keys', 'condition', 'descending', 'consistent', 'limit', 'fetch', 'projection', 'decode_keys', 'keep', 'filter')
+
+    def __init__(self, keys: PatternKeys, condition: dict[str, Any], descending: bool, consistent: bool, limit: int | None, fetch: str) -> None:
+        self.keys = keys
+        self.condition = condition
+        self.descending = descending
+        self.consistent = consistent
+        self.limit = limit
+        self.fetch = fetch
+        self.projection: list[str] | None = None
+        self.decode_keys = False
+        self.keep: frozenset[str] | None = None
+        self.filter: Any = None
 
 
 def read_options(pattern: dict[str, Any], index: dict[str, Any], limit: Any, order: Any, consistent: Any) -> tuple[bool, bool]:

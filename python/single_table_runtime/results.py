@@ -1,4 +1,4 @@
-"""Index entries back to typed results (lib/runtime/results.ts): the type attribute names the
+"""Index entries back to typed results (lib/runtime/query/results.ts): the type attribute names the
 entity; where the index does not project it (KEYS_ONLY) the table key is matched against the
 pattern's entity templates and the values inside the keys are decoded."""
 from __future__ import annotations

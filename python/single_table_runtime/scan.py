@@ -1,4 +1,4 @@
-"""Scan by entity (lib/runtime/ops/scan.ts): a filter on the type attribute keeps the asked
+"""Scan by entity (lib/runtime/query/scan.ts): a filter on the type attribute keeps the asked
 entities, parallel segments are read at once on threads, and one cursor (the Node.js runtime's
 format) holds every segment's position."""
 from __future__ import annotations

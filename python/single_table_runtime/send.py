@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, NamedTuple, TypeVar
 
 from botocore.exceptions import ClientError
 
@@ -18,8 +17,8 @@ MAX_BATCH_GET = 100
 MAX_BATCH_WRITE = 25
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
+# NamedTuples rather than dataclasses here and for pages: a dataclass costs a millisecond of cold start to define.
+class RetryPolicy(NamedTuple):
     """Attempts in all (the first included), the first retry's delay cap in ms (doubling), and the largest cap."""
     max_attempts: int = 8
     base_delay_ms: float = 25

@@ -1,4 +1,4 @@
-"""Stream record decoding (lib/runtime/ops/decode-stream.ts): a DynamoDB stream event's records as
+"""Stream record decoding (lib/runtime/streams/decode-stream.ts): a DynamoDB stream event's records as
 typed entity changes, told apart by the type attribute or, without an image, by the table key."""
 from __future__ import annotations
 

@@ -42,6 +42,9 @@ class Table:
 
     def put(self, entity: str, item: Mapping[str, Any], *, mode: str = 'upsert', condition: Any = None) -> None:
         """Writes a whole item: ``upsert`` overwrites, ``create`` fails if it exists, ``replace`` fails if it does not."""
+        if self.model.entity(entity).get('unique'):
+            from .unique import unique_put  # a transaction with the guards of its unique values
+            return unique_put(self, entity, item, mode, condition)
         request = item_ops.build_put(self, entity, item, mode, condition)
         item_ops.send_write(self, entity, 'put_item', request, item, condition)
 
@@ -54,6 +57,9 @@ class Table:
     def delete(self, entity: str, key: Mapping[str, Any], *, must_exist: bool = False, version: int | None = None,
                condition: Any = None) -> dict[str, Any] | None:
         """Deletes an item; returns what it held, None when there was none."""
+        if self.model.entity(entity).get('unique'):
+            from .unique import unique_delete  # a transaction with the release of its unique values' guards
+            return unique_delete(self, entity, key, must_exist, version, condition)
         request = item_ops.build_delete(self, entity, key, must_exist, version, condition)
         out = item_ops.send_write(self, entity, 'delete_item', request, key, condition)
         return from_item(out['Attributes'], self.model.strip) if 'Attributes' in out else None
@@ -65,10 +71,11 @@ class Table:
         operators, and recomputes the index keys it moves; returns the item as the update left it."""
         from .update import update_item
         operators = {'add': add, 'append': append, 'prepend': prepend, 'delete_from_set': delete_from_set, 'set_if_missing': set_if_missing}
-        refuse_unique = [u for u in self.model.entity(entity).get('unique', []) if u in changes or u in remove]
-        if refuse_unique:
-            raise SingleTableError('UNIQUE_NEEDS_TRANSACTION', f"update cannot move the guard items of unique {', '.join(refuse_unique)}: use transact_write",
-                                   entity=entity)
+        if self.model.entity(entity).get('unique'):
+            from .unique import unique_update  # a transaction with the guard writes, when it changes a unique value
+            moved = unique_update(self, entity, changes, remove, operators, condition, read_missing)
+            if moved is not None:
+                return moved
         return update_item(self, entity, changes, remove, operators, condition, read_missing)
 
     # ---- queries ---------------------------------------------------------------------------------
@@ -125,6 +132,12 @@ class Table:
         """Reads up to 100 items atomically; results in request order, None where there is none."""
         from .transact import transact_get
         return transact_get(self, requests)
+
+    def release_unique_values(self, event: Mapping[str, Any], *, any_remove: bool = False) -> Any:
+        """Frees the unique values of the items a stream event's REMOVE records took away by time to live (every REMOVE
+        with ``any_remove``): a ``ReleaseResult`` of the values ``released``, ``kept`` and ``skipped``."""
+        from .unique import release_unique_values
+        return release_unique_values(self, event, any_remove)
 
     def decode_stream(self, event: Mapping[str, Any], *, entities: list[str] | None = None, event_names: list[str] | None = None) -> list[Any]:
         """A DynamoDB stream event's records as typed changes (sends nothing)."""

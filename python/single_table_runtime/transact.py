@@ -1,7 +1,7 @@
-"""Batches and transactions (lib/runtime/ops/batch-*.ts, transact*.ts, unique.ts): batch reads and
+"""Batches and transactions (lib/runtime/batch/, transact/, items/unique.ts): batch reads and
 writes in DynamoDB's chunks, unprocessed requests retried and never dropped; transactions whose
-actions are built as the single-item operations build them, with the guard items of unique values
-(an item per value, its key from the entity, attribute and value, written on attribute_not_exists)."""
+actions are built as the single-item operations build them, with the guard writes of unique values
+(unique.py): a guard is claimed on its absence, and given up or passed on only by the item it names."""
 from __future__ import annotations
 
 import json
@@ -11,22 +11,19 @@ from typing import TYPE_CHECKING, Any, Mapping
 from botocore.exceptions import ClientError
 
 from .conditions import Refs, compile_condition
-from .encoding import MAX_PARTITION_KEY_BYTES, Invalid, encode_string, encode_value
 from .errors import SingleTableError, TransactionCanceledError
 from .items import build_delete, build_put, item_to_write, key_from_input, with_maintained
-from .keys import check_size
 from .results import Result
 from .send import backoff, batch_get_items, batch_write_items, error_code, key_id, with_retry
+from .unique import OPERATORS, GuardWrite, guard_requests, guard_writes, releases_refused, touched, touched_by_operator
 from .update import READ_MISSING_ATTEMPTS, _Changes, build_update
-from .values import attribute_of, from_attribute_value, from_item
+from .values import from_item
 
 if TYPE_CHECKING:
     from .table import Table
 
 MAX_TRANSACT_ITEMS = 100
-GUARD_OWNER_ATTRIBUTE = 'unique:owner'
 RETRIED_REASONS = frozenset(('TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded'))
-OPERATORS = ('add', 'append', 'prepend', 'delete_from_set', 'set_if_missing')
 
 
 def _where(values: Mapping[str, Any], names: list[str]) -> str:
@@ -79,45 +76,7 @@ def batch_write(table: Table, requests: list[Mapping[str, Any]]) -> None:
     batch_write_items(table.client, table.table_name, entries, write_id, table.retry)
 
 
-# ---- unique-value guards -------------------------------------------------------------------------
-
-def guard_key(table: Table, entity: dict[str, Any], attribute: str, value: Any, key_values: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The table key of the guard of ``value`` in ``attribute`` (lib/keys/unique-guard.ts), or None without a value."""
-    model = table.model
-    esc, d = model.escape_char, model.delimiter
-    encoded = encode_value(attribute_of(entity, attribute)['type'], value, esc)
-    if encoded is None:
-        return None
-    if isinstance(encoded, Invalid):
-        raise SingleTableError('INVALID_VALUE', f'{encoded.error} (a unique attribute)', entity=entity['name'], attribute=attribute)
-    mark = esc + 'unique'
-    parts = [mark, encode_string(entity['typeValue'], esc), encode_string(attribute, esc), encoded]
-    scope = (entity.get('uniqueScope') or {}).get(attribute)
-    if scope is not None:
-        template = entity['keys']['table']['pk']
-        at = next(i for i, s in enumerate(template['segments']) if s.get('attribute') == scope)
-        scoped = encode_value(template['segments'][at]['kind'], key_values.get(scope), esc)
-        if scoped is None or isinstance(scoped, Invalid):
-            raise SingleTableError('MISSING_ATTRIBUTE' if scoped is None else 'INVALID_VALUE',
-                                   f"{'is missing' if scoped is None else scoped.error} (the scope of the unique values)", entity=entity['name'], attribute=scope)
-        parts = [*(s['literal'] for s in template['segments'][:at]), scoped, *parts]
-    pk = d.join(parts)  # type: ignore[arg-type]
-    check_size(entity, attribute, pk, MAX_PARTITION_KEY_BYTES)
-    index = model.table_index
-    return {index['partitionKey']: {'S': pk}, index['sortKey']: {'S': mark}}
-
-
-def _touched(entity: dict[str, Any], action: Mapping[str, Any]) -> list[str]:
-    unique = entity.get('unique') or []
-    kind = action['type']
-    if kind == 'put':
-        return [] if action.get('mode') == 'create' else unique
-    if kind == 'delete':
-        return unique
-    if kind == 'update':
-        return [u for u in unique if (action.get('changes') or {}).get(u) is not None or u in (action.get('remove') or [])]
-    return []
-
+# ---- transactions ----------------------------------------------------------------------------
 
 def _and_condition(request: dict[str, Any], build: Any) -> None:
     refs = Refs(request)
@@ -127,12 +86,14 @@ def _and_condition(request: dict[str, Any], build: Any) -> None:
     refs.apply_to(request)
 
 
-def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], read: list[bool]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], read: list[bool],
+          kept: set[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     model = table.model
     index = model.table_index
     pk_name, sk_name = index['partitionKey'], index['sortKey']
     items: list[dict[str, Any]] = []
     sent: list[dict[str, Any]] = []
+    guards: list[GuardWrite] = []
     for i, action in enumerate(actions):
         entity = model.entity(action.get('entity'))
         name = entity['name']
@@ -140,10 +101,15 @@ def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], rea
         values = (action.get('item') if kind == 'put' else action.get('changes') if kind == 'update' else action.get('key')) or {}
         key = {n: values.get(n) for n in model.entity_keys(name).table_names}
         if kind == 'put':
-            built = build_put(table, name, action['item'], action.get('mode', 'upsert'), in_transaction=True)
+            built = build_put(table, name, action['item'], action.get('mode', 'upsert'))
             item, after, owner = {'Put': built}, action['item'], {pk_name: built['Item'][pk_name], sk_name: built['Item'][sk_name]}
         elif kind == 'update':
             operators = {op: action.get(op) for op in OPERATORS}
+            # DynamoDB computes an operator's result, so the guard of the new value cannot be known.
+            operated = next(((op, u) for u in entity.get('unique') or [] if (op := touched_by_operator(operators, u))), None)
+            if operated:
+                raise SingleTableError('INVALID_VALUE', f'action {i}: {operated[0]} on the unique attribute {operated[1]} leaves its new value to DynamoDB, '
+                                       f'so the guard of that value cannot be written; set {operated[1]} to its new value instead', entity=name, attribute=operated[1])
             lacking = _Changes(table, name, action.get('changes') or {}, list(action.get('remove') or []), operators).lacking
             if lacking:
                 raise SingleTableError('PARTIAL_INDEX_UPDATE', f"action {i} moves index keys also composed from {', '.join(lacking)}; pass {', '.join(lacking)} too "
@@ -153,7 +119,7 @@ def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], rea
             after = {**action['changes'], **{r: None for r in action.get('remove') or []}}
             item, owner = {'Update': built}, built['Key']
         elif kind == 'delete':
-            built = build_delete(table, name, action['key'], action.get('must_exist', False), action.get('version'), in_transaction=True)
+            built = build_delete(table, name, action['key'], action.get('must_exist', False), action.get('version'))
             built.pop('ReturnValues')
             item, after, owner = {'Delete': built}, None, built['Key']
         elif kind == 'condition_check':
@@ -167,7 +133,7 @@ def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], rea
         request = next(iter(item.values()))
         if action.get('condition') is not None:
             _and_condition(request, lambda refs: compile_condition([entity], action['condition'], refs, f'actions[{i}].condition'))
-        touched_read = _touched(entity, action)
+        touched_read = touched(entity, action)
         if read[i]:
             before = stored[i]
 
@@ -178,29 +144,23 @@ def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], rea
                 return ' AND '.join([f'attribute_exists({pk_ref})', *(f'attribute_not_exists({refs.name(n)})' if n not in before
                                                                      else f'{refs.name(n)} = {refs.value(before[n])}' for n in touched_read)])
             _and_condition(request, unchanged)
+        # The stored item a failure returns tells the caller's condition apart from a change of the values read.
+        if action.get('condition') is not None or read[i]:
+            request['ReturnValuesOnConditionCheckFailure'] = 'ALL_OLD'
         items.append(item)
-        sent.append({'action': i, 'entity': name, 'key': key})
-        touched = (entity.get('unique') or []) if kind == 'put' and action.get('mode') == 'create' else touched_read
+        ref = {'action': i, 'entity': name, 'key': key}
+        sent.append(ref)
+        moved = (entity.get('unique') or []) if kind == 'put' and action.get('mode') == 'create' else touched_read
         before = stored[i]
-        if touched and not (kind != 'put' and read[i] and not before):
-            for attribute in touched:
-                old = from_attribute_value(before[attribute]) if before and attribute in before else None
-                new = after.get(attribute) if after is not None else None
-                old_key = guard_key(table, entity, attribute, old, values) if old is not None else None
-                new_key = guard_key(table, entity, attribute, new, values) if after is not None else None
-                if (old_key or {}).get(pk_name) == (new_key or {}).get(pk_name):
-                    continue
-                if old_key:
-                    items.append({'Delete': {'TableName': table.table_name, 'Key': old_key}})
-                    sent.append({'action': i, 'entity': name, 'key': key, 'guard': (attribute, old)})
-                if new_key:
-                    guard = {**new_key, model.type_attribute: {'S': model.escape_char + 'unique'}, GUARD_OWNER_ATTRIBUTE: {'M': owner}}
-                    items.append({'Put': {'TableName': table.table_name, 'Item': guard, 'ConditionExpression': 'attribute_not_exists(#k)',
-                                          'ExpressionAttributeNames': {'#k': pk_name}}})
-                    sent.append({'action': i, 'entity': name, 'key': key, 'guard': (attribute, new)})
+        # An update or delete of an item that is not there fails on its own condition: no guard moves.
+        if moved and not (kind != 'put' and read[i] and not before):
+            guards += guard_writes(table, entity, owner, values, before, after, moved, ref)
+    for item, ref in guard_requests(table, guards, kept):
+        items.append(item)
+        sent.append(ref)
     if len(items) > MAX_TRANSACT_ITEMS:
-        guards = sum(1 for s in sent if 'guard' in s)
-        raise SingleTableError('TRANSACTION_TOO_LARGE', f'the transaction has {len(items)} items ({len(items) - guards} actions, {guards} unique-value guard writes); '
+        guard_count = sum(1 for s in sent if 'guard' in s)
+        raise SingleTableError('TRANSACTION_TOO_LARGE', f'the transaction has {len(items)} items ({len(items) - guard_count} actions, {guard_count} unique-value guard writes); '
                                f'DynamoDB allows {MAX_TRANSACT_ITEMS}: split it')
     seen: dict[tuple[str, str], int] = {}
     for n, item in enumerate(items):
@@ -209,10 +169,6 @@ def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], rea
         ident = (k[pk_name]['S'], k[sk_name]['S'])
         if ident in seen:
             a, b = sent[seen[ident]], sent[n]
-            guard = b.get('guard') or a.get('guard')
-            if guard:
-                raise SingleTableError('UNIQUE_VIOLATION', f"actions {a['action']} and {b['action']} both write the guard of {guard[0]} = {guard[1]!r}; "
-                                       'one transaction can give a value to one item', entity=b['entity'], attribute=guard[0])
             raise SingleTableError('DUPLICATE_TRANSACTION_ITEM', f"actions {a['action']} and {b['action']} both act on the item {_where(b['key'], list(b['key']))}; "
                                    'DynamoDB rejects two actions on one item in a transaction: merge them', entity=b['entity'])
         seen[ident] = n
@@ -269,7 +225,7 @@ def transact_write(table: Table, actions: list[Mapping[str, Any]], token: str | 
     if token is not None and not (isinstance(token, str) and 1 <= len(token) <= 36):
         raise SingleTableError('INVALID_VALUE', f'the token must be a string of 1 to 36 characters, got {token!r}')
     entities = [model.entity(a.get('entity')) for a in actions]
-    needs_read = [bool(_touched(e, a)) for e, a in zip(entities, actions)]
+    needs_read = [bool(touched(e, a)) for e, a in zip(entities, actions)]
 
     def read() -> list[Any]:
         out = []
@@ -286,8 +242,9 @@ def transact_write(table: Table, actions: list[Mapping[str, Any]], token: str | 
 
     stored = read()
     reads = 1
+    kept: set[str] = set()
     while True:
-        items, sent = _plan(table, list(actions), stored, needs_read)
+        items, sent = _plan(table, list(actions), stored, needs_read, kept)
         request = {'TransactItems': items, 'ClientRequestToken': token or str(uuid.uuid4())}
         try:
             _send_transaction(table, sent, lambda: table.client.transact_write_items(**request))
@@ -298,6 +255,12 @@ def transact_write(table: Table, actions: list[Mapping[str, Any]], token: str | 
                                        'other content: use a new token per distinct write') from error
             raise
         except TransactionCanceledError as error:
+            # A guard the actions give up that names another item (two items held the value before it was unique) stays
+            # where it is: send the transaction again without its delete.
+            foreign = releases_refused(error, sent)
+            if foreign:
+                kept.update(foreign)
+                continue
             stale = any(r['code'] == 'ConditionalCheckFailed' and needs_read[r['action']] and not r['unique'] for r in error.reasons)
             if not stale or token is not None or reads >= READ_MISSING_ATTEMPTS:
                 raise

@@ -1,4 +1,4 @@
-"""UpdateItem (lib/runtime/update.ts): the index keys an update moves are recomputed, which needs
+"""UpdateItem (lib/runtime/items/update.ts): the index keys an update moves are recomputed, which needs
 every input of the slot; removing an input (or setting it to '' or False) takes the item out of the
 index. A partial change fails naming every missing input (PARTIAL_INDEX_UPDATE), unless
 ``read_missing`` reads them and updates on the condition that they are unchanged. A versioned

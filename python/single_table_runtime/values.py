@@ -11,11 +11,17 @@ from .encoding import DATE_RULE, _shortest_digits, must_be, normalize_date
 from .errors import SingleTableError
 
 
+# Every int of fewer than 39 digits is storable: the common case, told by one comparison.
+_MAX_SHORT_INT = 10 ** 38
+
+
 def storable_number(n: Any) -> bool:
     """Whether DynamoDB can store a number: 0, or a magnitude from 1e-130 to below 1e126 (an int of at most 38 digits)."""
     if n.__class__ is float:
         m = abs(n)
         return m == 0 or 1e-130 <= m < 1e126
+    if n.__class__ is int and -_MAX_SHORT_INT < n < _MAX_SHORT_INT:
+        return True
     if isinstance(n, bool) or not isinstance(n, (int, float, Decimal)):
         return False
     if isinstance(n, int):
@@ -72,7 +78,9 @@ def to_attribute_value(value: Any) -> dict[str, Any] | None:
     if kind is dict:
         out = {}
         for k, v in value.items():
-            av = to_attribute_value(v)
+            # Strings and short ints, the common members, without a call.
+            c = v.__class__
+            av = {'S': v} if c is str else {'N': str(v)} if c is int and -_MAX_SHORT_INT < v < _MAX_SHORT_INT else to_attribute_value(v)
             if av is None or k.__class__ is not str:
                 return None
             out[k] = av
@@ -195,8 +203,9 @@ def item_attributes(entity: dict[str, Any], item: Any, checks: list[tuple[str, s
     if item.__class__ is not dict and not isinstance(item, Mapping):
         raise SingleTableError('INVALID_VALUE', 'the item ' + must_be('a dict', item), entity=name)
     out: dict[str, Any] = {}
+    get = item.get
     for key, kind, check, required in checks:
-        value = item.get(key)
+        value = get(key)
         if value is None:
             if required:
                 raise SingleTableError('MISSING_ATTRIBUTE', 'is required', entity=name, attribute=key)

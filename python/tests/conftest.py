@@ -86,7 +86,7 @@ def table_name(dynamodb: Any, definitions: dict[str, Any], request: pytest.Fixtu
 
 @pytest.fixture
 def maintained(dynamodb: Any, definitions: dict[str, Any], request: pytest.FixtureRequest) -> Any:
-    """A fresh table of the manifest whose Account keeps a version, timestamps and a unique email."""
+    """A fresh table of the manifest whose Account keeps a version, timestamps and a unique email, and whose Member a handle unique per tenant."""
     from single_table_runtime import open_table
     return open_table(definitions['maintained']['model'], table_name=create_table(dynamodb, definitions, 'maintained', request), client=dynamodb)
 

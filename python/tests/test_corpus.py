@@ -11,6 +11,8 @@ from single_table_runtime.encoding import Invalid, encode_value
 from single_table_runtime.items import build_put
 from single_table_runtime.query import build_query_input, plan_query, shards_to_query
 from single_table_runtime.shard import fnv1a, shard_for_item, shard_for_value
+from single_table_runtime.transact import _plan
+from single_table_runtime.unique import touched
 
 
 def whole(value: Any) -> Any:
@@ -98,3 +100,20 @@ def test_cursors_are_the_same_text_and_read_back_in_both_directions(corpus: dict
             return 'decoded another position'
         return None
     agree(corpus['cursors'], check, corpus['seed'])
+
+
+def test_guard_writes_of_random_transactions(corpus: dict[str, Any]) -> None:
+    table = open_table(corpus['guardModel'], table_name=corpus['table'], client=object())
+
+    def check(v: dict[str, Any]) -> str | None:
+        actions = [whole(a) for a in v['actions']]
+        read = [bool(touched(table.model.entity(a['entity']), a)) for a in actions]
+        try:
+            items, sent = _plan(table, actions, v['stored'], read, set())
+            got: Any = [item for item, s in zip(items, sent) if 'guard' in s]
+        except SingleTableError as e:
+            got = e.code
+        want = v['error'] or v['writes']
+        return None if got == want else f'got {got}, Node {want}'
+    assert {v['error'] for v in corpus['guards']} >= {None, 'UNIQUE_VIOLATION'}
+    agree(corpus['guards'], check, corpus['seed'])

@@ -1,11 +1,12 @@
 """docs/python.md's handler and its local test, run as written: the files its `python: file`
-blocks hold, beside what `cdk synth` writes for the README quick start's app (its template, and the
-model layer's file), on DynamoDB Local."""
+blocks hold, beside what `cdk synth` writes for the page's app (the README quick start's table and
+the handler connected to it: its template, and the model layer with the runtime package and the
+model file), on DynamoDB Local."""
 from __future__ import annotations
 
-import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,13 +21,9 @@ def test_the_handler_and_its_test_run_as_written(tmp_path: Path, definitions: di
     assert sorted(files) == ['orders.py', 'test_orders.py']
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    quick_start = definitions['quickStart']
-    (tmp_path / 'cdk.out').mkdir()
-    (tmp_path / 'cdk.out' / 'Shop.template.json').write_text(json.dumps(quick_start['template']))
-    layer = tmp_path / 'cdk.out' / 'asset.0123abcd' / 'cdk-single-table'
-    layer.mkdir(parents=True)
-    (layer / f"model-{quick_start['model']['model']['fingerprint']}.json").write_text(json.dumps(quick_start['model']))
-    env = {**os.environ, 'DYNAMODB_ENDPOINT': fixtures['endpoint'], 'PYTHONPATH': str(ROOT / 'python')}
+    shutil.copytree(definitions['quickStart']['assembly'], tmp_path / 'cdk.out')
+    # Nothing of this repository on the import path: the runtime comes from the layer, as the page says.
+    env = {**{n: v for n, v in os.environ.items() if n != 'PYTHONPATH'}, 'DYNAMODB_ENDPOINT': fixtures['endpoint']}
     run = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_orders.py'], cwd=tmp_path, env=env,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr

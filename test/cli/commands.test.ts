@@ -10,7 +10,7 @@ import { designMarkdown } from '../../lib/reports/design-doc';
 
 const EXAMPLE = 'examples/manifest.ts';
 const BROKEN = 'test/cli/fixtures/broken.json';
-const ORDER_TICKET = 'test/reports/fixtures/order-ticket.json';
+const ORDER_TICKET = 'test/fixtures/order-ticket.json';
 
 describe('check', () => {
   test('the example manifest is valid: exit 0', async () => {

@@ -37,11 +37,12 @@ test('generate --access writes the access module beside the manifest; check and 
   expect((await run('generate', file, '--access', '--runtime', 'my-runtime')).code).toBe(0);
   const module = readFileSync(join(dir, 'orders.access.ts'), 'utf8');
   expect(module).toContain(`export const FINGERPRINT = "${compileManifest(manifest).model.fingerprint}";`);
-  expect(module).toMatch(/^import \{[^}]*putEntity[^}]*\} from "my-runtime\/access";$/m);
+  expect(module).toMatch(/^import \{[^}]*putWith[^}]*\} from "my-runtime\/access";$/m);
   expect(module).toContain('import type manifest from "./orders.json";');
   // Every pattern, sharded and fetched ones too, reads through the module's own slices: no model file.
   expect(module).not.toContain('model.json');
-  for (const name of ['putOrder', 'getCustomer', 'queryOrdersForCustomer', 'queryOrdersByStatus']) expect(module).toContain(`export function ${name}(`);
+  for (const name of ['openTable', 'putItem', 'getItem', 'query']) expect(module).toContain(`export function ${name}<`);
+  expect(module).not.toMatch(/export function (put|get|query)(?!Item\b)[A-Z]/);
   expect((await run('check', file)).code).toBe(0);
 
   const changed = { ...manifest, accessPatterns: { ...manifest.accessPatterns, allOrders: { entities: ['Order'] } } };
@@ -59,7 +60,7 @@ test('generate --access writes the access module beside the manifest; check and 
   // Regenerating keeps the runtime specifier the module imports.
   expect((await run('generate', file, '--access')).code).toBe(0);
   expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toMatch(/from "my-runtime\/access";/);
-  expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toContain('export function queryAllOrders(');
+  expect(readFileSync(join(dir, 'orders.access.ts'), 'utf8')).toContain('export const allOrdersPattern: ');
   expect((await run('check', file)).code).toBe(0);
 });
 

@@ -1,6 +1,7 @@
-// The compiled model reaches every connected function as a layer: one layer per table, added once
-// to each function, holding exactly the model file `single-table generate` writes, at the path
-// SINGLE_TABLE_MODEL names; stable across synths, kept apart between tables.
+// The compiled model reaches every connected function as a layer: one layer per table and kind,
+// added once to each function, holding exactly the model file `single-table generate` writes, at
+// the path SINGLE_TABLE_MODEL names, and for Python functions the Python runtime package where
+// Lambda's Python imports from; stable across synths, kept apart between tables.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -30,7 +31,7 @@ function newApp(): App {
 
 /** A function with staged code (a folder asset), so the assembly reader finds it. */
 function newFunction(stack: Stack, id: string, runtime = Runtime.NODEJS_22_X): LambdaFunction {
-  return new LambdaFunction(stack, id, { runtime, handler: 'index.handler', code: Code.fromAsset(join(__dirname, '..', 'runtime', 'fixtures')) });
+  return new LambdaFunction(stack, id, { runtime, handler: 'index.handler', code: Code.fromAsset(join(__dirname, '..', 'fixtures', 'handlers')) });
 }
 
 /** The files of each layer of a synthesized function, by the path Lambda unpacks them to. */
@@ -42,23 +43,35 @@ function layerFiles(app: App, path: string): Record<string, string>[] {
     .map((e) => [`/opt/${relative(dir, join(e.parentPath, e.name))}`, readFileSync(join(e.parentPath, e.name), 'utf8')])));
 }
 
-test('connect adds one layer per table to each function it connects, and sets SINGLE_TABLE_MODEL beside TABLE_NAME and the fingerprint', () => {
+test('connect adds one layer per table and kind to each function it connects, and sets SINGLE_TABLE_MODEL beside TABLE_NAME and the fingerprint', () => {
   const stack = new Stack(newApp(), 'Shop');
   const table = new SingleTable(stack, 'Table', { manifest: validManifest() });
-  const [a, b] = [newFunction(stack, 'A'), newFunction(stack, 'B', Runtime.PYTHON_3_13)];
+  const [a, b, c, d] = [newFunction(stack, 'A'), newFunction(stack, 'B', Runtime.PYTHON_3_13), newFunction(stack, 'C', Runtime.JAVA_21),
+    newFunction(stack, 'D', Runtime.PYTHON_3_12)];
   table.connect(a, { patterns: ['ordersByStatus'] });
   table.connect(a, { writes: [WriteOperation.PUT] }); // a second connect adds no second layer
   table.connect(b, { patterns: ['orderById'] });
+  table.connect(b, { writes: [WriteOperation.PUT] });
+  table.connect(c, { patterns: ['orderById'] });
+  table.connect(d, { patterns: ['orderById'] });
   const template = Template.fromStack(stack);
   const layers = template.findResources('AWS::Lambda::LayerVersion');
-  expect(Object.keys(layers)).toHaveLength(1);
-  const [layerId] = Object.keys(layers);
-  // No runtime or architecture restriction: any Lambda language reads the file.
-  expect(layers[layerId].Properties.CompatibleRuntimes).toBeUndefined();
-  expect(layers[layerId].Properties.CompatibleArchitectures).toBeUndefined();
+  expect(Object.keys(layers)).toHaveLength(2);
+  const functions = template.findResources('AWS::Lambda::Function');
+  const [modelLayer, pythonLayer] = ['ModelLayer', 'PythonModelLayer'].map((id) => Object.keys(layers).find((l) => l.startsWith(`Table${id}`))!);
+  // Node.js and every other runtime share the model file's layer; the Python functions share theirs.
+  expect(Object.fromEntries(Object.entries(functions).map(([id, fn]) => [id.replace(/[0-9A-F]{8}$/, ''), fn.Properties.Layers]))).toEqual({
+    A: [{ Ref: modelLayer }], B: [{ Ref: pythonLayer }], C: [{ Ref: modelLayer }], D: [{ Ref: pythonLayer }],
+  });
+  // No runtime or architecture restriction: any Lambda language reads the file, any Python the package.
+  for (const layer of Object.values(layers)) {
+    expect(layer.Properties.CompatibleRuntimes).toBeUndefined();
+    expect(layer.Properties.CompatibleArchitectures).toBeUndefined();
+  }
+  expect(table.modelLayer()).toBe(table.modelLayer(Runtime.NODEJS_22_X));
+  expect(table.modelLayer(Runtime.PYTHON_3_11)).not.toBe(table.modelLayer());
   const path = `/opt/cdk-single-table/model-${table.model.fingerprint}.json`;
-  for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
-    expect(fn.Properties.Layers).toEqual([{ Ref: layerId }]);
+  for (const fn of Object.values(functions)) {
     expect(fn.Properties.Environment.Variables).toEqual({
       TABLE_NAME: { Ref: expect.stringMatching(/^Table/) },
       SINGLE_TABLE_FINGERPRINT: table.model.fingerprint,
@@ -77,6 +90,24 @@ test('the layer holds exactly the model file `single-table generate` writes, who
   // One file, nothing else: no code in the layer.
   expect(layerFiles(app, 'Shop/Fn')).toEqual([{ [path]: modelJson(table.model) }]);
   expect(JSON.parse(modelJson(table.model)).model.fingerprint).toBe(table.model.fingerprint);
+});
+
+test('a Python function\'s layer holds the model file and the Python runtime package\'s modules, where Lambda\'s Python imports from; a Node.js function\'s has no Python', () => {
+  const app = newApp();
+  const stack = new Stack(app, 'Shop');
+  const table = new SingleTable(stack, 'Table', { manifest: validManifest() });
+  table.connect(newFunction(stack, 'Py', Runtime.PYTHON_3_12), { patterns: ['ordersByStatus'] });
+  table.connect(newFunction(stack, 'Node'), { patterns: ['ordersByStatus'] });
+  const path = table.functionEnvironment().SINGLE_TABLE_MODEL;
+  const sources = join(__dirname, '..', '..', 'python', 'single_table_runtime');
+  const modules = readdirSync(sources).filter((f) => f.endsWith('.py')).sort();
+  expect(modules).toEqual(expect.arrayContaining(['__init__.py', 'table.py', 'keys.py']));
+  const [python] = layerFiles(app, 'Shop/Py');
+  expect(python).toEqual({
+    [path]: modelJson(table.model),
+    ...Object.fromEntries(modules.map((m) => [`/opt/python/single_table_runtime/${m}`, readFileSync(join(sources, m), 'utf8')])),
+  });
+  expect(layerFiles(app, 'Shop/Node')).toEqual([{ [path]: modelJson(table.model) }]);
 });
 
 test('the layer\'s asset is content-hashed: two synths of one manifest stage the same asset, another manifest another', () => {
@@ -119,14 +150,16 @@ test('an imported table delivers the same model file as the table it refers to',
   expect(imported.functionEnvironment()).toEqual({ ...owner.functionEnvironment(), TABLE_NAME: 'orders' });
 });
 
-test('a stream consumer gets the model layer and the environment too', () => {
+test('a stream consumer gets the model layer of its runtime and the environment too', () => {
   const stack = new Stack(newApp(), 'Shop');
   const table = new SingleTable(stack, 'Table', { manifest: validManifest(), dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES });
   table.addStreamConsumer(newFunction(stack, 'Fn'));
+  table.addStreamConsumer(newFunction(stack, 'Py', Runtime.PYTHON_3_12));
   const template = Template.fromStack(stack);
-  const [layerId] = Object.keys(template.findResources('AWS::Lambda::LayerVersion'));
-  template.hasResourceProperties('AWS::Lambda::Function', {
-    Layers: [{ Ref: layerId }],
-    Environment: { Variables: { SINGLE_TABLE_MODEL: table.functionEnvironment().SINGLE_TABLE_MODEL } },
-  });
+  for (const [fn, layer] of [['Fn', 'TableModelLayer'], ['Py', 'TablePythonModelLayer']]) {
+    const [layerId] = Object.keys(template.findResources('AWS::Lambda::LayerVersion')).filter((id) => id.startsWith(layer));
+    const [props] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith(fn)).map(([, f]) => f.Properties);
+    expect(props.Layers).toEqual([{ Ref: layerId }]);
+    expect(props.Environment.Variables.SINGLE_TABLE_MODEL).toBe(table.functionEnvironment().SINGLE_TABLE_MODEL);
+  }
 });

@@ -1,5 +1,5 @@
 // The documentation's code blocks marked `<!-- check: NAME -->` type-check as written, against the
-// sources and the example app's manifest (`./manifest`, `./manifest.model.json`), so an example
+// sources and the example app's manifest (`./manifest`, `./manifest.model.json`, `./manifest.access`), so an example
 // that drifts from the API fails here rather than in a reader's editor.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,12 +23,13 @@ beforeAll(() => {
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   writeFileSync(join(dir, 'manifest.ts'), `export { manifest } from ${JSON.stringify(join(ROOT, 'examples', 'manifest'))};\n`);
   copyFileSync(join(ROOT, 'examples', 'manifest.model.json'), join(dir, 'manifest.model.json'));
+  writeFileSync(join(dir, 'manifest.access.ts'), `export * from ${JSON.stringify(join(ROOT, 'examples', 'manifest.access'))};\n`);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the billing, stream decoding, stream consumer, unique-value release, backfill and multi-attribute key examples are there and type-check', () => {
+test('the access module, billing, stream decoding, stream consumer, unique-value release, backfill and multi-attribute key examples are there and type-check', () => {
   const blocks = checkedBlocks();
-  expect(Object.keys(blocks).sort()).toEqual(['attribute-keys.ts', 'billing-stack.ts', 'migrate.ts', 'stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
+  expect(Object.keys(blocks).sort()).toEqual(['access-handler.ts', 'attribute-keys.ts', 'billing-stack.ts', 'migrate.ts', 'stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
   for (const [name, text] of Object.entries(blocks)) writeFileSync(join(dir, name), text);
   const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
   const program = ts.createProgram(Object.keys(blocks).map((n) => join(dir, n)), {

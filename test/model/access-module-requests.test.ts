@@ -1,7 +1,7 @@
 // The generated request of one-partition patterns: patterns whose requests have one shape (table
 // or index, a filter of as many types, select) share one function of what differs between them,
-// so a bundle holds the literal once; a shape of one pattern stays an inline literal. By name,
-// `put` and `query` run the access objects their records hold, not the typed functions.
+// so a bundle holds the literal once; a shape of one pattern stays an inline literal. `putItem`,
+// `getItem` and `query` look names up in the records of what each reads.
 import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule } from '../../lib/model/access-module';
 import { AttributeKind, defineManifest } from '../../lib/runtime';
@@ -13,13 +13,13 @@ const model = resolveModel(defineManifest({
   entities: { A: entity('A'), B: entity('B'), C: entity('C') },
   globalIndexes: { GSI1: {} },
   accessPatterns: {
-    allA: { index: 'GSI1', entities: ['A'], pk: 'ALL#A' },
+    allA: { index: 'GSI1', entities: ['A'], pk: 'ALL#A', description: 'Every A (unsharded: no readShards, no ShardModel, no SortOrder)' },
     allB: { index: 'GSI1', entities: ['B'], pk: 'ALL#B' },
     aAndB: { index: 'GSI1', entities: ['A', 'B'], pk: 'ALL#A' },
     oneA: { entities: ['A'], pk: 'A#{id}' },
   },
 }));
-const source = accessModule(model, { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts', modelFile: '/app/manifest.model.json' });
+const source = accessModule(model, { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts' });
 const requestOf = (pattern: string) => new RegExp(`export const ${pattern}Pattern: PatternAccess = \\{[\\s\\S]*?\\n  request: (.*),\\n`).exec(source)?.[1];
 
 test('two patterns of one shape share one request function, each with its index, partition key attribute and type', () => {
@@ -41,9 +41,14 @@ test('a shape of one pattern stays inline: the table query has no IndexName at a
   expect(requestOf('aAndB')).toContain('":t0": { S: "A" }, ":t1": { S: "B" } }');
 });
 
-test('put and query by name run the access objects of the records', () => {
-  expect(source).toContain('export const puts = { "A": AEntity, "B": BEntity, "C": CEntity };');
-  expect(source).toContain('  return putEntity(table, named(\'entity\', puts, entity), item as never, options, collectionsOf);');
-  expect(source).toContain('export const patterns = { "allA": allAPattern, "allB": allBPattern, "aAndB": aAndBPattern, "oneA": oneAPattern };');
-  expect(source).toContain('  return queryPattern(table, named(\'pattern\', patterns, pattern), input as never, options as never) as never;');
+test('putItem, getItem and query look the name up in the records of what each reads', () => {
+  expect(source).toContain('const puts = { "A": APut, "B": BPut, "C": CPut };');
+  expect(source).toContain('  const put = named("entity", puts, entity);\n  return putWith(table, put, item, options as never, collectionsOf);');
+  expect(source).toContain('const keys = { "A": AKey, "B": BKey, "C": CKey };');
+  expect(source).toContain('const patterns = { "allA": allAPattern, "allB": allBPattern, "aAndB": aAndBPattern, "oneA": oneAPattern };');
+  expect(source).toContain('  return pagedQuery(table, access, input as never, options as never, queryPattern) as never;');
+  // Its imports are the helpers its code refers to, and nothing else: names in a description's text are not references.
+  expect(source).toContain('Every A (unsharded: no readShards, no ShardModel, no SortOrder)');
+  for (const name of ['readShards', 'ShardModel', 'SortOrder']) expect(source).not.toMatch(new RegExp(`^import .*\\b${name}\\b`, 'm'));
+  expect(source).toMatch(/^import \{ STRING_KIND, attributeFault, checkSize, collectionsOf, declaredOnly, getEntity, keyFault, named, openAccess, pagedQuery, partitionCondition, putWith, queryPattern, stringSegment, textSegment \} from "cdk-single-table\/runtime\/access";$/m);
 });

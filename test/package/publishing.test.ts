@@ -57,7 +57,7 @@ describe('npm package', () => {
     return (JSON.parse(out)[0].files as { path: string }[]).map((f) => f.path);
   }
 
-  test('holds the compiled library, its ES module runtime, the assembly and the docs users read; nothing else', () => {
+  test('holds the compiled library, its ES module runtime, the Python runtime package, the assembly and the docs users read; nothing else', () => {
     assembly();
     const files = packed();
     expect(files).toEqual(expect.arrayContaining([
@@ -66,7 +66,11 @@ describe('npm package', () => {
       'out/testing/index.js', 'out/testing/index.d.ts', 'out/migrate/index.js', 'out/migrate/index.d.ts', 'out/model/schema.json',
       'out/backfill-segment/index.js',
     ]));
-    const unexpected = files.filter((f) => !/^out\/.*\.(js|d\.ts|mjs)$/.test(f) && !['package.json', 'README.md', 'LICENSE', 'API.md', '.jsii', 'out/model/schema.json'].includes(f));
+    // The Python runtime package's modules, which the model layer of Python functions carries: no tests, bytecode or bench.
+    const python = readdirSync(path.join(ROOT, 'python', 'single_table_runtime')).filter((f) => f.endsWith('.py')).map((f) => `python/single_table_runtime/${f}`);
+    expect(files.filter((f) => f.startsWith('python/')).sort()).toEqual(python.sort());
+    const unexpected = files.filter((f) => !/^out\/.*\.(js|d\.ts|mjs)$/.test(f) && !python.includes(f)
+      && !['package.json', 'README.md', 'LICENSE', 'API.md', '.jsii', 'out/model/schema.json'].includes(f));
     expect(unexpected).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 // compute from random input (fast-check), for several models. Key segments of every kind (unicode,
 // delimiters and escape characters, doubles over their whole range, dates with offsets, bad values),
 // shard choice, whole PutItem requests of random items, Query requests of random pattern inputs, and
-// cursors over random positions. A vector holds the input and what Node made of it: the output, or
+// cursors over random positions, and the guard writes of random transactions of unique values. A vector holds the input and what Node made of it: the output, or
 // the error code. Numbers of the input travel as JavaScript writes them, so both sides read the same double.
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -10,9 +10,10 @@ import { manifest as exampleManifest } from '../../examples/manifest';
 import exampleDocument from '../../examples/manifest.model.json';
 import { encodeSegment, escapeCharFor } from '../../lib/keys/encoding';
 import { fnv1a, shardForItem, shardForValue } from '../../lib/keys/shard';
+import { defineManifest } from '../../lib/manifest/infer';
 import type { AttributeModel, TableModel } from '../../lib/manifest/model';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { AttributeKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
 import { modelDocument } from '../../lib/model/document';
 import { buildPut } from '../../lib/runtime/items/requests';
 import { encodeCursor } from '../../lib/runtime/keys/cursor';
@@ -20,8 +21,48 @@ import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';
 import { buildQueryInput, planQuery, queryBinding } from '../../lib/runtime/query/plan';
 import { SingleTableError } from '../../lib/runtime/table/errors';
 import { loadModel } from '../../lib/runtime/table/load-model';
+import { buildTransactWrite, uniqueTouched, UntypedAction } from '../../lib/runtime/transact/plan';
 import { manifest as sliceManifest } from '../fixtures/access-slice-manifest';
 import { manifest as comparisonsManifest } from '../fixtures/comparisons-manifest';
+
+/**
+ * Accounts with a version, timestamps and a unique email; their devices in the same partition; members
+ * whose handle is unique within their tenant.
+ */
+export const maintainedManifest = defineManifest({
+  entities: {
+    Account: {
+      attributes: {
+        id: { type: AttributeKind.STRING, required: true },
+        email: { type: AttributeKind.STRING },
+        name: { type: AttributeKind.STRING },
+      },
+      pk: 'ACCOUNT#{id}',
+      sk: 'ACCOUNT',
+      version: {},
+      timestamps: {},
+      unique: ['email'],
+    },
+    Device: {
+      attributes: { id: { type: AttributeKind.STRING, required: true }, token: { type: AttributeKind.STRING, required: true } },
+      pk: 'ACCOUNT#{id}',
+      sk: 'DEVICE#{token}',
+    },
+    Member: {
+      attributes: {
+        tenant: { type: AttributeKind.STRING, required: true },
+        id: { type: AttributeKind.STRING, required: true },
+        handle: { type: AttributeKind.STRING },
+      },
+      pk: 'TENANT#{tenant}',
+      sk: 'MEMBER#{id}',
+      unique: ['handle'],
+      uniqueScope: { handle: 'tenant' },
+    },
+  },
+  localIndexes: { enabled: false },
+  accessPatterns: { devices: { entities: ['Device'], sortKeyCondition: SortKeyCondition.BEGINS_WITH } },
+});
 
 /** The table name every request of the corpus is built for. */
 export const CORPUS_TABLE = 'T';
@@ -134,6 +175,34 @@ function positionOf(model: TableModel, pattern: string, shards: number[] | undef
   return fc.tuple(...names.map(() => keyText)).map((vs) => Object.fromEntries(names.map((n, i) => [n, { S: vs[i] }])));
 }
 
+/**
+ * A random transaction of unique values over the maintained manifest's Account (unique email) and
+ * Member (handle unique per tenant): puts, updates and deletes of a few items and values, so values
+ * move, swap and clash between actions, with what each action that moves a unique value read of its item.
+ */
+function transactionOf(): fc.Arbitrary<{ actions: UntypedAction[]; stored: (Record<string, unknown> | undefined)[] }> {
+  const value = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('a', 'b', 'é#', '😀') }, { weight: 1, arbitrary: text });
+  const account = fc.record({ id: fc.constantFrom('a1', 'a2', 'a#3'), email: fc.option(value, { nil: undefined }) }, { requiredKeys: ['id'] });
+  const member = fc.record({ tenant: fc.constantFrom('t1', 't$2'), id: fc.constantFrom('m1', 'm2'), handle: fc.option(value, { nil: undefined }) },
+    { requiredKeys: ['tenant', 'id'] });
+  const action = fc.oneof(
+    fc.tuple(account, fc.constantFrom(undefined, 'create')).map(([item, mode]) => ({ type: 'put', entity: 'Account', item, mode })),
+    fc.tuple(account, fc.boolean())
+      .map(([changes, remove]) => ({ type: 'update', entity: 'Account', changes: { ...changes, version: 1 }, remove: remove ? ['email'] : undefined })),
+    account.map(({ id }) => ({ type: 'delete', entity: 'Account', key: { id } })),
+    fc.tuple(member, fc.constantFrom(undefined, 'create')).map(([item, mode]) => ({ type: 'put', entity: 'Member', item, mode })),
+    fc.tuple(member, fc.boolean()).map(([changes, remove]) => ({ type: 'update', entity: 'Member', changes, remove: remove ? ['handle'] : undefined })),
+    member.map(({ tenant, id }) => ({ type: 'delete', entity: 'Member', key: { tenant, id } })),
+  ).map((a) => JSON.parse(JSON.stringify(a)) as UntypedAction);
+  // What the read of an item found: nothing, the item without a value, or the item with one.
+  const read = fc.oneof(fc.constant(undefined), fc.constant({}), value.map((v) => ({ v })));
+  return fc.array(fc.tuple(action, read), { minLength: 1, maxLength: 4 }).map((list) => ({
+    actions: list.map(([a]) => a),
+    stored: list.map(([a, r]) => (r === undefined ? undefined
+      : { PK: { S: 'stored' }, ...('v' in r ? { [a.entity === 'Account' ? 'email' : 'handle']: { S: r.v } } : {}) })),
+  }));
+}
+
 const codeOf = (e: unknown) => {
   if (e instanceof SingleTableError) return e.code;
   throw e;
@@ -207,9 +276,22 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
     }
   }
 
+  // The guard writes of random transactions (their items' own requests are the single-item operations' in a transaction).
+  const guardModel = resolveModel(maintainedManifest);
+  const guards = sample(transactionOf(), 1500).map(({ actions, stored }) => {
+    const readDone = actions.map((a) => uniqueTouched(guardModel.entities[a.entity], a).length > 0);
+    try {
+      const plan = buildTransactWrite(guardModel, CORPUS_TABLE, actions, stored as never, readDone, { now: '2024-01-01T00:00:00.000Z' });
+      return { actions, stored, writes: plan.items.filter((_, i) => plan.sent[i].guard), error: null };
+    } catch (e) {
+      return { actions, stored, writes: null, error: codeOf(e) };
+    }
+  });
+
   const documents = Object.fromEntries(names.map((n) => [n, modelDocument(models[n])]));
   // The models as written (their counts are numbers), the vectors with their numbers as text.
-  const vectors = JSON.stringify({ seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors }, numbersAsText);
-  writeFileSync(file, `{"models":${JSON.stringify(documents)},${vectors.slice(1)}`);
-  return { segments: segments.length, shards: shards.length, puts: puts.length, queries: queries.length, cursors: cursors.length };
+  const vectors = JSON.stringify({ seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors, guards }, numbersAsText);
+  writeFileSync(file, `{"models":${JSON.stringify(documents)},"guardModel":${JSON.stringify(modelDocument(guardModel))},${vectors.slice(1)}`);
+  const counts = { segments, shards, puts, queries, cursors, guards };
+  return Object.fromEntries(Object.entries(counts).map(([kind, list]) => [kind, list.length]));
 }

@@ -1,42 +1,22 @@
 // What the Python runtime's tests get from the Node.js side: the conformance corpus (corpus.ts),
 // and per model the compiled model file, its synthesized template and that table's CreateTable
 // input: the example stack's, a manifest whose entity keeps a version, timestamps and a unique
-// value, and the README quick start's (docs/python.md's app).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// value, and the README quick start's, whose app docs/python.md writes in Python: for it, the cloud
+// assembly `cdk synth` writes too (its Python function's model layer with the runtime package).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeCorpus } from './corpus';
+import { App, Stack } from 'aws-cdk-lib';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { maintainedManifest, writeCorpus } from './corpus';
 import exampleDocument from '../../examples/manifest.model.json';
+import { WriteOperation } from '../../lib/construct/access/options';
+import { SingleTable } from '../../lib/construct/single-table';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import * as runtime from '../../lib/runtime';
 import { createTableInputFromTemplate } from '../../lib/testing';
 import { synthesizedTemplate } from '../support/engine';
-
-/** Accounts with a version, timestamps and a unique email; their devices in the same partition. */
-export const maintainedManifest = runtime.defineManifest({
-  entities: {
-    Account: {
-      attributes: {
-        id: { type: runtime.AttributeKind.STRING, required: true },
-        email: { type: runtime.AttributeKind.STRING },
-        name: { type: runtime.AttributeKind.STRING },
-      },
-      pk: 'ACCOUNT#{id}',
-      sk: 'ACCOUNT',
-      version: {},
-      timestamps: {},
-      unique: ['email'],
-    },
-    Device: {
-      attributes: { id: { type: runtime.AttributeKind.STRING, required: true }, token: { type: runtime.AttributeKind.STRING, required: true } },
-      pk: 'ACCOUNT#{id}',
-      sk: 'DEVICE#{token}',
-    },
-  },
-  localIndexes: { enabled: false },
-  accessPatterns: { devices: { entities: ['Device'], sortKeyCondition: runtime.SortKeyCondition.BEGINS_WITH } },
-});
 
 /**
  * The README quick start's manifest, as its `manifest.ts` block declares it (plain JavaScript once its
@@ -47,6 +27,24 @@ export function quickStartManifest(): runtime.SingleTableManifest {
   const block = /<!-- quick-start: file manifest\.ts -->\n```ts\n([\s\S]*?)```/.exec(readme)![1];
   const body = block.replace(/^import \{([^}]*)\} from 'cdk-single-table\/runtime';/m, 'const {$1} = runtime;').replace('export const', 'const');
   return new Function('runtime', `${body}\nreturn manifest;`)(runtime);
+}
+
+/**
+ * docs/python.md's app as `cdk synth` writes it to `outdir`: the quick start's table and the Python
+ * function the page's `orders.py` block holds, connected as the page connects it.
+ */
+function synthQuickStartApp(manifest: runtime.SingleTableManifest, outdir: string): object {
+  const page = readFileSync(join(__dirname, '..', '..', 'docs', 'python.md'), 'utf8');
+  const code = join(outdir, '..', 'lambda');
+  mkdirSync(code, { recursive: true });
+  writeFileSync(join(code, 'orders.py'), /<!-- python: file orders\.py -->\n```python\n([\s\S]*?)```/.exec(page)![1]);
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'Shop');
+  const table = new SingleTable(stack, 'Table', { manifest });
+  const fn = new LambdaFunction(stack, 'Orders', { runtime: Runtime.PYTHON_3_12, handler: 'orders.handler', code: Code.fromAsset(code) });
+  table.connect(fn, { patterns: ['ordersByStatus', 'ordersForCustomer'], writes: [WriteOperation.PUT] });
+  app.synth();
+  return JSON.parse(readFileSync(join(outdir, 'Shop.template.json'), 'utf8'));
 }
 
 /** The environment the Python tests read their fixtures from (python/tests/conftest.py). */
@@ -65,10 +63,11 @@ export function writePythonFixtures(endpoint: string): PythonFixtures & { readon
     const counts = writeCorpus(corpus);
     const fixture = (model: object, template: object) => ({ model, template, table: createTableInputFromTemplate(template as never, 'placeholder') });
     const quickStart = quickStartManifest();
+    const assembly = join(dir, 'quick-start', 'cdk.out');
     writeFileSync(tables, JSON.stringify({
       example: fixture(exampleDocument, synthesizedTemplate()),
       maintained: fixture(modelDocument(resolveModel(maintainedManifest)), synthesizedTemplate(maintainedManifest)),
-      quickStart: fixture(modelDocument(resolveModel(quickStart)), synthesizedTemplate(quickStart)),
+      quickStart: { ...fixture(modelDocument(resolveModel(quickStart)), synthQuickStartApp(quickStart, assembly)), assembly },
     }));
     return { dir, counts, SINGLE_TABLE_CORPUS: corpus, SINGLE_TABLE_TABLE_DEFINITION: tables, SINGLE_TABLE_ENDPOINT: endpoint };
   } catch (error) {

@@ -1,14 +1,22 @@
 // The Python runtime in the Node.js test run: its own suite (pytest: the conformance corpus this
 // side writes, and its operations on the run's DynamoDB Local), and items written by either
 // runtime read back by the other through every pattern of the example app, page by page, each
-// page read by the other runtime from the cursor the previous one returned.
+// page read by the other runtime from the cursor the previous one returned. The Python side is a
+// handler connected to the table by the construct, run as Lambda lays it out: its code, and the
+// runtime package and model file of the layer `connect` gave it, nothing of this repository.
 import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { App, Stack } from 'aws-cdk-lib';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { PythonFixtures, writePythonFixtures } from './fixtures';
 import { localData } from '../../examples/local-data';
 import { manifest } from '../../examples/manifest';
+import { WriteOperation } from '../../lib/construct/access/options';
+import { SingleTable } from '../../lib/construct/single-table';
+import { AssemblyFunction, findFunction } from '../../lib/engine/lambda-functions';
 import { createClient, PatternName } from '../../lib/runtime';
 import { Engine, startEngine } from '../support/engine';
 
@@ -45,20 +53,54 @@ test('the Python suite passes: every corpus vector reproduced, every operation o
   process.stderr.write(`Python runtime: ${run.stdout.trim().split('\n').pop()}; corpus ${JSON.stringify(fixtures.counts)}\n`);
 }, SLOW);
 
-/** The Python runtime as a process answering one JSON request per line (python/tests/driver.py). */
-class PythonTable {
+/**
+ * A stack whose Python function is connected to the example table, synthesized to `outdir`: the
+ * function as its assembly stages it (code folder, layer folders, environment).
+ */
+function connectedPythonFunction(outdir: string): AssemblyFunction {
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'Shop');
+  const table = new SingleTable(stack, 'Table', { manifest });
+  const fn = new LambdaFunction(stack, 'Orders', {
+    runtime: Runtime.PYTHON_3_12, handler: 'handler.handler', code: Code.fromAsset(join(ROOT, 'python', 'tests', 'function')),
+  });
+  table.connect(fn, { patterns: Object.keys(localData.queries), writes: [WriteOperation.PUT] });
+  app.synth();
+  return findFunction(outdir, 'Shop/Orders');
+}
+
+/**
+ * The Python function as a process answering one event per line (python/tests/lambda_host.py), its
+ * environment the template's with the table's name, and /opt paths mapped to its layers' folders.
+ */
+class PythonFunction {
   private readonly process: ChildProcessWithoutNullStreams;
   private readonly answers: AsyncIterableIterator<string>;
 
-  constructor() {
-    this.process = spawn(PYTHON, [join(ROOT, 'python', 'tests', 'driver.py')]);
+  constructor(fn: AssemblyFunction, tableName: string, endpoint: string) {
+    const environment = Object.fromEntries(Object.entries({ ...fn.environment, TABLE_NAME: tableName }).map(([name, value]) => {
+      const inLayer = typeof value === 'string' && value.startsWith('/opt/')
+        ? fn.layerDirs.map((dir) => join(dir, value.slice('/opt/'.length))).filter(existsSync).pop() : undefined;
+      return [name, inLayer ?? String(value)];
+    }));
+    this.process = spawn(PYTHON, [join(ROOT, 'python', 'tests', 'lambda_host.py'), fn.codeDir, fn.handler, ...fn.layerDirs], {
+      env: {
+        PATH: process.env.PATH,
+        ...environment,
+        AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_DEFAULT_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+      },
+    });
     this.answers = createInterface({ input: this.process.stdout })[Symbol.asyncIterator]();
   }
 
-  async send(request: object): Promise<any> {
-    this.process.stdin.write(JSON.stringify(request) + '\n');
+  async send(event: object): Promise<any> {
+    this.process.stdin.write(JSON.stringify(event) + '\n');
     const { value, done } = await this.answers.next();
-    if (done) throw new Error(`the Python driver stopped: ${this.process.stderr.read()}`);
+    if (done) throw new Error(`the Python function stopped: ${this.process.stderr.read()}`);
     const answer = JSON.parse(value);
     if ('error' in answer) throw new Error(`${answer.error}: ${answer.message}`);
     return answer.ok;
@@ -71,12 +113,16 @@ class PythonTable {
   }
 }
 
-test('items written by either runtime are read back by the other through every pattern, cursors passed between them', async () => {
+test('items written by either runtime, the Python one a handler connected by the construct, are read back by the other through every pattern, cursors passed between them', async () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'single-table-python-stack-'));
   const tableName = await engine.createTable();
   const node = createClient({ model: manifest, client: engine.client, tableName });
-  const python = new PythonTable();
+  const fn = connectedPythonFunction(outdir);
+  const python = new PythonFunction(fn, tableName, engine.endpoint);
   try {
-    await python.send({ op: 'open', model: join(ROOT, 'examples', 'manifest.model.json'), table: tableName, endpoint: engine.endpoint });
+    // The runtime the handler imports is the one in its layer.
+    const [layer] = fn.layerDirs;
+    expect(await python.send({ op: 'runtime' })).toBe(join(layer, 'python', 'single_table_runtime', '__init__.py'));
     // Every other item of each entity is written by Python.
     let n = 0;
     for (const [entity, items] of Object.entries(localData.items)) {
@@ -112,5 +158,6 @@ test('items written by either runtime are read back by the other through every p
     }
   } finally {
     await python.close();
+    rmSync(outdir, { recursive: true, force: true });
   }
 }, SLOW);

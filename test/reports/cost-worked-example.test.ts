@@ -9,7 +9,7 @@ import { costReport } from '../../lib/reports/cost';
 import { entitySizes } from '../../lib/reports/cost-sizes';
 import { IndexEffect, writeCost, WriteKind } from '../../lib/reports/cost-writes';
 
-const design = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'order-ticket.json'), 'utf8')) as SingleTableManifest;
+const design = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'order-ticket.json'), 'utf8')) as SingleTableManifest;
 const model = compileManifest(design).model;
 const sizes = (entity: string) => entitySizes(model).find((s) => s.entity === entity)!;
 

@@ -56,7 +56,7 @@ beforeAll(async () => {
   full = openTable<M>({ model: modelDocument(model), client: db.table.dynamodb, tableName: db.table.tableName });
   dir = mkdtempSync(path.join(tmpdir(), 'access-slice-'));
   const file = path.join(dir, 'manifest.access.ts');
-  writeFileSync(file, accessModule(model, { file, manifestFile: path.join(__dirname, 'fixtures', 'access-slice-manifest.ts'), modelFile: path.join(dir, 'manifest.model.json'), runtime: path.join(__dirname, '../../lib/runtime') }));
+  writeFileSync(file, accessModule(model, { file, manifestFile: path.join(__dirname, '..', 'fixtures', 'access-slice-manifest.ts'), runtime: path.join(__dirname, '../../lib/runtime') }));
   // Loaded through jest's own module system, which transpiles the generated TypeScript as it does the tests.
   access = jest.requireActual(file);
   table = access.openTable({ client: db.table.dynamodb, tableName: db.table.tableName });
@@ -66,7 +66,8 @@ afterAll(async () => {
   await engine.stop();
 });
 
-const queryOf = (pattern: string) => access[`query${pattern[0].toUpperCase()}${pattern.slice(1)}`];
+// The module's query of one pattern, as a function of the input and options.
+const queryOf = (pattern: string) => (input: unknown, options?: unknown) => access.query(table, pattern, input, options);
 
 test('every pattern of the test reads through its slice, and the module never imports the model file', () => {
   const model = resolveModel(manifest);
@@ -81,7 +82,7 @@ test.each(Object.keys(INPUTS))('%s: page by page the items and cursors of queryS
     do {
       const options = { limit, order, cursor };
       const viaFull = await query(full, pattern as never, INPUTS[pattern] as never, options as never);
-      const viaAccess = await queryOf(pattern)(table, INPUTS[pattern], options);
+      const viaAccess = await queryOf(pattern)(INPUTS[pattern], options);
       expect(viaAccess).toEqual(viaFull);
       // Either side's cursor moves both on: they are the same cursor.
       cursor = swap && pages % 2 ? viaFull.cursor : viaAccess.cursor;
@@ -96,7 +97,7 @@ test('the pages hold every matching item once: fetched items are whole, keys-onl
     const items: { item: Record<string, unknown> }[] = [];
     let cursor: string | undefined;
     do {
-      const page = await queryOf(pattern)(table, INPUTS[pattern], { limit: 4, cursor });
+      const page = await queryOf(pattern)(INPUTS[pattern], { limit: 4, cursor });
       items.push(...page.items as { item: Record<string, unknown> }[]);
       cursor = page.cursor;
     } while (cursor);
@@ -112,7 +113,7 @@ test('the pages hold every matching item once: fetched items are whole, keys-onl
 });
 
 test('a sharded pattern\'s cursor is refused by another pattern and by the same pattern with other input', async () => {
-  const { cursor } = await queryOf('byAll')(table, INPUTS.byAll, { limit: 1 });
-  await expect(queryOf('rush')(table, INPUTS.rush, { cursor })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
-  await expect(queryOf('byAll')(table, { status: 'SHIPPED' }, { cursor })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+  const { cursor } = await queryOf('byAll')(INPUTS.byAll, { limit: 1 });
+  await expect(queryOf('rush')(INPUTS.rush, { cursor })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+  await expect(queryOf('byAll')({ status: 'SHIPPED' }, { cursor })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
 });

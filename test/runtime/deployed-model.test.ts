@@ -39,7 +39,7 @@ test('reads the model file the construct staged in the layer: the table\'s model
   const app = new App({ outdir: join(work, 'cdk.out') });
   const stack = new Stack(app, 'Shop');
   const table = new SingleTable(stack, 'Table', { manifest });
-  const fn = new LambdaFunction(stack, 'Fn', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromAsset(join(__dirname, 'fixtures')) });
+  const fn = new LambdaFunction(stack, 'Fn', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromAsset(join(__dirname, '..', 'fixtures', 'handlers')) });
   table.connect(fn, { patterns: ['orderById'] });
   const [synthesized] = assemblyFunctions(app.synth().directory).functions;
   // The variable as Lambda sees it names /opt; locally the same file is in the layer's staged folder.

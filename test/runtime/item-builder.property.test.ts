@@ -1,5 +1,5 @@
-// The item builder a generated access module writes for each entity's typed put (straight-line
-// code) against the slice's checked path (entityItem): for arbitrary entities (attributes of every
+// The item builder a generated access module writes for each entity's put (straight-line code)
+// against the runtime's own (buildPut, what putItem sends): for arbitrary entities (attributes of every
 // kind, required or optional; table, overloaded, sparse, sharded and LSI keys) and arbitrary items,
 // the same stored item or the same error.
 import { transformSync } from 'esbuild';
@@ -11,7 +11,7 @@ import type { SingleTableManifest } from '../../lib/manifest/structs';
 import { accessModule } from '../../lib/model/access-module';
 import * as runtime from '../../lib/runtime';
 import * as access from '../../lib/runtime/access';
-import { entityItem } from '../../lib/runtime/access/write';
+import { buildPut } from '../../lib/runtime/items/requests';
 import { propertyRuns } from '../support/property-runs';
 
 const KINDS = ['STRING', 'NUMBER', 'DATE', 'BOOLEAN'] as const;
@@ -127,13 +127,13 @@ function generated(manifest: SingleTableManifest) {
   const key = JSON.stringify(manifest);
   if (!modules.has(key)) {
     const { model } = checkManifest(manifest);
-    const options = { file: '/app/m.access.ts', manifestFile: '/app/m.ts', modelFile: '/app/m.model.json' };
+    const options = { file: '/app/m.access.ts', manifestFile: '/app/m.ts' };
     modules.set(key, model && { model, module: evaluate(accessModule(model, options)) });
   }
   return modules.get(key);
 }
 
-test('a typed put stores what the entity\'s slice stores, or throws the same error, for any entity and any item', () => {
+test('a put\'s item builder stores what the runtime\'s put stores, or throws the same error, for any entity and any item', () => {
   let stored = 0;
   let runs = 0;
   let refused = 0;
@@ -151,9 +151,8 @@ test('a typed put stores what the entity\'s slice stores, or throws the same err
       const built = generated(drawn.manifest);
       refused += built === undefined ? 1 : 0;
       fc.pre(built !== undefined);
-      const { module } = built!;
-      const table = module.openTable({ tableName: 't', client: {} });
-      const expected = outcome(() => entityItem(table.model, module.EEntity, item as never));
+      const { model, module } = built!;
+      const expected = outcome(() => buildPut(model, 't', 'E', item as never).Item);
       expect(outcome(() => module.EPut.item(item))).toEqual(expected);
       runs++;
       if ('item' in (expected as object)) stored++;
@@ -166,7 +165,7 @@ test('a typed put stores what the entity\'s slice stores, or throws the same err
   expect(stored / runs).toBeGreaterThan(0.3);
 });
 
-test('the builder keeps an item out of a sparse index when a key attribute is absent, empty or false, as the slice does', () => {
+test('the builder keeps an item out of a sparse index when a key attribute is absent, empty or false, as the runtime does', () => {
   const { module } = generated({
     entities: {
       E: {
@@ -186,11 +185,10 @@ test('the builder keeps an item out of a sparse index when a key attribute is ab
   expect(() => module.EPut.item({ id: 'a', tag: 'x\ud800' })).toThrow(/\[INVALID_VALUE\] entity E, attribute tag: holds an unpaired UTF-16 surrogate.* \(key template TAG#\{tag\}\)/);
 });
 
-/** The same outcome from the builder and the slice's path, for a manifest and an item. */
+/** The same outcome from the builder and the runtime's put, for a manifest and an item. */
 function same(manifest: object, item: unknown): unknown {
-  const { module } = generated(manifest as SingleTableManifest)!;
-  const table = module.openTable({ tableName: 't', client: {} });
-  const expected = outcome(() => entityItem(table.model, module.EEntity, item as never));
+  const { model, module } = generated(manifest as SingleTableManifest)!;
+  const expected = outcome(() => buildPut(model, 't', 'E', item as never).Item);
   expect(outcome(() => module.EPut.item(item))).toEqual(expected);
   return expected;
 }
@@ -214,7 +212,7 @@ test('a key checked inside one index slot is checked again in a later one, which
   expect(same(manifest, { t: 'a'.repeat(1500), id: 'i', s: 'x' })).toMatchObject({ code: 'KEY_TOO_LARGE', attribute: 'GSI1SK' });
 });
 
-test('attributes are read and checked in declaration order, and undeclared names found as the slice finds them', () => {
+test('attributes are read and checked in declaration order, and undeclared names found as the runtime finds them', () => {
   const manifest = {
     entities: {
       E: {
@@ -229,7 +227,7 @@ test('attributes are read and checked in declaration order, and undeclared names
   // The first fault is a's; neither a throwing getter nor a list that cannot be converted after it is reached.
   expect(same(manifest, { a: 1, l: cyclic })).toMatchObject({ code: 'INVALID_VALUE', attribute: 'a' });
   expect(same(manifest, { a: 1, get b() { throw new Error('read'); } })).toMatchObject({ code: 'INVALID_VALUE', attribute: 'a' });
-  // An inherited name the slice does not look for, as it counts the item's own names first.
+  // An inherited name the runtime does not look for, as it counts the item's own names first.
   expect(same(manifest, Object.assign(Object.create({ extra: 1 }), { a: 'x' }))).toHaveProperty('item');
   expect(same(manifest, Object.assign(Object.create({ extra: 1 }), { a: 'x', b: undefined }))).toMatchObject({ code: 'UNKNOWN_ATTRIBUTE', attribute: 'extra' });
 });

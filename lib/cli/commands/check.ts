@@ -48,7 +48,7 @@ file cannot be loaded, 2 on bad arguments.
   async run([file], flags, io) {
     const { model, diagnostics } = checkManifest(loadManifest(file, io));
     if (model && typeof flags.lock === 'string') diagnostics.push(...lockFindings(model, flags, io));
-    if (model) diagnostics.push(...modelFileFindings(model, file, flags, io), ...accessFileFindings(model, file, flags, io));
+    if (model) diagnostics.push(...modelFileFindings(model, file, flags, io), ...accessFileFindings(model, file, io));
     const errors = diagnostics.filter((d) => d.level === DiagnosticLevel.ERROR);
     const warnings = diagnostics.filter((d) => d.level === DiagnosticLevel.WARNING);
     if (flags.json) {
@@ -92,11 +92,10 @@ function modelFileFindings(model: TableModel, manifestFile: string, flags: FlagV
 }
 
 /** MODEL_STALE when the access module beside the manifest (`generate --access`) is not what the manifest generates. */
-function accessFileFindings(model: TableModel, manifestFile: string, flags: FlagValues, io: CliIo): ManifestDiagnostic[] {
+function accessFileFindings(model: TableModel, manifestFile: string, io: CliIo): ManifestDiagnostic[] {
   const file = defaultAccessFile(manifestFile);
   const path = resolve(io.cwd, file);
-  const modelFile = resolve(io.cwd, typeof flags.model === 'string' ? flags.model : defaultModelFile(manifestFile));
-  const expected = accessModule(model, { file: path, manifestFile: resolve(io.cwd, manifestFile), modelFile, runtime: accessModuleRuntime(path) });
+  const expected = accessModule(model, { file: path, manifestFile: resolve(io.cwd, manifestFile), runtime: accessModuleRuntime(path) });
   const found = accessFileState(path, expected);
   if (found.state !== 'stale') return [];
   return [{

@@ -49,7 +49,7 @@ out-of-date file, 2 on bad arguments.
     if (flags.access) {
       const path = resolve(io.cwd, defaultAccessFile(file));
       const runtime = typeof flags.runtime === 'string' ? flags.runtime : accessModuleRuntime(path);
-      const expected = accessModule(model, { file: path, manifestFile: resolve(io.cwd, file), modelFile: out, runtime });
+      const expected = accessModule(model, { file: path, manifestFile: resolve(io.cwd, file), runtime });
       files.push({ path, expected, state: accessFileState(path, expected) });
     }
     let failed = false;

@@ -1,9 +1,9 @@
 // What the item builder of a generated access module calls (`single-table generate --access` writes
-// one per entity for its typed put): straight-line code that reads the item's attributes by their
+// one per entity for its put): straight-line code that reads the item's attributes by their
 // names, checks them, joins the keys from their encoded values and writes the stored item as one
-// object literal. It stores what entityItem stores for the entity's slice, and throws what
-// entityItem throws, in the same order: a fault is named by these helpers, which word it as the
-// slice's checks do (an attribute's fault by convertItem itself).
+// object literal. It stores what the runtime's putItem stores, and throws what it throws, in the
+// same order: a fault is named by these helpers, which word it as the runtime's checks do (an
+// attribute's fault by convertItem itself).
 import { UNPAIRED_SURROGATE, encodeString } from '../../keys/encoding';
 import { keyError, shardFor } from '../keys/item-keys';
 import { AttributeSlot, convertItem } from '../keys/values';

@@ -2,7 +2,7 @@
 // built on. Not user API: generated code imports it, and it changes with the generator.
 export { openAccess } from './table';
 export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } from './table';
-export { itemPutRequest, putEntity, putRequest, putWith, shardedBy } from './write';
+export { itemPutRequest, putWith } from './write';
 export type { ItemPut } from './write';
 export { attributeFault, declaredOnly, keyFault, shardFault, textSegment } from './build';
 export { checkSize } from '../keys/item-keys';
@@ -10,8 +10,8 @@ export { normalizeDate } from '../../keys/encoding';
 export { storableNumber } from '../keys/marshall';
 export { shardForItem, shardForValue } from '../../keys/shard';
 export { getEntity } from './read';
-export { queryPattern, patternRequest, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './query';
-export type { IndexSlot, PatternAccess, SlicedPatternAccess } from './query';
+export { queryPattern, pagedQuery, patternRequest, readPattern, partitionCondition, sortKeyCondition, sortKeyRequest } from './query';
+export type { IndexSlot, PatternAccess, PatternOptions, SlicedPatternAccess } from './query';
 export { sliceReader } from './slice-read';
 export { shardsToQuery } from '../query/fanout-shards';
 export type { ModelSlice, SliceEntity, SliceKeys, SlicePlan, SliceReader } from './slice-read';

@@ -18,13 +18,18 @@ import { decodeCursor, encodeCursor } from '../keys/cursor';
 import { checkSize, keyError } from '../keys/item-keys';
 import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys } from '../keys/key-condition';
 import { fromItem } from '../keys/marshall';
+import { paged, Paged, PagingOptions } from '../query/pages';
 import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query/plan';
-import type { EntityItem } from '../query/results';
+import { OptionedRead, optionedRead, ReadOptions } from '../query/read-options';
+import { EntityItem, keptOnly, toEntityItems } from '../query/results';
 import { QueryCommand } from '../table/sdk';
 import { send } from '../table/send';
 
 type Input = Readonly<Record<string, unknown>>;
 type Page = Promise<{ items: EntityItem[]; cursor?: string }>;
+
+/** The options of a generated query: the runtime's `query` options, untyped (the module types them from the manifest). */
+export type PatternOptions = QueryOptions & ReadOptions & PagingOptions;
 
 /** The index a generated query reads: the facts of it that the request, the checks and the fan-out read (one per index in a module). */
 export type IndexSlot = Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'>;
@@ -138,17 +143,29 @@ export function sortKeyRequest(request: QueryCommandInput, pattern: PatternBase,
 type LeftOut = (item: Record<string, AttributeValue>) => boolean;
 
 /** What a call without options gets (one object, not one per call). */
-const NO_OPTIONS: QueryOptions = {};
+const NO_OPTIONS: PatternOptions = {};
+
+/**
+ * The read options (filter, attributes) of a query, checked as `query` checks them, against the
+ * pattern's entities and index as the whole model declares them (which the table then loads);
+ * undefined without either.
+ */
+function optioned(table: AccessTable<unknown>, pattern: PatternBase, options: ReadOptions): OptionedRead | undefined {
+  if (options.filter === undefined && options.attributes === undefined) return undefined;
+  const { model } = table;
+  return optionedRead(model, model.indexes[pattern.slot.name], model.patterns[pattern.name].entities, options, { pattern: pattern.name });
+}
 
 /** The pattern's defaults: ascending, eventually consistent (readOptions reads these two only). */
 type Defaults = Pick<PatternModel, 'name' | 'order' | 'consistentRead'>;
 
-/** The checks a sliced read runs before it reads: options, key condition, key sizes, and the cursor's position. */
-function prepare(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options: QueryOptions) {
+/** The checks a sliced read runs before it reads: options, key condition, key sizes, read options, and the cursor's position. */
+function prepare(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options: PatternOptions) {
   const descending = readOptions(pattern as Defaults, pattern.slot, options);
-  const condition = pattern.condition(table.model, input, pattern.name);
+  const condition = pattern.condition(table.access, input, pattern.name);
   checkKeySizes(pattern, pattern.slot, condition);
-  // The slice reader puts the pattern of its slice in its plan.
+  const read = optioned(table, pattern, options);
+  // The slice reader puts the pattern of its slice in its plan; the attributes asked for may decide the fetch.
   const plan = {
     index: pattern.slot,
     condition,
@@ -156,8 +173,11 @@ function prepare(table: AccessTable<unknown>, pattern: SlicedPatternAccess, inpu
     consistent: (options.consistent ?? pattern.consistentRead) === true,
     limit: options.limit,
     typeFilter: pattern.typeFilter,
+    finish: read?.finish,
+    fetch: read?.fetch,
   };
-  return { plan, start: options.cursor === undefined ? undefined : decodeCursor(pattern.name, queryBinding(table.model, plan), options.cursor) };
+  const start = options.cursor === undefined ? undefined : decodeCursor(pattern.name, queryBinding(table.access, plan), options.cursor);
+  return { plan, start, keep: read?.shape?.keep };
 }
 
 /**
@@ -167,37 +187,60 @@ function prepare(table: AccessTable<unknown>, pattern: SlicedPatternAccess, inpu
  */
 export function patternRequest(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options = NO_OPTIONS) {
   const descending = readOptions(pattern as Defaults, pattern.slot, options);
-  const condition = pattern.condition(table.model, input, pattern.name);
+  const condition = pattern.condition(table.access, input, pattern.name);
   // One partition: never a sharded index, so the key is the whole partition key value.
   const pk = checkSize(pattern, pattern.slot.partitionKey, condition.pk, MAX_PARTITION_KEY_BYTES, 0);
+  const read = optioned(table, pattern, options);
   const request = pattern.request(table.tableName, pk, !descending);
   const leftOut = condition.sk && pattern.withSortKey!(request, pattern, condition);
-  const bound = { request, index: pattern.slot, condition, descending, leftOut };
+  const bound = { request, index: pattern.slot, condition, descending, leftOut, shape: read?.shape };
   if (options.consistent ?? pattern.consistentRead) request.ConsistentRead = true;
   if (options.limit !== undefined) request.Limit = options.limit;
   if (options.cursor !== undefined) {
-    request.ExclusiveStartKey = decodeCursor(pattern.name, queryBinding(table.model, bound), options.cursor) as Record<string, AttributeValue>;
+    request.ExclusiveStartKey = decodeCursor(pattern.name, queryBinding(table.access, bound), options.cursor) as Record<string, AttributeValue>;
   }
+  // Last, as buildQueryInput adds them: the projection and the filter.
+  read?.finish(request);
   return bound;
 }
 
 /** Runs an access pattern of one partition: one page of typed results, and a cursor when there may be more. */
-export async function queryPattern(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options?: QueryOptions): Page {
+export async function queryPattern(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options?: PatternOptions): Page {
   const bound = patternRequest(table, pattern, input, options);
   const out = await send(table, () => table.dynamodb.send(new QueryCommand(bound.request)));
-  const items: EntityItem[] = [];
-  for (const raw of out.Items ?? []) {
-    const type = raw[table.model.typeAttribute]?.S ?? '';
-    // Left out: another entity's item, and what the sort-key condition leaves out.
-    if (!Object.hasOwn(pattern.types, type) || bound.leftOut?.(raw)) continue;
-    items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
+  let items: EntityItem[] = [];
+  const { shape, leftOut } = bound;
+  if (shape) {
+    // With `attributes`, results are made as the runtime's query makes them (a keys-only index's entries have no type attribute).
+    const entries = (out.Items ?? []).filter((raw) => !leftOut?.(raw));
+    items = keptOnly(toEntityItems(table.model, table.model.patterns[pattern.name].entities, entries, table.strip, shape), shape.keep);
+  } else {
+    for (const raw of out.Items ?? []) {
+      const type = raw[table.access.typeAttribute]?.S ?? '';
+      // Left out: another entity's item, and what the sort-key condition leaves out.
+      if (!Object.hasOwn(pattern.types, type) || leftOut?.(raw)) continue;
+      items.push({ entity: pattern.types[type], item: fromItem(raw, table.strip) });
+    }
   }
-  return { items, cursor: out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.model, bound), out.LastEvaluatedKey) };
+  const cursor = out.LastEvaluatedKey && encodeCursor(pattern.name, queryBinding(table.access, bound), out.LastEvaluatedKey);
+  return { items, cursor };
 }
 
 /** Runs a sharded, fetched or key-decoded access pattern through its slice reader. */
 export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options = NO_OPTIONS): Page {
-  const { plan, start } = prepare(table, pattern, input, options);
+  const { plan, start, keep } = prepare(table, pattern, input, options);
   const page = await pattern.read(table, plan, input, start, pattern.name);
-  return { items: page.items, cursor: page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(table.model, plan), page.next) };
+  const cursor = page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(table.access, plan), page.next);
+  return { items: keptOnly(page.items, keep), cursor };
+}
+
+/**
+ * A generated module's `query`: as the runtime's, `await` it for one page (or `pages` of them),
+ * iterate it with `for await` for every page; each page read by `read` (queryPattern or readPattern).
+ */
+export function pagedQuery<P>(
+  table: AccessTable<unknown>, pattern: P, input: Input, options: PatternOptions = NO_OPTIONS,
+  read: (table: AccessTable<unknown>, pattern: P, input: Input, options: PatternOptions) => Page,
+): Paged<EntityItem> {
+  return paged((cursor) => read(table, pattern, input, cursor === options.cursor ? options : { ...options, cursor }), options);
 }

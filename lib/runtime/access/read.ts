@@ -36,7 +36,7 @@ export function entityKey(model: AccessModel, entity: EntityAccess, key: Readonl
 export async function getEntity(
   table: AccessTable<unknown>, entity: EntityAccess, key: Readonly<Record<string, unknown>>, options: GetOptions = {},
 ): Promise<Record<string, unknown> | undefined> {
-  const input = { TableName: table.tableName, Key: entityKey(table.model, entity, key), ConsistentRead: options.consistent ?? false };
+  const input = { TableName: table.tableName, Key: entityKey(table.access, entity, key), ConsistentRead: options.consistent ?? false };
   const out = await send(table, () => table.dynamodb.send(new GetItemCommand(input)));
   return out.Item && fromItem(out.Item, table.strip);
 }

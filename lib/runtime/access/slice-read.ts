@@ -55,8 +55,14 @@ export interface ModelSlice {
   };
 }
 
-/** The plan a slice reader gets: the generated query's, whose index is the pattern's slot. */
-export type SlicePlan = Omit<QueryPlan, 'pattern' | 'index'> & { readonly index: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'> };
+/**
+ * The plan a slice reader gets: the generated query's, whose index is the pattern's slot; `fetch`
+ * where the attributes asked for decide whether entries are fetched (undefined: as the slice says).
+ */
+export type SlicePlan = Omit<QueryPlan, 'pattern' | 'index'> & {
+  readonly index: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'>;
+  readonly fetch?: boolean;
+};
 
 /** One page of a pattern read through its slice: typed results, and the position of the next page. */
 export type SliceReader = (
@@ -71,7 +77,8 @@ export function sliceReader(slice: ModelSlice): SliceReader {
     let view = views.get(table);
     if (!view) views.set(table, view = viewOf(slice, table, bound.index, name));
     const { context, index } = view;
-    const plan = { ...bound, pattern: view.pattern, index } as QueryPlan;
+    const pattern = bound.fetch === undefined ? view.pattern : { ...view.pattern, fetch: bound.fetch ? 'BATCH_GET' : 'NONE' };
+    const plan = { ...bound, pattern, index } as QueryPlan;
     const shards = index.shards && (slice.pinned ? slice.pinned.choose(context.model, plan, input) : everyShard(index.shards));
     const page = shards
       ? await slice.fanOut!(context, plan, shards, position as FanOutState | undefined)
@@ -83,7 +90,7 @@ export function sliceReader(slice: ModelSlice): SliceReader {
 /** The parts of a model, index and pattern that the fan-out, fetch and result decoding read, from a slice. */
 function viewOf(slice: ModelSlice, table: AccessTable<unknown>, slot: SlicePlan['index'], name: string) {
   const index = { ...slot, projection: slice.projection } as IndexModel;
-  const template = (parts: TemplateParts | undefined) => parts && { segments: partsSegments(parts, table.model.delimiter) };
+  const template = (parts: TemplateParts | undefined) => parts && { segments: partsSegments(parts, table.access.delimiter) };
   const keys = (k: SliceKeys) => ({ pk: template(k[0]), sk: template(k[1]) });
   const entities: Record<string, unknown> = {};
   const entityByType: Record<string, string> = {};
@@ -98,7 +105,7 @@ function viewOf(slice: ModelSlice, table: AccessTable<unknown>, slot: SlicePlan[
   }
   const [partitionKey, sortKey] = slice.table;
   const indexes = { [TABLE_INDEX]: { partitionKey, sortKey }, [index.name]: index };
-  const model = { ...table.model, entityByType, entities, indexes } as unknown as TableModel;
+  const model = { ...table.access, entityByType, entities, indexes } as unknown as TableModel;
   const pinned = slice.pinned;
   const pattern = {
     name,
@@ -107,5 +114,7 @@ function viewOf(slice: ModelSlice, table: AccessTable<unknown>, slot: SlicePlan[
     fetch: slice.fetch ? 'BATCH_GET' : 'NONE',
     ...pinned && { sortKeyCondition: pinned.sortKeyCondition, pk: { attributes: pinned.pk }, sk: pinned.sk && { attributes: pinned.sk } },
   } as unknown as PatternModel;
-  return { context: { ...table, model } as TableContext<unknown>, index, pattern };
+  // The table's own fields, not a spread of it: that would read (and load) its whole model.
+  const { tableName, dynamodb, options, strip } = table;
+  return { context: { model, tableName, dynamodb, options, strip } as TableContext<unknown>, index, pattern };
 }

@@ -2,7 +2,9 @@
 // holds of the model: the table's key facts, and per entity and pattern only what its functions
 // read: each attribute's kind as the runtime object that checks it, each key template as its
 // literal text around one encoder per placeholder. A function carries its own slice, so a bundle
-// holds the model and the code of the functions it calls only.
+// holds the model and the code of the functions it calls only. The table it opens is also the
+// runtime's: an operation of `cdk-single-table/runtime` that reads the whole model (updateItem,
+// scan, ...) loads it then, once, from the deployed model file or the `model` option.
 import { composeParts, partsSource, TemplateParts } from '../../keys/template';
 import type { TableModel } from '../../manifest/model';
 import type { SingleTableManifest } from '../../manifest/structs';
@@ -10,14 +12,21 @@ import { checkSize, requiredKey } from '../keys/item-keys';
 import type { AttributeSlot } from '../keys/values';
 import type { TableContext } from '../table/context';
 import { ClientOptions, connect } from '../table/context';
+import { MODEL_PATH_ENV } from '../table/environment';
+import { SingleTableError } from '../table/errors';
+import { deployedModel, loadModel } from '../table/load-model';
 
 /** The table-wide facts of a model that generated functions read; `localIndexesEnabled` only where it is true. */
 export type AccessModel = Pick<TableModel, 'fingerprint' | 'delimiter' | 'escapeChar' | 'typeAttribute' | 'keyAttributes'> & Partial<Pick<TableModel, 'localIndexesEnabled'>>;
 
-/** A table opened by a generated access module (see `openAccess`). */
-export interface AccessTable<M = SingleTableManifest> extends Omit<TableContext<M>, 'model'> {
-  /** The table-wide facts of the model. */
-  readonly model: AccessModel;
+/**
+ * A table opened by a generated access module (see `openAccess`): the runtime's table, whose
+ * generated functions read `access`, and whose whole `model` is read only by the runtime's
+ * operations, when they first ask for it.
+ */
+export interface AccessTable<M = SingleTableManifest> extends TableContext<M> {
+  /** The table-wide facts of the model the generated functions read. */
+  readonly access: AccessModel;
 }
 
 /**
@@ -25,8 +34,31 @@ export interface AccessTable<M = SingleTableManifest> extends Omit<TableContext<
  * that the table was deployed from the manifest the module was generated from (its fingerprint
  * against the stack's SINGLE_TABLE_FINGERPRINT). Generated modules call it; handlers call theirs.
  */
-export function openAccess<M>(model: AccessModel, options: ClientOptions = {}): AccessTable<M> {
-  return { model, ...connect(model.fingerprint, options), strip: new Set([...model.keyAttributes, model.typeAttribute]) };
+export function openAccess<M>(access: AccessModel, options: ClientOptions = {}): AccessTable<M> {
+  let model: TableModel | undefined;
+  return {
+    access,
+    ...connect(access.fingerprint, options),
+    strip: new Set([...access.keyAttributes, access.typeAttribute]),
+    maintained: options.maintainedWrites,
+    get model() {
+      return (model ??= wholeModel(access, options));
+    },
+  };
+}
+
+/**
+ * The whole model, for the runtime's operations: the one the stack deployed (SINGLE_TABLE_MODEL), or
+ * the `model` option. Throws MANIFEST_MISMATCH when it was compiled from another manifest than the module.
+ */
+function wholeModel(access: AccessModel, options: ClientOptions): TableModel {
+  const model = options.model === undefined ? deployedModel() : loadModel(options.model);
+  if (model.fingerprint !== access.fingerprint) {
+    const source = options.model === undefined ? `the model the stack deployed (${MODEL_PATH_ENV})` : 'the `model` option';
+    throw new SingleTableError('MANIFEST_MISMATCH', `this access module was generated from manifest ${access.fingerprint}, ${source} was compiled from manifest ${
+      model.fingerprint}; generate both from the same manifest (\`single-table generate --access\`)`);
+  }
+  return model;
 }
 
 /** One key of an index slot: the key attribute and its template's parts, e.g. `['PK', ['CUSTOMER#', 'username', stringSegment, '']]`. */
@@ -38,10 +70,6 @@ export interface SlotAccess {
   readonly pk?: KeyAccess;
   /** The sort key. @default - the index has none */
   readonly sk?: KeyAccess;
-  /** A write-sharded partition key: its key with the item's shard suffix (see shardedBy). @default - not sharded */
-  readonly shard?: (
-    model: AccessModel, entity: EntityAccess, item: Readonly<Record<string, unknown>>, tableKey: { pk: string; sk: string }, key: string,
-  ) => string;
 }
 
 /** What an entity's generated functions read of it. */
