@@ -11,8 +11,8 @@ import type { EntityModel, IndexModel } from '../manifest/model';
 export function attributesInIndex(entity: EntityModel, index: IndexModel): ReadonlySet<string> | undefined {
   if (index.projection === 'ALL') return undefined;
   // A multi-attribute key's attributes are held as themselves.
-  const keyAttributes = [...index.partitionAttributes ?? [], ...index.sortAttributes ?? []].map((a) => a.name);
-  const found = new Set([...index.nonKeyAttributes, ...keyAttributes]);
+  const found = new Set(index.nonKeyAttributes);
+  for (const attr of [...index.partitionAttributes ?? [], ...index.sortAttributes ?? []]) found.add(attr.name);
   const slots = [entity.keys.table, entity.keys[index.name]];
   for (const slot of slots) {
     for (const attribute of slot?.pk.attributes ?? []) found.add(attribute);

@@ -273,6 +273,11 @@ export function populatesIndex(entity: Pick<EntityModel, 'name' | 'keys'>, index
   return index.entities ? index.entities.includes(entity.name) : entity.keys[index.name] !== undefined;
 }
 
+/** A multi-attribute GSI's key attribute names, partition then sort; none for a composed key. */
+export function attributeKeyNames(index: Pick<IndexModel, 'partitionAttributes' | 'sortAttributes'>): string[] {
+  return [...index.partitionAttributes ?? [], ...index.sortAttributes ?? []].map((a) => a.name);
+}
+
 /**
  * The attributes a pattern's query reads, in key order: its templates' attributes, or on a
  * multi-attribute GSI the index's key attributes.

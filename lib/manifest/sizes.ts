@@ -1,7 +1,7 @@
 // Size estimates from declared typical sizes. DynamoDB counts an item's size as the UTF-8 bytes
 // of its attribute names plus its values; an index entry holds the table keys, the index keys
 // and the projected attributes. Used for shard sizing at compile time and by the cost reports.
-import { EntityModel, IndexModel, KeyTemplateModel, populatesIndex, TABLE_INDEX } from './model';
+import { attributeKeyNames, EntityModel, IndexModel, KeyTemplateModel, populatesIndex, TABLE_INDEX } from './model';
 import { AttributeKind, ProjectionKind } from './structs';
 
 // Keyed by the kinds' values, not computed from AttributeKind's members: a bundler keeps an
@@ -28,7 +28,7 @@ export function templateBytes(template: KeyTemplateModel, entity: Pick<EntityMod
 export function indexKeyBytes(entity: Pick<EntityModel, 'attributes' | 'keys'>, index: IndexModel): number {
   if (index.partitionAttributes) {
     // The item's own attributes: written anyway, counted here only for the index entry.
-    const names = [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name);
+    const names = attributeKeyNames(index);
     return names.reduce((sum, name) => sum + name.length + (entity.attributes[name]?.typicalSizeBytes ?? 0), 0);
   }
   const keys = entity.keys[index.name];

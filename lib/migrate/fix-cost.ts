@@ -4,7 +4,7 @@
 // model's index writes times the units of that entry. A dry run sums these.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ItemFix } from './plan';
-import { IndexModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { attributeKeyNames, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
 import { ProjectionKind } from '../manifest/structs';
 import { IndexEffect, indexWrites } from '../reports/cost-writes';
@@ -47,7 +47,7 @@ export function storedItemBytes(item: Item, bytes = (name: string, av: Attribute
 }
 
 function keyNames(index: IndexModel): string[] {
-  if (index.partitionAttributes) return [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name);
+  if (index.partitionAttributes) return attributeKeyNames(index);
   // An LSI's partition key is the table's, counted with the table key.
   return [...(index.type === IndexType.LSI ? [] : [index.partitionKey]), ...(index.sortKey ? [index.sortKey] : [])];
 }

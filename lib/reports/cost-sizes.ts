@@ -4,7 +4,7 @@
 import { attributeBytes } from './item-size';
 import { normalizeDate, utf8Length } from '../keys/encoding';
 import { composeKey } from '../keys/template';
-import { EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
+import { attributeKeyNames, EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 import { indexEntryBytes, indexKeyBytes } from '../manifest/sizes';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
 import { dict, own } from '../manifest/values';
@@ -91,7 +91,7 @@ function sampleSizes(model: TableModel, entity: EntityModel, sample: { [attribut
 function sampleKeyBytes(model: TableModel, entity: EntityModel, index: IndexModel, sample: { [attribute: string]: any }): number | undefined {
   // A multi-attribute key is the item's own attributes: none are written for it; without one the item is not in it.
   if (index.partitionAttributes) {
-    const names = [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name);
+    const names = attributeKeyNames(index);
     return names.every((n) => sample[n] !== undefined && sample[n] !== null) ? 0 : undefined;
   }
   const keys = entity.keys[index.name];

@@ -4,7 +4,7 @@
 // delete +1), and each index write costs 1 unit per KB of the projected entry, rounded up: a
 // KEYS_ONLY entry is cheap, an ALL entry costs what the table write costs.
 import { EntitySizes } from './cost-sizes';
-import { EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
+import { attributeKeyNames, EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
 import { ProjectionKind, ShardStrategy } from '../manifest/structs';
 
@@ -125,7 +125,7 @@ function effectOn(entity: EntityModel, index: IndexModel, kind: WriteKind, attri
  * update cannot change.
  */
 export function keyAttributesOn(entity: EntityModel, index: IndexModel): Set<string> {
-  if (index.partitionAttributes) return new Set([...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name));
+  if (index.partitionAttributes) return new Set(attributeKeyNames(index));
   const keys = entity.keys[index.name];
   const attrs = new Set<string>([...(keys?.sk?.attributes ?? [])]);
   // An LSI's partition key is the table's, which an update cannot change.

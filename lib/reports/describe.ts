@@ -1,7 +1,7 @@
 // Words for model facts that several reports print: key templates (with shard suffixes), when an
 // entity is in a sparse index, projections and fetch modes. Kept in one place so the entity charts,
 // the index charts and the access-pattern table always say the same thing.
-import { EntityModel, FetchMode, IndexModel, IndexType, KeyAttributeModel, KeyTemplateModel, TableModel } from '../manifest/model';
+import { attributeKeyNames, EntityModel, FetchMode, IndexModel, IndexType, KeyAttributeModel, KeyTemplateModel, TableModel } from '../manifest/model';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
 
 /** A partition key template as stored: with the shard suffix on a sharded GSI. */
@@ -34,7 +34,7 @@ export function keyPairText(model: TableModel, entity: EntityModel, index: Index
 export function sparseCondition(entity: EntityModel, index: IndexModel): string | undefined {
   const keys = entity.keys[index.name];
   const attrs = index.partitionAttributes
-    ? [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name)
+    ? attributeKeyNames(index)
     : keys && index.type !== IndexType.TABLE ? [...keys.pk.attributes, ...(keys.sk?.attributes ?? [])] : [];
   const optional = [...new Set(attrs)].filter((a) => !entity.attributes[a]?.required || entity.attributes[a]?.type === AttributeKind.BOOLEAN);
   if (optional.length === 0) return undefined;

@@ -2,7 +2,7 @@
 // keeping its type). DynamoDB checks an indexed attribute's type on every write of an item that
 // has it, so one attribute name must mean one key type in every entity that declares it.
 import { didYouMean } from '../../model/closest-name';
-import { IndexType, TableModel } from '../model';
+import { attributeKeyNames, IndexType, TableModel } from '../model';
 import { AttributeKind } from '../structs';
 import { own } from '../values';
 import type { ManifestRule } from './rule';
@@ -67,7 +67,7 @@ export const attributeKeysAreTyped: ManifestRule = (model, manifest, sink) => {
     if (index.type !== IndexType.GSI || !index.partitionAttributes) continue;
     const def = own(manifest.globalIndexes, index.name)!;
     const where = `index ${index.name}`;
-    const keyNames = [...index.partitionAttributes, ...index.sortAttributes ?? []].map((a) => a.name);
+    const keyNames = attributeKeyNames(index);
     const declaredAnywhere = new Set(Object.values(model.entities).flatMap((e) => Object.keys(e.attributes)));
     for (const attr of keyNames) {
       const declaring = Object.values(model.entities).filter((e) => Object.hasOwn(e.attributes, attr));

@@ -1,6 +1,6 @@
 // Access pattern rules: every pattern can be served by the index it names, as declared.
 import { didYouMean } from '../../model/closest-name';
-import { IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model';
+import { attributeKeyNames, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model';
 import { SingleTableManifest, SortKeyCondition } from '../structs';
 import type { ManifestRule } from './rule';
 
@@ -22,8 +22,7 @@ export const patternsNameWhatExists: ManifestRule = (model, manifest, sink) => {
       if (!entity) {
         sink.error('PATTERN_ENTITY_UNKNOWN', where, `names entity '${entityName}', which is not declared`, `${didYouMean(entityName, Object.keys(model.entities))}use one of: ${Object.keys(model.entities).join(', ')}`);
       } else if (index?.partitionAttributes && !populatesIndex(entity, index)) {
-        const missing = [...index.partitionAttributes, ...index.sortAttributes ?? []]
-          .map((a) => a.name).filter((a) => !Object.hasOwn(entity.attributes, a));
+        const missing = attributeKeyNames(index).filter((a) => !Object.hasOwn(entity.attributes, a));
         sink.error('PATTERN_INDEX_NOT_POPULATED', where, `queries ${indexName} for ${entityName}, but ${entityName} does not declare ${missing.join(', ')}, which ${indexName} keys on`,
           `declare ${missing.join(', ')} on ${entityName}, or query another index`);
       } else if (index && !index.partitionAttributes && !entity.keys[indexName] && !keysAlreadyReported(model, manifest, entityName, indexName)) {

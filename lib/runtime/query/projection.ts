@@ -5,7 +5,7 @@
 // fan-out after them. Reached only from reads given `attributes`.
 import type { ResultShape } from './results';
 import { indexAnswers } from '../../keys/index-attributes';
-import { IndexModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { attributeKeyNames, IndexModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { didYouMean } from '../../model/closest-name';
 import { ErrorContext, SingleTableError } from '../table/errors';
 
@@ -31,7 +31,7 @@ export function projectedRead(
   const fetch = index.type === 'GSI' && !entities.every((e) => indexAnswers(model.entities[e], index, requested));
   const table = model.indexes[TABLE_INDEX];
   // A multi-attribute key is several attributes, which its entries hold as themselves.
-  const attributeKeys = [...index.partitionAttributes ?? [], ...index.sortAttributes ?? []].map((a) => a.name);
+  const attributeKeys = attributeKeyNames(index);
   const names = new Set([table.partitionKey, table.sortKey!, index.partitionKey, ...attributeKeys]);
   if (index.sortKey) names.add(index.sortKey);
   if (index.projection !== 'KEYS_ONLY') names.add(model.typeAttribute);
