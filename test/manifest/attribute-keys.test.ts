@@ -1,10 +1,10 @@
 // GSIs keyed on the items' own attributes (multi-attribute keys): what the model says of them, and
 // every rule that refuses a declaration DynamoDB would reject or the library could not serve.
-import { findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { DiagnosticLevel } from '../../lib/manifest/diagnostics';
 import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
+import { findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 
 const edited = (change: (m: ManifestDraft) => void): SingleTableManifest => {
   const m = attributeKeyedManifest() as ManifestDraft;

@@ -25,7 +25,10 @@ export function attributeKeyCondition(pattern: Pick<PatternModel, 'name' | 'sort
   const sort = index.sortAttributes ?? [];
   const condition = pattern.sortKeyCondition;
   const names = (attrs: readonly KeyAttributeModel[]) => `[${attrs.map((a) => a.name).join(', ')}]`;
-  checkNames({ name: pattern.name, sortKeyCondition: condition, pk: { source: names(partition) }, sk: sort.length ? { source: names(sort) } : undefined }, input, (name) =>
+  const named = {
+    name: pattern.name, sortKeyCondition: condition, pk: { source: names(partition) }, sk: sort.length ? { source: names(sort) } : undefined,
+  };
+  checkNames(named, input, (name) =>
     partition.some((a) => a.name === name) || (name === 'between' ? condition === 'BETWEEN' : condition !== 'NONE' && condition !== 'BETWEEN' && sort.some((a) => a.name === name)));
   const comparisons: AttributeComparison[] = partition.map((attr) => {
     if (input[attr.name] === undefined) {

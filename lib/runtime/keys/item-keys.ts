@@ -240,7 +240,8 @@ function keyedAttributesOf(model: TableModel): ReadonlyMap<string, { readonly in
   if (!keyed) {
     const map = new Map<string, { indexes: string[]; limit: number }>();
     for (const index of Object.values(model.indexes)) {
-      const sides: [readonly KeyAttributeModel[] | undefined, number][] = [[index.partitionAttributes, MAX_PARTITION_KEY_BYTES], [index.sortAttributes, MAX_SORT_KEY_BYTES]];
+      const sides: [readonly KeyAttributeModel[] | undefined, number][] =
+        [[index.partitionAttributes, MAX_PARTITION_KEY_BYTES], [index.sortAttributes, MAX_SORT_KEY_BYTES]];
       for (const [attrs, limit] of sides) {
         for (const { name } of attrs ?? []) {
           const entry = map.get(name) ?? { indexes: [], limit };

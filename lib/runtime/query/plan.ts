@@ -211,7 +211,9 @@ export function shardQueryInput(
 }
 
 /** A multi-attribute GSI's key condition: its comparisons joined by AND, names `#k<n>`, values `:k<n>` (and `:k<n>b`). */
-function attributeKeyExpression(comparisons: readonly AttributeComparison[], names: Record<string, string>, values: Record<string, AttributeValue>): string {
+function attributeKeyExpression(
+  comparisons: readonly AttributeComparison[], names: Record<string, string>, values: Record<string, AttributeValue>,
+): string {
   return comparisons.map((c, i) => {
     names[`#k${i}`] = c.attribute;
     values[`:k${i}`] = c.values[0];
