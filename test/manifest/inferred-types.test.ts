@@ -4,7 +4,7 @@
 import * as path from 'path';
 import * as ts from 'typescript';
 
-const FIXTURE = path.join(__dirname, 'fixtures', 'inferred-types.ts');
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'inferred-types.ts');
 const config = ts.getParsedCommandLineOfConfigFile(path.join(__dirname, '..', 'tsconfig.json'), {}, {
   ...ts.sys,
   onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); },
