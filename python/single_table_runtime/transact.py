@@ -12,7 +12,7 @@ from botocore.exceptions import ClientError
 
 from .conditions import Refs, compile_condition
 from .errors import SingleTableError, TransactionCanceledError
-from .items import build_delete, build_put, item_to_write, key_from_input, with_maintained
+from .items import build_delete, build_put, item_to_write, key_from_input, one_time, with_maintained
 from .results import Result
 from .send import backoff, batch_get_items, batch_write_items, error_code, key_id, with_retry
 from .unique import OPERATORS, GuardWrite, guard_requests, guard_writes, releases_refused, touched, touched_by_operator
@@ -240,35 +240,36 @@ def transact_write(table: Table, actions: list[Mapping[str, Any]], token: str | 
             out.append(with_retry(table.retry, lambda request=request: table.client.get_item(**request)).get('Item'))
         return out
 
-    stored = read()
-    reads = 1
-    kept: set[str] = set()
-    while True:
-        items, sent = _plan(table, list(actions), stored, needs_read, kept)
-        request = {'TransactItems': items, 'ClientRequestToken': token or str(uuid.uuid4())}
-        try:
-            _send_transaction(table, sent, lambda: table.client.transact_write_items(**request))
-            return
-        except ClientError as error:
-            if error_code(error) == 'IdempotentParameterMismatchException':
-                raise SingleTableError('TOKEN_REUSED', f'token {request["ClientRequestToken"]!r} was used in the last 10 minutes for a transaction with '
-                                       'other content: use a new token per distinct write') from error
-            raise
-        except TransactionCanceledError as error:
-            # A guard the actions give up that names another item (two items held the value before it was unique) stays
-            # where it is: send the transaction again without its delete.
-            foreign = releases_refused(error, sent)
-            if foreign:
-                kept.update(foreign)
-                continue
-            stale = any(r['code'] == 'ConditionalCheckFailed' and needs_read[r['action']] and not r['unique'] for r in error.reasons)
-            if not stale or token is not None or reads >= READ_MISSING_ATTEMPTS:
+    with one_time():
+        stored = read()
+        reads = 1
+        kept: set[str] = set()
+        while True:
+            items, sent = _plan(table, list(actions), stored, needs_read, kept)
+            request = {'TransactItems': items, 'ClientRequestToken': token or str(uuid.uuid4())}
+            try:
+                _send_transaction(table, sent, lambda: table.client.transact_write_items(**request))
+                return
+            except ClientError as error:
+                if error_code(error) == 'IdempotentParameterMismatchException':
+                    raise SingleTableError('TOKEN_REUSED', f'token {request["ClientRequestToken"]!r} was used in the last 10 minutes for a transaction with '
+                                           'other content: use a new token per distinct write') from error
                 raise
-            again = read()
-            if again == stored:
-                raise
-            stored = again
-            reads += 1
+            except TransactionCanceledError as error:
+                # A guard the actions give up that names another item (two items held the value before it was unique) stays
+                # where it is: send the transaction again without its delete.
+                foreign = releases_refused(error, sent)
+                if foreign:
+                    kept.update(foreign)
+                    continue
+                stale = any(r['code'] == 'ConditionalCheckFailed' and needs_read[r['action']] and not r['unique'] for r in error.reasons)
+                if not stale or token is not None or reads >= READ_MISSING_ATTEMPTS:
+                    raise
+                again = read()
+                if again == stored:
+                    raise
+                stored = again
+                reads += 1
 
 
 def transact_get(table: Table, requests: list[Mapping[str, Any]]) -> list[Result | None]:

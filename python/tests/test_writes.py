@@ -2,6 +2,7 @@
 DynamoDB Local, on tables created from synthesized templates."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from typing import Any
 from unittest import mock
 
@@ -62,6 +63,27 @@ def test_versions_and_timestamps(maintained: Any) -> None:
     assert conflict.value.code == 'TRANSACTION_CANCELLED'
     again = maintained.get('Account', {'id': 'a1'}, consistent=True)
     assert again['version'] == 2 and again['name'] == 'Ann' and again['createdAt'] == stored['createdAt']
+
+
+def test_a_transaction_stamps_every_action_with_one_time(maintained: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import single_table_runtime.items as items
+
+    class Ticking(datetime):
+        """A clock a millisecond later at every reading, so two readings never agree."""
+        ticks = 0
+
+        @classmethod
+        def now(cls, tz: Any = None) -> Any:
+            cls.ticks += 1
+            return datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(milliseconds=cls.ticks)
+
+    monkeypatch.setattr(items, 'datetime', Ticking)
+    maintained.put('Account', {'id': 'a0'})
+    maintained.transact_write([*({'type': 'put', 'entity': 'Account', 'item': {'id': f'a{i}'}, 'mode': 'create'} for i in range(1, 4)),
+                               {'type': 'update', 'entity': 'Account', 'changes': {'id': 'a0', 'version': 1, 'name': 'Ann'}}])
+    stored = [maintained.get('Account', {'id': f'a{i}'}, consistent=True) for i in range(4)]
+    assert len({s['updatedAt'] for s in stored}) == 1 and {s['createdAt'] for s in stored[1:]} == {stored[0]['updatedAt']}
+    assert stored[0]['createdAt'] < stored[0]['updatedAt']
 
 
 def test_unique_values_are_held_by_guard_items_that_move_with_the_value(maintained: Any) -> None:
