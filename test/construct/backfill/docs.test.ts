@@ -21,7 +21,7 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(ROOT, 'cdk.out', 'docs-backfill-'));
   const lib = path.relative(dir, path.join(ROOT, 'lib', 'index')).split(path.sep).join('/');
   writeFileSync(path.join(dir, 'stack.ts'), block[1].replace("from 'cdk-single-table'", `from '${lib}'`));
-  const shop = path.relative(dir, path.join(ROOT, 'test', 'migrate', 'shop')).split(path.sep).join('/');
+  const shop = path.relative(dir, path.join(ROOT, 'test', 'fixtures', 'shop')).split(path.sep).join('/');
   writeFileSync(path.join(dir, 'manifest.ts'), `import { shopManifest } from '${shop}';\nexport const manifest = shopManifest('B');\n`);
   writeFileSync(path.join(dir, 'manifest-before.ts'), `import { shopManifest } from '${shop}';\nexport const manifestBefore = shopManifest('A');\n`);
 });
