@@ -96,13 +96,13 @@ const patterns = { "ordersByStatus": ordersByStatusPattern };
  * Writes a whole item: `mode` `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not), and
  * a `condition` made with `where`; UNKNOWN_ENTITY when the manifest declares no entity so named.
  */
-export function putItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void> {
+export async function putItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void> {
   const put = named("entity", puts, entity);
   return putWith(table, put, item, options as never);
 }
 
 /** Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named. */
-export function getItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined> {
+export async function getItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined> {
   return getEntity(table, named("entity", keys, entity), key, options) as never;
 }
 
@@ -113,6 +113,5 @@ export function getItem<E extends EntityName<M>>(table: AccessTable<M>, entity: 
 export function query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
   table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
 ): Paged<SelectedItem<M, PatternEntities<M, P>, A>> {
-  const access = named("pattern", patterns, pattern);
-  return pagedQuery(table, access, input as never, options as never, queryPattern) as never;
+  return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, queryPattern) as never;
 }

@@ -366,12 +366,6 @@ const REEXPORTED = ['updateItem', 'deleteItem', 'scan', 'batchGet', 'batchWrite'
 
 /** The TypeScript text of the access module of a model. */
 export function accessModule(model: TableModel, options: AccessModuleOptions): string {
-  const attributeKeyed = Object.values(model.patterns).filter((p) => !p.pk);
-  if (attributeKeyed.length) {
-    throw new Error(`the access module cannot serve ${attributeKeyed.map((p) => `pattern ${p.name} (on ${p.index})`).join(', ')}: `
-      + 'its functions compose keys, and a GSI keyed on the items\' own attributes has none to compose; '
-      + 'query such patterns with the runtime\'s query (openTable), or generate without --access');
-  }
   const runtime = options.runtime ?? 'cdk-single-table/runtime';
   const AccessTable = helperType('AccessTable');
   const kindsOf = (entity: EntityModel, names?: readonly string[]) => code`[${join(Object.values(entity.attributes).filter((a) => !names || names.includes(a.name))
@@ -477,7 +471,10 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     });
   }
 
-  const patterns = Object.values(model.patterns);
+  // A pattern on a GSI keyed on the items' own attributes has no key to compose: the runtime's query
+  // serves it, over the whole model (loaded when the table first needs it).
+  const attributeKeyed = Object.values(model.patterns).filter((p) => !p.pk).map((p) => p.name);
+  const patterns = Object.values(model.patterns).filter((p) => p.pk);
   for (const pattern of patterns) {
     const name = pattern.name;
     const slice = readsThroughSlice(model, pattern);
@@ -526,7 +523,13 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     },
     { doc: 'What the get of each entity reads, by entity name.', code: `const keys = ${record(entities.map((e) => `${json(e.name)}: ${e.name}Key`))};` },
   );
-  if (patterns.length) body.push({ doc: 'What the query of each access pattern reads, by pattern name.', code: `const patterns = ${record(patterns.map((p) => `${json(p.name)}: ${p.name}Pattern`))};` });
+  if (patterns.length) {
+    body.push({
+      doc: attributeKeyed.length ? 'What the query of each access pattern reads, by pattern name (none for those the runtime\'s query runs).'
+        : 'What the query of each access pattern reads, by pattern name.',
+      code: `const patterns = ${record([...patterns.map((p) => `${json(p.name)}: ${p.name}Pattern`), ...attributeKeyed.map((name) => `${json(name)}: undefined`)])};`,
+    });
+  }
 
   const M = 'M';
   const put = code`${helper('putWith')}(table, put, item, options as never${model.localIndexesEnabled ? code`, ${helper('collectionsOf')}` : ''})`;
@@ -537,7 +540,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       ...maintained.length ? ['Entities with a version, timestamps or unique values are written by the runtime\'s putItem, which keeps them (open the table with `maintainedWrites`).'] : [],
     ],
     code: join([
-      code`export function putItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, item: ${runtimeType('ItemOf')}<${M}, E>, options?: ${
+      code`export async function putItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, item: ${runtimeType('ItemOf')}<${M}, E>, options?: ${
         runtimeType('PutOptions')}<${runtimeType('ItemOf')}<${M}, E>>): Promise<void> {`,
       code`  const put = ${helper('named')}("entity", puts, entity);`,
       maintained.length ? code`  return put ? ${put} : ${runtimeValue('putItem', 'runtimePutItem')}(table, entity, item, options);` : code`  return ${put};`,
@@ -547,17 +550,17 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   body.push({
     doc: 'Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named.',
     code: join([
-      code`export function getItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, key: ${runtimeType('KeyOf')}<${M}, E>, options?: ${
+      code`export async function getItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, key: ${runtimeType('KeyOf')}<${M}, E>, options?: ${
         runtimeType('GetOptions')}): Promise<${runtimeType('ResultItemOf')}<${M}, E> | undefined> {`,
       code`  return ${helper('getEntity')}(table, ${helper('named')}("entity", keys, entity), key, options) as never;`,
       '}',
     ], '\n'),
   });
-  if (patterns.length) {
+  if (patterns.length || attributeKeyed.length) {
     const sliced = patterns.filter((p) => readsThroughSlice(model, p)).length;
     // A sliced pattern's access has the slice reader; a one-partition pattern's has its request.
     const read = sliced === 0 ? helper('queryPattern') : sliced === patterns.length ? helper('readPattern')
-      : code`("read" in access ? ${helper('readPattern')} : ${helper('queryPattern')}) as never`;
+      : code`((t: any, a: any, i: any, o: any) => ("read" in a ? ${helper('readPattern')} : ${helper('queryPattern')})(t, a, i, o))`;
     const entitiesOf = code`${runtimeType('PatternEntities')}<${M}, P>`;
     body.push({
       doc: [
@@ -568,8 +571,10 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
         code`export function query<P extends ${runtimeType('PatternName')}<${M}>, A extends ${runtimeType('AttributeNameOf')}<${M}, ${entitiesOf}> = never>(`,
         code`  table: ${AccessTable}<${M}>, pattern: P, input: ${runtimeType('PatternInput')}<${M}, P>, options?: ${runtimeType('QueryOptionsOf')}<${M}, P, A>,`,
         code`): ${runtimeType('Paged')}<${runtimeType('SelectedItem')}<${M}, ${entitiesOf}, A>> {`,
-        code`  const access = ${helper('named')}("pattern", patterns, pattern);`,
-        code`  return ${helper('pagedQuery')}(table, access, input as never, options as never, ${read}) as never;`,
+        ...!patterns.length ? [code`  return ${runtimeValue('query', 'runtimeQuery')}(table, pattern, input, options) as never;`] : [
+          ...attributeKeyed.length ? [code`  if (pattern in patterns && !(patterns as Record<string, unknown>)[pattern]) return ${runtimeValue('query', 'runtimeQuery')}(table, pattern, input, options) as never;`] : [],
+          code`  return ${helper('pagedQuery')}(table, () => ${helper('named')}("pattern", patterns, pattern)${attributeKeyed.length ? '!' : ''}, input as never, options as never, ${read}) as never;`,
+        ],
         '}',
       ], '\n'),
     });

@@ -41,8 +41,8 @@ test('generate --access writes the access module beside the manifest; check and 
   expect(module).toContain('import type manifest from "./orders.json";');
   // Every pattern, sharded and fetched ones too, reads through the module's own slices: no model file.
   expect(module).not.toContain('model.json');
-  for (const name of ['openTable', 'putItem', 'getItem', 'query']) expect(module).toContain(`export function ${name}<`);
-  expect(module).not.toMatch(/export function (put|get|query)(?!Item\b)[A-Z]/);
+  for (const name of ['openTable', 'putItem', 'getItem', 'query']) expect(module).toMatch(new RegExp(`export (async )?function ${name}<`));
+  expect(module).not.toMatch(/export (async )?function (put|get|query)(?!Item\b)[A-Z]/);
   expect((await run('check', file)).code).toBe(0);
 
   const changed = { ...manifest, accessPatterns: { ...manifest.accessPatterns, allOrders: { entities: ['Order'] } } };

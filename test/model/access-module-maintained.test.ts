@@ -36,5 +36,5 @@ test('a model without maintained entities writes every entity with its builder, 
   })), { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts' });
   expect(plainSource).toContain('  return putWith(table, put, item, options as never, collectionsOf);');
   expect(plainSource).not.toMatch(/^import \{[^}]*\} from "cdk-single-table\/runtime";$/m);
-  expect(plainSource).toContain('  return pagedQuery(table, access, input as never, options as never, readPattern) as never;');
+  expect(plainSource).toContain('  return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, readPattern) as never;');
 });

@@ -46,7 +46,7 @@ test('putItem, getItem and query look the name up in the records of what each re
   expect(source).toContain('  const put = named("entity", puts, entity);\n  return putWith(table, put, item, options as never, collectionsOf);');
   expect(source).toContain('const keys = { "A": AKey, "B": BKey, "C": CKey };');
   expect(source).toContain('const patterns = { "allA": allAPattern, "allB": allBPattern, "aAndB": aAndBPattern, "oneA": oneAPattern };');
-  expect(source).toContain('  return pagedQuery(table, access, input as never, options as never, queryPattern) as never;');
+  expect(source).toContain('  return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, queryPattern) as never;');
   // Its imports are the helpers its code refers to, and nothing else: names in a description's text are not references.
   expect(source).toContain('Every A (unsharded: no readShards, no ShardModel, no SortOrder)');
   for (const name of ['readShards', 'ShardModel', 'SortOrder']) expect(source).not.toMatch(new RegExp(`^import .*\\b${name}\\b`, 'm'));

@@ -237,10 +237,11 @@ export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPa
 /**
  * A generated module's `query`: as the runtime's, `await` it for one page (or `pages` of them),
  * iterate it with `for await` for every page; each page read by `read` (queryPattern or readPattern).
+ * The pattern is looked up (`find`) when a page is read, so an unknown name rejects, as the runtime's does.
  */
 export function pagedQuery<P>(
-  table: AccessTable<unknown>, pattern: P, input: Input, options: PatternOptions = NO_OPTIONS,
+  table: AccessTable<unknown>, find: () => P, input: Input, options: PatternOptions = NO_OPTIONS,
   read: (table: AccessTable<unknown>, pattern: P, input: Input, options: PatternOptions) => Page,
 ): Paged<EntityItem> {
-  return paged((cursor) => read(table, pattern, input, cursor === options.cursor ? options : { ...options, cursor }), options);
+  return paged(async (cursor) => read(table, find(), input, cursor === options.cursor ? options : { ...options, cursor }), options);
 }
