@@ -10,13 +10,13 @@
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SliceReader } from './slice-read';
 import type { AccessModel, AccessTable } from './table';
-import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, stringSegment } from '../../keys/encoding';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
 import type { IndexModel, PatternModel, SortKeyCoverage } from '../../manifest/model';
 import type { SortKeyCondition } from '../../manifest/structs';
 import { decodeCursor, encodeCursor } from '../keys/cursor';
 import { checkSize, keyError } from '../keys/item-keys';
-import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys } from '../keys/key-condition';
+import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys, plainKey } from '../keys/key-condition';
 import { fromItem } from '../keys/marshall';
 import { paged, Paged, PagingOptions } from '../query/pages';
 import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query/plan';
@@ -74,23 +74,11 @@ export function partitionCondition(parts: TemplateParts, sortKey?: string): Patt
   // The parts' attributes are every third part from the second; no literal part is an attribute's name.
   const used = (input: string) => parts.indexOf(input) % 3 === 1;
   let pattern: NamedPattern | undefined;
-  // A template of one string attribute (`ORDER#{status}`, the usual partition key) given an input of
-  // that attribute alone, as non-empty text with nothing to escape, is the text between the literals:
-  // the key composeParts gives, without the name check's and the general composition's detours. Those
-  // also run on every put, so V8 cannot keep their property reads specialized to query inputs; this
-  // path sees query inputs only. Any other input takes the checked path, which names what is wrong
-  // (reading the value again: a getter with effects, unlike plain data, can tell the two paths apart).
-  const [prefix, only, encode, suffix] = parts as [string, string, unknown, string];
-  const single = parts.length === 4 && encode === stringSegment;
+  // plainKey reads query inputs only (puts compose through composeParts), so V8 keeps its property
+  // reads specialized to them.
   return (model, input, name) => {
-    if (single && typeof input === 'object' && input) {
-      // Names first, then the value, as the checked path reads them.
-      let alone = true;
-      for (const k in input) if (k !== only) alone = false;
-      const v = alone && input[only];
-      // An escaped value is a new string; one that cannot be a key is an error object.
-      if (v && stringSegment(v, model.escapeChar) === v) return { pk: prefix + v + suffix };
-    }
+    const plain = plainKey(parts, input, model.escapeChar);
+    if (plain !== undefined) return { pk: plain };
     pattern ??= { name, sortKeyCondition: 'NONE' as SortKeyCondition, pk: { source }, sk: sortKey ? { source: sortKey } : undefined };
     checkNames(pattern, input, used);
     const pk = composeParts(parts, input, model.escapeChar);

@@ -7,7 +7,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { keyError } from './item-keys';
 import { valuesText } from './values';
-import { mustBe } from '../../keys/encoding';
+import { mustBe, stringSegment } from '../../keys/encoding';
 import { composeParts, composePrefix, TemplateParts, templateParts } from '../../keys/template';
 import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../../manifest/model';
 import { compareUtf8 } from '../query/fanout-order';
@@ -74,8 +74,29 @@ function invalid(pattern: Pick<PatternModel, 'name'>, message: string, attribute
   return new SingleTableError('INVALID_QUERY_INPUT', message, { pattern: pattern.name, attribute });
 }
 
+/**
+ * A template of one string attribute (`ORDER#{status}`, the usual partition key) given an input of
+ * that attribute alone, as non-empty text with nothing to escape, is the text between the literals:
+ * the key composeParts gives, without the name check's and the general composition's detours.
+ * Undefined for any other template or input, which then takes the checked path that names what is
+ * wrong (reading the value again: a getter with effects, unlike plain data, can tell the two apart).
+ */
+export function plainKey(parts: TemplateParts, input: unknown, escapeChar: string): string | undefined {
+  if (parts.length !== 4 || parts[2] !== stringSegment || typeof input !== 'object' || !input) return undefined;
+  const only = parts[1] as string;
+  // Names first, then the value, as the checked path reads them.
+  for (const k in input) if (k !== only) return undefined;
+  const v = (input as Input)[only];
+  // An escaped value is a new string; one that cannot be a key is an error object.
+  return v && stringSegment(v, escapeChar) === v ? parts[0] as string + v + (parts[3] as string) : undefined;
+}
+
 /** Builds the key condition; throws INVALID_QUERY_INPUT / MISSING_ATTRIBUTE / INVALID_VALUE. */
 export function keyConditionFor(model: Pick<TableModel, 'delimiter' | 'escapeChar'>, pattern: KeyedPattern, input: Input, keys: PatternKeys): KeyCondition {
+  if (pattern.sortKeyCondition === 'NONE' || !pattern.sk) {
+    const plain = plainKey(keys.pk, input, model.escapeChar);
+    if (plain !== undefined) return { pk: plain };
+  }
   checkInput(pattern, input);
   const condition = pattern.sortKeyCondition;
   const pk = composeParts(keys.pk, input, model.escapeChar);
