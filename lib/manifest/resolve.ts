@@ -390,26 +390,8 @@ function resolvePattern(
   const entityNames = def?.entities ?? [];
   const first = entities[entityNames[0]];
   const attributes = def?.attributes ?? unique(entityNames.flatMap((e) => Object.keys(entities[e]?.attributes ?? {})));
-  if (index?.entities) {
-    if (!first || !index.entities.includes(first.name)) return undefined; // reported by the pattern rules
-    return {
-      name,
-      entities: [...entityNames],
-      index: indexName,
-      sortKeyCondition: def.sortKeyCondition ?? SortKeyCondition.NONE,
-      order: def.order ?? SortOrder.ASCENDING,
-      consistentRead: def.consistentRead ?? false,
-      attributes,
-      fetch: fetchModeFor(index, attributes, entityNames.map((e) => entities[e]).filter((e) => e !== undefined)),
-      description: def.description,
-      readsPerSecond: def.readsPerSecond,
-    };
-  }
-  const keys = first?.keys[indexName];
-  if (!index || !keys) return undefined; // reported by the pattern rules
-  const sortKeys = entityNames.map((e) => entities[e]?.keys[indexName]?.sk).filter((t): t is KeyTemplateModel => t !== undefined);
-  const sortKey = sharedSortKey(sortKeys, delimiter);
-  return {
+  // What every pattern holds, on either kind of index.
+  const shared = () => ({
     name,
     entities: [...entityNames],
     index: indexName,
@@ -417,12 +399,17 @@ function resolvePattern(
     order: def.order ?? SortOrder.ASCENDING,
     consistentRead: def.consistentRead ?? false,
     attributes,
-    fetch: fetchModeFor(index, attributes, entityNames.map((e) => entities[e]).filter((e) => e !== undefined)),
-    pk: keys.pk,
-    ...sortKey,
-    description: def.description,
-    readsPerSecond: def.readsPerSecond,
-  };
+    fetch: fetchModeFor(index!, attributes, entityNames.map((e) => entities[e]).filter((e) => e !== undefined)),
+  });
+  if (index?.entities) {
+    if (!first || !index.entities.includes(first.name)) return undefined; // reported by the pattern rules
+    return { ...shared(), description: def.description, readsPerSecond: def.readsPerSecond };
+  }
+  const keys = first?.keys[indexName];
+  if (!index || !keys) return undefined; // reported by the pattern rules
+  const sortKeys = entityNames.map((e) => entities[e]?.keys[indexName]?.sk).filter((t): t is KeyTemplateModel => t !== undefined);
+  const sortKey = sharedSortKey(sortKeys, delimiter);
+  return { ...shared(), pk: keys.pk, ...sortKey, description: def.description, readsPerSecond: def.readsPerSecond };
 }
 
 /**
