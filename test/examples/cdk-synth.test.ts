@@ -8,14 +8,18 @@ import * as path from 'path';
 const ROOT = path.join(__dirname, '..', '..');
 const CDK = path.join(ROOT, 'node_modules', '.bin', 'cdk');
 
-test('npx cdk synth writes the example template', () => {
+test('npx cdk synth writes the example template, which CloudFormation\'s validation finds nothing in', () => {
   const out = mkdtempSync(path.join(tmpdir(), 'cdk-single-table-synth-'));
   try {
+    const env: NodeJS.ProcessEnv = { ...process.env, CDK_DISABLE_CLI_TELEMETRY: '1', CDK_DISABLE_VERSION_CHECK: '1' };
+    delete env.CDK_VALIDATION; // on, as in a user's synth
     execFileSync(CDK, ['synth', '--quiet', '-o', out], {
       cwd: ROOT,
-      env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: '1', CDK_DISABLE_VERSION_CHECK: '1' },
+      env,
       stdio: 'pipe',
     });
+    const report = JSON.parse(readFileSync(path.join(out, 'validation-report.json'), 'utf8'));
+    expect(report.pluginReports.flatMap((r: { violations: unknown[] }) => r.violations)).toEqual([]);
     const templateFile = path.join(out, 'SingleTableExample.template.json');
     expect(existsSync(templateFile)).toBe(true);
     const template = JSON.parse(readFileSync(templateFile, 'utf8'));

@@ -1,6 +1,9 @@
 // Starts one embedded engine for the whole test run (DynamoDB Local takes seconds to start: once
 // per run, not per file) and publishes its endpoint to the test workers through the environment,
-// with the folder where the workers keep the run's synthesized templates (./engine.ts).
+// with the folder where the workers keep the run's synthesized templates (./engine.ts). aws-cdk-lib's
+// CloudFormation validation is off for the run (about 3 s to load in every test file that
+// synthesizes, and more per synth): test/construct/cloudformation-validation.test.ts and the tests
+// that run `cdk synth` as a user does turn it on and find nothing.
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -11,6 +14,7 @@ export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const engine = await startEmbeddedEngine({ engine: (process.env.SINGLE_TABLE_TEST_ENGINE_KIND as never) ?? 'auto' });
   process.env[SHARED_ENGINE_ENV] = `${engine.kind} ${engine.endpoint}`;
+  process.env.CDK_VALIDATION = 'false';
   process.env[TEMPLATE_CACHE_ENV] = mkdtempSync(join(tmpdir(), 'single-table-templates-'));
   (globalThis as { singleTableEngine?: { stop(): Promise<void> } }).singleTableEngine = engine;
   process.stderr.write(`\nEngine for the run: ${engine.description}, started in ${Date.now() - started} ms\n`);
