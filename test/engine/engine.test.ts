@@ -13,7 +13,7 @@ const ROOT = join(__dirname, '..', '..');
 
 /** Pids of DynamoDB Local JVMs listening on `port` (the java process, not its watchdog shell). */
 function jvmsOn(port: string): string[] {
-  const ps = spawnSync('pgrep', ['-f', `^[^ ]*java -Djava.library.path=.*DynamoDBLocal.jar .*-port ${port}$`], { encoding: 'utf8' });
+  const ps = spawnSync('pgrep', ['-f', `^[^ ]*java .*DynamoDBLocal.jar .*-port ${port}$`], { encoding: 'utf8' });
   return ps.stdout.split('\n').filter(Boolean);
 }
 

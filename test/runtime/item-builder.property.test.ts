@@ -160,9 +160,10 @@ test('a put\'s item builder stores what the runtime\'s put stores, or throws the
     { numRuns: propertyRuns(100) },
   );
   // Every drawn manifest is one the compiler accepts, and a good share of the items are stored: the
-  // property covers the builder's own path, not only its errors.
+  // property covers the builder's own path, not only its errors. The share is about 0.38 (0.27 to
+  // 0.47 over 40 seeds); the bound is far enough below it that no seed fails by chance.
   expect(refused).toBe(0);
-  expect(stored / runs).toBeGreaterThan(0.3);
+  expect(stored / runs).toBeGreaterThan(0.15);
 });
 
 test('the builder keeps an item out of a sparse index when a key attribute is absent, empty or false, as the runtime does', () => {
