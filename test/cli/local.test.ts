@@ -3,9 +3,9 @@
 // access pattern run through the runtime client, with the capacity the engine reports beside the
 // units the cost model expects.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROOT, run, Run, runIn } from './run';
 import { localData } from '../../examples/local-data';
 
@@ -14,11 +14,16 @@ let json: Run;
 let dynalite: Run;
 let assembly: string;
 let html: string;
+let leftBySynth: string[];
 
 beforeAll(async () => {
   // The same run twice: for people (synthesizing the app file), and as JSON from a cloud assembly
-  // synthesized the way the CDK CLI does it.
+  // synthesized the way the CDK CLI does it. No other test synthesizes through the CLI, so a new
+  // synthesis folder in the temporary folder would be this run's.
+  const synthFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('single-table-synth-'));
+  const before = new Set(synthFolders());
   text = await run('local', 'examples/app.ts');
+  leftBySynth = synthFolders().filter((name) => !before.has(name));
   assembly = mkdtempSync(join(tmpdir(), 'single-table-assembly-'));
   const synth = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'examples/app.ts'], { cwd: ROOT, env: { ...process.env, CDK_OUTDIR: assembly } });
   expect(synth.status).toBe(0);
@@ -26,6 +31,9 @@ beforeAll(async () => {
   json = await run('local', assembly, '--json', '--html', html);
   dynalite = await run('local', assembly, '--engine', 'dynalite', '--json');
 }, 600_000);
+afterAll(() => {
+  for (const dir of [assembly, html && dirname(dirname(html))]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 test('every pattern runs and returns what the sample items hold: exit 0', () => {
   expect(text.stderr).toBe('');
@@ -35,6 +43,11 @@ test('every pattern runs and returns what the sample items hold: exit 0', () => 
   const patterns = Object.keys(localData.queries).length;
   expect(text.stdout).toContain(`Ran ${patterns} of ${patterns} access patterns`);
   expect(text.stdout).toMatch(new RegExp(`\nSummary: ${Object.values(localData.items).flat().length} items put \\(39 WU expected, 39 measured\\), ${patterns} patterns ran \\(8\\.5 RU expected, 8\\.5 measured\\), 0 cost difference\\(s\\), 0 failure\\(s\\)\\.\n$`));
+});
+
+test('the cloud assembly synthesized for the run is removed once its template is read', () => {
+  expect(text.stdout).toContain('created from SingleTableExample.template.json');
+  expect(leftBySynth).toEqual([]);
 });
 
 test('AWS\'s engine charges exactly what the cost model expects, per write and per pattern, table and index by index', () => {

@@ -3,7 +3,8 @@
 // with the folder where the workers keep the run's synthesized templates (./engine.ts). aws-cdk-lib's
 // CloudFormation validation is off for the run (about 3 s to load in every test file that
 // synthesizes, and more per synth): test/construct/cloudformation-validation.test.ts and the tests
-// that run `cdk synth` as a user does turn it on and find nothing.
+// that run `cdk synth` as a user does turn it on and find nothing. Every temporary file of the run,
+// its workers and the processes they start goes to one folder (TMPDIR), which the teardown removes.
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -12,10 +13,12 @@ import { startEmbeddedEngine } from '../../lib/engine/engine';
 
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
+  const temporary = mkdtempSync(join(tmpdir(), 'single-table-test-run-'));
+  process.env.TMPDIR = temporary;
   const engine = await startEmbeddedEngine({ engine: (process.env.SINGLE_TABLE_TEST_ENGINE_KIND as never) ?? 'auto' });
   process.env[SHARED_ENGINE_ENV] = `${engine.kind} ${engine.endpoint}`;
   process.env.CDK_VALIDATION = 'false';
-  process.env[TEMPLATE_CACHE_ENV] = mkdtempSync(join(tmpdir(), 'single-table-templates-'));
-  (globalThis as { singleTableEngine?: { stop(): Promise<void> } }).singleTableEngine = engine;
+  process.env[TEMPLATE_CACHE_ENV] = mkdtempSync(join(temporary, 'single-table-templates-'));
+  Object.assign(globalThis, { singleTableEngine: engine, singleTableTemporary: temporary });
   process.stderr.write(`\nEngine for the run: ${engine.description}, started in ${Date.now() - started} ms\n`);
 }

@@ -1,10 +1,9 @@
 // Stops the run's engine (the engine's own watchdog also stops it if this process dies first) and
-// removes the run's synthesized templates.
+// removes the run's temporary folder, the synthesized templates with it.
 import { rmSync } from 'fs';
-import { TEMPLATE_CACHE_ENV } from './shared-engine';
 
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { singleTableEngine?: { stop(): Promise<void> } }).singleTableEngine?.stop();
-  const templates = process.env[TEMPLATE_CACHE_ENV];
-  if (templates) rmSync(templates, { recursive: true, force: true });
+  const run = globalThis as { singleTableEngine?: { stop(): Promise<void> }; singleTableTemporary?: string };
+  await run.singleTableEngine?.stop();
+  if (run.singleTableTemporary) rmSync(run.singleTableTemporary, { recursive: true, force: true });
 }

@@ -2,7 +2,7 @@
 // one the stack deploys. The app is synthesized in a child process (the CLI itself never loads
 // aws-cdk-lib), the way the CDK CLI does it: run it with CDK_OUTDIR set and read the assembly.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { NamedTemplate, readTemplateFile, templateFromAssembly } from '../../engine/templates';
@@ -20,7 +20,12 @@ export type FoundTemplate = NamedTemplate;
 export function findTemplate(app: string | undefined, io: CliIo): FoundTemplate {
   if (app && extname(app) === '.json') return readTemplate(resolve(io.cwd, app));
   if (app && existsSync(resolve(io.cwd, app)) && statSync(resolve(io.cwd, app)).isDirectory()) return fromAssembly(resolve(io.cwd, app), app);
-  return fromAssembly(synthesize(app, io), app ?? 'the cdk.json app');
+  const outdir = synthesize(app, io);
+  try {
+    return fromAssembly(outdir, app ?? 'the cdk.json app');
+  } finally {
+    rmSync(outdir, { recursive: true, force: true }); // the template is read: nothing of the synth is kept
+  }
 }
 
 function synthesize(app: string | undefined, io: CliIo): string {
@@ -46,6 +51,7 @@ function synthesize(app: string | undefined, io: CliIo): string {
   }
   if (result.status === 0) progress(io, `  synthesized in ${seconds(Date.now() - started)}`);
   if (result.status !== 0) {
+    rmSync(outdir, { recursive: true, force: true });
     // Node prints the thrown error first and its stack after: the first lines say what went wrong.
     const output = `${result.stderr ?? ''}${result.error?.message ?? ''}`.split('\n').filter((l) => l.trim()).slice(0, 10).join('\n');
     throw new CliError(`local: synthesizing ${app ?? 'the cdk.json app'} failed (exit ${result.status}):\n${output}`);
