@@ -167,3 +167,24 @@ test('an app that does not synthesize: exit 1 with its error output', async () =
   expect(r.stderr).toContain('failed (exit 1)');
   expect(r.stderr).toContain('no stack here');
 });
+
+test('the app is synthesized with the context the CDK CLI gives it (./cdk.context.json, then ./cdk.json) and no asset bundling', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'single-table-app-'));
+  writeFileSync(join(dir, 'cdk.json'), JSON.stringify({ app: 'node app.js', context: { 'shop:stage': 'test', 'shop:both': 'cdk.json' } }));
+  writeFileSync(join(dir, 'cdk.context.json'), JSON.stringify({ 'shop:lookup': 'cached', 'shop:both': 'cdk.context.json' }));
+  writeFileSync(join(dir, 'app.js'), "throw new Error('context ' + process.env.CDK_CONTEXT_JSON);\n");
+  const manifest = join(ROOT, 'examples', 'manifest.ts');
+  // The app of cdk.json, and the same app named on the command line.
+  for (const app of [[], ['app.js']]) {
+    const r = await runIn(dir, 'local', ...app, '--manifest', manifest);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(/context (\{.*\})/.exec(r.stderr)![1])).toEqual({
+      'shop:stage': 'test', 'shop:both': 'cdk.json', 'shop:lookup': 'cached', 'aws:cdk:bundling-stacks': [],
+    });
+  }
+  writeFileSync(join(dir, 'cdk.context.json'), '{ "shop:lookup": ');
+  const bad = await runIn(dir, 'local', '--manifest', manifest);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain('./cdk.context.json: not valid JSON');
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -12,6 +12,7 @@ import { formatMeasured, MeasuredUnits, round } from '../local/capacity';
 import { startEngine } from '../local/engine';
 import { checkData, LocalData, LocalRun, runLocal } from '../local/local-run';
 import { findTemplate } from '../local/template';
+import { cdkJson } from '../project';
 
 /** Keys of cdk.json's `context` that name the manifest and the sample data for `local`. */
 const CONTEXT_MANIFEST = 'cdk-single-table:manifest';
@@ -119,8 +120,7 @@ project.
 
 /** A string entry of ./cdk.json's context, if there is one. */
 function fromCdkJson(io: CliIo, key: string): string | undefined {
-  const path = join(io.cwd, 'cdk.json');
-  const context = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { context?: Record<string, unknown> }).context : undefined;
+  const context = cdkJson(io).context;
   const value = context && Object.prototype.hasOwnProperty.call(context, key) ? context[key] : undefined;
   return typeof value === 'string' ? value : undefined;
 }

@@ -8,7 +8,10 @@ import { extname, join, resolve } from 'node:path';
 import { NamedTemplate, readTemplateFile, templateFromAssembly } from '../../engine/templates';
 import { CliError, CliIo, progress } from '../io';
 import { seconds } from './engine';
-import { resolveFromProject } from '../project';
+import { cdkJson, projectContext, resolveFromProject } from '../project';
+
+/** aws-cdk-lib's context key naming the stacks whose assets are bundled (none here). */
+const BUNDLING_STACKS = 'aws:cdk:bundling-stacks';
 
 /** A template with its file name. */
 export type FoundTemplate = NamedTemplate;
@@ -30,7 +33,9 @@ export function findTemplate(app: string | undefined, io: CliIo): FoundTemplate 
 
 function synthesize(app: string | undefined, io: CliIo): string {
   const outdir = mkdtempSync(join(tmpdir(), 'single-table-synth-'));
-  const env = { ...process.env, CDK_OUTDIR: outdir, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: '1' };
+  // The context the CDK CLI would give the app, and no asset bundling: only the template is read.
+  const context = { ...projectContext(io), [BUNDLING_STACKS]: [] };
+  const env = { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: '1' };
   const started = Date.now();
   let result;
   if (app) {
@@ -60,8 +65,7 @@ function synthesize(app: string | undefined, io: CliIo): string {
 }
 
 function cdkJsonApp(io: CliIo): string {
-  const path = join(io.cwd, 'cdk.json');
-  const app = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { app?: unknown }).app : undefined;
+  const app = cdkJson(io).app;
   if (typeof app !== 'string') throw new CliError('local: no app given and no `app` in ./cdk.json; pass the app file, a cdk.out folder or a template');
   return app;
 }
