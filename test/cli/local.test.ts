@@ -14,16 +14,15 @@ let json: Run;
 let dynalite: Run;
 let assembly: string;
 let html: string;
-let leftBySynth: string[];
+/** The synthesis folders in the temporary folder before this file's first run of the CLI. */
+let synthFoldersBefore: Set<string>;
+const synthFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('single-table-synth-'));
 
 beforeAll(async () => {
   // The same run twice: for people (synthesizing the app file), and as JSON from a cloud assembly
-  // synthesized the way the CDK CLI does it. No other test synthesizes through the CLI, so a new
-  // synthesis folder in the temporary folder would be this run's.
-  const synthFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('single-table-synth-'));
-  const before = new Set(synthFolders());
+  // synthesized the way the CDK CLI does it.
+  synthFoldersBefore = new Set(synthFolders());
   text = await run('local', 'examples/app.ts');
-  leftBySynth = synthFolders().filter((name) => !before.has(name));
   assembly = mkdtempSync(join(tmpdir(), 'single-table-assembly-'));
   const synth = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'examples/app.ts'], { cwd: ROOT, env: { ...process.env, CDK_OUTDIR: assembly } });
   expect(synth.status).toBe(0);
@@ -43,11 +42,6 @@ test('every pattern runs and returns what the sample items hold: exit 0', () => 
   const patterns = Object.keys(localData.queries).length;
   expect(text.stdout).toContain(`Ran ${patterns} of ${patterns} access patterns`);
   expect(text.stdout).toMatch(new RegExp(`\nSummary: ${Object.values(localData.items).flat().length} items put \\(39 WU expected, 39 measured\\), ${patterns} patterns ran \\(8\\.5 RU expected, 8\\.5 measured\\), 0 cost difference\\(s\\), 0 failure\\(s\\)\\.\n$`));
-});
-
-test('the cloud assembly synthesized for the run is removed once its template is read', () => {
-  expect(text.stdout).toContain('created from SingleTableExample.template.json');
-  expect(leftBySynth).toEqual([]);
 });
 
 test('AWS\'s engine charges exactly what the cost model expects, per write and per pattern, table and index by index', () => {
@@ -168,23 +162,37 @@ test('an app that does not synthesize: exit 1 with its error output', async () =
   expect(r.stderr).toContain('no stack here');
 });
 
-test('the app is synthesized with the context the CDK CLI gives it (./cdk.context.json, then ./cdk.json) and no asset bundling', async () => {
+test('the app is synthesized with the context the CDK CLI gives it (./cdk.context.json, then ./cdk.json), no asset bundling and no template validation unless CDK_VALIDATION asks', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'single-table-app-'));
   writeFileSync(join(dir, 'cdk.json'), JSON.stringify({ app: 'node app.js', context: { 'shop:stage': 'test', 'shop:both': 'cdk.json' } }));
   writeFileSync(join(dir, 'cdk.context.json'), JSON.stringify({ 'shop:lookup': 'cached', 'shop:both': 'cdk.context.json' }));
-  writeFileSync(join(dir, 'app.js'), "throw new Error('context ' + process.env.CDK_CONTEXT_JSON);\n");
+  writeFileSync(join(dir, 'app.js'), "throw new Error('context ' + process.env.CDK_CONTEXT_JSON + ' validation ' + process.env.CDK_VALIDATION);\n");
   const manifest = join(ROOT, 'examples', 'manifest.ts');
-  // The app of cdk.json, and the same app named on the command line.
-  for (const app of [[], ['app.js']]) {
-    const r = await runIn(dir, 'local', ...app, '--manifest', manifest);
-    expect(r.code).toBe(1);
-    expect(JSON.parse(/context (\{.*\})/.exec(r.stderr)![1])).toEqual({
-      'shop:stage': 'test', 'shop:both': 'cdk.json', 'shop:lookup': 'cached', 'aws:cdk:bundling-stacks': [],
-    });
+  const asked = process.env.CDK_VALIDATION; // the test run's
+  try {
+    // The app of cdk.json, and the same app named on the command line; CDK_VALIDATION unset, then set.
+    for (const [app, validation] of [[[], undefined], [['app.js'], undefined], [[], 'true']] as const) {
+      if (validation === undefined) delete process.env.CDK_VALIDATION;
+      else process.env.CDK_VALIDATION = validation;
+      const r = await runIn(dir, 'local', ...app, '--manifest', manifest);
+      expect(r.code).toBe(1);
+      const [, context, passed] = /context (\{.*\}) validation (\w+)/.exec(r.stderr)!;
+      expect(JSON.parse(context)).toEqual({ 'shop:stage': 'test', 'shop:both': 'cdk.json', 'shop:lookup': 'cached', 'aws:cdk:bundling-stacks': [] });
+      expect(passed).toBe(validation ?? 'false');
+    }
+  } finally {
+    process.env.CDK_VALIDATION = asked;
   }
   writeFileSync(join(dir, 'cdk.context.json'), '{ "shop:lookup": ');
   const bad = await runIn(dir, 'local', '--manifest', manifest);
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain('./cdk.context.json: not valid JSON');
   rmSync(dir, { recursive: true, force: true });
+});
+
+// Last in this file. No other test synthesizes through the CLI, so a new synthesis folder in the
+// temporary folder would be one of this file's runs.
+test('no run left its synthesized cloud assembly behind: removed once the template is read, or when the synth fails', () => {
+  expect(text.stdout).toContain('created from SingleTableExample.template.json');
+  expect(synthFolders().filter((name) => !synthFoldersBefore.has(name))).toEqual([]);
 });

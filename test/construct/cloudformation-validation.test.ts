@@ -2,8 +2,9 @@
 // schema at synth) finds nothing in what the construct renders, in each of its shapes: the example
 // app, every table option, multi-attribute GSI keys with a Python function, tenant isolation, a
 // stream consumer and a backfill job. The rest of the test run turns that validation off
-// (test/support/global-setup.ts), for it takes seconds in every test file; here it is on, and its
-// findings are errors instead of the warnings they are by default.
+// (test/support/global-setup.ts), for it takes seconds in every test file; here it is on, and any of its
+// findings, warnings included, fail the synth.
+import { rmSync } from 'fs';
 import { App, CfnResource, Duration, Stack } from 'aws-cdk-lib';
 import { Billing, Capacity, ContributorInsightsMode, StreamViewType, TableClass, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -18,8 +19,8 @@ import { StreamEventType } from '../../lib/construct/streams/options';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
 
 process.env.CDK_VALIDATION = 'true';
-// Every app of this file (the backfill's too) fails its synth on any finding.
-process.env.CDK_CONTEXT_JSON = JSON.stringify({ '@aws-cdk/core:validateAgainstDefaultRules': true });
+// Every app of this file (the backfill's too) fails its synth on any finding, errors and warnings.
+process.env.CDK_CONTEXT_JSON = JSON.stringify({ '@aws-cdk/core:validateAgainstDefaultRules': true, '@aws-cdk/core:strictCfnValidateErrors': true });
 
 const strictApp = () => new App();
 
@@ -78,6 +79,8 @@ test('multi-attribute GSI keys, a Python function with its layer, and a tenant-i
 });
 
 test('a backfill job with its state machine and segment Lambda', () => {
-  // backfillStack synthesizes its app
-  expect(() => backfillStack({ segments: 4, maxConcurrency: 2 })).not.toThrow();
+  // backfillStack synthesizes its app (into the repository's cdk.out, removed here)
+  let outdir: string | undefined;
+  expect(() => { outdir = backfillStack({ segments: 4, maxConcurrency: 2 }).app.outdir; }).not.toThrow();
+  rmSync(outdir!, { recursive: true, force: true });
 });

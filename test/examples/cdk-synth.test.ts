@@ -18,6 +18,8 @@ test('npx cdk synth writes the example template, which CloudFormation\'s validat
       env,
       stdio: 'pipe',
     });
+    // The report lists what each validation (cdk-nag's, CloudFormation's) found; that CloudFormation's
+    // runs and fails on a finding is shown by test/construct/cloudformation-validation.test.ts.
     const report = JSON.parse(readFileSync(path.join(out, 'validation-report.json'), 'utf8'));
     expect(report.pluginReports.flatMap((r: { violations: unknown[] }) => r.violations)).toEqual([]);
     const templateFile = path.join(out, 'SingleTableExample.template.json');

@@ -14,11 +14,12 @@ import { startEmbeddedEngine } from '../../lib/engine/engine';
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const temporary = mkdtempSync(join(tmpdir(), 'single-table-test-run-'));
+  Object.assign(globalThis, { singleTableTemporary: temporary, singleTableTmpdirBefore: process.env.TMPDIR });
   process.env.TMPDIR = temporary;
   const engine = await startEmbeddedEngine({ engine: (process.env.SINGLE_TABLE_TEST_ENGINE_KIND as never) ?? 'auto' });
   process.env[SHARED_ENGINE_ENV] = `${engine.kind} ${engine.endpoint}`;
   process.env.CDK_VALIDATION = 'false';
   process.env[TEMPLATE_CACHE_ENV] = mkdtempSync(join(temporary, 'single-table-templates-'));
-  Object.assign(globalThis, { singleTableEngine: engine, singleTableTemporary: temporary });
+  Object.assign(globalThis, { singleTableEngine: engine });
   process.stderr.write(`\nEngine for the run: ${engine.description}, started in ${Date.now() - started} ms\n`);
 }

@@ -1,8 +1,8 @@
 // The synthesized template `single-table local` creates its table from, so the local table is the
 // one the stack deploys. The app is synthesized in a child process (the CLI itself never loads
 // aws-cdk-lib), the way the CDK CLI does it: run it with CDK_OUTDIR set and read the assembly.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync, SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { NamedTemplate, readTemplateFile, templateFromAssembly } from '../../engine/templates';
@@ -32,36 +32,48 @@ export function findTemplate(app: string | undefined, io: CliIo): FoundTemplate 
 }
 
 function synthesize(app: string | undefined, io: CliIo): string {
-  const outdir = mkdtempSync(join(tmpdir(), 'single-table-synth-'));
-  // The context the CDK CLI would give the app, and no asset bundling: only the template is read.
+  const { spawn, label } = appCommand(app, io);
+  // The context the CDK CLI would give the app. Only the template is read: no asset bundling, and
+  // no CloudFormation validation of the template (seconds; the `cdk synth` that deploys runs it),
+  // unless CDK_VALIDATION asks for it.
   const context = { ...projectContext(io), [BUNDLING_STACKS]: [] };
-  const env = { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: '1' };
+  const outdir = mkdtempSync(join(tmpdir(), 'single-table-synth-'));
+  const env = {
+    ...process.env,
+    CDK_OUTDIR: outdir,
+    CDK_CONTEXT_JSON: JSON.stringify(context),
+    CDK_VALIDATION: process.env.CDK_VALIDATION ?? 'false',
+    CDK_DISABLE_VERSION_CHECK: '1',
+    CDK_DISABLE_CLI_TELEMETRY: '1',
+  };
   const started = Date.now();
-  let result;
-  if (app) {
-    const path = resolve(io.cwd, app);
-    if (!existsSync(path)) throw new CliError(`local: ${app}: no such file (looked for ${path})`);
-    const args = [path];
-    if (['.ts', '.cts'].includes(extname(path))) {
-      const register = resolveFromProject('ts-node/register/transpile-only', io);
-      if (!register) throw new CliError(`local: synthesizing ${app} needs ts-node; install it, or pass a synthesized template (.json) or cdk.out folder`);
-      args.unshift('-r', register);
-    }
-    progress(io, `Synthesizing ${app}...`);
-    result = spawnSync(process.execPath, args, { cwd: io.cwd, env, encoding: 'utf8' });
-  } else {
-    const command = cdkJsonApp(io);
-    progress(io, `Synthesizing the cdk.json app (${command})...`);
-    result = spawnSync(command, { cwd: io.cwd, env, encoding: 'utf8', shell: true });
-  }
-  if (result.status === 0) progress(io, `  synthesized in ${seconds(Date.now() - started)}`);
+  progress(io, `Synthesizing ${label}...`);
+  const result = spawn(env);
   if (result.status !== 0) {
     rmSync(outdir, { recursive: true, force: true });
     // Node prints the thrown error first and its stack after: the first lines say what went wrong.
     const output = `${result.stderr ?? ''}${result.error?.message ?? ''}`.split('\n').filter((l) => l.trim()).slice(0, 10).join('\n');
     throw new CliError(`local: synthesizing ${app ?? 'the cdk.json app'} failed (exit ${result.status}):\n${output}`);
   }
+  progress(io, `  synthesized in ${seconds(Date.now() - started)}`);
   return outdir;
+}
+
+/** How to run the app (an app file, else cdk.json's app command), checked before anything is written. */
+function appCommand(app: string | undefined, io: CliIo): { label: string; spawn(env: NodeJS.ProcessEnv): SpawnSyncReturns<string> } {
+  if (!app) {
+    const command = cdkJsonApp(io);
+    return { spawn: (env) => spawnSync(command, { cwd: io.cwd, env, encoding: 'utf8', shell: true }), label: `the cdk.json app (${command})` };
+  }
+  const path = resolve(io.cwd, app);
+  if (!existsSync(path)) throw new CliError(`local: ${app}: no such file (looked for ${path})`);
+  const args = [path];
+  if (['.ts', '.cts'].includes(extname(path))) {
+    const register = resolveFromProject('ts-node/register/transpile-only', io);
+    if (!register) throw new CliError(`local: synthesizing ${app} needs ts-node; install it, or pass a synthesized template (.json) or cdk.out folder`);
+    args.unshift('-r', register);
+  }
+  return { spawn: (env) => spawnSync(process.execPath, args, { cwd: io.cwd, env, encoding: 'utf8' }), label: app };
 }
 
 function cdkJsonApp(io: CliIo): string {
