@@ -1,6 +1,6 @@
 // `single-table local [app]`: the app's table on an embedded DynamoDB, no AWS account needed.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { EngineKind } from '../../engine/engine';
 import { renderHtmlView } from '../../reports/html';
 import { completeSamples } from '../../reports/html/samples';
