@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     };
   });
   console.log('\nbundle: minified, @aws-sdk/* external; process: median extra wall ms of a process requiring the bundle over `node -e 0`;');
-  console.log('require vs hand-written: the require call (SDK client module loaded before), median of paired differences (interquartile range), wall and CPU;');
+  console.log('require vs hand-written: the require call (every @aws-sdk module the bundle requires loaded before), median of paired differences (interquartile range), wall and CPU;');
   console.log('PutItem / Query input: median speed ratio to the hand-written builder, interleaved rounds, every library bundled by esbuild as a Lambda runs it; cdk-single-table: the generated access functions');
   console.log(`  the bench handler calls (itemPutRequest, patternRequest: the module's putItem / query up to send), ${OURS_GENERIC}: putItem / query up to send`);
   console.table(rows);

@@ -3,14 +3,18 @@
 // contender and a bare `node -e 0` once, in a new random order, and pairs each contender with the
 // hand-written handler of the same round; the figures are medians of those paired differences,
 // with their interquartile range as the spread.
-// The process loads the SDK's DynamoDB client module first, untimed: every handler loads that same
-// module, and its load (tens of ms, varying by more than that on a busy machine) would otherwise
-// drown a 1 ms difference. Then it times its own `require` of the bundle: the library's code, the
-// other modules it loads, and the clients it creates at load. Both in wall time and in CPU time
+// The process first loads, untimed, every AWS SDK module the bundle requires (the bundles leave
+// `@aws-sdk/*` to the Lambda runtime; read from the bundle itself: `client-dynamodb` for every
+// handler, `util-dynamodb` and `lib-dynamodb` where a handler or its library imports them). The
+// SDK is the same for every handler, the hand-written one included, and its load (tens of ms,
+// varying by more than that on a busy machine) would otherwise drown a 1 ms difference, or charge
+// one handler for a module another gets for free. Then it times its own `require` of the bundle:
+// the library's code and the clients it creates at load. Both in wall time and in CPU time
 // (process.cpuUsage: every thread of the process, so V8's background compilation counts); CPU
 // time leaves out the time the process waits for a core, most of the wall time's spread on a
 // shared machine.
 import { spawnSync } from 'child_process';
+import { readFileSync } from 'fs';
 import { join } from 'path';
 import { median, msSince, quantile, shuffled, significant } from './stats';
 
@@ -42,8 +46,15 @@ interface Sample {
 
 const BASELINE = '0';
 
-/** Loads the SDK client module, then requires a bundle and prints the wall and CPU ms the require took. */
-const requireScript = (file: string) => 'require("@aws-sdk/client-dynamodb"); const c = process.cpuUsage(), t = process.hrtime.bigint();'
+/** The `@aws-sdk/*` modules a bundle requires, each once, in the order it first names them. */
+export function sdkModulesOf(file: string): string[] {
+  const names = [...readFileSync(file, 'utf8').matchAll(/require\(\s*["'`](@aws-sdk\/[^"'`]+)["'`]\s*\)/g)].map((m) => m[1]);
+  return [...new Set(names)];
+}
+
+/** Loads the SDK modules the bundle requires, then requires the bundle and prints the wall and CPU ms the require took. */
+const requireScript = (file: string) => sdkModulesOf(file).map((m) => `require(${JSON.stringify(m)});`).join(' ')
+  + ' const c = process.cpuUsage(), t = process.hrtime.bigint();'
   + ` require(${JSON.stringify(file)});`
   + ' const w = Number(process.hrtime.bigint() - t) / 1e6, u = process.cpuUsage(c);'
   + ' process.stdout.write(w + " " + (u.user + u.system) / 1000);';
@@ -70,6 +81,9 @@ const spread = (xs: readonly number[]): Spread => ({
 });
 
 export function measureRequireTimes(bundles: readonly { name: string; file: string }[], reference: string, rounds: number): RequireTime[] {
+  for (const b of bundles) {
+    if (!sdkModulesOf(b.file).includes('@aws-sdk/client-dynamodb')) throw new Error(`${b.name}: the bundle ${b.file} does not require @aws-sdk/client-dynamodb; is @aws-sdk/* still external?`);
+  }
   const scripts = new Map<string, string>([[BASELINE, BASELINE], ...bundles.map((b) => [b.name, requireScript(b.file)] as [string, string])]);
   for (const script of scripts.values()) run(script); // warm the file cache before the first timed round
   const samples = new Map<string, Sample[]>([...scripts.keys()].map((name) => [name, []]));

@@ -1,7 +1,7 @@
 // `cdk-single-table/runtime`: what Lambda code imports. Never imports aws-cdk-lib or constructs.
 // One function per operation over the table `openTable` opens, its variations as options, so a
 // bundler keeps only those a handler calls; `createClient` binds them all to one table. Every
-// name here is documented in docs/runtime.md ("Everything the module exports"), which a test checks.
+// name here is documented in docs/runtime-reference.md ("Everything the module exports"), which a test checks.
 
 // The manifest: its structs and enums, and the typed literal helper.
 export * from '../manifest/structs';

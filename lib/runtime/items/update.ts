@@ -4,7 +4,7 @@
 // (a task that stops running leaves the running-tasks index). Changing only some of a
 // slot's inputs would leave stale keys, so it fails naming every missing one (of every index it
 // moves); pass them too, let the update read them (`readMissing`), or write the whole item with
-// `put(..., { mode: 'replace' })`.
+// `putItem(..., { mode: 'replace' })`.
 import type { AttributeValue, GetItemCommandInput, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { ConditionParts, MaintainedWrites } from './maintained-writes';
 import { existenceCondition } from './requests';
@@ -195,7 +195,7 @@ export function buildUpdate(
     throw new SingleTableError('PARTIAL_INDEX_UPDATE',
       `changes ${given.join(', ')} but not ${lacking.join(', ')}, which the index keys it moves are also composed from (${per}); ` +
       `pass ${lacking.join(', ')} too (their current values are fine), let the update read them with { readMissing: true }, ` +
-      "or write the whole item with put(..., { mode: 'replace' })",
+      "or write the whole item with putItem(..., { mode: 'replace' })",
       { entity: entity.name, attribute: lacking[0] });
   }
   const names: Record<string, string> = {};
