@@ -89,7 +89,8 @@ async function main(): Promise<void> {
     const speed = (op: string) => throughput.find((t) => t.name === name && t.operation === op);
     const put = speed('put');
     const query = speed('query');
-    return { 'PutItem input': put ? ratioText(put.ratio) : '', 'Query input': query ? ratioText(query.ratio) : '' };
+    const text = (t: typeof put) => (t ? `${ratioText(t.ratio)} (${ratioText(t.ratioP25)} to ${ratioText(t.ratioP75)})` : '');
+    return { 'PutItem input': text(put), 'Query input': text(query) };
   };
   const rows = HANDLERS.map(({ name }) => {
     const size = bundles.find((b) => b.name === name)!;
@@ -167,7 +168,13 @@ async function main(): Promise<void> {
     targets,
     bundles: bundles.map(({ name, bytes, gzipBytes }) => ({ name, bytes, gzipBytes })),
     requireTime: requireTimes,
-    throughput: throughput.map((t) => ({ ...t, ratio: significant(t.ratio), ratioText: ratioText(t.ratio) })),
+    throughput: throughput.map((t) => ({
+      ...t,
+      ratio: significant(t.ratio),
+      ratioP25: significant(t.ratioP25),
+      ratioP75: significant(t.ratioP75),
+      ratioText: `${ratioText(t.ratio)} (${ratioText(t.ratioP25)} to ${ratioText(t.ratioP75)})`,
+    })),
     loopOverheadNs: { put: significant(loopNs.put), query: significant(loopNs.query) },
     synth,
     shardedQuery,

@@ -4,7 +4,7 @@
 // median of those per-round ratios, so slow phases of a shared machine hit everyone alike.
 import { sampleOrders, STATUSES } from './model/order';
 import type { Peer } from './peers';
-import { median, msSince, shuffled, significant } from './stats';
+import { median, msSince, quantile, shuffled, significant } from './stats';
 
 export type Operation = 'put' | 'query';
 
@@ -15,6 +15,9 @@ export interface Throughput {
   readonly opsPerSecond: number;
   /** Median of (this library's ops/s / the reference's ops/s) per round: 0.5 means half as fast. */
   readonly ratio: number;
+  /** The interquartile range of those per-round ratios: the spread of `ratio`. */
+  readonly ratioP25: number;
+  readonly ratioP75: number;
 }
 
 export interface ThroughputOptions {
@@ -109,7 +112,15 @@ export async function measureThroughput(peers: readonly Peer[], reference: strin
       }
     }
     for (const p of peers) {
-      results.push({ name: p.name, operation: op, opsPerSecond: significant(median(ops.get(p.name)!)), ratio: median(ratios.get(p.name)!) });
+      const own = ratios.get(p.name)!;
+      results.push({
+        name: p.name,
+        operation: op,
+        opsPerSecond: significant(median(ops.get(p.name)!)),
+        ratio: median(own),
+        ratioP25: quantile(own, 0.25),
+        ratioP75: quantile(own, 0.75),
+      });
     }
   }
   return results;

@@ -39,7 +39,10 @@ export function blocksOf(page: string): DocBlock[] {
     while (end < lines.length && lines[end] !== `${indent}\`\`\``) end++;
     const before = lines[i - 1]?.trim() ?? '';
     blocks.push({
-      page, line: i + 1, lang: open[2], text: lines.slice(i + 1, end).map((l) => l.slice(indent.length)).join('\n') + '\n',
+      page,
+      line: i + 1,
+      lang: open[2],
+      text: lines.slice(i + 1, end).map((l) => l.slice(indent.length)).join('\n') + '\n',
       marker: /^<!--.*-->$/.test(before) ? before : undefined,
     });
     i = end;
