@@ -9,8 +9,9 @@
 //   <!-- the block below is synthesized by FILE --> / <!-- the block below is run by FILE -->:
 //                                      a test of its own, FILE, reads the block and runs it;
 //   <!-- not run by a test: REASON --> commands a test cannot run (a deploy to an AWS account).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as ts from 'typescript';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -74,4 +75,32 @@ export function checkedFiles(blocks: readonly DocBlock[] = allBlocks()): Map<str
     return (entry.after ? resolve(entry.after, [...seen, name]) + '\n' : '') + entry.block.text;
   };
   return new Map([...own].map(([name, { block }]) => [name, { block, text: resolve(name, []) }]));
+}
+
+/** The package's entry points as a test loads them: from the sources. */
+const SPECIFIERS: Record<string, string> = {
+  'cdk-single-table': join(ROOT, 'lib', 'index.ts'),
+  'cdk-single-table/runtime': join(ROOT, 'lib', 'runtime', 'index.ts'),
+};
+
+/**
+ * A block as a CommonJS module in `dir` that a test can require: the package's imports pointed at
+ * the sources, `./x` at `dir/x`, anything else resolved from the repository's node_modules.
+ */
+export function writeModule(dir: string, name: string, source: string): string {
+  const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
+  const js = ts.transpileModule(source, { compilerOptions }).outputText
+    .replace(/require\("([^"]+)"\)/g, (_, spec: string) => `require(${JSON.stringify(
+      SPECIFIERS[spec] ?? (spec.startsWith('./') ? join(dir, spec.slice(2)) : require.resolve(spec)))})`);
+  const file = join(dir, name.replace(/\.ts$/, '.js'));
+  writeFileSync(file, js);
+  return file;
+}
+
+/** A block that runs statements at its top level, as a module exporting `run()`, which runs them. */
+export function asRunnable(text: string): string {
+  const source = ts.createSourceFile('block.ts', text, ts.ScriptTarget.ES2022, true);
+  const imports = source.statements.filter(ts.isImportDeclaration);
+  const body = source.statements.filter((s) => !ts.isImportDeclaration(s));
+  return `${imports.map((s) => s.getFullText(source)).join('')}\nexport async function run() {${body.map((s) => s.getFullText(source)).join('')}\n}\n`;
 }

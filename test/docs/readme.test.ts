@@ -6,34 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import * as ts from 'typescript';
-import { blocksOf, checkedFiles, DocBlock, ROOT } from './doc-blocks';
+import { blocksOf, checkedFiles, DocBlock, ROOT, writeModule } from './doc-blocks';
 import { SingleTable } from '../../lib';
 import { main } from '../../lib/cli';
 
 const readme = blocksOf('README.md');
 const quickStart = (name: string) => readme.find((b) => b.marker === `<!-- quick-start: file ${name} -->`)!.text;
-const SPECIFIERS: Record<string, string> = {
-  'cdk-single-table': join(ROOT, 'lib', 'index.ts'),
-  'cdk-single-table/runtime': join(ROOT, 'lib', 'runtime', 'index.ts'),
-};
-
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cdk-single-table-readme-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A README block as CommonJS in `dir`, its package imports pointed at the sources and `./x` at `dir`. */
-function writeModule(name: string, source: string): string {
-  const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true };
-  const js = ts.transpileModule(source, { compilerOptions }).outputText
-    .replace(/require\("([^"]+)"\)/g, (_, spec: string) => `require(${JSON.stringify(
-      SPECIFIERS[spec] ?? (spec.startsWith('./') ? join(dir, spec.slice(2)) : require.resolve(spec)))})`);
-  const file = join(dir, name.replace(/\.ts$/, '.js'));
-  writeFileSync(file, js);
-  return file;
-}
 
 /** The table the construct synthesizes, as CloudFormation holds it. */
 function tableOf(stack: Stack) {
@@ -43,11 +26,11 @@ function tableOf(stack: Stack) {
 }
 
 test('the defaults the README lists, and the trial table its props make', () => {
-  writeModule('manifest.ts', quickStart('manifest.ts'));
+  writeModule(dir, 'manifest.ts', quickStart('manifest.ts'));
   const trial = checkedFiles(readme).get('trial-stack.ts')!.text;
   // The README's blocks run as written, loaded as CommonJS modules.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { stack } = require(writeModule('trial-stack.ts', `${trial}\nexport { stack };\n`)) as { stack: Stack };
+  const { stack } = require(writeModule(dir, 'trial-stack.ts', `${trial}\nexport { stack };\n`)) as { stack: Stack };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { manifest } = require(join(dir, 'manifest.js'));
 
