@@ -72,8 +72,8 @@ test('every TypeScript block type-checks, in one program', () => {
   });
   // Only the blocks' own diagnostics: the library's sources are type-checked by its build, and
   // checking every file the blocks reach would take most of this test's time.
-  const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(),
-    ...files.flatMap((f) => [...program.getSyntacticDiagnostics(program.getSourceFile(f)), ...program.getSemanticDiagnostics(program.getSourceFile(f))])];
+  const ofFile = (f: string) => [...program.getSyntacticDiagnostics(program.getSourceFile(f)), ...program.getSemanticDiagnostics(program.getSourceFile(f))];
+  const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...files.flatMap(ofFile)];
   const errors = diagnostics.map((d) => {
     const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
     return `${d.file?.fileName.replace(dir + '/', '') ?? ''}:${at}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
