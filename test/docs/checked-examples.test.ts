@@ -72,7 +72,10 @@ test('every TypeScript block type-checks, in one program', () => {
   });
   // Only the blocks' own diagnostics: the library's sources are type-checked by its build, and
   // checking every file the blocks reach would take most of this test's time.
-  const ofFile = (f: string) => [...program.getSyntacticDiagnostics(program.getSourceFile(f)), ...program.getSemanticDiagnostics(program.getSourceFile(f))];
+  const ofFile = (f: string) => {
+    const source = program.getSourceFile(f);
+    return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+  };
   const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...files.flatMap(ofFile)];
   const errors = diagnostics.map((d) => {
     const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
