@@ -102,5 +102,7 @@ export function asRunnable(text: string): string {
   const source = ts.createSourceFile('block.ts', text, ts.ScriptTarget.ES2022, true);
   const imports = source.statements.filter(ts.isImportDeclaration);
   const body = source.statements.filter((s) => !ts.isImportDeclaration(s));
-  return `${imports.map((s) => s.getFullText(source)).join('')}\nexport async function run() {${body.map((s) => s.getFullText(source)).join('')}\n}\n`;
+  // A declaration the block exports is a local of `run` (an export cannot be inside a function).
+  const statements = body.map((s) => s.getFullText(source).replace(/^(\s*)export /, '$1'));
+  return `${imports.map((s) => s.getFullText(source)).join('')}\nexport async function run() {${statements.join('')}\n}\n`;
 }
