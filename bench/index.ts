@@ -46,7 +46,7 @@ const TARGETS = {
 const OURS_GET = 'cdk-single-table (get only)';
 const OURS_EXAMPLE = 'cdk-single-table (example app)';
 
-/** 0.25 -> "1/4", 1.3 -> "1.3x": how docs/performance.md states speed ratios. */
+/** 0.25 -> "1/4", 1.3 -> "1.3x": a speed ratio as the results table prints it. */
 const ratioText = (r: number) => (r >= 1 ? `${significant(r, 2)}x` : `1/${significant(1 / r, 2)}`);
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 

@@ -5,7 +5,7 @@
 // runtime helper a generated access module calls) through a getter: costs no bundle has, paid by
 // this library's TypeScript sources only, since the peers are required as their packages ship them
 // and the hand-written builder imports only a constant and calls no library code
-// (docs/performance.md has the figures of both harnesses).
+// (bench/history.md has the figures of both harnesses).
 import { rmSync } from 'fs';
 import * as path from 'path';
 import { buildSync } from 'esbuild';

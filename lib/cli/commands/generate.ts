@@ -27,9 +27,9 @@ Arguments:
 Options:
   --out FILE         where to write (default: beside the manifest, orders.ts -> orders.model.json)
   --access           also write the typed access module (<manifest>.access.ts, beside the
-                     manifest): put<Entity>, get<Entity> and query<Pattern> functions, each
-                     holding only the part of the model it reads, so a handler's bundle carries
-                     only the functions it calls (docs/runtime.md)
+                     manifest): the runtime's putItem, getItem and query, each holding only
+                     the part of the model it reads, so a handler's bundle carries only the
+                     functions it calls (docs/access-modules.md)
   --runtime SPEC     what the access module imports the runtime as (default: what the file
                      imports now, else cdk-single-table/runtime)
   --check            write nothing; exit 1 when a file is missing or out of date (for CI)
