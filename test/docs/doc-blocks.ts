@@ -97,12 +97,16 @@ export function writeModule(dir: string, name: string, source: string): string {
   return file;
 }
 
-/** A block that runs statements at its top level, as a module exporting `run()`, which runs them. */
+/**
+ * A block that runs statements at its top level, as a module exporting `run()`, which runs them,
+ * and `caught`, every error its `catch` clauses caught.
+ */
 export function asRunnable(text: string): string {
   const source = ts.createSourceFile('block.ts', text, ts.ScriptTarget.ES2022, true);
   const imports = source.statements.filter(ts.isImportDeclaration);
   const body = source.statements.filter((s) => !ts.isImportDeclaration(s));
   // A declaration the block exports is a local of `run` (an export cannot be inside a function).
-  const statements = body.map((s) => s.getFullText(source).replace(/^(\s*)export /, '$1'));
-  return `${imports.map((s) => s.getFullText(source)).join('')}\nexport async function run() {${statements.join('')}\n}\n`;
+  const statements = body.map((s) => s.getFullText(source).replace(/^(\s*)export /, '$1').replace(/\bcatch \((\w+)\) \{/g, 'catch ($1) { caught.push($1);'));
+  return `${imports.map((s) => s.getFullText(source)).join('')}\nexport const caught: unknown[] = [];\n`
+    + `export async function run() {${statements.join('')}\n}\n`;
 }

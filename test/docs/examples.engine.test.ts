@@ -69,9 +69,12 @@ test.each(examples.map(([name, { block, text }]) => [name, block.page, text]))('
     process.env.SINGLE_TABLE_MODEL = join(ROOT, 'examples', 'manifest.model.json');
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { run } = require(writeModule(dir, name, asRunnable(text))) as { run: () => Promise<void> };
+  const { run, caught } = require(writeModule(dir, name, asRunnable(text))) as { run: () => Promise<void>; caught: Error[] };
   log.mockClear();
   await run();
+  // An error the block shows in a comment (`// [CODE] message ...`) is one it caught, worded so.
+  const shown = [...files.get(name)!.block.text.matchAll(/\/\/ (\[[A-Z_]+\] [^\n]*?)(?: \.\.\.|,? \.\.\.)?$/gm)].map((m) => m[1]);
+  for (const message of shown) expect(caught.map((e) => e.message.slice(0, message.length))).toContain(message);
   // What a block prints where the guide says what happens: the error it shows handling.
   if (name === 'runtime-errors.ts') expect(log).toHaveBeenCalledWith('Order', 'createdAt');
 });
