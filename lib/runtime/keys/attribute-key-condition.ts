@@ -114,7 +114,7 @@ function prefixValue(pattern: Pick<PatternModel, 'name'>, sort: readonly KeyAttr
   if (attr.kind === 'NUMBER') {
     const next = sort[sort.indexOf(attr) + 1];
     throw new SingleTableError('INVALID_QUERY_INPUT',
-      `is a NUMBER, and BEGINS_WITH compares a prefix of the last sort attribute given, which DynamoDB's begins_with takes of strings only; `
+      'is a NUMBER, and BEGINS_WITH compares a prefix of the last sort attribute given, which DynamoDB\'s begins_with takes of strings only; '
       + (next && next.kind !== 'NUMBER' ? `give ${next.name} too (its prefix is compared), or ` : '') + 'use an EQUALS pattern to compare it by value',
       { pattern: pattern.name, attribute: attr.name });
   }
