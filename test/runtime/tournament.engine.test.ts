@@ -61,7 +61,7 @@ test.each([
 
 test('the key condition sent: equality on the leading sort attributes, begins_with on the last one given', () => {
   const model = compileManifest(manifest).model;
-  expect(buildQueryInput(model, 'T', planQuery(model, 'matchesByPrefix', { ...where, round: 1, bracket: 'UPP' }))).toMatchObject({
+  expect(buildQueryInput(model, 'T', planQuery(model, 'matchesByPrefix', { ...where, round: 1, bracket: 'UPP' }), '')).toMatchObject({
     KeyConditionExpression: '#k0 = :k0 AND #k1 = :k1 AND #k2 = :k2 AND begins_with(#k3, :k3)',
     ExpressionAttributeNames: { '#k0': 'tournamentId', '#k1': 'region', '#k2': 'round', '#k3': 'bracket' },
     ExpressionAttributeValues: { ':k2': { N: '1' }, ':k3': { S: 'UPP' } },
