@@ -76,7 +76,9 @@ def _key_values(model: Model, entity: dict[str, Any], index_name: str, item: dic
     if index_name == 'table':
         return values
     index = model.indexes[index_name]
-    slot = entity['keys'][index_name]
+    slot = entity['keys'].get(index_name)
+    if slot is None:  # a multi-attribute GSI's key attributes are the item's own
+        return values
     pk = item.get(index['partitionKey'], {}).get('S')
     if pk is not None and index.get('shards'):
         pk = pk[:pk.rindex(model.delimiter)]
