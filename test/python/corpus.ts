@@ -369,6 +369,8 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
   const vectors = JSON.stringify({ seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors, guards, attributeKeys }, numbersAsText);
   writeFileSync(file, `{"models":${JSON.stringify(documents)},"guardModel":${JSON.stringify(modelDocument(guardModel))},`
     + `"attributeKeyModels":${JSON.stringify(attributeKeyDocuments)},${vectors.slice(1)}`);
-  const counts = { segments, shards, puts, queries, cursors, guards, attributeKeyQueries: attributeKeys.queries, attributeKeyCursors: attributeKeys.cursors };
+  const counts = {
+    segments, shards, puts, queries, cursors, guards, attributeKeyQueries: attributeKeys.queries, attributeKeyCursors: attributeKeys.cursors,
+  };
   return Object.fromEntries(Object.entries(counts).map(([kind, list]) => [kind, list.length]));
 }
