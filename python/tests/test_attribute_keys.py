@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from single_table_runtime import SingleTableError, open_table
+from single_table_runtime.results import to_results
 
 WHERE = {'tournamentId': 'WINTER2026', 'region': 'NA-EAST'}
 
@@ -60,3 +61,11 @@ def test_a_number_under_begins_with_is_refused_before_any_request(definitions: d
     table = open_table(definitions['tournament']['model'], table_name='never-created', client=object())
     with pytest.raises(SingleTableError, match=r'\[INVALID_QUERY_INPUT\] pattern matchesByPrefix, attribute round: is a NUMBER.*give bracket too'):
         table.query('matchesByPrefix', {**WHERE, 'round': 1})
+
+
+def test_a_keys_only_entry_reads_back_from_its_table_key_and_own_attributes(definitions: dict[str, Any]) -> None:
+    table = open_table(definitions['tournament']['model'], table_name='never-created', client=object())
+    entry = {'PK': {'S': 'MATCH#m1'}, 'SK': {'S': 'MATCH'}, 'tournamentId': {'S': 'WINTER2026'}, 'region': {'S': 'NA-EAST'}, 'round': {'N': '1'},
+             'bracket': {'S': 'LOWER'}, 'scheduledAt': {'S': at(1)}}
+    [result] = to_results(table.model, ['Match'], [entry], 'TournamentRegionIndex', True)
+    assert result == ('Match', {'matchId': 'm1', **WHERE, 'round': 1, 'bracket': 'LOWER', 'scheduledAt': at(1)})
