@@ -4,13 +4,14 @@
 // keys are composed by the runtime's own builders (writeItemKeys), never re-encoded here, and no
 // attribute an entity declares is ever written or removed.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
 import { guardMark } from '../keys/unique-guard';
-import { EntityModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import type { ModelFile } from '../model/format';
 import { indexInputs, writeItemKeys } from '../runtime/keys/item-keys';
-import { isModelDocument, loadModel } from '../runtime/table/load-model';
 import { fromItem } from '../runtime/keys/marshall';
 import { parseKey } from '../runtime/query/results';
+import { isModelDocument, loadModel } from '../runtime/table/load-model';
 
 type Item = Record<string, AttributeValue>;
 
@@ -55,7 +56,26 @@ export type ItemFix =
   | { readonly kind: 'GUARD' }
   | { readonly kind: 'STALE'; readonly entity: string; readonly set: Item; readonly remove: string[]; readonly condition: ItemCondition }
   | { readonly kind: 'SKIPPED'; readonly reason: string }
-  | { readonly kind: 'FAILED'; readonly entity?: string; readonly reason: string };
+  | { readonly kind: 'FAILED'; readonly entity?: string; readonly reason: string; readonly violations?: KeyViolation[] };
+
+/**
+ * A stored value a multi-attribute GSI cannot index (an index key violation): DynamoDB leaves the
+ * item out of the index and refuses every write to it until the value is fixed.
+ */
+export interface KeyViolation {
+  /** The index. */
+  readonly index: string;
+  /** The key attribute. */
+  readonly attribute: string;
+  /** The stored value's DynamoDB type: `S`, `N`, `B`, `BOOL`, `NULL`, `L`, `M`, `SS`, `NS` or `BS`. */
+  readonly storedType: string;
+  /** The kind the index declares for it: `STRING`, `DATE` or `NUMBER`. */
+  readonly declaredType: string;
+  /** A string of the right type that is empty or over the key size limit: its size in UTF-8 bytes. @default - a type mismatch */
+  readonly bytes?: number;
+  /** The key size limit in UTF-8 bytes (2048 partition, 1024 sort), with `bytes`. @default - a type mismatch */
+  readonly maxBytes?: number;
+}
 
 /**
  * What the fix was computed from: the values (or absence) of the attributes it depends on. A write
@@ -154,9 +174,38 @@ function slotChanges(previous: TableModel, next: TableModel, entity: EntityModel
     const label = (s: typeof a) => (s ? `${s.writeCount} shard(s), ${s.strategy}${s.attribute ? ` on ${s.attribute}` : ''}` : 'unsharded');
     if (label(a) !== label(b)) changes.push({ index: name, change: 'SHARDS', detail: `${label(a)} -> ${label(b)}` });
   }
+  changes.push(...attributeIndexChanges(previous, next, entity));
   if (old && old.typeValue !== entity.typeValue) changes.push({ index: TABLE_INDEX, change: 'TEMPLATE', detail: `type ${old.typeValue} -> ${entity.typeValue}` });
   if (previous.typeAttribute !== next.typeAttribute) changes.push({ index: TABLE_INDEX, change: 'KEY_NAMES', detail: `type attribute ${previous.typeAttribute} -> ${next.typeAttribute}` });
   return changes;
+}
+
+/**
+ * The multi-attribute GSIs the entity's items enter or leave: nothing is written for them (DynamoDB
+ * indexes the stored values), but an entered one refuses values of another type or size.
+ */
+function attributeIndexChanges(previous: TableModel, next: TableModel, entity: EntityModel): SlotChange[] {
+  const keyedOn = (i: IndexModel) => `keyed on ${attributeList(i.partitionAttributes!)}${i.sortAttributes?.length ? ` / ${attributeList(i.sortAttributes)}` : ''}`;
+  const populated = (model: TableModel, name: string) => {
+    const index = Object.hasOwn(model.indexes, name) ? model.indexes[name] : undefined;
+    return index?.partitionAttributes && index.entities?.includes(entity.name) ? index : undefined;
+  };
+  const changes: SlotChange[] = [];
+  for (const name of new Set([...Object.keys(previous.indexes), ...Object.keys(next.indexes)])) {
+    const [was, now] = [populated(previous, name), populated(next, name)];
+    if (was && now && keyedOn(was) === keyedOn(now)) continue;
+    if (was) changes.push({ index: name, change: 'REMOVED', detail: `${keyedOn(was)}: DynamoDB drops its entries, nothing is removed from the items` });
+    if (now) {
+      changes.push({
+        index: name, change: 'ADDED', detail: `${keyedOn(now)}: DynamoDB indexes the stored values, nothing is written; an item whose value has another type or size is listed as failed`,
+      });
+    }
+  }
+  return changes;
+}
+
+function attributeList(attrs: readonly KeyAttributeModel[]): string {
+  return `[${attrs.map((a) => a.name).join(', ')}]`;
 }
 
 /** Without the previous model: the resharded slots the shard history declares. */
@@ -192,6 +241,8 @@ export function itemFix(plan: BackfillPlan, item: Item): ItemFix {
     const type = item[next.typeAttribute]?.S ?? (plan.previous && item[plan.previous.typeAttribute]?.S);
     return { kind: 'SKIPPED', reason: type === undefined ? 'no type attribute, and the table key matches no entity\'s templates' : `type ${JSON.stringify(type)} is no entity of the manifest` };
   }
+  const violations = keyViolations(next, item);
+  if (violations.length) return { kind: 'FAILED', entity: entity.name, reason: violations.map(violationText).join('; '), violations };
   const managed = new Set(plan.managed);
   const values = fromItem(item, managed);
   const expected: Item = {};
@@ -216,6 +267,49 @@ export function itemFix(plan: BackfillPlan, item: Item): ItemFix {
   }
   if (remove.length === 0 && Object.keys(set).length === 0) return { kind: 'CURRENT', entity: entity.name };
   return { kind: 'STALE', entity: entity.name, set, remove, condition: conditionOf(plan, entity, item) };
+}
+
+/** The stored values every multi-attribute GSI of the model would refuse: of another type, empty, or over the key size limit. */
+export function keyViolations(model: TableModel, item: Item): KeyViolation[] {
+  const out: KeyViolation[] = [];
+  for (const index of Object.values(model.indexes)) {
+    if (!index.partitionAttributes) continue;
+    const check = (attr: KeyAttributeModel, limit: number) => {
+      const value = item[attr.name];
+      if (value === undefined) return;
+      const storedType = Object.keys(value)[0];
+      const wanted = attr.kind === 'NUMBER' ? 'N' : 'S';
+      if (storedType !== wanted) {
+        out.push({ index: index.name, attribute: attr.name, storedType, declaredType: attr.kind });
+      } else if (value.S !== undefined && (value.S === '' || utf8Length(value.S) > limit)) {
+        out.push({ index: index.name, attribute: attr.name, storedType, declaredType: attr.kind, bytes: utf8Length(value.S), maxBytes: limit });
+      }
+    };
+    for (const attr of index.partitionAttributes) check(attr, MAX_PARTITION_KEY_BYTES);
+    for (const attr of index.sortAttributes ?? []) check(attr, MAX_SORT_KEY_BYTES);
+  }
+  return out;
+}
+
+const STORED_TYPES: Readonly<Record<string, string>> = {
+  S: 'a string (S)',
+  N: 'a number (N)',
+  B: 'binary (B)',
+  BOOL: 'a boolean (BOOL)',
+  NULL: 'null (NULL)',
+  L: 'a list (L)',
+  M: 'a map (M)',
+  SS: 'a string set (SS)',
+  NS: 'a number set (NS)',
+  BS: 'a binary set (BS)',
+};
+
+function violationText(v: KeyViolation): string {
+  const what = v.bytes === undefined ? `is stored as ${STORED_TYPES[v.storedType] ?? v.storedType}, but ${v.index} declares it ${v.declaredType}`
+    : v.bytes === 0 ? `is an empty string, which ${v.index} cannot index`
+      : `is ${v.bytes} bytes, over the ${v.maxBytes} bytes a key attribute of ${v.index} holds`;
+  return `index key violation: ${v.attribute} ${what}; DynamoDB leaves the item out of ${v.index} and refuses writes to it: `
+    + `store ${v.attribute} as ${v.declaredType === 'NUMBER' ? 'a number' : 'a non-empty string within the key size limit'}, or remove it, then run the backfill again`;
 }
 
 function identify(plan: BackfillPlan, item: Item): EntityModel | undefined {

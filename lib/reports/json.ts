@@ -34,12 +34,13 @@ export interface DesignJson {
   readonly indexes: {
     readonly name: string;
     readonly type: string;
-    readonly partitionKey: string;
-    readonly sortKey?: string;
-    /** A GSI keyed on the items' own attributes: its partition attributes, in key order. */
-    readonly partitionAttributes?: string[];
-    /** Its sort attributes, in key order. */
-    readonly sortAttributes?: string[];
+    /**
+     * The partition key's attributes, in key order: the one composed key attribute (`GSI1PK`), or
+     * the 1-4 attributes a multi-attribute GSI keys on.
+     */
+    readonly partitionKey: string[];
+    /** The sort key's attributes, in key order; empty without a sort key. */
+    readonly sortKey: string[];
     readonly projection: string;
     /** Non-key attributes an INCLUDE index projects. */
     readonly include?: string[];
@@ -55,7 +56,10 @@ export interface DesignJson {
     readonly sortKeyCondition: string;
     readonly order: string;
     readonly consistentRead: boolean;
-    /** The key condition with templates in place of values. */
+    /**
+     * The key condition with templates in place of values; on a multi-attribute GSI one line per
+     * number of sort attributes given.
+     */
     readonly keyCondition: string;
     /** `NONE`, `BATCH_GET` (GSI) or `LSI_FETCH`: how attributes the index lacks are read. */
     readonly fetch: string;
@@ -90,11 +94,8 @@ export function designJson(model: TableModel): DesignJson {
     indexes: Object.values(model.indexes).map((i) => ({
       name: i.name,
       type: i.type,
-      partitionKey: i.partitionKey,
-      ...(i.sortKey ? { sortKey: i.sortKey } : {}),
-      ...(i.partitionAttributes
-        ? { partitionAttributes: i.partitionAttributes.map((a) => a.name), sortAttributes: (i.sortAttributes ?? []).map((a) => a.name) }
-        : {}),
+      partitionKey: i.partitionAttributes ? i.partitionAttributes.map((a) => a.name) : [i.partitionKey],
+      sortKey: i.partitionAttributes ? (i.sortAttributes ?? []).map((a) => a.name) : i.sortKey ? [i.sortKey] : [],
       projection: i.projection,
       ...(i.projection === 'INCLUDE' ? { include: i.nonKeyAttributes } : {}),
       ...(i.shards ? { shards: shardsOf(i.shards) } : {}),

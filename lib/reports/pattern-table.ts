@@ -3,7 +3,7 @@
 import { fetchText, partitionKeyText, projectionText } from './describe';
 import { ReportTable } from './report-table';
 import { IndexModel, PatternModel, SortKeyCoverage, TableModel } from '../manifest/model';
-import { ShardStrategy, SortKeyCondition, SortOrder } from '../manifest/structs';
+import { AttributeKind, ShardStrategy, SortKeyCondition, SortOrder } from '../manifest/structs';
 
 const COMPARISON: { [condition: string]: string } = {
   [SortKeyCondition.LESS_THAN]: '<',
@@ -72,20 +72,31 @@ export function keyCondition(model: TableModel, p: PatternModel, index: IndexMod
 }
 
 /**
- * The widest key condition a pattern on a multi-attribute GSI sends: every partition attribute by
- * equality, the sort attributes left to right by equality, the condition on the last one given.
+ * The key conditions a pattern on a multi-attribute GSI sends, one line per number of sort
+ * attributes given (none, the first, the first two, ...): every partition attribute by equality,
+ * the given sort attributes left to right by equality but the last one, which takes the condition.
+ * A NUMBER last under BEGINS_WITH has no line: the runtime refuses it.
  */
 function attributeKeyCondition(p: PatternModel, index: IndexModel): string {
   const equal = (name: string) => `${name} = {${name}}`;
-  const parts = index.partitionAttributes!.map((a) => equal(a.name));
-  const sort = (index.sortAttributes ?? []).map((a) => a.name);
-  const last = sort[sort.length - 1];
-  switch (p.sortKeyCondition) {
-    case SortKeyCondition.NONE: break;
-    case SortKeyCondition.EQUALS:
-    case SortKeyCondition.BEGINS_WITH: parts.push(...sort.map(equal)); break;
-    case SortKeyCondition.BETWEEN: parts.push(...sort.slice(0, -1).map(equal), `${last} BETWEEN {low} AND {high}`); break;
-    default: parts.push(...sort.slice(0, -1).map(equal), `${last} ${COMPARISON[p.sortKeyCondition]} {${last}}`);
-  }
-  return parts.join(' AND ');
+  const partition = index.partitionAttributes!.map((a) => equal(a.name));
+  const sort = index.sortAttributes ?? [];
+  const lines = [partition.join(' AND ')];
+  if (p.sortKeyCondition === SortKeyCondition.NONE) return lines[0];
+  sort.forEach((attr, i) => {
+    const name = attr.name;
+    const before = sort.slice(0, i).map((a) => equal(a.name));
+    let last: string;
+    switch (p.sortKeyCondition) {
+      case SortKeyCondition.EQUALS: last = equal(name); break;
+      case SortKeyCondition.BEGINS_WITH:
+        if (attr.kind === AttributeKind.NUMBER) return;
+        last = `begins_with(${name}, {${name}})`;
+        break;
+      case SortKeyCondition.BETWEEN: last = `${name} BETWEEN {low.${name}} AND {high.${name}}`; break;
+      default: last = `${name} ${COMPARISON[p.sortKeyCondition]} {${name}}`;
+    }
+    lines.push([...partition, ...before, last].join(' AND '));
+  });
+  return lines.join('\n');
 }

@@ -9,6 +9,7 @@ import json
 import os
 from typing import Any
 
+from .attribute_keys import AttributePatternKeys
 from .errors import SingleTableError
 from .keys import EntityKeys, PatternKeys
 
@@ -59,11 +60,9 @@ class Model:
         if keys is None:
             pattern = self.pattern(name)
             if 'pk' not in pattern:
-                # A GSI keyed on the items' own attributes composes no key; writes need nothing for it.
-                index = self.indexes[pattern['index']]
-                attributes = ', '.join(a['name'] for a in index.get('partitionAttributes', []))
-                raise SingleTableError('UNSUPPORTED_PATTERN', f"queries {pattern['index']}, a GSI keyed on the attributes {attributes} (multi-attribute keys), "
-                                       'which this runtime does not query; query it from the Node.js runtime, or with boto3 directly', pattern=name)
+                # A GSI keyed on the items' own attributes composes no key: the query compares the attributes.
+                keys = self._pattern_keys[name] = AttributePatternKeys(self, pattern)  # type: ignore[assignment]
+                return keys
             keys = self._pattern_keys[name] = PatternKeys(self, pattern)
         return keys
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .attribute_keys import attribute_key_condition, attribute_key_expression
 from .cursor import decode_cursor, encode_cursor, query_binding
 from .encoding import Invalid, encode_value, must_be
 from .errors import SingleTableError
@@ -60,8 +61,11 @@ def plan_query(table: Table, pattern_name: str, values: Any, limit: Any = None, 
     model = table.model
     keys = model.pattern_keys(pattern_name)
     descending, strong = read_options(keys.pattern, keys.index, limit, order, consistent)
-    condition = key_condition(model, keys, values)
-    check_key_sizes(keys, condition)
+    if getattr(keys, 'attribute_keyed', False):
+        condition = attribute_key_condition(keys, values)  # type: ignore[arg-type]
+    else:
+        condition = key_condition(model, keys, values)
+        check_key_sizes(keys, condition)
     return Plan(keys, condition, descending, strong, limit, keys.pattern['fetch'])
 
 
@@ -69,9 +73,14 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
                       limit: int | None = None) -> dict[str, Any]:
     index = plan.keys.index
     condition = plan.condition
-    names = {'#pk': index['partitionKey']}
-    values: dict[str, Any] = {':pk': {'S': partition_key}}
-    expression = '#pk = :pk'
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    if 'attributes' in condition:
+        expression = attribute_key_expression(condition['attributes'], names, values)
+    else:
+        names['#pk'] = index['partitionKey']
+        values[':pk'] = {'S': partition_key}
+        expression = '#pk = :pk'
     sk = condition.get('sk')
     if sk:
         names['#sk'] = index['sortKey']

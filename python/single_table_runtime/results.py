@@ -56,8 +56,11 @@ def _table_key_values(model: Model, entity: dict[str, Any], item: dict[str, Any]
     index = model.table_index
     keys = entity['keys']['table']
     pk = parse_key(model, keys['pk'], item.get(index['partitionKey'], {}).get('S'))
-    sk = pk is not None and parse_key(model, keys['sk'], item.get(index['sortKey'], {}).get('S'))
-    return {**pk, **sk} if sk else None  # type: ignore[dict-item]
+    if pk is None:
+        return None
+    # A key of literals only (`MATCH`) holds no values: an empty dict, and still a match.
+    sk = parse_key(model, keys['sk'], item.get(index['sortKey'], {}).get('S'))
+    return None if sk is None else {**pk, **sk}
 
 
 def identify(model: Model, entities: list[str], item: dict[str, Any]) -> dict[str, Any] | None:
@@ -76,7 +79,9 @@ def _key_values(model: Model, entity: dict[str, Any], index_name: str, item: dic
     if index_name == 'table':
         return values
     index = model.indexes[index_name]
-    slot = entity['keys'][index_name]
+    slot = entity['keys'].get(index_name)
+    if slot is None:  # a multi-attribute GSI's key attributes are the item's own
+        return values
     pk = item.get(index['partitionKey'], {}).get('S')
     if pk is not None and index.get('shards'):
         pk = pk[:pk.rindex(model.delimiter)]

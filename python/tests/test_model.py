@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from single_table_runtime import MODEL_FORMAT_VERSION, SingleTableError
+from single_table_runtime import MODEL_FORMAT_VERSION, SingleTableError, open_table
 from single_table_runtime.model import load_model
+from single_table_runtime.query import build_query_input, plan_query
 
 
 def example_document(example_model: str) -> dict[str, Any]:
@@ -25,7 +26,7 @@ def test_reads_the_format_version_the_package_writes(example_model: str) -> None
         load_model({**document, 'formatVersion': 2})
 
 
-def test_a_pattern_on_a_multi_attribute_gsi_is_refused_before_any_request(example_model: str) -> None:
+def test_a_pattern_on_a_multi_attribute_gsi_compares_the_attributes(example_model: str) -> None:
     document = copy.deepcopy(example_document(example_model))
     model = document['model']
     model['indexes']['ByStatus'] = {
@@ -34,12 +35,14 @@ def test_a_pattern_on_a_multi_attribute_gsi_is_refused_before_any_request(exampl
         'sortAttributes': [{'name': 'createdAt', 'kind': 'DATE'}], 'entities': ['Order'], 'projection': 'ALL', 'nonKeyAttributes': [],
     }
     model['patterns']['ordersByUserStatus'] = {
-        'name': 'ordersByUserStatus', 'entities': ['Order'], 'index': 'ByStatus', 'sortKeyCondition': 'NONE', 'order': 'ASCENDING',
+        'name': 'ordersByUserStatus', 'entities': ['Order'], 'index': 'ByStatus', 'sortKeyCondition': 'BEGINS_WITH', 'order': 'ASCENDING',
         'consistentRead': False, 'attributes': [], 'fetch': 'NONE',
     }
-    loaded = load_model(document)
-    with pytest.raises(SingleTableError, match=r'\[UNSUPPORTED_PATTERN\] pattern ordersByUserStatus: queries ByStatus, a GSI keyed on the attributes username, status') as refused:
-        loaded.pattern_keys('ordersByUserStatus')
-    assert refused.value.code == 'UNSUPPORTED_PATTERN'
-    # Patterns on composed keys are unaffected.
-    assert loaded.pattern_keys('ordersByStatus') is not None
+    table = open_table(document, table_name='T', client=object())
+    plan = plan_query(table, 'ordersByUserStatus', {'username': 'ann', 'status': 'OPEN', 'createdAt': '2026-03'})
+    request = build_query_input(table, plan, plan.condition['pk'])
+    assert request['KeyConditionExpression'] == '#k0 = :k0 AND #k1 = :k1 AND begins_with(#k2, :k2)'
+    assert request['ExpressionAttributeValues'] == {':k0': {'S': 'ann'}, ':k1': {'S': 'OPEN'}, ':k2': {'S': '2026-03'}}
+    with pytest.raises(SingleTableError, match=r'\[MISSING_ATTRIBUTE\] pattern ordersByUserStatus, attribute status: is needed: a query on ByStatus '
+                                               r'compares every partition attribute of ByStatus \(username, status\) by equality'):
+        plan_query(table, 'ordersByUserStatus', {'username': 'ann'})

@@ -62,7 +62,7 @@ describe('docs', () => {
     expect(out.entities.map((e: { name: string }) => e.name)).toEqual(Object.keys(manifest.entities));
     const order = out.entities.find((e: { name: string }) => e.name === 'Order');
     expect(order.keys.find((k: { index: string }) => k.index === 'GSI2')).toEqual({ index: 'GSI2', pk: 'ORDER#{status}', storedPk: 'ORDER#{status}#[0-2]', sk: '{createdAt}' });
-    expect(out.indexes.find((i: { name: string }) => i.name === 'GSI2')).toMatchObject({ partitionKey: 'GSI2PK', projection: 'INCLUDE', shards: { writeCount: 3, readCount: 3, strategy: 'RANDOM' } });
+    expect(out.indexes.find((i: { name: string }) => i.name === 'GSI2')).toMatchObject({ partitionKey: ['GSI2PK'], projection: 'INCLUDE', shards: { writeCount: 3, readCount: 3, strategy: 'RANDOM' } });
     expect(out.accessPatterns.find((p: { name: string }) => p.name === 'runningTasks')).toMatchObject({ index: 'GSI3', fetch: 'BATCH_GET' });
     expect(r.stdout).toBe((await run('docs', EXAMPLE, '--format', 'json')).stdout);
   });

@@ -148,6 +148,19 @@ test('PATTERN_CONDITION_WITHOUT_SORT_KEY: a condition on an index without sort a
   expect(theFinding(m, 'PATTERN_CONDITION_WITHOUT_SORT_KEY').message).toBe('uses EQUALS on ByTenant, which has no sort key');
 });
 
+test('ATTRIBUTE_KEY_PREFIX_OF_NUMBER: BEGINS_WITH on an index whose sort attributes are all numbers', () => {
+  const m = edited((d) => {
+    d.globalIndexes!.ByAmount = { partitionAttributes: ['tenantId'], sortAttributes: ['amount'] };
+    d.accessPatterns!.byAmountPrefix = { entities: ['Invoice'], index: 'ByAmount', sortKeyCondition: SortKeyCondition.BEGINS_WITH };
+  });
+  const d = theFinding(m, 'ATTRIBUTE_KEY_PREFIX_OF_NUMBER');
+  expect(d.location).toBe('pattern byAmountPrefix');
+  expect(d.message).toContain('whose sort attributes (amount) are all NUMBERs');
+  expect(d.fix).toMatch(/^use EQUALS/);
+  // A date among them takes the prefix: ByStatus sorts by amount, then issuedAt.
+  expect(findings(attributeKeyedManifest()).map((f) => f.code)).not.toContain('ATTRIBUTE_KEY_PREFIX_OF_NUMBER');
+});
+
 test('HOT_PARTITION_KEY: low-cardinality partition attributes; the fix adds an attribute instead of sharding', () => {
   const m = edited((d) => { d.globalIndexes!.ByStatus.partitionAttributes = ['status']; });
   const found = findings(m).filter((d) => d.code === 'HOT_PARTITION_KEY');

@@ -65,6 +65,7 @@ test('moving orders by amount from a composed GSI to one keyed on their own attr
   const plan = planBackfill(E, D);
   expect(plan.entities.find((e) => e.entity === 'Order')!.changes).toEqual([
     { index: 'GSI3', change: 'REMOVED', detail: 'SPENDER#{customerId} / AMOUNT#{amount}: attributes removed' },
+    { index: 'BySpender', change: 'ADDED', detail: 'keyed on [customerId] / [amount]: DynamoDB indexes the stored values, nothing is written; an item whose value has another type or size is listed as failed' },
   ]);
   const stored = itemToWrite(D, D.entities.Order, { customerId: 'c1', orderId: 'o1', status: 'OPEN', createdAt: '2024-01-01T00:00:00.000Z', amount: 12.5 });
   const fix = itemFix(plan, stored);

@@ -23,7 +23,9 @@ import { SingleTableError } from '../../lib/runtime/table/errors';
 import { loadModel } from '../../lib/runtime/table/load-model';
 import { buildTransactWrite, uniqueTouched, UntypedAction } from '../../lib/runtime/transact/plan';
 import { manifest as sliceManifest } from '../fixtures/access-slice-manifest';
+import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
 import { manifest as comparisonsManifest } from '../fixtures/comparisons-manifest';
+import { tournamentManifest } from '../fixtures/tournament';
 
 /**
  * Accounts with a version, timestamps and a unique email; their devices in the same partition; members
@@ -114,6 +116,77 @@ const date = fc.oneof(
   fc.constantFrom('2024-02-29', '2023-02-29', '2024-13-01', '2024-04-31', '2024-01-01T24:00', '2024-01-01T23:60', '0000-01-01T00:30+01:00',
     '9999-12-31T23:59:59.999-00:01', '2024-01-01T00:00+24:00', '２０２４-01-01', '2024-01-01T00:00:00Z\n', 'yesterday'),
 );
+
+/** The models of the corpus's multi-attribute section: AWS's tournament design, and invoices on two such GSIs beside a composed one. */
+export function attributeKeyModels(): Record<string, TableModel> {
+  return { tournament: resolveModel(tournamentManifest()), invoices: resolveModel(attributeKeyedManifest()) };
+}
+
+/**
+ * A random input of a pattern on a multi-attribute GSI: its partition attributes (now and then one
+ * left out), a run of its sort attributes (now and then with a gap), a date's leading part or a
+ * string's prefix for BEGINS_WITH, bounds for BETWEEN, and now and then a name it does not use.
+ */
+function attributeInputOf(model: TableModel, pattern: string): fc.Arbitrary<Record<string, unknown>> {
+  const p = model.patterns[pattern];
+  const index = model.indexes[p.index];
+  const attribute = (name: string) => Object.values(model.entities).map((e) => e.attributes[name]).find(Boolean)!;
+  const value = (name: string): fc.Arbitrary<unknown> => {
+    const attr = attribute(name);
+    const prefix = attr.type === 'DATE' ? isoDate.chain((d) => fc.integer({ min: 1, max: 24 }).map((n) => d.slice(0, n))) : fc.constantFrom('U', 'UPP', 'é');
+    return fc.oneof({ weight: 6, arbitrary: valueOf(attr) }, { weight: 1, arbitrary: fc.constantFrom(1, 2, 10, 'UPPER', 'UPPER-PLAYIN', '') },
+      { weight: p.sortKeyCondition === 'BEGINS_WITH' ? 3 : 0, arbitrary: prefix });
+  };
+  const partition = (index.partitionAttributes ?? []).map((a) => a.name);
+  const sort = (index.sortAttributes ?? []).map((a) => a.name);
+  // The first `count` attributes, or (now and then) all but the first: a gap DynamoDB refuses.
+  const run = (names: string[]) => fc.tuple(fc.nat({ max: names.length }), ...names.map(value))
+    .map(([count, ...vs]) => Object.fromEntries(names.slice(0, count).map((n, i) => [n, vs[i]])));
+  const withGap = (names: string[]) => fc.oneof({ weight: 8, arbitrary: run(names) },
+    { weight: 1, arbitrary: fc.tuple(...names.map(value)).map((vs) => Object.fromEntries(names.map((n, i) => [n, vs[i]]).slice(1))) });
+  const keys = fc.tuple(...partition.map((n) => fc.option(value(n), { freq: 20, nil: undefined })))
+    .map((vs) => Object.fromEntries(partition.map((n, i) => [n, vs[i]]).filter(([, v]) => v !== undefined)));
+  const condition = p.sortKeyCondition === 'BETWEEN'
+    ? fc.oneof(
+      fc.tuple(withGap(sort), withGap(sort)).map(([lo, hi]) => ({ between: [lo, hi] })),
+      // Bounds equal but for the last attribute given: the common, valid shape.
+      fc.tuple(run(sort), fc.tuple(...sort.map(value))).map(([lo, more]) => {
+        const names = Object.keys(lo);
+        const hi = names.length ? { ...lo, [names[names.length - 1]]: more[names.length - 1] } : {};
+        return { between: [lo, hi] };
+      }))
+    : p.sortKeyCondition === 'NONE' ? fc.constant({}) : withGap(sort);
+  const extra = fc.oneof({ weight: 30, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constant({ nope: 1 }) });
+  return fc.tuple(keys, condition, extra).map(([pk, rest, unused]) => ({ ...pk, ...rest, ...unused }));
+}
+
+/** The multi-attribute section of the corpus: Query requests and cursors of random pattern inputs on its models. */
+function attributeKeyVectors(sample: <T>(arb: fc.Arbitrary<T>, n: number) => T[]): { queries: object[]; cursors: object[] } {
+  const models = attributeKeyModels();
+  const queries: object[] = [];
+  const cursors: object[] = [];
+  for (const [name, model] of Object.entries(models)) {
+    for (const pattern of Object.keys(model.patterns)) {
+      if (model.patterns[pattern].pk) continue;
+      for (const [input, opts] of sample(fc.tuple(attributeInputOf(model, pattern), options), 150)) {
+        let request: unknown = null;
+        let error: string | null = null;
+        try {
+          const plan = planQuery(model, pattern, input, opts as never);
+          request = buildQueryInput(model, CORPUS_TABLE, plan, plan.condition.pk);
+          const binding = queryBinding(model, plan);
+          for (const position of sample(positionOf(model, pattern, undefined), 1)) {
+            cursors.push({ model: name, pattern, input, options: opts, position, cursor: encodeCursor(pattern, binding, position) });
+          }
+        } catch (e) {
+          error = codeOf(e);
+        }
+        queries.push({ model: name, pattern, input, options: opts, request, error });
+      }
+    }
+  }
+  return { queries, cursors };
+}
 
 /** A value of an attribute's kind (or, now and then, of another kind: a bad value). */
 function valueOf(attribute: AttributeModel): fc.Arbitrary<unknown> {
@@ -288,10 +361,16 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
     }
   });
 
+  const attributeKeys = attributeKeyVectors(sample);
+
   const documents = Object.fromEntries(names.map((n) => [n, modelDocument(models[n])]));
+  const attributeKeyDocuments = Object.fromEntries(Object.entries(attributeKeyModels()).map(([n, m]) => [n, modelDocument(m)]));
   // The models as written (their counts are numbers), the vectors with their numbers as text.
-  const vectors = JSON.stringify({ seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors, guards }, numbersAsText);
-  writeFileSync(file, `{"models":${JSON.stringify(documents)},"guardModel":${JSON.stringify(modelDocument(guardModel))},${vectors.slice(1)}`);
-  const counts = { segments, shards, puts, queries, cursors, guards };
+  const vectors = JSON.stringify({ seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors, guards, attributeKeys }, numbersAsText);
+  writeFileSync(file, `{"models":${JSON.stringify(documents)},"guardModel":${JSON.stringify(modelDocument(guardModel))},`
+    + `"attributeKeyModels":${JSON.stringify(attributeKeyDocuments)},${vectors.slice(1)}`);
+  const counts = {
+    segments, shards, puts, queries, cursors, guards, attributeKeyQueries: attributeKeys.queries, attributeKeyCursors: attributeKeys.cursors,
+  };
   return Object.fromEntries(Object.entries(counts).map(([kind, list]) => [kind, list.length]));
 }

@@ -1,7 +1,7 @@
 // What the Python runtime's tests get from the Node.js side: the conformance corpus (corpus.ts),
 // and per model the compiled model file, its synthesized template and that table's CreateTable
 // input: the example stack's, a manifest whose entity keeps a version, timestamps and a unique
-// value, and the README quick start's, whose app docs/python.md writes in Python: for it, the cloud
+// value, AWS's tournament design (a multi-attribute GSI), and the README quick start's, whose app docs/python.md writes in Python: for it, the cloud
 // assembly `cdk synth` writes too (its Python function's model layer with the runtime package).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import * as runtime from '../../lib/runtime';
 import { createTableInputFromTemplate } from '../../lib/testing';
+import { tournamentManifest } from '../fixtures/tournament';
 import { synthesizedTemplate } from '../support/engine';
 
 /**
@@ -67,6 +68,7 @@ export function writePythonFixtures(endpoint: string): PythonFixtures & { readon
     writeFileSync(tables, JSON.stringify({
       example: fixture(exampleDocument, synthesizedTemplate()),
       maintained: fixture(modelDocument(resolveModel(maintainedManifest)), synthesizedTemplate(maintainedManifest)),
+      tournament: fixture(modelDocument(resolveModel(tournamentManifest())), synthesizedTemplate(tournamentManifest())),
       quickStart: { ...fixture(modelDocument(resolveModel(quickStart)), synthQuickStartApp(quickStart, assembly)), assembly },
     }));
     return { dir, counts, SINGLE_TABLE_CORPUS: corpus, SINGLE_TABLE_TABLE_DEFINITION: tables, SINGLE_TABLE_ENDPOINT: endpoint };

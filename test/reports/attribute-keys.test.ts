@@ -11,6 +11,7 @@ import { indexCharts } from '../../lib/reports/index-charts';
 import { designJson } from '../../lib/reports/json';
 import { keyCondition } from '../../lib/reports/pattern-table';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
+import { tournamentManifest } from '../fixtures/tournament';
 
 const { model } = compileManifest(attributeKeyedManifest());
 
@@ -41,15 +42,31 @@ test('the cost report prices writes into the index: a put inserts, a key attribu
   expect(on('Customer', WriteKind.PUT)).toBeUndefined();
 });
 
-test('the pattern table shows equality on every partition attribute and the condition on the last sort attribute', () => {
-  const text = (name: string) => keyCondition(model, model.patterns[name], model.indexes[model.patterns[name].index]);
-  expect(text('invoicesByStatus')).toBe('tenantId = {tenantId} AND status = {status}');
-  expect(text('invoicesByStatusAbove')).toBe('tenantId = {tenantId} AND status = {status} AND amount = {amount} AND issuedAt > {issuedAt}');
-  expect(text('documentsByRegion')).toBe('region = {region} AND issuedAt BETWEEN {low} AND {high}');
+test('the pattern table shows the key condition each number of given sort attributes sends', () => {
+  const text = (name: string) => keyCondition(model, model.patterns[name], model.indexes[model.patterns[name].index]).split('\n');
+  expect(text('invoicesByStatus')).toEqual(['tenantId = {tenantId} AND status = {status}']);
+  expect(text('invoicesByStatusAbove')).toEqual([
+    'tenantId = {tenantId} AND status = {status}',
+    'tenantId = {tenantId} AND status = {status} AND amount > {amount}',
+    'tenantId = {tenantId} AND status = {status} AND amount = {amount} AND issuedAt > {issuedAt}',
+  ]);
+  expect(text('documentsByRegion')).toEqual(['region = {region}', 'region = {region} AND issuedAt BETWEEN {low.issuedAt} AND {high.issuedAt}']);
+  // BEGINS_WITH has no line for a NUMBER last (refused), a begins_with for a string or date.
+  const { model: tournament } = compileManifest(tournamentManifest());
+  expect(keyCondition(tournament, tournament.patterns.matchesByPrefix, tournament.indexes.TournamentRegionIndex).split('\n')).toEqual([
+    'tournamentId = {tournamentId} AND region = {region}',
+    'tournamentId = {tournamentId} AND region = {region} AND round = {round} AND begins_with(bracket, {bracket})',
+    'tournamentId = {tournamentId} AND region = {region} AND round = {round} AND bracket = {bracket} AND begins_with(scheduledAt, {scheduledAt})',
+  ]);
 });
 
-test('the JSON design and the HTML view carry the attributes', () => {
-  const index = designJson(model).indexes.find((i) => i.name === 'ByStatus')!;
-  expect(index).toMatchObject({ partitionAttributes: ['tenantId', 'status'], sortAttributes: ['amount', 'issuedAt'], entities: ['Invoice', 'CreditNote'] });
-  expect(renderHtmlView(model)).toContain('[tenantId, status] / [amount, issuedAt]');
+test('the JSON design gives every index its key attributes as lists; the markdown and HTML views a line per condition', () => {
+  const indexes = designJson(model).indexes;
+  expect(indexes.find((i) => i.name === 'ByStatus')).toEqual(expect.objectContaining({ partitionKey: ['tenantId', 'status'], sortKey: ['amount', 'issuedAt'], entities: ['Invoice', 'CreditNote'] }));
+  expect(indexes.find((i) => i.name === 'GSI1')).toEqual(expect.objectContaining({ partitionKey: ['GSI1PK'], sortKey: ['GSI1SK'] }));
+  expect(Object.keys(indexes.find((i) => i.name === 'ByStatus')!)).not.toContain('partitionAttributes');
+  const html = renderHtmlView(model);
+  expect(html).toContain('[tenantId, status] / [amount, issuedAt]');
+  expect(html).toContain('<code>region = {region}</code><br><code>region = {region} AND issuedAt BETWEEN {low.issuedAt} AND {high.issuedAt}</code>');
+  expect(designMarkdown(model)).toContain('`region = {region}`<br>`region = {region} AND issuedAt BETWEEN {low.issuedAt} AND {high.issuedAt}`');
 });

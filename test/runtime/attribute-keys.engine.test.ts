@@ -70,7 +70,7 @@ describe('sort conditions: leading sort attributes by equality, the condition on
     ['invoicesByStatusEqual', { amount: 10 }, ['i4', 'i1']],
     ['invoicesByStatusEqual', { amount: 10, issuedAt: day(4) }, ['i1']],
     ['invoicesByStatusEqual', {}, byAmountThenDate],
-    ['invoicesByStatusPrefix', { amount: 10 }, ['i4', 'i1']],
+    ['invoicesByStatusPrefix', { amount: 10, issuedAt: '2026-01-0' }, ['i4', 'i1']],
     ['invoicesByStatusFrom', { amount: 10 }, ['i4', 'i1', 'i3', 'i7']],
     ['invoicesByStatusFrom', { amount: 10, issuedAt: day(2) }, ['i1']],
     ['invoicesByStatusAbove', { amount: 9 }, ['i4', 'i1', 'i3', 'i7']],

@@ -32,6 +32,11 @@ has none, as after declaring an attribute unique or changing \`uniqueScope\`: th
 transaction that checks the item still holds the value. A value another item's guard holds is a
 value held twice: the item is listed as failed, naming both.
 
+An item whose value for a key attribute of a multi-attribute GSI has another type than declared,
+is empty or is over the key size limit cannot be indexed or written (an index key violation): it is
+listed as failed with the index, the attribute, the stored and the declared type, and the run goes
+on; store the value with its type and run again.
+
 Deploy the new manifest's runtime first: items written by an older one would be stale again.
 
 Arguments:

@@ -99,6 +99,15 @@ export const attributeKeysAreTyped: ManifestRule = (model, manifest, sink) => {
         `gives key templates for ${index.name}, which is keyed on the attributes ${keyNames.join(', ')} and composes no key`,
         `remove indexes.${index.name} from ${entityName}; ${missing.length ? `declare ${missing.join(', ')} on ${entityName} to put its items in the index` : `its items are in the index whenever they have ${keyNames.join(', ')}`}`);
     }
+    const sort = index.sortAttributes ?? [];
+    if (sort.length && sort.every((a) => a.kind === AttributeKind.NUMBER)) {
+      for (const pattern of Object.values(model.patterns)) {
+        if (pattern.index !== index.name || pattern.sortKeyCondition !== 'BEGINS_WITH') continue;
+        sink.error('ATTRIBUTE_KEY_PREFIX_OF_NUMBER', `pattern ${pattern.name}`,
+          `is BEGINS_WITH on ${index.name}, whose sort attributes (${sort.map((a) => a.name).join(', ')}) are all NUMBERs; BEGINS_WITH compares a prefix of the last sort attribute given, and DynamoDB's begins_with takes strings only`,
+          'use EQUALS to compare the given sort attributes by value, or a range condition (BETWEEN, GREATER_THAN, ...) for a span of numbers');
+      }
+    }
     const included = (def.include ?? []).filter((a) => keyNames.includes(a));
     for (const attr of included) {
       sink.error('INCLUDE_KEY_ATTRIBUTE', where, `INCLUDE names key attribute '${attr}', which every index projects anyway`, 'remove it from `include`');

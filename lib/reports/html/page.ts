@@ -113,7 +113,8 @@ function patternSection(model: TableModel, e: PatternExample, colour: Colour): s
   const rows: [string, string][] = [
     ['Returns', p.entities.map((n) => `<span class="entity ${colour(n)}">${escapeHtml(n)}</span>`).join(' ')],
     ['Index', `<a href="#${idOf('index', p.index)}">${escapeHtml(p.index)}</a>, ${p.order === 'DESCENDING' ? 'descending' : 'ascending'}, ${p.consistentRead ? 'strongly consistent' : 'eventually consistent'}`],
-    ['Key condition', `<code>${escapeHtml(e.template)}</code>`],
+    // A multi-attribute key's pattern sends one condition per number of sort attributes given.
+    ['Key condition', e.template.split('\n').map((line) => `<code>${escapeHtml(line)}</code>`).join('<br>')],
     [`Example input${e.generatedInput ? ' (made up)' : ''}`, `<code>${escapeHtml(JSON.stringify(e.input))}</code>`],
   ];
   if (e.error) {

@@ -77,7 +77,8 @@ function conditionText(query: QueryCommandInput): string {
   const values = query.ExpressionAttributeValues ?? {};
   return query.KeyConditionExpression!
     .replace(/#\w+/g, (n) => names[n] ?? n)
-    .replace(/:\w+/g, (v) => (values[v]?.S !== undefined ? JSON.stringify(values[v].S) : v));
+    // A multi-attribute key compares numbers too (`round = 1`).
+    .replace(/:\w+/g, (v) => (values[v]?.S !== undefined ? JSON.stringify(values[v].S) : values[v]?.N ?? v));
 }
 
 function resultsOf(plan: QueryPlan, table: IndexTable, partitionKeys: readonly string[]): IndexEntry[] {

@@ -1,13 +1,14 @@
 // The key condition of a pattern on a GSI keyed on the items' own attributes (multi-attribute
 // keys): nothing is composed, the query compares the attributes themselves, with DynamoDB's rules
 // checked first: every partition attribute by equality; sort attributes left to right, each by
-// equality but the last one given, which takes the pattern's condition.
+// equality but the last one given, which takes the pattern's condition (BEGINS_WITH: a prefix of
+// a STRING or DATE; DynamoDB's begins_with takes no number).
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { checkSize } from './item-keys';
 import type { AttributeComparison, KeyCondition } from './key-condition';
 import { checkNames } from './key-condition';
 import { VALUE_KINDS, valuesText } from './values';
-import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../../keys/encoding';
+import { DATE_RULE, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../../keys/encoding';
 import type { IndexModel, KeyAttributeModel, PatternModel } from '../../manifest/model';
 import { compareUtf8 } from '../query/fanout-order';
 import { SingleTableError } from '../table/errors';
@@ -15,8 +16,8 @@ import { SingleTableError } from '../table/errors';
 type Input = Readonly<Record<string, unknown>>;
 
 /** The comparison each sort-key condition puts on the last sort attribute given. */
-const OPERATORS: Readonly<Record<string, string>> = {
-  EQUALS: '=', BEGINS_WITH: '=', LESS_THAN: '<', LESS_THAN_OR_EQUAL: '<=', GREATER_THAN: '>', GREATER_THAN_OR_EQUAL: '>=',
+export const ATTRIBUTE_OPERATORS: Readonly<Record<string, string>> = {
+  EQUALS: '=', BEGINS_WITH: 'begins_with', LESS_THAN: '<', LESS_THAN_OR_EQUAL: '<=', GREATER_THAN: '>', GREATER_THAN_OR_EQUAL: '>=',
 };
 
 /** The key condition of a pattern on a multi-attribute GSI; throws before any request on input DynamoDB would refuse. */
@@ -41,8 +42,9 @@ export function attributeKeyCondition(pattern: Pick<PatternModel, 'name' | 'sort
   if (condition === 'BETWEEN') return { pk: '', attributes: [...comparisons, ...between(pattern, index, input.between)] };
   const given = leading(pattern, sort, input);
   given.forEach((attr, i) => {
-    const operator = i === given.length - 1 ? OPERATORS[condition] : '=';
-    comparisons.push({ attribute: attr.name, operator, values: [keyValue(pattern, attr, input[attr.name], MAX_SORT_KEY_BYTES)] });
+    const operator = i === given.length - 1 ? ATTRIBUTE_OPERATORS[condition] : '=';
+    const value = operator === 'begins_with' ? prefixValue(pattern, sort, attr, input[attr.name]) : keyValue(pattern, attr, input[attr.name], MAX_SORT_KEY_BYTES);
+    comparisons.push({ attribute: attr.name, operator, values: [value] });
   });
   return { pk: '', attributes: comparisons };
 }
@@ -98,6 +100,32 @@ function between(pattern: Pick<PatternModel, 'name'>, index: IndexModel, bounds:
     }
   });
   return out;
+}
+
+/** Every ISO-8601 UTC date `normalizeDate` writes has this shape: `9` a digit, anything else itself. */
+const DATE_SHAPE = '9999-99-99T99:99:99.999Z';
+
+/**
+ * The prefix BEGINS_WITH compares the last sort attribute given with: any non-empty string of a
+ * STRING; of a DATE, a leading part of its stored form (`'2026-01'`: that month) or a whole date.
+ * A NUMBER is refused: DynamoDB's begins_with takes strings only.
+ */
+function prefixValue(pattern: Pick<PatternModel, 'name'>, sort: readonly KeyAttributeModel[], attr: KeyAttributeModel, value: unknown): AttributeValue {
+  if (attr.kind === 'NUMBER') {
+    const next = sort[sort.indexOf(attr) + 1];
+    throw new SingleTableError('INVALID_QUERY_INPUT',
+      'is a NUMBER, and BEGINS_WITH compares a prefix of the last sort attribute given, which DynamoDB\'s begins_with takes of strings only; '
+      + (next && next.kind !== 'NUMBER' ? `give ${next.name} too (its prefix is compared), or ` : '') + 'use an EQUALS pattern to compare it by value',
+      { pattern: pattern.name, attribute: attr.name });
+  }
+  if (attr.kind === 'DATE' && typeof value === 'string' && value !== '' && value.length < DATE_SHAPE.length
+    && [...value].every((c, i) => (DATE_SHAPE[i] === '9' ? c >= '0' && c <= '9' : c === DATE_SHAPE[i]))) {
+    return { S: value };
+  }
+  if (attr.kind === 'DATE' && !VALUE_KINDS.DATE.value(value)) {
+    throw new SingleTableError('INVALID_VALUE', mustBe(`${DATE_RULE}, or a leading part of its stored form such as '2026-01'`, value), { pattern: pattern.name, attribute: attr.name });
+  }
+  return keyValue(pattern, attr, value, MAX_SORT_KEY_BYTES);
 }
 
 function valueText(value: unknown): string {

@@ -17,7 +17,7 @@ import { SingleTableError } from '../table/errors';
 /** One comparison of a key attribute in a query of a multi-attribute GSI. */
 export interface AttributeComparison {
   readonly attribute: string;
-  /** `=`, `<`, `<=`, `>`, `>=`, or `BETWEEN` (with two values). */
+  /** `=`, `<`, `<=`, `>`, `>=`, `begins_with`, or `BETWEEN` (with two values). */
   readonly operator: string;
   readonly values: readonly AttributeValue[];
 }

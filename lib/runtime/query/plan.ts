@@ -217,6 +217,7 @@ function attributeKeyExpression(
   return comparisons.map((c, i) => {
     names[`#k${i}`] = c.attribute;
     values[`:k${i}`] = c.values[0];
+    if (c.operator === 'begins_with') return `begins_with(#k${i}, :k${i})`;
     if (c.operator !== 'BETWEEN') return `#k${i} ${c.operator} :k${i}`;
     values[`:k${i}b`] = c.values[1];
     return `#k${i} BETWEEN :k${i} AND :k${i}b`;
