@@ -22,7 +22,8 @@ export function propertyRuns(runs: number): number {
 }
 
 const FLOOR = Symbol('asserted floor');
-const REPORT = join(__dirname, '..', '..', 'test-reports', 'property-cases.jsonl');
+/** Where every property's counts go, a line each (the run's global setup empties it). */
+export const PROPERTY_CASES_REPORT = join(__dirname, '..', '..', 'test-reports', 'property-cases.jsonl');
 
 /**
  * A plugin for `fc.assert`'s `plugins`: this property passes only when at least `share` (0 to 1) of
@@ -56,8 +57,8 @@ const countAsserted: fc.Plugin<unknown> = (_index, store) => {
       const share = store.get<number>(FLOOR) ?? 1;
       const floor = Math.ceil(share * cases);
       const { currentTestName, testPath } = expect.getState();
-      mkdirSync(join(REPORT, '..'), { recursive: true });
-      appendFileSync(REPORT, JSON.stringify({ file: testPath, test: currentTestName, cases, asserted, floor }) + '\n');
+      mkdirSync(join(PROPERTY_CASES_REPORT, '..'), { recursive: true });
+      appendFileSync(PROPERTY_CASES_REPORT, JSON.stringify({ file: testPath, test: currentTestName, cases, asserted, floor }) + '\n');
       if (asserted < floor) {
         throw new Error(`the property reached an assertion in ${asserted} of ${cases} cases; it needs ${floor} (${share * 100}%): `
           + 'make its generator produce the cases it checks, or lower its floor with assertedAtLeast');
