@@ -38,6 +38,8 @@ const project = new awscdk.AwsCdkConstructLibrary({
   jestOptions: {
     // snapshots are checked, never rewritten by the test run: update them with `npx jest -u`
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    // a test run that finds no tests (a broken testMatch, a path that matches nothing) fails
+    passWithNoTests: false,
     jestConfig: {
       testTimeout: 120_000,
       // a worker per core: jest's default (cores - 1) runs a 2-core machine's files one at a time,

@@ -12,6 +12,7 @@ import { ExampleStack } from '../../examples/stack';
 import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/manifest/model';
 import { buildPut } from '../../lib/runtime/items/requests';
+import { propertyRuns } from '../support/property-runs';
 
 const model = compileManifest(manifest).model;
 
@@ -82,7 +83,7 @@ describe.each(Object.keys(INPUTS))('a grant of %s', (name) => {
     await fc.assert(fc.asyncProperty(fc.array(value, { minLength: strings.length, maxLength: strings.length }), async (values) => {
       const input = { ...INPUTS[name], ...Object.fromEntries(strings.map((s, i) => [s, values[i]])) };
       for (const request of patternQueries(model, name, input)) await expectAllowed(policy, request);
-    }), { numRuns: strings.length ? 10 : 1 });
+    }), { numRuns: strings.length ? propertyRuns(10) : 1 });
   });
 
   test('denies the queries of the other patterns on its index, unless they read the same partitions', async () => {

@@ -12,6 +12,7 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
 import { buildPut } from '../../lib/runtime/items/requests';
 import { buildReadUnique, guardKeyAttributes } from '../../lib/runtime/items/unique';
+import { propertyRuns } from '../support/property-runs';
 
 const manifest: SingleTableManifest = {
   entities: {
@@ -204,7 +205,7 @@ test('property: a tenant\'s grant allows its own requests on every template and 
     const policy = policyOf(stack, fn);
     for (const request of tenantRequests(mine, invoiceId)) await expectAllowed(policy, request);
     for (const request of tenantRequests(theirs, invoiceId)) await expectDenied(policy, request);
-  }), { numRuns: 12 });
+  }), { numRuns: propertyRuns(12) });
 });
 
 test('property: with the tenant id a principal tag, one policy allows each principal its own tenant\'s requests only', async () => {
@@ -219,7 +220,7 @@ test('property: with the tenant id a principal tag, one policy allows each princ
     const context = { 'aws:PrincipalTag/tenantId': (encodeSegment(AttributeKind.STRING, mine, model.escapeChar) as { segment: string }).segment };
     for (const request of tenantRequests(mine, invoiceId)) await expectAllowed(policy, { ...request, context });
     for (const request of tenantRequests(theirs, invoiceId)) await expectDenied(policy, { ...request, context });
-  }), { numRuns: 40 });
+  }), { numRuns: propertyRuns(40) });
 });
 
 test('a KEYS_ONLY pattern whose keys hold every attribute of its entity fetches nothing, so gets no BatchGetItem', () => {
@@ -301,7 +302,7 @@ test('without tenant isolation a grant of writes reads only the unique entities\
     await expectAllowed(policy, itemRequest(unique, buildReadUnique(unique, TABLE_NAME, unique.entities.Plan, { planId })));
     await expectDenied(policy, itemRequest(unique, { Key: buildPut(unique, TABLE_NAME, 'Tenant', { tenantId: planId }).Item! }));
     await expectDenied(policy, itemRequest(unique, { Key: buildPut(unique, TABLE_NAME, 'Invoice', { tenantId: planId, invoiceId: planId, status: 'OPEN' }).Item! }));
-  }), { numRuns: 20 });
+  }), { numRuns: propertyRuns(20) });
 
   // A grant that reads items anyway reads them on the whole table.
   const both = tableStack(m);
@@ -351,5 +352,5 @@ test('property: a tenant\'s grant allows the guard writes the runtime sends for 
       await expectAllowed(policy, itemRequest(unique, { Key: guardOf(mine) }, action));
       await expectDenied(policy, itemRequest(unique, { Key: guardOf(theirs) }, action));
     }
-  }), { numRuns: 12 });
+  }), { numRuns: propertyRuns(12) });
 });

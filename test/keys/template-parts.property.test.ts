@@ -5,6 +5,7 @@ import { ALLOWED_DELIMITERS, booleanSegment, dateSegment, escapeCharFor, numberS
 import { composeParts, composePrefix, partsSegments, partsTemplate, SegmentEncode, templateParts } from '../../lib/keys/template';
 import type { KeySegmentModel, KeyTemplateModel } from '../../lib/manifest/model';
 import { AttributeKind } from '../../lib/manifest/structs';
+import { propertyRuns } from '../support/property-runs';
 
 const ENCODERS: Record<string, SegmentEncode> = { STRING: stringSegment, NUMBER: numberSegment, DATE: dateSegment, BOOLEAN: booleanSegment };
 const VALUES: Record<string, fc.Arbitrary<unknown>> = {
@@ -41,7 +42,7 @@ test('a template read back from its parts has its segments, source and attribute
     expect(templateParts(t, delimiter)).toEqual(parts);
     expect(partsSegments(parts, delimiter)).toEqual(t.segments);
     expect(partsTemplate(parts)).toEqual({ source: sourceOf(t, delimiter), attributes: t.attributes });
-  }));
+  }), { numRuns: propertyRuns(100) });
 });
 
 test('a prefix of the leading attributes starts the full key and ends at a delimiter; with every attribute it is the key', () => {
@@ -68,5 +69,5 @@ test('a prefix of the leading attributes starts the full key and ends at a delim
       // Ends where a segment ends: never inside a value, so it matches no longer value.
       expect(p.prefix === '' || p.prefix.endsWith(delimiter)).toBe(true);
     }
-  }));
+  }), { numRuns: propertyRuns(100) });
 });

@@ -1,6 +1,7 @@
 // "Did you mean": the closest declared name, only when it is close enough to be the one meant.
 import * as fc from 'fast-check';
 import { closestName, didYouMean } from '../../lib/model/closest-name';
+import { propertyRuns } from '../support/property-runs';
 
 test.each([
   ['ordrId', ['username', 'orderId', 'status'], 'orderId'],
@@ -31,7 +32,7 @@ test('a declared name finds itself, and one edit away from a name of 3+ characte
     expect(found).toBeDefined();
     expect(names.some((n) => n === found)).toBe(true);
     expect(distance(typo, found!)).toBeLessThanOrEqual(1);
-  }), { numRuns: 100 });
+  }), { numRuns: propertyRuns(100) });
 });
 
 /** Edit distance by memoized recursion, written apart from the implementation. */

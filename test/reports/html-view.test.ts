@@ -12,6 +12,7 @@ import { mermaidDiagram, mermaidText } from '../../lib/reports/mermaid';
 import { createClient } from '../../lib/runtime';
 import { tableKey } from '../../lib/runtime/keys/item-keys';
 import { Engine, startEngine } from '../support/engine';
+import { propertyRuns } from '../support/property-runs';
 
 const model = compileManifest(manifest).model;
 const view = htmlView(model, localData);
@@ -134,7 +135,7 @@ describe('escaping', () => {
       const escaped = escapeHtml(s);
       expect(escaped).not.toMatch(/[<>"']/);
       expect(escaped.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c)))).toBe(s);
-    }));
+    }), { numRuns: propertyRuns(100) });
   });
 });
 
@@ -164,6 +165,6 @@ describe('mermaid', () => {
         return String.fromCharCode(Number(code));
       });
       expect(read).toBe(s);
-    }));
+    }), { numRuns: propertyRuns(100) });
   });
 });

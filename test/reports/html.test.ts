@@ -11,19 +11,20 @@ import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { htmlView, renderHtmlView, ViewSamples } from '../../lib/reports/html';
 import { ROOT } from '../support/bundle';
-import { CHROMIUM_ARGS, chromiumPath } from '../support/chromium';
+import { CHROMIUM_ARGS, chromiumPath, IN_CI } from '../support/chromium';
 
 const model = compileManifest(manifest).model;
 const OUT = path.join(ROOT, 'test-reports');
 const browser = chromiumPath();
-if ('skip' in browser) console.warn(`HTML view browser tests skipped: ${browser.skip}`);
-const suite = 'path' in browser ? describe : describe.skip;
+if ('skip' in browser && !IN_CI) console.warn(`HTML view browser tests skipped: ${browser.skip}`);
+const suite = 'path' in browser || IN_CI ? describe : describe.skip;
 
 suite('the HTML view in headless Chromium', () => {
   let context: BrowserContext;
   let userDataDir: string;
 
   beforeAll(async () => {
+    if ('skip' in browser) throw new Error(`CI runs the HTML view's browser tests, and Chromium is unavailable: ${browser.skip}`);
     mkdirSync(OUT, { recursive: true });
     userDataDir = mkdtempSync(path.join(tmpdir(), 'single-table-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {

@@ -2,6 +2,7 @@
 // in index order, Limit counts evaluated items (a filter can hide some of them, so a page can be
 // short or even empty while LastEvaluatedKey is set), ExclusiveStartKey is a position that need not
 // be an existing item, and it must hold exactly the index and table key attributes.
+// fanout-fake.engine.test.ts holds it to the engine's answers.
 import { createHash } from 'crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { fanOutQuery, FanOutState } from '../../lib/runtime/query/fanout';

@@ -2,8 +2,6 @@
 // stored item), put modes, consistent gets, updates that move or drop index keys, deletes.
 import { AttributeValue, GetItemCommand, GetItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { manifest } from '../../examples/manifest';
-import { encodeNumber } from '../../lib/keys/encoding';
-import { shardForItem } from '../../lib/keys/shard';
 import { compileManifest } from '../../lib/manifest/compile';
 import { createClient, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine } from '../support/engine';
@@ -35,17 +33,18 @@ test('put writes every key exactly as the templates and the key encoding (docs/k
   await db.putItem('Order', order);
   const pk = 'CUSTOMER#Ann$aLee';
   const sk = 'ORDER#o$d1';
-  const shard = shardForItem(pk, sk, model.indexes.GSI2.shards!.writeCount);
+  // The shard of this item's table key among GSI2's 3 (pinned in test/fixtures/format-vectors.json).
+  expect(model.indexes.GSI2.shards!.writeCount).toBe(3);
   expect(await raw(pk, sk)).toEqual({
     PK: pk,
     SK: sk,
     Type: 'Order',
     GSI1PK: 'ORDER#o$d1',
     GSI1SK: 'ORDER#o$d1',
-    GSI2PK: `ORDER#OPEN#${shard}`,
+    GSI2PK: 'ORDER#OPEN#0',
     GSI2SK: '2024-01-02T01:04:05.000Z',
     LSI1SK: 'ORDERED#2024-01-02T01:04:05.000Z',
-    LSI2SK: `AMOUNT#${encodeNumber(99.99)}`,
+    LSI2SK: 'AMOUNT#P5019999',
     username: 'Ann Lee',
     orderId: 'o#1',
     status: 'OPEN',

@@ -5,14 +5,17 @@
 // synthesizes, and more per synth): test/construct/cloudformation-validation.test.ts and the tests
 // that run `cdk synth` as a user does turn it on and find nothing. Every temporary file of the run,
 // its workers and the processes they start goes to one folder (TMPDIR), which the teardown removes.
-import { mkdtempSync } from 'fs';
+import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { PROPERTY_CASES_REPORT } from './property-runs';
 import { SHARED_ENGINE_ENV, TEMPLATE_CACHE_ENV } from './shared-engine';
 import { startEmbeddedEngine } from '../../lib/engine/engine';
 
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
+  // The properties' counts of this run only.
+  rmSync(PROPERTY_CASES_REPORT, { force: true });
   const temporary = mkdtempSync(join(tmpdir(), 'single-table-test-run-'));
   Object.assign(globalThis, { singleTableTemporary: temporary, singleTableTmpdirBefore: process.env.TMPDIR });
   process.env.TMPDIR = temporary;
