@@ -4,7 +4,7 @@ query per shard merged in order; KEYS_ONLY entries hydrated with BatchGetItem in
 Everything wrong with the input fails before any network call."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
 from .cursor import decode_cursor, encode_cursor, query_binding
 from .encoding import Invalid, encode_value, must_be
@@ -23,6 +23,32 @@ class Page(NamedTuple):
     """One page of results; ``cursor`` is set when there may be more."""
     items: list[Result]
     cursor: str | None = None
+
+
+def collect_pages(read: Callable[[str | None], Page], cursor: str | None, pages: Any) -> Page:
+    """``pages`` pages from ``cursor`` merged into one (their items in order, the last one's cursor); ``'all'`` reads every page."""
+    if pages != 'all' and not (isinstance(pages, int) and not isinstance(pages, bool) and pages > 0):
+        raise SingleTableError('INVALID_QUERY_INPUT', f"pages must be a positive whole number or 'all', got {pages!r}")
+    page = read(cursor)
+    if pages == 1 or page.cursor is None:
+        return page
+    items = list(page.items)
+    n = 1
+    while page.cursor is not None and n != pages:
+        page = read(page.cursor)
+        items.extend(page.items)
+        n += 1
+    return Page(items, page.cursor)
+
+
+def iterate_pages(read: Callable[[str | None], Page], cursor: str | None) -> Iterator[Page]:
+    """Page after page from ``cursor``, each read when asked for (a page may be empty and still have a cursor: a filter can leave out every item read)."""
+    while True:
+        page = read(cursor)
+        yield page
+        cursor = page.cursor
+        if cursor is None:
+            return
 
 
 class Plan:

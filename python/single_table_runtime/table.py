@@ -3,19 +3,22 @@ DynamoDB client (the low-level client: items travel as AttributeValues, composed
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Literal, Mapping, Sequence, Union
 
 from . import items as item_ops
 from .errors import SingleTableError
-from .model import Model, load_model
-from .query import Page, pattern_page, plan_query
+from .model import Model, deployed_model, load_model
+from .query import Page, collect_pages, iterate_pages, pattern_page, plan_query
 from .results import Result
 from .send import RetryPolicy, with_retry
 from .values import from_item
 
 TABLE_NAME_ENV = 'TABLE_NAME'
-MODEL_ENV = 'SINGLE_TABLE_MODEL'
 FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT'
+
+Order = Literal['asc', 'desc']
+Pages = Union[int, Literal['all']]
+Condition = Mapping[str, Any]
 
 
 class Table:
@@ -80,35 +83,52 @@ class Table:
 
     # ---- queries ---------------------------------------------------------------------------------
 
-    def query(self, pattern: str, values: Mapping[str, Any] | None = None, *, limit: int | None = None, order: str | None = None,
-              consistent: bool | None = None, cursor: str | None = None, filter: Any = None, attributes: list[str] | None = None) -> Page:
-        """Runs an access pattern: one page of typed results, merged over every shard of a sharded index, and a cursor when there may be more."""
+    def query(self, pattern: str, values: Mapping[str, Any] | None = None, *, limit: int | None = None, order: Order | None = None,
+              consistent: bool | None = None, cursor: str | None = None, filter: Condition | None = None, attributes: Sequence[str] | None = None,
+              pages: Pages = 1) -> Page:
+        """Runs an access pattern: one page of typed results (``pages`` of them merged, or ``'all'``), merged over every
+        shard of a sharded index, with a cursor when there may be more."""
+        read = self._pattern_reader(pattern, values, limit, order, consistent, filter, attributes)
+        return collect_pages(read, cursor, pages)
+
+    def query_pages(self, pattern: str, values: Mapping[str, Any] | None = None, *, limit: int | None = None, order: Order | None = None,
+                    consistent: bool | None = None, cursor: str | None = None, filter: Condition | None = None,
+                    attributes: Sequence[str] | None = None) -> Iterator[Page]:
+        """Every page of a pattern from ``cursor`` on, each read when the previous one is used up (the input is checked at the call)."""
+        read = self._pattern_reader(pattern, values, limit, order, consistent, filter, attributes)
+        return iterate_pages(read, cursor)
+
+    def query_all(self, pattern: str, values: Mapping[str, Any] | None = None, *, limit: int | None = None, order: Order | None = None,
+                  consistent: bool | None = None, cursor: str | None = None, filter: Condition | None = None,
+                  attributes: Sequence[str] | None = None) -> Iterator[Result]:
+        """Every result of a pattern, page after page from ``cursor`` on (``limit`` is each page's size)."""
+        for page in self.query_pages(pattern, values, limit=limit, order=order, consistent=consistent, cursor=cursor, filter=filter,
+                                     attributes=attributes):
+            yield from page.items
+
+    def _pattern_reader(self, pattern: str, values: Mapping[str, Any] | None, limit: int | None, order: Order | None, consistent: bool | None,
+                        filter: Condition | None, attributes: Sequence[str] | None) -> Callable[[str | None], Page]:
         values = {} if values is None else values
         plan = plan_query(self, pattern, values, limit, order, consistent)
         if filter is not None or attributes is not None:
             from .conditions import read_plan
             read_plan(self, plan, filter, attributes)
-        return pattern_page(self, pattern, values, plan, cursor)
+        return lambda cursor: pattern_page(self, pattern, values, plan, cursor)
 
-    def query_all(self, pattern: str, values: Mapping[str, Any] | None = None, **options: Any) -> Iterator[Result]:
-        """Every result of a pattern, page after page (from ``cursor`` when given)."""
-        for page in self.query_pages(pattern, values, **options):
-            yield from page.items
+    def scan(self, *, entities: Sequence[str] | None = None, segments: int | None = None, segment: int | None = None, limit: int | None = None,
+             consistent: bool = False, cursor: str | None = None, filter: Condition | None = None, attributes: Sequence[str] | None = None,
+             pages: Pages = 1) -> Page:
+        """One page of the table's items of ``entities`` (every entity by default; ``pages`` of them merged, or ``'all'``),
+        segments read in parallel, with a cursor while some segment has more."""
+        from .scan import plan_scan
+        return collect_pages(plan_scan(self, entities, segments, segment, limit, consistent, filter, attributes), cursor, pages)
 
-    def query_pages(self, pattern: str, values: Mapping[str, Any] | None = None, *, cursor: str | None = None, **options: Any) -> Iterator[Page]:
-        while True:
-            page = self.query(pattern, values, cursor=cursor, **options)
-            yield page
-            cursor = page.cursor
-            if cursor is None:
-                return
-
-
-    def scan(self, *, entities: list[str] | None = None, segments: int | None = None, segment: int | None = None, limit: int | None = None,
-             consistent: bool = False, cursor: str | None = None, filter: Any = None, attributes: list[str] | None = None) -> Page:
-        """One page of the table's items of ``entities`` (every entity by default), segments read in parallel."""
-        from .scan import scan
-        return scan(self, entities, segments, segment, limit, consistent, cursor, filter, attributes)
+    def scan_pages(self, *, entities: Sequence[str] | None = None, segments: int | None = None, segment: int | None = None,
+                   limit: int | None = None, consistent: bool = False, cursor: str | None = None, filter: Condition | None = None,
+                   attributes: Sequence[str] | None = None) -> Iterator[Page]:
+        """Every page of a scan from ``cursor`` on, each read when the previous one is used up (the options are checked at the call)."""
+        from .scan import plan_scan
+        return iterate_pages(plan_scan(self, entities, segments, segment, limit, consistent, filter, attributes), cursor)
 
     # ---- batches, transactions, streams ----------------------------------------------------------
 
@@ -152,12 +172,7 @@ def open_table(model: Any = None, *, table_name: str | None = None, client: Any 
     The table name defaults to TABLE_NAME. When SINGLE_TABLE_FINGERPRINT is set (the stack sets it), the
     model must be the one the table was deployed from. Call it once, outside the handler.
     """
-    if model is None:
-        path = os.environ.get(MODEL_ENV)
-        if not path:
-            raise SingleTableError('INVALID_MODEL', f'pass the compiled model file, or set {MODEL_ENV} to its path (the stack sets it on the functions it connects)')
-        model = path
-    loaded = model if isinstance(model, Model) else load_model(model)
+    loaded = deployed_model() if model is None else model if isinstance(model, Model) else load_model(model)
     name = table_name or os.environ.get(TABLE_NAME_ENV)
     if not name:
         raise SingleTableError('TABLE_NAME_MISSING', f'pass `table_name` or set the {TABLE_NAME_ENV} environment variable')
