@@ -35,7 +35,8 @@ def storable_number(n: Any) -> bool:
         return False
     if n.is_zero():
         return True
-    return len(n.normalize().as_tuple().digits) <= 38 and _DECIMAL_MIN <= abs(n) < _DECIMAL_MAX
+    # Significant digits, counted exactly (normalize() would round to the context's 28).
+    return len(''.join(map(str, n.as_tuple().digits)).strip('0')) <= 38 and _DECIMAL_MIN <= abs(n) < _DECIMAL_MAX
 
 
 _DECIMAL_MIN = Decimal('1e-130')
