@@ -15,6 +15,7 @@ from .values import from_item
 
 TABLE_NAME_ENV = 'TABLE_NAME'
 FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT'
+ENDPOINT_ENV = 'AWS_ENDPOINT_URL_DYNAMODB'
 
 Order = Literal['asc', 'desc']
 Pages = Union[int, Literal['all']]
@@ -182,5 +183,6 @@ def open_table(model: Any = None, *, table_name: str | None = None, client: Any 
                                f'({FINGERPRINT_ENV}); deploy both from the same manifest')
     if client is None:
         import boto3
-        client = boto3.client('dynamodb')
+        # The endpoint variable boto3 honours from 1.28 on, honoured on older ones too (local engines, tests).
+        client = boto3.client('dynamodb', endpoint_url=os.environ.get(ENDPOINT_ENV) or None)
     return Table(loaded, name, client, retry or RetryPolicy(), shard_concurrency)
