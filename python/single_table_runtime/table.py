@@ -18,8 +18,13 @@ FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT'
 ENDPOINT_ENV = 'AWS_ENDPOINT_URL_DYNAMODB'
 
 Order = Literal['asc', 'desc']
+"""A query's order: ascending or descending sort keys."""
+PutMode = Literal['upsert', 'create', 'replace']
+"""How a put treats an existing item: overwrite it, fail if it exists, fail if it does not."""
 Pages = Union[int, Literal['all']]
+"""How many pages one query or scan call reads and returns as one page: a number, or every page."""
 Condition = Mapping[str, Any]
+"""A condition or filter as data, as the Node.js runtime's ``where`` takes it: ``{'attr': 'status', 'eq': 'OPEN'}``."""
 
 
 class Table:
@@ -44,7 +49,7 @@ class Table:
 
     # ---- single items ----------------------------------------------------------------------------
 
-    def put(self, entity: str, item: Mapping[str, Any], *, mode: str = 'upsert', condition: Any = None) -> None:
+    def put(self, entity: str, item: Mapping[str, Any], *, mode: PutMode = 'upsert', condition: Condition | None = None) -> None:
         """Writes a whole item: ``upsert`` overwrites, ``create`` fails if it exists, ``replace`` fails if it does not."""
         if self.model.entity(entity).get('unique'):
             from .unique import unique_put  # a transaction with the guards of its unique values
