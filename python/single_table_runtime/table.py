@@ -37,6 +37,7 @@ class Table:
         self.retry = retry
         self.shard_concurrency = shard_concurrency
         self._executor: Any = None
+        self.fast_writes: dict[str, Any] = {}  # per entity, its compiled item builder or None (items.py)
 
     @property
     def executor(self) -> Any:
