@@ -82,7 +82,19 @@ def read_options(pattern: dict[str, Any], index: dict[str, Any], limit: Any, ord
     return (order == 'desc') if order else pattern['order'] == 'DESCENDING', bool(strong)
 
 
+_UNCOMPILED: Any = object()
+
+
 def plan_query(table: Table, pattern_name: str, values: Any, limit: Any = None, order: Any = None, consistent: Any = None) -> Plan:
+    if order is None and consistent is None:
+        # The pattern's most common inputs, planned by its compiled plan (_fast_query); anything else below.
+        fast = table.fast_plans.get(pattern_name, _UNCOMPILED) if pattern_name.__class__ is str else None
+        if fast is _UNCOMPILED:
+            fast = _compile_fast_plan(table, pattern_name)
+        if fast is not None:
+            plan = fast(values, limit)
+            if plan is not None:
+                return plan
     model = table.model
     keys = model.pattern_keys(pattern_name)
     descending, strong = read_options(keys.pattern, keys.index, limit, order, consistent)
@@ -91,26 +103,44 @@ def plan_query(table: Table, pattern_name: str, values: Any, limit: Any = None, 
     return Plan(keys, condition, descending, strong, limit, keys.pattern['fetch'])
 
 
+def _compile_fast_plan(table: Table, pattern_name: str) -> Any:
+    if pattern_name not in table.model.patterns:
+        return None
+    from ._fast_query import compile_fast_plan
+    try:
+        keys = table.model.pattern_keys(pattern_name)
+    except SingleTableError:
+        fast = None  # a pattern this runtime does not plan: the general path says why
+    else:
+        fast = compile_fast_plan(table.model, keys, Plan)
+    table.fast_plans[pattern_name] = fast
+    return fast
+
+
 def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[str, Any] | None = None,
                       limit: int | None = None) -> dict[str, Any]:
-    index = plan.keys.index
-    condition = plan.condition
-    names = {'#pk': index['partitionKey']}
+    keys = plan.keys
+    shell = table.query_shells.get(keys)
+    if shell is None:
+        shell = table.query_shells[keys] = _query_shell(table, keys)
+    index_name, pk_names, sk_names, type_values, type_filter = shell
+    sk = plan.condition.get('sk')
     values: dict[str, Any] = {':pk': {'S': partition_key}}
-    expression = '#pk = :pk'
-    sk = condition.get('sk')
     if sk:
-        names['#sk'] = index['sortKey']
-        expression += ' AND ' + sk['expression']
+        names = dict(sk_names)
+        expression = '#pk = :pk AND ' + sk['expression']
         if 'lo' in sk:
             values[':lo'] = {'S': sk['lo']}
         if 'hi' in sk:
             values[':hi'] = {'S': sk['hi']}
-    request: dict[str, Any] = {'TableName': table.table_name}
-    if index['type'] != 'TABLE':
-        request['IndexName'] = index['name']
-    request.update(KeyConditionExpression=expression, ExpressionAttributeNames=names, ExpressionAttributeValues=values,
-                   ScanIndexForward=not plan.descending)
+    else:
+        names = dict(pk_names)
+        expression = '#pk = :pk'
+    request: dict[str, Any] = {'TableName': table.table_name, 'IndexName': index_name, 'KeyConditionExpression': expression,
+                               'ExpressionAttributeNames': names, 'ExpressionAttributeValues': values,
+                               'ScanIndexForward': not plan.descending} if index_name else {
+        'TableName': table.table_name, 'KeyConditionExpression': expression, 'ExpressionAttributeNames': names,
+        'ExpressionAttributeValues': values, 'ScanIndexForward': not plan.descending}
     if plan.consistent:
         request['ConsistentRead'] = True
     limit = plan.limit if limit is None else limit
@@ -120,17 +150,24 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
         request['ExclusiveStartKey'] = start
     if plan.fetch == 'LSI_FETCH' and plan.projection is None:
         request['Select'] = 'ALL_ATTRIBUTES'
-    if plan.keys.type_filter:
-        names['#type'] = table.model.type_attribute
-        refs = []
-        for i, t in enumerate(plan.keys.type_filter):
-            values[f':t{i}'] = {'S': t}
-            refs.append(f':t{i}')
-        request['FilterExpression'] = f"#type IN ({', '.join(refs)})"
+    if type_filter:
+        values.update(type_values)
+        request['FilterExpression'] = type_filter
     if plan.projection is not None or plan.filter is not None:
         from .conditions import finish_read
         finish_read(table, request, plan)
     return request
+
+
+def _query_shell(table: Table, keys: PatternKeys) -> tuple[str | None, dict[str, str], dict[str, str], dict[str, Any], str | None]:
+    """What every Query of a pattern shares: its index name (none for the table), the attribute names without and with
+    a sort-key condition (the type attribute's after them when results are filtered by type), and the type filter."""
+    index = keys.index
+    type_values = {f':t{i}': {'S': t} for i, t in enumerate(keys.type_filter or ())}
+    type_filter = f"#type IN ({', '.join(type_values)})" if keys.type_filter else None
+    typed = {'#type': table.model.type_attribute} if type_filter else {}
+    return (index['name'] if index['type'] != 'TABLE' else None, {'#pk': index['partitionKey'], **typed},
+            {'#pk': index['partitionKey'], '#sk': index.get('sortKey'), **typed}, type_values, type_filter)
 
 
 def shards_to_query(table: Table, plan: Plan, values: Any) -> list[int]:

@@ -38,6 +38,8 @@ class Table:
         self.shard_concurrency = shard_concurrency
         self._executor: Any = None
         self.fast_writes: dict[str, Any] = {}  # per entity, its compiled item builder or None (items.py)
+        self.fast_plans: dict[str, Any] = {}  # per pattern, its compiled plan or None (query.py)
+        self.query_shells: dict[Any, Any] = {}  # per pattern's keys, what each of its Query requests shares (query.py)
 
     @property
     def executor(self) -> Any:
