@@ -235,17 +235,17 @@ function modelErrorVectors(document: object): { text: string | null; unset: bool
   const dir = mkdtempSync(join(tmpdir(), 'single-table-corpus-'));
   const saved = process.env.SINGLE_TABLE_MODEL;
   try {
-    return [...texts, undefined].map((text, i) => {
+    return [...texts, undefined].map((content, i) => {
       const file = join(dir, `model-${i}.json`);
-      if (typeof text === 'string') writeFileSync(file, text);
-      if (text === undefined) delete process.env.SINGLE_TABLE_MODEL; else process.env.SINGLE_TABLE_MODEL = file;
+      if (typeof content === 'string') writeFileSync(file, content);
+      if (content === undefined) delete process.env.SINGLE_TABLE_MODEL; else process.env.SINGLE_TABLE_MODEL = file;
       let error: string | null = null;
       try {
         deployedModel();
       } catch (e) {
         error = codeOf(e);
       }
-      return { text: text === undefined ? null : text, unset: text === undefined, error };
+      return { text: content === undefined ? null : content, unset: content === undefined, error };
     });
   } finally {
     if (saved === undefined) delete process.env.SINGLE_TABLE_MODEL; else process.env.SINGLE_TABLE_MODEL = saved;
@@ -339,15 +339,16 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
   });
 
   // Numbers and model files: what the Node.js runtime reads from each (its own section, beside the request vectors).
-  const numbers = sample(storedNumber, 1500).map((text) => {
-    const value = numberValue(text);
-    return { text, kind: typeof value, value: String(value) };
+  const numbers = sample(storedNumber, 1500).map((stored) => {
+    const value = numberValue(stored);
+    return { text: stored, kind: typeof value, value: String(value) };
   });
   const modelErrors = modelErrorVectors(modelDocument(models[names[0]]));
 
   const documents = Object.fromEntries(names.map((n) => [n, modelDocument(models[n])]));
   // The models as written (their counts are numbers), the vectors with their numbers as text.
-  const vectors = JSON.stringify({ seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors, guards, numbers, modelErrors }, numbersAsText);
+  const sections = { seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors, guards, numbers, modelErrors };
+  const vectors = JSON.stringify(sections, numbersAsText);
   writeFileSync(file, `{"models":${JSON.stringify(documents)},"guardModel":${JSON.stringify(modelDocument(guardModel))},${vectors.slice(1)}`);
   const counts = { segments, shards, puts, queries, cursors, guards, numbers, modelErrors };
   return Object.fromEntries(Object.entries(counts).map(([kind, list]) => [kind, list.length]));
