@@ -37,24 +37,28 @@ class Model:
         self._pattern_keys: dict[str, PatternKeys] = {}
 
     def entity(self, name: str) -> dict[str, Any]:
+        """An entity's model; raises UNKNOWN_ENTITY (with the closest declared name) when there is none."""
         entity = self.entities.get(name) if isinstance(name, str) else None
         if entity is None:
             raise SingleTableError('UNKNOWN_ENTITY', f'is not declared in the manifest; {did_you_mean(str(name), self.entities)}known entities: {", ".join(self.entities)}', entity=str(name))
         return entity
 
     def pattern(self, name: str) -> dict[str, Any]:
+        """A pattern's model; raises UNKNOWN_PATTERN (with the closest declared name) when there is none."""
         pattern = self.patterns.get(name) if isinstance(name, str) else None
         if pattern is None:
             raise SingleTableError('UNKNOWN_PATTERN', f'is not declared in the manifest; {did_you_mean(str(name), self.patterns)}known patterns: {", ".join(self.patterns)}', pattern=str(name))
         return pattern
 
     def entity_keys(self, name: str) -> EntityKeys:
+        """An entity's key templates, compiled at first use."""
         keys = self._entity_keys.get(name)
         if keys is None:
             keys = self._entity_keys[name] = EntityKeys(self, self.entity(name))
         return keys
 
     def pattern_keys(self, name: str) -> PatternKeys:
+        """A pattern's key templates, compiled at first use."""
         keys = self._pattern_keys.get(name)
         if keys is None:
             pattern = self.pattern(name)

@@ -3,7 +3,7 @@ DynamoDB client (the low-level client: items travel as AttributeValues, composed
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator, Literal, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Mapping, Sequence, Union
 
 from . import items as item_ops
 from .errors import SingleTableError
@@ -12,6 +12,10 @@ from .query import Page, collect_pages, iterate_pages, pattern_page, plan_query
 from .results import Result
 from .send import RetryPolicy, with_retry
 from .values import from_item
+
+if TYPE_CHECKING:
+    from .streams import StreamChange
+    from .unique import ReleaseResult
 
 TABLE_NAME_ENV = 'TABLE_NAME'
 FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT'
@@ -67,7 +71,7 @@ class Table:
         return from_item(out['Item'], self.model.strip) if 'Item' in out else None
 
     def delete(self, entity: str, key: Mapping[str, Any], *, must_exist: bool = False, version: int | None = None,
-               condition: Any = None) -> dict[str, Any] | None:
+               condition: Condition | None = None) -> dict[str, Any] | None:
         """Deletes an item; returns what it held, None when there was none."""
         if self.model.entity(entity).get('unique'):
             from .unique import unique_delete  # a transaction with the release of its unique values' guards
@@ -76,9 +80,9 @@ class Table:
         out = item_ops.send_write(self, entity, 'delete_item', request, key, condition)
         return from_item(out['Attributes'], self.model.strip) if 'Attributes' in out else None
 
-    def update(self, entity: str, changes: Mapping[str, Any], *, remove: list[str] | tuple[str, ...] = (), add: Mapping[str, Any] | None = None,
+    def update(self, entity: str, changes: Mapping[str, Any], *, remove: Sequence[str] = (), add: Mapping[str, Any] | None = None,
                append: Mapping[str, Any] | None = None, prepend: Mapping[str, Any] | None = None, delete_from_set: Mapping[str, Any] | None = None,
-               set_if_missing: Mapping[str, Any] | None = None, condition: Any = None, read_missing: bool = False) -> dict[str, Any]:
+               set_if_missing: Mapping[str, Any] | None = None, condition: Condition | None = None, read_missing: bool = False) -> dict[str, Any]:
         """Sets ``changes`` (the table key attributes included) on an existing item, removes ``remove``, applies the
         operators, and recomputes the index keys it moves; returns the item as the update left it."""
         from .update import update_item
@@ -141,40 +145,41 @@ class Table:
 
     # ---- batches, transactions, streams ----------------------------------------------------------
 
-    def batch_get(self, requests: list[Mapping[str, Any]], *, consistent: bool = False) -> list[Result | None]:
+    def batch_get(self, requests: Sequence[Mapping[str, Any]], *, consistent: bool = False) -> list[Result | None]:
         """Reads many items (``{'entity': ..., 'key': {...}}``); results in request order, None where there is none."""
         from .transact import batch_get
         return batch_get(self, requests, consistent)
 
-    def batch_write(self, requests: list[Mapping[str, Any]]) -> None:
+    def batch_write(self, requests: Sequence[Mapping[str, Any]]) -> None:
         """Writes many puts (``{'type': 'put', 'entity', 'item'}``) and deletes (``{'type': 'delete', 'entity', 'key'}``);
         what DynamoDB leaves unprocessed is retried, and what stays so raises UnprocessedError listing it."""
         from .transact import batch_write
         batch_write(self, requests)
 
-    def transact_write(self, actions: list[Mapping[str, Any]], *, token: str | None = None) -> None:
+    def transact_write(self, actions: Sequence[Mapping[str, Any]], *, token: str | None = None) -> None:
         """Applies up to 100 actions atomically (``put``, ``update``, ``delete``, ``condition_check``), unique-value guards included."""
         from .transact import transact_write
         transact_write(self, actions, token)
 
-    def transact_get(self, requests: list[Mapping[str, Any]]) -> list[Result | None]:
+    def transact_get(self, requests: Sequence[Mapping[str, Any]]) -> list[Result | None]:
         """Reads up to 100 items atomically; results in request order, None where there is none."""
         from .transact import transact_get
         return transact_get(self, requests)
 
-    def release_unique_values(self, event: Mapping[str, Any], *, any_remove: bool = False) -> Any:
+    def release_unique_values(self, event: Mapping[str, Any], *, any_remove: bool = False) -> ReleaseResult:
         """Frees the unique values of the items a stream event's REMOVE records took away by time to live (every REMOVE
         with ``any_remove``): a ``ReleaseResult`` of the values ``released``, ``kept`` and ``skipped``."""
         from .unique import release_unique_values
         return release_unique_values(self, event, any_remove)
 
-    def decode_stream(self, event: Mapping[str, Any], *, entities: list[str] | None = None, event_names: list[str] | None = None) -> list[Any]:
+    def decode_stream(self, event: Mapping[str, Any], *, entities: Sequence[str] | None = None,
+                      event_names: Sequence[Literal['INSERT', 'MODIFY', 'REMOVE']] | None = None) -> list[StreamChange]:
         """A DynamoDB stream event's records as typed changes (sends nothing)."""
         from .streams import decode_stream
         return decode_stream(self.model, dict(event), entities, event_names)
 
 
-def open_table(model: Any = None, *, table_name: str | None = None, client: Any = None, retry: RetryPolicy | None = None,
+def open_table(model: Model | Mapping[str, Any] | str | os.PathLike[str] | None = None, *, table_name: str | None = None, client: Any = None, retry: RetryPolicy | None = None,
                shard_concurrency: int | None = None) -> Table:
     """Opens the table of a compiled model file (a dict, or its path; default: the file SINGLE_TABLE_MODEL names).
 
