@@ -56,6 +56,23 @@ def compile_fast_plan(model: Model, keys: PatternKeys, plan: Callable[..., Plan]
         return None
 
     only = next(iter(names)) if len(names) == 1 else None
+    if pk_string is not None and pk_string == only and sk_condition != 'equals':
+        # The most common query: one STRING attribute for the partition key, and no sort-key input.
+        condition_sk = sk_condition
+
+        def partition_plan(values: Any, limit: Any) -> Plan | None:
+            if values.__class__ is not dict or len(values) != 1 or not (limit is None or (limit.__class__ is int and limit > 0)):
+                return None
+            v = values.get(only)
+            # A string that needs no escape is the segment itself.
+            if v.__class__ is not str or not v or (min(v) <= esc or not v.isascii()) and search(v) is not None:
+                return None
+            pk = pk_head + v + pk_tail
+            if len(pk) * 4 > pk_limit:
+                return None
+            # The floor's condition is shared: plans never change theirs.
+            return plan(keys, {'pk': pk} if condition_sk is None else {'pk': pk, 'sk': condition_sk}, descending, strong, limit, fetch)
+        return partition_plan
 
     def fast_plan(values: Any, limit: Any) -> Plan | None:
         if values.__class__ is not dict or not (limit is None or (limit.__class__ is int and limit > 0)):
@@ -63,7 +80,6 @@ def compile_fast_plan(model: Model, keys: PatternKeys, plan: Callable[..., Plan]
         if (values.keys() != names) if only is None else (len(values) != 1 or only not in values):
             return None
         if pk_string is not None:
-            # A partition key of one STRING attribute (most are): a string that needs no escape is the segment.
             v = values[pk_string]
             if v.__class__ is not str or not v or (min(v) <= esc or not v.isascii()) and search(v) is not None:
                 return None
@@ -79,5 +95,5 @@ def compile_fast_plan(model: Model, keys: PatternKeys, plan: Callable[..., Plan]
             if sk.__class__ is not str or len(sk) * 4 > MAX_SORT_KEY_BYTES:  # type: ignore[arg-type]
                 return None
             return plan(keys, {'pk': pk, 'sk': {'expression': '#sk = :lo', 'lo': sk}}, descending, strong, limit, fetch)
-        return plan(keys, {'pk': pk, 'sk': sk_condition}, descending, strong, limit, fetch)  # the floor's condition, shared (plans never change theirs)
+        return plan(keys, {'pk': pk, 'sk': sk_condition}, descending, strong, limit, fetch)
     return fast_plan

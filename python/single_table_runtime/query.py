@@ -123,19 +123,22 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
     shell = table.query_shells.get(keys)
     if shell is None:
         shell = table.query_shells[keys] = _query_shell(table, keys)
-    index_name, pk_names, sk_names, type_values, type_filter = shell
+    index_name, pk_names, sk_names, type_values, type_filter, expressions = shell
     sk = plan.condition.get('sk')
-    values: dict[str, Any] = {':pk': {'S': partition_key}}
     if sk:
-        names = dict(sk_names)
-        expression = '#pk = :pk AND ' + sk['expression']
-        if 'lo' in sk:
-            values[':lo'] = {'S': sk['lo']}
+        names = sk_names.copy()
+        expression = expressions.get(sk['expression'])
+        if expression is None:
+            expression = expressions[sk['expression']] = '#pk = :pk AND ' + sk['expression']
+        values: dict[str, Any] = {':pk': {'S': partition_key}, ':lo': {'S': sk['lo']}} if 'lo' in sk else {':pk': {'S': partition_key}}
         if 'hi' in sk:
             values[':hi'] = {'S': sk['hi']}
     else:
-        names = dict(pk_names)
+        names = pk_names.copy()
         expression = '#pk = :pk'
+        values = {':pk': {'S': partition_key}}
+    if type_filter:
+        values.update(type_values)
     request: dict[str, Any] = {'TableName': table.table_name, 'IndexName': index_name, 'KeyConditionExpression': expression,
                                'ExpressionAttributeNames': names, 'ExpressionAttributeValues': values,
                                'ScanIndexForward': not plan.descending} if index_name else {
@@ -151,7 +154,6 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
     if plan.fetch == 'LSI_FETCH' and plan.projection is None:
         request['Select'] = 'ALL_ATTRIBUTES'
     if type_filter:
-        values.update(type_values)
         request['FilterExpression'] = type_filter
     if plan.projection is not None or plan.filter is not None:
         from .conditions import finish_read
@@ -159,15 +161,16 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
     return request
 
 
-def _query_shell(table: Table, keys: PatternKeys) -> tuple[str | None, dict[str, str], dict[str, str], dict[str, Any], str | None]:
+def _query_shell(table: Table, keys: PatternKeys) -> tuple[str | None, dict[str, str], dict[str, str], dict[str, Any], str | None, dict[str, str]]:
     """What every Query of a pattern shares: its index name (none for the table), the attribute names without and with
-    a sort-key condition (the type attribute's after them when results are filtered by type), and the type filter."""
+    a sort-key condition (the type attribute's after them when results are filtered by type), the type filter, and
+    the key condition expressions made so far."""
     index = keys.index
     type_values = {f':t{i}': {'S': t} for i, t in enumerate(keys.type_filter or ())}
     type_filter = f"#type IN ({', '.join(type_values)})" if keys.type_filter else None
     typed = {'#type': table.model.type_attribute} if type_filter else {}
     return (index['name'] if index['type'] != 'TABLE' else None, {'#pk': index['partitionKey'], **typed},
-            {'#pk': index['partitionKey'], '#sk': index.get('sortKey'), **typed}, type_values, type_filter)
+            {'#pk': index['partitionKey'], '#sk': index.get('sortKey'), **typed}, type_values, type_filter, {})
 
 
 def shards_to_query(table: Table, plan: Plan, values: Any) -> list[int]:
