@@ -1,5 +1,5 @@
 """For tests of handlers: DynamoDB Local with the table of your ``cdk.out``, as the Node.js package's
-testing helpers give it (``cdk-single-table/testing``), as pytest fixtures.
+testing module gives it (``cdk-single-table/testing``), as pytest fixtures.
 
 Enable them with one line in ``conftest.py``::
 
