@@ -46,7 +46,7 @@ def general(entity_name: str, item: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.sampled_from(sorted(MODEL.entities)), st.data())
 def test_the_compiled_builder_builds_what_the_general_path_builds_or_leaves_the_item_to_it(entity_name: str, data: Any) -> None:
     entity = MODEL.entities[entity_name]
@@ -88,7 +88,7 @@ def general_plan(table: Any, pattern: str, values: Any, limit: Any) -> Any:
     return Plan(keys, condition, descending, strong, limit, keys.pattern['fetch'])
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.sampled_from(sorted(MODEL.patterns)), st.data())
 def test_the_compiled_query_plan_is_the_general_paths_or_leaves_the_input_to_it(pattern_name: str, data: Any) -> None:
     from single_table_runtime._fast_query import compile_fast_plan

@@ -16,7 +16,7 @@ from single_table_runtime.results import to_results
 from single_table_runtime.values import number_value, storable_number
 
 MAX_SAFE = 2 ** 53 - 1
-ENGINE = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+ENGINE = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def exact(n: Any) -> Decimal:
