@@ -67,13 +67,13 @@ export function createModelLayer(scope: Construct, id: string, model: TableModel
   });
 }
 
-/** Copies the package's modules (no bytecode caches, tests or other files) to `target`. */
+/** Copies the package's modules and its py.typed marker (no bytecode caches, tests or other files) to `target`. */
 function copyPythonPackage(target: string): void {
   if (!existsSync(join(PYTHON_SOURCES, '__init__.py'))) {
     throw new Error(`the Python runtime package is missing from ${PYTHON_SOURCES}; reinstall cdk-single-table (its npm package ships it)`);
   }
   const modules = readdirSync(PYTHON_SOURCES, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.py') && !e.parentPath.split(/[\\/]/).includes('__pycache__'))
+    .filter((e) => e.isFile() && (e.name.endsWith('.py') || e.name === 'py.typed') && !e.parentPath.split(/[\\/]/).includes('__pycache__'))
     .map((e) => relative(PYTHON_SOURCES, join(e.parentPath, e.name)))
     .sort();
   for (const module of modules) {

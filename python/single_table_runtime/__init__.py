@@ -4,13 +4,31 @@ Node.js runtime, over boto3.
     from single_table_runtime import open_table
     table = open_table()  # the model file SINGLE_TABLE_MODEL names, the table TABLE_NAME names
 """
+from typing import TYPE_CHECKING, Any
+
 from .errors import SingleTableError, TransactionCanceledError, UnprocessedError
 from .items import ConditionFailedError
-from .model import MODEL_FORMAT, MODEL_FORMAT_VERSION, Model, load_model
+from .model import MODEL_FORMAT, MODEL_FORMAT_VERSION, Model, deployed_model, load_model
 from .query import Page
 from .results import Result
 from .send import RetryPolicy
-from .table import Table, open_table
+from .table import Condition, Order, Pages, PutMode, Table, open_table
 
-__all__ = ['open_table', 'Table', 'Page', 'Result', 'Model', 'load_model', 'RetryPolicy', 'SingleTableError', 'ConditionFailedError',
-           'TransactionCanceledError', 'UnprocessedError', 'MODEL_FORMAT', 'MODEL_FORMAT_VERSION']
+if TYPE_CHECKING:
+    from .streams import StreamChange
+    from .unique import ReleaseResult
+
+__all__ = ['open_table', 'Table', 'Page', 'Result', 'StreamChange', 'ReleaseResult', 'Model', 'load_model', 'deployed_model', 'RetryPolicy',
+           'SingleTableError', 'ConditionFailedError', 'TransactionCanceledError', 'UnprocessedError', 'PutMode', 'Order', 'Pages', 'Condition',
+           'MODEL_FORMAT', 'MODEL_FORMAT_VERSION']
+
+
+def __getattr__(name: str) -> Any:
+    # The result types of stream decoding and unique-value release, imported with them: a cold start pays for neither.
+    if name == 'StreamChange':
+        from .streams import StreamChange
+        return StreamChange
+    if name == 'ReleaseResult':
+        from .unique import ReleaseResult
+        return ReleaseResult
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .encoding import describe
-from .errors import SingleTableError
+from .errors import SingleTableError, did_you_mean
 from .values import KINDS, checked_value, number_text, storable_number, to_attribute_value
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def _declared(entities: list[dict[str, Any]], name: Any, path: str) -> _Declared
     owners = [e for e in entities if name in e['attributes']]
     if not owners:
         known = list(dict.fromkeys(a for e in entities for a in e['attributes']))
-        raise SingleTableError('UNKNOWN_ATTRIBUTE', f"{path}: is not declared; declared attributes: {', '.join(known)}", entity=_names(entities), attribute=name)
+        raise SingleTableError('UNKNOWN_ATTRIBUTE', f"{path}: is not declared; {did_you_mean(str(name), known)}declared attributes: {', '.join(known)}", entity=_names(entities), attribute=name)
     return _Declared(name, path, owners)
 
 
@@ -253,7 +253,7 @@ def read_plan(table: Table, plan: Plan, filter: Any, attributes: Any) -> None:
             if not isinstance(a, str) or not any(a in e['attributes'] for e in entities):
                 known = list(dict.fromkeys(n for e in entities for n in e['attributes']))
                 raise SingleTableError('UNKNOWN_ATTRIBUTE', f"attributes names {a!r}, which none of {', '.join(pattern['entities'])} declares; "
-                                       f"declared attributes: {', '.join(known)}", attribute=str(a), **place)
+                                       f"{did_you_mean(str(a), known)}declared attributes: {', '.join(known)}", attribute=str(a), **place)
         fetch = index['type'] == 'GSI' and not all(
             (found := attributes_in_index(e, index)) is None or all(a not in e['attributes'] or a in found for a in attributes) for e in entities)
         table_index = model.table_index

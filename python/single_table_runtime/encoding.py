@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime, timezone
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -20,6 +21,8 @@ EXPONENT_BIAS = 500
 
 DATE_RULE = 'a Date or an ISO-8601 date string (stored as ISO-8601 UTC)'
 UNPAIRED_SURROGATE = 'holds an unpaired UTF-16 surrogate: DynamoDB keys are UTF-8, which has no form for it'
+KEY_NUMBER_RULE = ("a finite number a key holds exactly: a float, or an int or Decimal spelling a float's shortest digits "
+                   "(Decimal('0.1'), 10**23; not 2**53 + 1, whose key would be another number's)")
 KEYABLE_KINDS = frozenset(('STRING', 'NUMBER', 'DATE', 'BOOLEAN'))
 
 
@@ -219,7 +222,8 @@ def describe(value: Any) -> str:
         return repr(value[:40] + '…' if len(value) > 40 else value)
     if isinstance(value, (dict, list, tuple, set)):
         return f'a {type(value).__name__}'
-    return f'{type(value).__name__} {value!r}'
+    text = repr(value)
+    return text if text.startswith(type(value).__name__) else f'{type(value).__name__} {text}'
 
 
 def must_be(rule: str, value: Any) -> str:
@@ -227,16 +231,32 @@ def must_be(rule: str, value: Any) -> str:
 
 
 def number_of(value: Any) -> float | None:
-    """The float a key's NUMBER value stands for: a finite int or float (a bool is not a number); an int only when a float holds it exactly."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    if isinstance(value, int):
+    """The float a key's NUMBER value stands for, when the key's segment (a float's shortest digits, as the
+    Node.js runtime writes) holds the value exactly: any finite float; an int or ``Decimal`` whose value those
+    digits spell (``10**23`` is ``1e23``'s, ``Decimal('0.1')`` is ``0.1``'s; ``2**53 + 1`` is no float's). A bool is not a number."""
+    kind = value.__class__
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if kind is int or (isinstance(value, int) and not isinstance(value, bool)):
+        if -_EXACT_INT <= value <= _EXACT_INT:
+            return float(value)
         try:
             f = float(value)
         except OverflowError:
             return None
-        return f if int(f) == value else None
-    return value if math.isfinite(value) else None
+        return f if _as_shortest(f) == value else None
+    if isinstance(value, Decimal) and value.is_finite():
+        f = float(value)
+        return f if math.isfinite(f) and _as_shortest(f) == value else None
+    return None
+
+
+_EXACT_INT = 2 ** 53
+
+
+def _as_shortest(f: float) -> Decimal:
+    """The value a float's shortest round-trip digits spell: what its key segment and its stored text hold."""
+    return Decimal(repr(f))
 
 
 def string_segment(value: Any, escape_char: str) -> str | Invalid:
@@ -249,7 +269,7 @@ def string_segment(value: Any, escape_char: str) -> str | Invalid:
 def number_segment(value: Any, _escape_char: str = '') -> str | Invalid:
     n = number_of(value)
     if n is None:
-        return Invalid(must_be('a finite number (an int a float holds exactly)', value))
+        return Invalid(must_be(KEY_NUMBER_RULE, value))
     return encode_number(n)
 
 

@@ -6,7 +6,7 @@ pattern, the attribute and the rule it broke; ``code`` is stable so callers bran
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterable
 
 
 class SingleTableError(Exception):
@@ -21,6 +21,34 @@ class SingleTableError(Exception):
         self.entity = entity
         self.pattern = pattern
         self.attribute = attribute
+
+
+def closest_name(name: str, names: Iterable[str]) -> str | None:
+    """The name among ``names`` closest to ``name`` by edit distance (Levenshtein, ignoring case), when it is at
+    most a third of the name's length away (at least one edit), as the Node.js runtime chooses it; else None."""
+    a = str(name).lower()
+    best = None
+    within = max(1, len(a) // 3)
+    for candidate in names:
+        b = candidate.lower()
+        row = list(range(len(b) + 1))
+        for i in range(1, len(a) + 1):
+            diagonal = row[0]
+            row[0] = i
+            for j in range(1, len(b) + 1):
+                above = row[j]
+                row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1]))
+                diagonal = above
+        if row[len(b)] <= within:
+            best = candidate
+            within = row[len(b)] - 1
+    return best
+
+
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """``did you mean 'orderId'? `` for a name close to one of ``names``, else the empty string: a prefix for a fix."""
+    closest = closest_name(name, names)
+    return '' if closest is None else f"did you mean '{closest}'? "
 
 
 class UnprocessedError(SingleTableError):

@@ -56,8 +56,24 @@ def one_time() -> Iterator[None]:
         _stamp.reset(token)
 
 
+_UNCOMPILED: Any = object()
+
+
+def _compile_fast_write(table: Table, entity_name: str) -> Any:
+    from ._fast_put import compile_fast_write
+    fast = table.fast_writes[entity_name] = compile_fast_write(table.model.entity_keys(entity_name))
+    return fast
+
+
 def item_to_write(table: Table, entity: dict[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:
     """Every attribute DynamoDB stores for an item: values, type, table and index keys."""
+    fast = table.fast_writes.get(entity['name'], _UNCOMPILED)
+    if fast is _UNCOMPILED:
+        fast = _compile_fast_write(table, entity['name'])
+    if fast is not None:
+        stored = fast(item)
+        if stored is not None:
+            return stored  # the common case, straight-line; anything else takes the general path below
     keys = table.model.entity_keys(entity['name'])
     stored = item_attributes(entity, item, keys.attribute_checks)
     keys.write_keys(item, stored)
@@ -103,6 +119,18 @@ def with_maintained(entity: dict[str, Any], item: Mapping[str, Any], expected: i
 
 def build_put(table: Table, entity_name: str, item: Mapping[str, Any], mode: str = 'upsert', condition: Any = None) -> dict[str, Any]:
     """The PutItem request of an item (an entity with unique attributes writes it in a transaction with its guards)."""
+    if condition is None and entity_name.__class__ is str:
+        # An entity without versions, timestamps or unique values, an item of plain values: one compiled function.
+        fast = table.fast_writes.get(entity_name, _UNCOMPILED)
+        if fast is _UNCOMPILED and entity_name in table.model.entities:
+            fast = _compile_fast_write(table, entity_name)
+        if fast is not None and fast is not _UNCOMPILED:
+            stored = fast(item)
+            if stored is not None:
+                if mode == 'upsert':
+                    return {'TableName': table.table_name, 'Item': stored}
+                if mode == 'create' or mode == 'replace':
+                    return {'TableName': table.table_name, 'Item': stored, **_existence(table, mode == 'replace')}
     entity = table.model.entity(entity_name)
     version = entity.get('version')
     expected = expected_version(entity, item.get(version)) if version is not None and isinstance(item, Mapping) else None

@@ -334,7 +334,7 @@ def _invalid(pattern: dict[str, Any], message: str, attribute: str | None = None
 
 
 def check_input(pattern: dict[str, Any], values: Any) -> None:
-    if not isinstance(values, Mapping):
+    if values.__class__ is not dict and not isinstance(values, Mapping):
         raise _invalid(pattern, 'the input ' + must_be('a dict', values))
     condition = pattern['sortKeyCondition']
     sk = pattern.get('sk')
@@ -382,7 +382,7 @@ def _group_condition(pk: str, group: tuple[str, str, bool]) -> dict[str, Any]:
 
 def _prefix_of(model: Model, pattern: dict[str, Any], keys: PatternKeys, values: Any, is_input: bool = False) -> tuple[str, bool, list[str]]:
     sk = pattern['sk']
-    if not isinstance(values, Mapping):
+    if values.__class__ is not dict and not isinstance(values, Mapping):
         raise _invalid(pattern, 'a sort-key bound ' + must_be('a dict', values))
     p = compose_prefix(keys.sk, values, model.escape_char)  # type: ignore[arg-type]
     if isinstance(p, Fault):

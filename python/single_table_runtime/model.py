@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, Mapping
 
 from .attribute_keys import AttributePatternKeys
-from .errors import SingleTableError
+from .errors import SingleTableError, did_you_mean
 from .keys import EntityKeys, PatternKeys
 
 MODEL_FORMAT = 'cdk-single-table/model'
@@ -38,24 +38,28 @@ class Model:
         self._pattern_keys: dict[str, PatternKeys] = {}
 
     def entity(self, name: str) -> dict[str, Any]:
+        """An entity's model; raises UNKNOWN_ENTITY (with the closest declared name) when there is none."""
         entity = self.entities.get(name) if isinstance(name, str) else None
         if entity is None:
-            raise SingleTableError('UNKNOWN_ENTITY', f'is not declared in the manifest; known entities: {", ".join(self.entities)}', entity=str(name))
+            raise SingleTableError('UNKNOWN_ENTITY', f'is not declared in the manifest; {did_you_mean(str(name), self.entities)}known entities: {", ".join(self.entities)}', entity=str(name))
         return entity
 
     def pattern(self, name: str) -> dict[str, Any]:
+        """A pattern's model; raises UNKNOWN_PATTERN (with the closest declared name) when there is none."""
         pattern = self.patterns.get(name) if isinstance(name, str) else None
         if pattern is None:
-            raise SingleTableError('UNKNOWN_PATTERN', f'is not declared in the manifest; known patterns: {", ".join(self.patterns)}', pattern=str(name))
+            raise SingleTableError('UNKNOWN_PATTERN', f'is not declared in the manifest; {did_you_mean(str(name), self.patterns)}known patterns: {", ".join(self.patterns)}', pattern=str(name))
         return pattern
 
     def entity_keys(self, name: str) -> EntityKeys:
+        """An entity's key templates, compiled at first use."""
         keys = self._entity_keys.get(name)
         if keys is None:
             keys = self._entity_keys[name] = EntityKeys(self, self.entity(name))
         return keys
 
     def pattern_keys(self, name: str) -> PatternKeys:
+        """A pattern's key templates, compiled at first use."""
         keys = self._pattern_keys.get(name)
         if keys is None:
             pattern = self.pattern(name)
@@ -67,16 +71,52 @@ class Model:
         return keys
 
 
-def load_model(document: Any) -> Model:
-    """The model of a compiled model file (a dict, or the path of the JSON file); raises INVALID_MODEL otherwise."""
+MODEL_ENV = 'SINGLE_TABLE_MODEL'
+
+
+def load_model(document: Mapping[str, Any] | str | os.PathLike[str]) -> Model:
+    """The model of a compiled model file: its dict, or the path of the JSON file. Raises INVALID_MODEL, naming
+    the path, when the file cannot be read as JSON or is not a compiled model file this runtime reads."""
     if isinstance(document, (str, os.PathLike)):
-        with open(document, encoding='utf-8') as f:
+        return _model_file(os.fspath(document), '')
+    problem = _document_problem(document)
+    if problem:
+        raise SingleTableError('INVALID_MODEL', problem)
+    return Model(document['model'])  # type: ignore[index]
+
+
+def deployed_model() -> Model:
+    """The model of the table a function is connected to: the compiled model file at the path in SINGLE_TABLE_MODEL
+    (``connect`` puts it in the function's model layer). Raises MODEL_MISSING when the variable is unset, INVALID_MODEL
+    when the file cannot be read or is not a compiled model file."""
+    path = os.environ.get(MODEL_ENV)
+    if not path:
+        raise SingleTableError('MODEL_MISSING', f'{MODEL_ENV} is not set, so there is no deployed model to read. In a Lambda, connect the function '
+                               'to its table with `table.connect(fn, ...)` (it adds the model layer and sets the variable); in tests and scripts, '
+                               'pass `model` (a compiled model file) to `open_table`')
+    return _model_file(path, f' ({MODEL_ENV})')
+
+
+def _model_file(path: str, source: str) -> Model:
+    try:
+        with open(path, encoding='utf-8') as f:
             document = json.load(f)
-    if not isinstance(document, dict) or document.get('format') != MODEL_FORMAT:
-        raise SingleTableError('INVALID_MODEL', f'expected a compiled model file (format {MODEL_FORMAT}); write one with '
-                               '`single-table generate <manifest>` and pass the .model.json it writes')
+    except (OSError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise SingleTableError('INVALID_MODEL', f'the compiled model file {path}{source} cannot be read as JSON: {reason}') from e
+    problem = _document_problem(document)
+    if problem:
+        raise SingleTableError('INVALID_MODEL', f'{path}{source}: {problem}')
+    return Model(document['model'])
+
+
+def _document_problem(document: Any) -> str | None:
+    """Why a value is not a compiled model file this runtime reads; None when it is one."""
+    if not isinstance(document, Mapping) or document.get('format') != MODEL_FORMAT:
+        return (f'expected a compiled model file (format {MODEL_FORMAT}); write one with `single-table generate <manifest>` '
+                'and pass the .model.json it writes')
     model = document.get('model')
     if document.get('formatVersion') != MODEL_FORMAT_VERSION or not isinstance(model, dict) or not isinstance(model.get('fingerprint'), str):
-        raise SingleTableError('INVALID_MODEL', f'the compiled model file has format version {document.get("formatVersion")}; this runtime reads version '
-                               f'{MODEL_FORMAT_VERSION}. Regenerate it with the matching `single-table generate <manifest>`')
-    return Model(model)
+        return (f'the compiled model file has format version {document.get("formatVersion")}; this runtime reads version {MODEL_FORMAT_VERSION}. '
+                'Regenerate it with the matching `single-table generate <manifest>`')
+    return None

@@ -4,7 +4,7 @@ query per shard merged in order; KEYS_ONLY entries hydrated with BatchGetItem in
 Everything wrong with the input fails before any network call."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
 from .attribute_keys import attribute_key_condition, attribute_key_expression
 from .cursor import decode_cursor, encode_cursor, query_binding
@@ -24,6 +24,32 @@ class Page(NamedTuple):
     """One page of results; ``cursor`` is set when there may be more."""
     items: list[Result]
     cursor: str | None = None
+
+
+def collect_pages(read: Callable[[str | None], Page], cursor: str | None, pages: Any) -> Page:
+    """``pages`` pages from ``cursor`` merged into one (their items in order, the last one's cursor); ``'all'`` reads every page."""
+    if pages != 'all' and not (isinstance(pages, int) and not isinstance(pages, bool) and pages > 0):
+        raise SingleTableError('INVALID_QUERY_INPUT', f"pages must be a positive whole number or 'all', got {pages!r}")
+    page = read(cursor)
+    if pages == 1 or page.cursor is None:
+        return page
+    items = list(page.items)
+    n = 1
+    while page.cursor is not None and n != pages:
+        page = read(page.cursor)
+        items.extend(page.items)
+        n += 1
+    return Page(items, page.cursor)
+
+
+def iterate_pages(read: Callable[[str | None], Page], cursor: str | None) -> Iterator[Page]:
+    """Page after page from ``cursor``, each read when asked for (a page may be empty and still have a cursor: a filter can leave out every item read)."""
+    while True:
+        page = read(cursor)
+        yield page
+        cursor = page.cursor
+        if cursor is None:
+            return
 
 
 class Plan:
@@ -57,7 +83,19 @@ def read_options(pattern: dict[str, Any], index: dict[str, Any], limit: Any, ord
     return (order == 'desc') if order else pattern['order'] == 'DESCENDING', bool(strong)
 
 
+_UNCOMPILED: Any = object()
+
+
 def plan_query(table: Table, pattern_name: str, values: Any, limit: Any = None, order: Any = None, consistent: Any = None) -> Plan:
+    if order is None and consistent is None:
+        # The pattern's most common inputs, planned by its compiled plan (_fast_query); anything else below.
+        fast = table.fast_plans.get(pattern_name, _UNCOMPILED) if pattern_name.__class__ is str else None
+        if fast is _UNCOMPILED:
+            fast = _compile_fast_plan(table, pattern_name)
+        if fast is not None:
+            plan = fast(values, limit)
+            if plan is not None:
+                return plan
     model = table.model
     keys = model.pattern_keys(pattern_name)
     descending, strong = read_options(keys.pattern, keys.index, limit, order, consistent)
@@ -69,31 +107,53 @@ def plan_query(table: Table, pattern_name: str, values: Any, limit: Any = None, 
     return Plan(keys, condition, descending, strong, limit, keys.pattern['fetch'])
 
 
+def _compile_fast_plan(table: Table, pattern_name: str) -> Any:
+    if pattern_name not in table.model.patterns:
+        return None
+    from ._fast_query import compile_fast_plan
+    try:
+        keys = table.model.pattern_keys(pattern_name)
+    except SingleTableError:
+        fast = None  # a pattern this runtime does not plan: the general path says why
+    else:
+        fast = compile_fast_plan(table.model, keys, Plan)
+    table.fast_plans[pattern_name] = fast
+    return fast
+
+
 def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[str, Any] | None = None,
                       limit: int | None = None) -> dict[str, Any]:
-    index = plan.keys.index
+    keys = plan.keys
+    shell = table.query_shells.get(keys)
+    if shell is None:
+        shell = table.query_shells[keys] = _query_shell(table, keys)
+    index_name, pk_names, sk_names, type_values, type_filter, expressions = shell
     condition = plan.condition
-    names: dict[str, str] = {}
-    values: dict[str, Any] = {}
-    if 'attributes' in condition:
-        expression = attribute_key_expression(condition['attributes'], names, values)
-    else:
-        names['#pk'] = index['partitionKey']
-        values[':pk'] = {'S': partition_key}
-        expression = '#pk = :pk'
     sk = condition.get('sk')
-    if sk:
-        names['#sk'] = index['sortKey']
-        expression += ' AND ' + sk['expression']
-        if 'lo' in sk:
-            values[':lo'] = {'S': sk['lo']}
+    if 'attributes' in condition:
+        # A multi-attribute GSI: the condition compares the items' own attributes.
+        names = {'#type': table.model.type_attribute} if type_filter else {}
+        values: dict[str, Any] = {}
+        expression = attribute_key_expression(condition['attributes'], names, values)
+    elif sk:
+        names = sk_names.copy()
+        expression = expressions.get(sk['expression'])
+        if expression is None:
+            expression = expressions[sk['expression']] = '#pk = :pk AND ' + sk['expression']
+        values = {':pk': {'S': partition_key}, ':lo': {'S': sk['lo']}} if 'lo' in sk else {':pk': {'S': partition_key}}
         if 'hi' in sk:
             values[':hi'] = {'S': sk['hi']}
-    request: dict[str, Any] = {'TableName': table.table_name}
-    if index['type'] != 'TABLE':
-        request['IndexName'] = index['name']
-    request.update(KeyConditionExpression=expression, ExpressionAttributeNames=names, ExpressionAttributeValues=values,
-                   ScanIndexForward=not plan.descending)
+    else:
+        names = pk_names.copy()
+        expression = '#pk = :pk'
+        values = {':pk': {'S': partition_key}}
+    if type_filter:
+        values.update(type_values)
+    request: dict[str, Any] = {'TableName': table.table_name, 'IndexName': index_name, 'KeyConditionExpression': expression,
+                               'ExpressionAttributeNames': names, 'ExpressionAttributeValues': values,
+                               'ScanIndexForward': not plan.descending} if index_name else {
+        'TableName': table.table_name, 'KeyConditionExpression': expression, 'ExpressionAttributeNames': names,
+        'ExpressionAttributeValues': values, 'ScanIndexForward': not plan.descending}
     if plan.consistent:
         request['ConsistentRead'] = True
     limit = plan.limit if limit is None else limit
@@ -103,17 +163,24 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
         request['ExclusiveStartKey'] = start
     if plan.fetch == 'LSI_FETCH' and plan.projection is None:
         request['Select'] = 'ALL_ATTRIBUTES'
-    if plan.keys.type_filter:
-        names['#type'] = table.model.type_attribute
-        refs = []
-        for i, t in enumerate(plan.keys.type_filter):
-            values[f':t{i}'] = {'S': t}
-            refs.append(f':t{i}')
-        request['FilterExpression'] = f"#type IN ({', '.join(refs)})"
+    if type_filter:
+        request['FilterExpression'] = type_filter
     if plan.projection is not None or plan.filter is not None:
         from .conditions import finish_read
         finish_read(table, request, plan)
     return request
+
+
+def _query_shell(table: Table, keys: PatternKeys) -> tuple[str | None, dict[str, str], dict[str, str], dict[str, Any], str | None, dict[str, str]]:
+    """What every Query of a pattern shares: its index name (none for the table), the attribute names without and with
+    a sort-key condition (the type attribute's after them when results are filtered by type), the type filter, and
+    the key condition expressions made so far."""
+    index = keys.index
+    type_values = {f':t{i}': {'S': t} for i, t in enumerate(keys.type_filter or ())}
+    type_filter = f"#type IN ({', '.join(type_values)})" if keys.type_filter else None
+    typed = {'#type': table.model.type_attribute} if type_filter else {}
+    return (index['name'] if index['type'] != 'TABLE' else None, {'#pk': index['partitionKey'], **typed},
+            {'#pk': index['partitionKey'], '#sk': index.get('sortKey'), **typed}, type_values, type_filter, {})
 
 
 def shards_to_query(table: Table, plan: Plan, values: Any) -> list[int]:

@@ -4,10 +4,10 @@ format) holds every segment's position."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .cursor import decode_cursor, encode_cursor, js_json
-from .errors import SingleTableError
+from .errors import SingleTableError, did_you_mean
 from .query import Page
 from .results import to_results
 from .send import with_retry
@@ -22,9 +22,9 @@ def _whole(n: Any, least: float, most: float) -> bool:
     return isinstance(n, int) and not isinstance(n, bool) and least <= n <= most
 
 
-def scan(table: Table, entities: list[str] | None = None, segments: int | None = None, segment: int | None = None, limit: int | None = None,
-         consistent: bool = False, cursor: str | None = None, filter: Any = None, attributes: list[str] | None = None) -> Page:
-    """One page of the table's items of ``entities`` (every entity by default), tagged by entity."""
+def plan_scan(table: Table, entities: Any, segments: Any, segment: Any, limit: Any, consistent: bool, filter: Any,
+              attributes: Any) -> Callable[[str | None], Page]:
+    """Checks a scan's options (before any request); returns the reader of one page from a cursor, tagged by entity."""
     model = table.model
 
     def bad(message: str) -> SingleTableError:
@@ -64,8 +64,10 @@ def scan(table: Table, entities: list[str] | None = None, segments: int | None =
             if not isinstance(attributes, (list, tuple)) or not attributes:
                 raise SingleTableError('INVALID_QUERY_INPUT', f'attributes must be a non-empty list of attribute names, got {attributes!r}')
             for a in attributes:
-                if not any(a in e['attributes'] for e in models):
-                    raise SingleTableError('UNKNOWN_ATTRIBUTE', f"attributes names {a!r}, which none of {', '.join(names)} declares", attribute=str(a))
+                if not isinstance(a, str) or not any(a in e['attributes'] for e in models):
+                    known = list(dict.fromkeys(n for e in models for n in e['attributes']))
+                    raise SingleTableError('UNKNOWN_ATTRIBUTE', f"attributes names {a!r}, which none of {', '.join(names)} declares; "
+                                           f"{did_you_mean(str(a), known)}declared attributes: {', '.join(known)}", attribute=str(a))
             projected = list(dict.fromkeys([*keys, model.type_attribute, *attributes]))
             request['ProjectionExpression'] = ', '.join(refs.name(a) for a in projected)
             keep = frozenset(attributes)
@@ -77,6 +79,12 @@ def scan(table: Table, entities: list[str] | None = None, segments: int | None =
     every = [{}] if segments is None else [{'Segment': i, 'TotalSegments': segments} for i in range(segments)]
     parts = every if segment is None else [every[segment]]
     binding = js_json([segments, segment, model.fingerprint])
+    return lambda cursor: _scan_page(table, request, parts, keys, names, keep, binding, limit, cursor)
+
+
+def _scan_page(table: Table, request: dict[str, Any], parts: list[dict[str, Any]], keys: tuple[str, str], names: list[str],
+               keep: frozenset[str] | None, binding: str, limit: int | None, cursor: str | None) -> Page:
+    model = table.model
     position: list[Any] = [0] * len(parts)
     if cursor is not None:
         position = decode_cursor(CURSOR_NAME, binding, cursor)

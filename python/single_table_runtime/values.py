@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from .encoding import DATE_RULE, _shortest_digits, must_be, normalize_date
-from .errors import SingleTableError
+from .errors import SingleTableError, did_you_mean
 
 
 # Every int of fewer than 39 digits is storable: the common case, told by one comparison.
@@ -16,7 +16,8 @@ _MAX_SHORT_INT = 10 ** 38
 
 
 def storable_number(n: Any) -> bool:
-    """Whether DynamoDB can store a number: 0, or a magnitude from 1e-130 to below 1e126 (an int of at most 38 digits)."""
+    """Whether DynamoDB can store a number: an int, float or Decimal of at most 38 significant digits, 0 or of
+    magnitude 1e-130 to below 1e126 (a bool is not a number)."""
     if n.__class__ is float:
         m = abs(n)
         return m == 0 or 1e-130 <= m < 1e126
@@ -32,8 +33,14 @@ def storable_number(n: Any) -> bool:
         return m == 0 or 1e-130 <= m < 1e126
     if not n.is_finite():
         return False
-    m = abs(n)
-    return m == 0 or (Decimal('1e-130') <= Decimal(m) < Decimal('1e126'))
+    if n.is_zero():
+        return True
+    # Significant digits, counted exactly (normalize() would round to the context's 28).
+    return len(''.join(map(str, n.as_tuple().digits)).strip('0')) <= 38 and _DECIMAL_MIN <= abs(n) < _DECIMAL_MAX
+
+
+_DECIMAL_MIN = Decimal('1e-130')
+_DECIMAL_MAX = Decimal('1e126')
 
 
 def number_text(n: int | float | Decimal) -> str:
@@ -121,12 +128,37 @@ def to_attribute_value(value: Any) -> dict[str, Any] | None:
     return None
 
 
-def number_value(text: str) -> int | float:
-    """A stored number: an int when DynamoDB's text is a whole number, else a float."""
+# Number.MAX_SAFE_INTEGER: the Node.js runtime reads every whole number up to it as that number.
+_MAX_SAFE = 2 ** 53 - 1
+
+
+def number_value(text: str) -> int | float | Decimal:
+    """A stored number as the value its digits stand for (DynamoDB keeps no type, only the digits):
+
+    - a whole number up to 2**53 - 1 in magnitude: an ``int``;
+    - digits a float prints as (its shortest round-trip form, ``repr``), whole or not: that ``float``,
+      the number the Node.js runtime reads (``1e23``, ``2.0**60``, ``0.1``);
+    - any other whole number: an ``int`` with every digit; any other fraction: a ``Decimal`` with every digit.
+    """
     if '.' in text or 'e' in text or 'E' in text:
         f = float(text)
-        return f
-    return int(text)
+        if repr(f) == text and not f.is_integer():
+            return f  # DynamoDB's text is most often the float's own repr
+        d = Decimal(text)
+        if d == d.to_integral_value():
+            return number_value(str(int(d)))
+        return f if Decimal(repr(f)) == d else d
+    n = int(text)
+    if -_MAX_SAFE <= n <= _MAX_SAFE:
+        return n
+    f = float(n)
+    return f if shortest_digits_of(f) == text.lstrip('-') else n
+
+
+def shortest_digits_of(f: float) -> str:
+    """The whole number a float's shortest round-trip digits spell (``1e23`` -> ``'1' + 23 zeros``)."""
+    digits, exponent = _shortest_digits(abs(f))
+    return digits.ljust(exponent + 1, '0') if exponent + 1 >= len(digits) else ''
 
 
 def from_attribute_value(av: dict[str, Any]) -> Any:
@@ -192,7 +224,7 @@ def attribute_of(entity: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def unknown_attribute(entity: dict[str, Any], name: Any) -> SingleTableError:
-    return SingleTableError('UNKNOWN_ATTRIBUTE', f"is not declared; declared attributes: {', '.join(entity['attributes'])}",
+    return SingleTableError('UNKNOWN_ATTRIBUTE', f"is not declared; {did_you_mean(str(name), entity['attributes'])}declared attributes: {', '.join(entity['attributes'])}",
                             entity=entity['name'], attribute=str(name))
 
 

@@ -117,3 +117,65 @@ def test_guard_writes_of_random_transactions(corpus: dict[str, Any]) -> None:
         return None if got == want else f'got {got}, Node {want}'
     assert {v['error'] for v in corpus['guards']} >= {None, 'UNIQUE_VIOLATION'}
     agree(corpus['guards'], check, corpus['seed'])
+
+
+# ---- numbers and model files --------------------------------------------------------------------------
+
+def test_stored_numbers_read_as_the_node_runtime_reads_them_with_every_digit(corpus: dict[str, Any]) -> None:
+    from decimal import Decimal
+
+    from single_table_runtime.values import number_value
+
+    def check(v: dict[str, Any]) -> str | None:
+        text, value = v['text'], number_value(v['text'])
+        exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+        if exact != Decimal(text):
+            return f'{value!r} is not the stored {text}'
+        if v['kind'] == 'bigint':
+            return None if type(value) is int and value == int(v['value']) else f'{value!r}, where Node.js reads the bigint {v["value"]}'
+        node = float(v['value'])  # the double Node.js reads
+        if isinstance(value, Decimal):
+            # A fraction no float spells: Node.js reads the nearest double, Python keeps every digit.
+            return None if Decimal(repr(node)) != Decimal(text) and float(value) == node else f'{value!r}, where Node.js reads {v["value"]}'
+        if isinstance(value, int) and not -(2 ** 53 - 1) <= value <= 2 ** 53 - 1:
+            return f'{value!r} is an int past 2**53 where Node.js reads the number {v["value"]}'
+        return None if value == node else f'{value!r}, where Node.js reads {v["value"]}'
+    assert {v['kind'] for v in corpus['numbers']} == {'number', 'bigint'}
+    agree(corpus['numbers'], check, corpus['seed'])
+
+
+def test_a_double_as_decimal_or_int_is_the_same_key_segment(corpus: dict[str, Any]) -> None:
+    from decimal import Decimal
+
+    def check(v: dict[str, Any]) -> str | None:
+        if v['kind'] != 'NUMBER' or not isinstance(v['value'], float) or v['error']:
+            return None
+        d = v['value']
+        forms = [Decimal(repr(d))] + ([int(Decimal(repr(d)))] if d.is_integer() else [])
+        for form in forms:
+            r = encode_value('NUMBER', form, v['escape'])
+            if r != v['segment']:
+                return f'{form!r} encodes as {r!r}, {d!r} as {v["segment"]!r}'
+        return None
+    agree(corpus['segments'], check, corpus['seed'])
+
+
+def test_model_files_raise_the_node_runtimes_codes(corpus: dict[str, Any], tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from single_table_runtime import deployed_model
+
+    def check(v: dict[str, Any]) -> str | None:
+        path = tmp_path / f'model-{abs(hash(str(v)))}.json'
+        if v['unset']:
+            monkeypatch.delenv('SINGLE_TABLE_MODEL', raising=False)
+        else:
+            monkeypatch.setenv('SINGLE_TABLE_MODEL', str(path))
+            if v['text'] is not None:
+                path.write_text(v['text'])
+        try:
+            deployed_model()
+            code = None
+        except SingleTableError as e:
+            code = e.code
+        return None if code == v['error'] else f'{code}, where Node.js raises {v["error"]}'
+    assert {v['error'] for v in corpus['modelErrors']} == {None, 'MODEL_MISSING', 'INVALID_MODEL'}
+    agree(corpus['modelErrors'], check, corpus['seed'])

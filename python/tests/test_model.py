@@ -1,5 +1,5 @@
 """The compiled model file as this runtime reads it: the format version it takes, and a pattern on a
-GSI keyed on the items' own attributes (multi-attribute keys), which it refuses to query."""
+GSI keyed on the items' own attributes (multi-attribute keys), queried by those attributes."""
 from __future__ import annotations
 
 import copy
@@ -46,3 +46,42 @@ def test_a_pattern_on_a_multi_attribute_gsi_compares_the_attributes(example_mode
     with pytest.raises(SingleTableError, match=r'\[MISSING_ATTRIBUTE\] pattern ordersByUserStatus, attribute status: is needed: a query on ByStatus '
                                                r'compares every partition attribute of ByStatus \(username, status\) by equality'):
         plan_query(table, 'ordersByUserStatus', {'username': 'ann'})
+
+
+def test_model_problems_raise_the_node_runtimes_codes_naming_the_file(example_model: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from single_table_runtime import open_table
+    monkeypatch.delenv('SINGLE_TABLE_MODEL', raising=False)
+    with pytest.raises(SingleTableError, match=r'\[MODEL_MISSING\] SINGLE_TABLE_MODEL is not set') as missing:
+        open_table(table_name='t', client=object())
+    assert missing.value.code == 'MODEL_MISSING'
+    absent = tmp_path / 'absent.model.json'
+    monkeypatch.setenv('SINGLE_TABLE_MODEL', str(absent))
+    with pytest.raises(SingleTableError, match=rf'\[INVALID_MODEL\] the compiled model file {absent} \(SINGLE_TABLE_MODEL\) cannot be read as JSON'):
+        open_table(table_name='t', client=object())
+    bad = tmp_path / 'bad.model.json'
+    bad.write_text('{"format": ')
+    with pytest.raises(SingleTableError, match=rf'\[INVALID_MODEL\] the compiled model file {bad} cannot be read as JSON'):
+        load_model(bad)
+    other = tmp_path / 'other.json'
+    other.write_text('{"format": "something else"}')
+    with pytest.raises(SingleTableError, match=rf'\[INVALID_MODEL\] {other}: expected a compiled model file'):
+        load_model(str(other))
+    monkeypatch.setenv('SINGLE_TABLE_MODEL', example_model)
+    assert open_table(table_name='t', client=object()).model.fingerprint == example_document(example_model)['model']['fingerprint']
+
+
+def test_unknown_names_get_the_node_runtimes_did_you_mean(example_model: str) -> None:
+    from single_table_runtime import open_table
+    table = open_table(example_model, table_name='t', client=object())
+    with pytest.raises(SingleTableError, match=r"\[UNKNOWN_ENTITY\] entity Ordr: is not declared in the manifest; did you mean 'Order'\? known entities"):
+        table.put('Ordr', {})
+    with pytest.raises(SingleTableError, match=r"\[UNKNOWN_PATTERN\] pattern orderByID: is not declared in the manifest; did you mean 'orderById'\?"):
+        table.query('orderByID', {})
+    with pytest.raises(SingleTableError, match=r"\[UNKNOWN_ATTRIBUTE\] entity Order, attribute amont: is not declared; did you mean 'amount'\?"):
+        table.put('Order', {'username': 'u', 'orderId': 'o', 'status': 'OPEN', 'createdAt': '2024-01-01', 'amount': 1, 'amont': 2})
+    with pytest.raises(SingleTableError, match=r"attributes names 'stauts', which none of Order declares; did you mean 'status'\?"):
+        table.scan(entities=['Order'], attributes=['stauts'])
+    with pytest.raises(SingleTableError, match=r"\[UNKNOWN_ENTITY\] entity Zebra: is not declared in the manifest; known entities"):
+        table.decode_stream({'Records': []}, entities=['Zebra'])
+    with pytest.raises(SingleTableError, match=r"\[INVALID_QUERY_INPUT\] pages must be a positive whole number or 'all', got 0"):
+        table.scan(pages=0)

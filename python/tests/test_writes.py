@@ -119,6 +119,14 @@ def test_batches_write_and_read_in_chunks_and_scan_resumes_by_cursor(table: Any)
         if cursor is None:
             break
     assert sorted(seen) == [o['orderId'] for o in orders]
+    # scan_pages reads the same pages, one per step; pages= merges them as Node.js's `pages` does.
+    paged = [[r.item['orderId'] for r in p.items] for p in table.scan_pages(entities=['Order'], segments=3, limit=7)]
+    assert sorted(i for p in paged for i in p) == sorted(seen) and len(paged) > 2
+    two = table.scan(entities=['Order'], segments=3, limit=7, pages=2)
+    assert [r.item['orderId'] for r in two.items] == paged[0] + paged[1] and two.cursor is not None
+    everything = table.scan(entities=['Order'], segments=3, limit=7, pages='all')
+    assert sorted(r.item['orderId'] for r in everything.items) == sorted(seen) and everything.cursor is None
+    assert [r.item['orderId'] for r in table.query('ordersForCustomer', {'username': 'ann'}, limit=7, pages='all').items] == [o['orderId'] for o in orders]
     with pytest.raises(SingleTableError) as duplicate:
         table.batch_write([{'type': 'put', 'entity': 'Order', 'item': ORDER}, {'type': 'delete', 'entity': 'Order', 'key': {'username': 'ann', 'orderId': 'o1'}}])
     assert duplicate.value.code == 'DUPLICATE_BATCH_KEY'

@@ -92,7 +92,7 @@ test('the layer holds exactly the model file `single-table generate` writes, who
   expect(JSON.parse(modelJson(table.model)).model.fingerprint).toBe(table.model.fingerprint);
 });
 
-test('a Python function\'s layer holds the model file and the Python runtime package\'s modules, where Lambda\'s Python imports from; a Node.js function\'s has no Python', () => {
+test('a Python function\'s layer holds the model file and the Python runtime package\'s modules and py.typed, where Lambda\'s Python imports from; a Node.js function\'s has no Python', () => {
   const app = newApp();
   const stack = new Stack(app, 'Shop');
   const table = new SingleTable(stack, 'Table', { manifest: validManifest() });
@@ -100,8 +100,8 @@ test('a Python function\'s layer holds the model file and the Python runtime pac
   table.connect(newFunction(stack, 'Node'), { patterns: ['ordersByStatus'] });
   const path = table.functionEnvironment().SINGLE_TABLE_MODEL;
   const sources = join(__dirname, '..', '..', 'python', 'single_table_runtime');
-  const modules = readdirSync(sources).filter((f) => f.endsWith('.py')).sort();
-  expect(modules).toEqual(expect.arrayContaining(['__init__.py', 'table.py', 'keys.py']));
+  const modules = readdirSync(sources).filter((f) => f.endsWith('.py') || f === 'py.typed').sort();
+  expect(modules).toEqual(expect.arrayContaining(['__init__.py', 'table.py', 'keys.py', 'py.typed']));
   const [python] = layerFiles(app, 'Shop/Py');
   expect(python).toEqual({
     [path]: modelJson(table.model),

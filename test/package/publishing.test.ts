@@ -66,8 +66,8 @@ describe('npm package', () => {
       'out/testing/index.js', 'out/testing/index.d.ts', 'out/migrate/index.js', 'out/migrate/index.d.ts', 'out/model/schema.json',
       'out/backfill-segment/index.js',
     ]));
-    // The Python runtime package's modules, which the model layer of Python functions carries: no tests, bytecode or bench.
-    const python = readdirSync(path.join(ROOT, 'python', 'single_table_runtime')).filter((f) => f.endsWith('.py')).map((f) => `python/single_table_runtime/${f}`);
+    // The Python runtime package's modules and py.typed, which the model layer of Python functions carries: no tests, bytecode or bench.
+    const python = readdirSync(path.join(ROOT, 'python', 'single_table_runtime')).filter((f) => f.endsWith('.py') || f === 'py.typed').map((f) => `python/single_table_runtime/${f}`);
     expect(files.filter((f) => f.startsWith('python/')).sort()).toEqual(python.sort());
     const unexpected = files.filter((f) => !/^out\/.*\.(js|d\.ts|mjs)$/.test(f) && !python.includes(f)
       && !['package.json', 'README.md', 'LICENSE', 'API.md', '.jsii', 'out/model/schema.json'].includes(f));

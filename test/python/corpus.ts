@@ -2,9 +2,12 @@
 // compute from random input (fast-check), for several models. Key segments of every kind (unicode,
 // delimiters and escape characters, doubles over their whole range, dates with offsets, bad values),
 // shard choice, whole PutItem requests of random items, Query requests of random pattern inputs, and
-// cursors over random positions, and the guard writes of random transactions of unique values. A vector holds the input and what Node made of it: the output, or
-// the error code. Numbers of the input travel as JavaScript writes them, so both sides read the same double.
-import { writeFileSync } from 'node:fs';
+// cursors over random positions, and the guard writes of random transactions of unique values; in a
+// section of their own, stored numbers as the Node.js runtime reads them and model files as it loads
+// them. A vector holds the input and what Node made of it: the output, or the error code. Numbers of the input travel as JavaScript writes them, so both sides read the same double.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { manifest as exampleManifest } from '../../examples/manifest';
 import exampleDocument from '../../examples/manifest.model.json';
@@ -17,10 +20,11 @@ import { AttributeKind, SingleTableManifest, SortKeyCondition } from '../../lib/
 import { modelDocument } from '../../lib/model/document';
 import { buildPut } from '../../lib/runtime/items/requests';
 import { encodeCursor } from '../../lib/runtime/keys/cursor';
+import { numberValue } from '../../lib/runtime/keys/marshall';
 import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';
 import { buildQueryInput, planQuery, queryBinding } from '../../lib/runtime/query/plan';
 import { SingleTableError } from '../../lib/runtime/table/errors';
-import { loadModel } from '../../lib/runtime/table/load-model';
+import { deployedModel, loadModel } from '../../lib/runtime/table/load-model';
 import { buildTransactWrite, uniqueTouched, UntypedAction } from '../../lib/runtime/transact/plan';
 import { manifest as sliceManifest } from '../fixtures/access-slice-manifest';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
@@ -276,6 +280,52 @@ function transactionOf(): fc.Arbitrary<{ actions: UntypedAction[]; stored: (Reco
   }));
 }
 
+/**
+ * Stored numbers as DynamoDB returns them (digits, no type): what the Node.js runtime writes for doubles,
+ * in its notation and as DynamoDB spells whole numbers out; integers of up to 38 digits (bigints);
+ * fractions of up to 38 digits, which another client may have written.
+ */
+const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+const storedNumber = fc.oneof(
+  number.filter((n) => n === 0 || (Math.abs(n) >= 1e-130 && Math.abs(n) < 1e126)).chain((n) => fc.constantFrom(String(n),
+    Number.isInteger(n) ? BigInt(n).toString() : String(n))),
+  fc.constantFrom('100000000000000000000000', '1152921504606847000', '1152921504606846976', `1${'0'.repeat(125)}`, '9007199254740991',
+    '9007199254740992', '9007199254740993', '1.2345678901234567890123', '99999999999999999999.99', '-0.1'),
+  fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 9 }), digits(0, 37)).map(([minus, first, rest]) => `${minus ? '-' : ''}${first}${rest}`),
+  fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 9 }), digits(0, 18), digits(1, 19)).map(([minus, first, a, b]) => `${minus ? '-' : ''}${first}${a}.${b}`.replace(/0+$/, '')).filter((t) => !t.endsWith('.')),
+);
+
+/**
+ * Model files as a function finds them at SINGLE_TABLE_MODEL: what `deployedModel` makes of each (the
+ * error code, or none), with the variable unset and naming a file that is not there too.
+ */
+function modelErrorVectors(document: object): { text: string | null; unset: boolean; error: string | null }[] {
+  const texts: (string | null)[] = [
+    JSON.stringify(document), JSON.stringify({ ...document, formatVersion: 2 }), JSON.stringify({ ...document, format: 'other' }),
+    JSON.stringify({ ...document, model: { ...(document as { model: object }).model, fingerprint: undefined } }), '[]', 'null', '42', '"model"',
+    '{"format": ', '', 'not json', null,
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'single-table-corpus-'));
+  const saved = process.env.SINGLE_TABLE_MODEL;
+  try {
+    return [...texts, undefined].map((content, i) => {
+      const file = join(dir, `model-${i}.json`);
+      if (typeof content === 'string') writeFileSync(file, content);
+      if (content === undefined) delete process.env.SINGLE_TABLE_MODEL; else process.env.SINGLE_TABLE_MODEL = file;
+      let error: string | null = null;
+      try {
+        deployedModel();
+      } catch (e) {
+        error = codeOf(e);
+      }
+      return { text: content === undefined ? null : content, unset: content === undefined, error };
+    });
+  } finally {
+    if (saved === undefined) delete process.env.SINGLE_TABLE_MODEL; else process.env.SINGLE_TABLE_MODEL = saved;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const codeOf = (e: unknown) => {
   if (e instanceof SingleTableError) return e.code;
   throw e;
@@ -362,15 +412,23 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
   });
 
   const attributeKeys = attributeKeyVectors(sample);
+  // Numbers and model files: what the Node.js runtime reads from each (its own section, beside the request vectors).
+  const numbers = sample(storedNumber, 1500).map((stored) => {
+    const value = numberValue(stored);
+    return { text: stored, kind: typeof value, value: String(value) };
+  });
+  const modelErrors = modelErrorVectors(modelDocument(models[names[0]]));
 
   const documents = Object.fromEntries(names.map((n) => [n, modelDocument(models[n])]));
   const attributeKeyDocuments = Object.fromEntries(Object.entries(attributeKeyModels()).map(([n, m]) => [n, modelDocument(m)]));
   // The models as written (their counts are numbers), the vectors with their numbers as text.
-  const vectors = JSON.stringify({ seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors, guards, attributeKeys }, numbersAsText);
+  const sections = { seed, table: CORPUS_TABLE, segments, shards, puts, queries, cursors, guards, attributeKeys, numbers, modelErrors };
+  const vectors = JSON.stringify(sections, numbersAsText);
   writeFileSync(file, `{"models":${JSON.stringify(documents)},"guardModel":${JSON.stringify(modelDocument(guardModel))},`
     + `"attributeKeyModels":${JSON.stringify(attributeKeyDocuments)},${vectors.slice(1)}`);
   const counts = {
     segments, shards, puts, queries, cursors, guards, attributeKeyQueries: attributeKeys.queries, attributeKeyCursors: attributeKeys.cursors,
+    numbers, modelErrors,
   };
   return Object.fromEntries(Object.entries(counts).map(([kind, list]) => [kind, list.length]));
 }

@@ -38,7 +38,7 @@ function synthQuickStartApp(manifest: runtime.SingleTableManifest, outdir: strin
   const page = readFileSync(join(__dirname, '..', '..', 'docs', 'python.md'), 'utf8');
   const code = join(outdir, '..', 'lambda');
   mkdirSync(code, { recursive: true });
-  writeFileSync(join(code, 'orders.py'), /<!-- python: file orders\.py -->\n```python\n([\s\S]*?)```/.exec(page)![1]);
+  writeFileSync(join(code, 'orders.py'), /<!-- check: lambda\/orders\.py -->\n```python\n([\s\S]*?)```/.exec(page)![1]);
   const app = new App({ outdir });
   const stack = new Stack(app, 'Shop');
   const table = new SingleTable(stack, 'Table', { manifest });
