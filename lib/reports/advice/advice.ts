@@ -1,0 +1,161 @@
+// Design advice: what the rules (./rules.ts) propose for a manifest, each priced by the cost model
+// as the difference between the design before and after it at the declared rates, and the
+// improved manifest that applies every change with an effect, one at a time, each re-advised on the
+// design the previous ones left.
+import { monthlyDifference, monthlyFigures, MonthlyFigures, OnDemandPrices, pricesOf } from './prices';
+import { ADVICE_RULES, AdviceRule, Needs, Proposal, patternsReading } from './rules';
+import { compileManifest } from '../../manifest/compile';
+import { TableModel } from '../../manifest/model';
+import { SingleTableManifest } from '../../manifest/structs';
+import { costReport } from '../cost';
+import { WriteKind } from '../cost-writes';
+
+/** Options of the design advice. */
+export interface AdviceOptions {
+  /**
+   * The region whose built-in on-demand list prices price the advice (`ON_DEMAND_PRICES`).
+   * @default 'us-east-1'
+   */
+  readonly region?: string;
+
+  /**
+   * Prices to use instead of a built-in region's.
+   * @default - the built-in prices of `region`
+   */
+  readonly prices?: OnDemandPrices;
+
+  /**
+   * Stored items per entity name, to price storage.
+   * @default - storage is not priced; advice that changes it names the counts to give
+   */
+  readonly itemCounts?: { [entityName: string]: number };
+
+  /**
+   * Whether the table uses provisioned capacity: changes the alarms per GSI and adds capacity minimums to the effects.
+   * @default false
+   */
+  readonly provisioned?: boolean;
+}
+
+/** One piece of advice. */
+export interface Advice {
+  /** The rule it comes from. */
+  readonly rule: AdviceRule;
+  /** The entities it concerns. */
+  readonly entities: string[];
+  /** The indexes it concerns. */
+  readonly indexes: string[];
+  /** The access patterns it concerns. */
+  readonly patterns: string[];
+  /** What to change. */
+  readonly change: string;
+  /** Why, in one sentence. */
+  readonly why: string;
+  /** What it changes per month at the declared rates: negative figures are savings. */
+  readonly monthly: MonthlyFigures;
+  /** What else it changes: GSIs, alarms, capacity minimums, consistency, limits. */
+  readonly effects: string[];
+  /** Why the figures show no saving, when they do not. @default - none */
+  readonly note?: string;
+  /** Rates, sizes or declarations the figures lack, each naming where to give it. */
+  readonly missing: string[];
+  /** Whether it changes anything at the declared rates (money or one of `effects`). */
+  readonly hasEffect: boolean;
+  /** The manifest with only this change. @default - not a change advise can write (see `change`) */
+  readonly manifest?: SingleTableManifest;
+}
+
+/** Advice for a manifest, with the design before and after. */
+export interface AdviceReport {
+  /** The prices used. */
+  readonly prices: OnDemandPrices;
+  /** Every piece of advice, with effect or not, in rule order. */
+  readonly advice: Advice[];
+  /** The design's monthly figures as it is. */
+  readonly before: MonthlyFigures;
+  /** The monthly figures of `improved`. */
+  readonly after: MonthlyFigures;
+  /** The manifest with every change that has an effect and a rewrite applied. */
+  readonly improved: SingleTableManifest;
+  /** The rules applied to get `improved`, in order, with the indexes each touched. */
+  readonly applied: string[];
+}
+
+/** Advice for a manifest; throws the compiler's ManifestError when it is invalid, and for an unknown region. */
+export function designAdvice(manifest: SingleTableManifest, options: AdviceOptions = {}): AdviceReport {
+  const prices = options.prices ?? pricesOf(options.region ?? 'us-east-1');
+  const counts = options.itemCounts ?? {};
+  const compiled = compileManifest(manifest);
+  for (const name of Object.keys(counts)) {
+    if (!compiled.model.entities[name]) throw new Error(`item count for '${name}': no such entity; use one of ${Object.keys(compiled.model.entities).join(', ')}`);
+  }
+  const before = monthlyFigures(compiled.model, prices, counts);
+  const advice = adviseOn(manifest, compiled.model, compiled.diagnostics, before, prices, options);
+  // Each change is re-advised on the design the previous ones left (a merge changes what a projection rule sees).
+  let improved = manifest;
+  let current = advice;
+  const applied: string[] = [];
+  for (let round = 0; round < 20; round++) {
+    const next = current.find((a) => a.hasEffect && a.manifest);
+    if (!next) break;
+    applied.push(`${next.rule} ${next.indexes.join(', ')}`);
+    improved = next.manifest!;
+    const c = compileManifest(improved);
+    current = adviseOn(improved, c.model, c.diagnostics, monthlyFigures(c.model, prices, counts), prices, options);
+  }
+  const after = monthlyFigures(compileManifest(improved).model, prices, counts);
+  return { prices, advice, before, after, improved, applied };
+}
+
+const MONEY_ONLY = [AdviceRule.PROJECT_READ_ATTRIBUTES, AdviceRule.PROJECT_FETCHED_ATTRIBUTES];
+
+function adviseOn(manifest: SingleTableManifest, model: TableModel, diagnostics: ReturnType<typeof compileManifest>['diagnostics'],
+  before: MonthlyFigures, prices: OnDemandPrices, options: AdviceOptions): Advice[] {
+  const counts = options.itemCounts ?? {};
+  const input = { manifest, model, diagnostics, provisioned: options.provisioned === true };
+  return ADVICE_RULES.flatMap((rule) => rule(input)).map((p) => {
+    const monthly = p.rewrite
+      ? monthlyDifference(before, monthlyFigures(compileManifest(p.rewrite).model, prices, counts), prices)
+      : p.rule === AdviceRule.SPARSE_FLAG_INDEX ? indexShare(model, p.entities[0], p.indexes[0], prices, counts) : monthlyDifference(before, before, prices);
+    const money = monthly.writeUnits !== 0 || monthly.readUnits !== 0 || monthly.storageGb !== 0;
+    // A projection change is worth making only for the money it saves.
+    const hasEffect = MONEY_ONLY.includes(p.rule) ? monthly.totalCost < 0 : money || p.effects.length > 0;
+    return {
+      rule: p.rule, entities: p.entities, indexes: p.indexes, patterns: p.patterns, change: p.change, why: p.why, monthly,
+      effects: p.effects,
+      note: money && p.rule !== AdviceRule.SHARD_HOT_KEY ? undefined : p.noSaving,
+      missing: missingFigures(model, p, counts),
+      hasEffect,
+      manifest: p.rewrite,
+    };
+  });
+}
+
+/** The most a sparse key saves: what the entity's entries on the index cost (its writes and storage there). */
+function indexShare(model: TableModel, entity: string, index: string, prices: OnDemandPrices, counts: { [entity: string]: number }): MonthlyFigures {
+  const report = costReport(model);
+  const put = report.writes.find((w) => w.entity === entity && w.kind === WriteKind.PUT)!;
+  const units = put.indexes.find((i) => i.index === index)?.units ?? 0;
+  const rate = model.entities[entity].writesPerSecond ?? 0;
+  const bytes = (report.storage.find((s) => s.entity === entity)!.indexBytes[index] ?? 0) * (Object.hasOwn(counts, entity) ? counts[entity] : 0);
+  const zero = { writeUnits: 0, readUnits: 0, storageGb: 0, writeCost: 0, readCost: 0, storageCost: 0, totalCost: 0, writeUnitsPerSecondByIndex: {} };
+  const share = { ...zero, writeUnits: rate * units * 730 * 3600, storageGb: bytes / 1024 ** 3, writeUnitsPerSecondByIndex: { [index]: rate * units } };
+  return monthlyDifference(share, zero, prices);
+}
+
+/** The declarations a proposal's figures lack. */
+function missingFigures(model: TableModel, p: Proposal, counts: { [entity: string]: number }): string[] {
+  const missing: string[] = [];
+  const needs = new Set<Needs>(p.needs);
+  if (needs.has('writes')) {
+    for (const e of p.entities) if (model.entities[e]?.writesPerSecond === undefined) missing.push(`writesPerSecond on entity ${e}`);
+  }
+  if (needs.has('reads')) {
+    const patterns = p.patterns.length ? p.patterns.map((n) => model.patterns[n]).filter((x) => x) : patternsReading(model, p.entities);
+    for (const pattern of patterns) if (pattern.readsPerSecond === undefined) missing.push(`readsPerSecond on pattern ${pattern.name}`);
+  }
+  if (needs.has('storage')) {
+    for (const e of p.entities) if (!Object.hasOwn(counts, e)) missing.push(`the item count of ${e} (--items ${e}=N)`);
+  }
+  return missing;
+}
