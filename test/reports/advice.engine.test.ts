@@ -1,0 +1,130 @@
+// Every rewrite the design advice proposes for the designs with index mistakes, on DynamoDB Local:
+// the same items written under the old and the new design (tables from each manifest's synthesized
+// template) give every pattern the same results, and the write units DynamoDB reports per index
+// (ReturnConsumedCapacity INDEXES) are the cost model's, so they change by what the advice predicts.
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { compileManifest } from '../../lib/manifest/compile';
+import type { SingleTableManifest } from '../../lib/manifest/structs';
+import { designAdvice } from '../../lib/reports/advice/advice';
+import { SECONDS_PER_MONTH } from '../../lib/reports/advice/prices';
+import { AdviceRule } from '../../lib/reports/advice/rules';
+import { costReport } from '../../lib/reports/cost';
+import { WriteKind } from '../../lib/reports/cost-writes';
+import { createClient } from '../../lib/runtime';
+import { largeOrders, threeLookupIndexes } from '../fixtures/advice-designs';
+import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
+
+type Items = { entity: string; item: Record<string, unknown> }[];
+
+/** Units DynamoDB reported per index (`table` for the table) for writing `items`. */
+async function writeMeasured(engine: Engine, manifest: SingleTableManifest, items: Items): Promise<{ tableName: string; units: Record<string, number>; client: DynamoDBClient }> {
+  const tableName = await engine.createTable();
+  const client = engine.newClient();
+  const units: Record<string, number> = {};
+  client.middlewareStack.add((next, context) => async (args) => {
+    if (context.commandName !== 'PutItemCommand') return next(args);
+    const input = args.input as { ReturnConsumedCapacity?: string };
+    input.ReturnConsumedCapacity = 'INDEXES';
+    const result = await next(args);
+    const consumed = (result.output as { ConsumedCapacity?: any }).ConsumedCapacity;
+    for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
+      units.table = (units.table ?? 0) + (c.Table?.CapacityUnits ?? 0);
+      for (const [name, gsi] of Object.entries(c.GlobalSecondaryIndexes ?? {})) units[name] = (units[name] ?? 0) + (gsi as { CapacityUnits: number }).CapacityUnits;
+    }
+    return result;
+  }, { step: 'initialize' });
+  const db = createClient({ model: manifest, client, tableName }) as unknown as { putItem(entity: string, item: object): Promise<unknown> };
+  for (const { entity, item } of items) await db.putItem(entity, item);
+  return { tableName, units, client };
+}
+
+/** The cost model's put units per index for `items`. */
+function predicted(manifest: SingleTableManifest, items: Items): Record<string, number> {
+  const report = costReport(compileManifest(manifest).model);
+  const units: Record<string, number> = {};
+  for (const { entity } of items) {
+    const put = report.writes.find((w) => w.entity === entity && w.kind === WriteKind.PUT)!;
+    units.table = (units.table ?? 0) + put.tableUnits;
+    for (const i of put.indexes) units[i.index] = (units[i.index] ?? 0) + i.units;
+  }
+  return units;
+}
+
+/** Every pattern's results on a table, each item kept to the attributes the pattern declares it needs. */
+async function results(manifest: SingleTableManifest, client: DynamoDBClient, tableName: string, inputs: Record<string, object[]>): Promise<Record<string, string[]>> {
+  const model = compileManifest(manifest).model;
+  const db = createClient({ model: manifest, client, tableName }) as unknown as { query(p: string, i: object): Promise<{ items: Items }> };
+  const out: Record<string, string[]> = {};
+  for (const [pattern, list] of Object.entries(inputs)) {
+    const wanted = model.patterns[pattern].attributes;
+    out[pattern] = [];
+    for (const input of list) {
+      const page = await db.query(pattern, input);
+      out[pattern].push(...page.items.map(({ entity, item }) => JSON.stringify([entity, ...wanted.map((a) => item[a])])).sort());
+    }
+  }
+  return out;
+}
+
+/** Writes `items` under both designs and checks patterns, units and the advice's figure. */
+async function compare(before: SingleTableManifest, after: SingleTableManifest, items: Items, inputs: Record<string, object[]>, monthlyWriteUnits: number): Promise<void> {
+  const [oldEngine, newEngine] = [await startEngine(synthesizedTemplate(before)), await startEngine(synthesizedTemplate(after))];
+  try {
+    const old = await writeMeasured(oldEngine, before, items);
+    const next = await writeMeasured(newEngine, after, items);
+    expect(old.units).toEqual(predicted(before, items));
+    expect(next.units).toEqual(predicted(after, items));
+    const oldResults = await results(before, old.client, old.tableName, inputs);
+    expect(Object.values(oldResults).every((r) => r.length > 0)).toBe(true);
+    expect(await results(after, next.client, next.tableName, inputs)).toEqual(oldResults);
+    // Per put of each entity, the measured difference times its declared rate over a month is the advice's figure.
+    const model = compileManifest(before).model;
+    const perEntity = new Map<string, { count: number; delta: number }>();
+    for (const { entity } of items) perEntity.set(entity, { count: (perEntity.get(entity)?.count ?? 0) + 1, delta: 0 });
+    let monthly = 0;
+    for (const [entity, { count }] of perEntity) {
+      const only = items.filter((i) => i.entity === entity);
+      const sum = (u: Record<string, number>) => Object.values(u).reduce((a, b) => a + b, 0);
+      const delta = (sum(predicted(after, only)) - sum(predicted(before, only))) / count;
+      monthly += delta * (model.entities[entity].writesPerSecond ?? 0) * SECONDS_PER_MONTH;
+    }
+    const measuredDelta = Object.values(next.units).reduce((a, b) => a + b, 0) - Object.values(old.units).reduce((a, b) => a + b, 0);
+    expect(Math.sign(measuredDelta)).toBe(Math.sign(monthlyWriteUnits));
+    expect(monthly).toBeCloseTo(monthlyWriteUnits, 3);
+  } finally {
+    await oldEngine.stop();
+    await newEngine.stop();
+  }
+}
+
+test('three lookup GSIs merged into one overloaded GSI: same results, the same write units, as the advice says', async () => {
+  const advice = designAdvice(threeLookupIndexes).advice.find((a) => a.rule === AdviceRule.OVERLOAD_GSIS)!;
+  const items: Items = [
+    ...['u1', 'u2'].map((id) => ({ entity: 'User', item: { userId: id, email: `${id}@example.com` } })),
+    ...['o1', 'o2', 'o3'].map((id, i) => ({ entity: 'Order', item: { orderId: id, status: i ? 'SHIPPED' : 'OPEN', createdAt: `2026-01-0${i + 1}T00:00:00.000Z` } })),
+    ...['p1', 'p2'].map((id, i) => ({ entity: 'Product', item: { productId: id, category: 'BOOKS', price: 10 + i } })),
+  ];
+  const inputs = {
+    userByEmail: [{ email: 'u1@example.com' }, { email: 'u2@example.com' }],
+    ordersByStatus: [{ status: 'SHIPPED' }, { status: 'OPEN' }],
+    productsByCategory: [{ category: 'BOOKS' }],
+  };
+  expect(advice.monthly.writeUnits).toBe(0);
+  await compare(threeLookupIndexes, advice.manifest!, items, inputs, 0);
+});
+
+test('10 KB orders: ALL to INCLUDE of what the pattern reads, and KEYS_ONLY to INCLUDE, each with the predicted write units', async () => {
+  const { advice } = designAdvice(largeOrders);
+  const lines = ['x'.repeat(9700)];
+  const items: Items = ['o1', 'o2', 'o3'].map((id, i) => ({
+    entity: 'Order',
+    item: { orderId: id, customerId: i ? 'c1' : 'c2', repId: 'r1', orderDate: `2026-02-0${i + 1}T00:00:00.000Z`, status: 'OPEN', open: true, totalAmount: 100 + i, lines },
+  }));
+  const inputs = { ordersForCustomer: [{ customerId: 'c1' }, { customerId: 'c2' }], openOrders: [{ open: true }], ordersForRep: [{ repId: 'r1' }] };
+  const include = advice.find((a) => a.rule === AdviceRule.PROJECT_READ_ATTRIBUTES)!;
+  expect(include.monthly.writeUnits).toBe(-9 * 100 * SECONDS_PER_MONTH);
+  await compare(largeOrders, include.manifest!, items, inputs, include.monthly.writeUnits);
+  const fetched = advice.find((a) => a.rule === AdviceRule.PROJECT_FETCHED_ATTRIBUTES)!;
+  expect(fetched.monthly.writeUnits).toBe(0);
+  await compare(largeOrders, fetched.manifest!, items, inputs, 0);
+});
