@@ -1,0 +1,115 @@
+// The design advice on designs with the classic index mistakes and on the example app: each piece
+// named with its figures at us-east-1's list prices, the improved manifest, its backfill plan, and
+// the CLI's output and --write.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { manifest as example } from '../../examples/manifest';
+import { compileManifest } from '../../lib/manifest/compile';
+import { planBackfill } from '../../lib/migrate/plan';
+import { designAdvice } from '../../lib/reports/advice/advice';
+import { SECONDS_PER_MONTH } from '../../lib/reports/advice/prices';
+import { AdviceRule } from '../../lib/reports/advice/rules';
+import { runIn } from '../cli/run';
+import { largeOrders, taskStatus, threeLookupIndexes } from '../fixtures/advice-designs';
+
+const shown = (report: ReturnType<typeof designAdvice>) => report.advice.filter((a) => a.hasEffect);
+
+test('three single-entity GSIs: one overloaded GSI1 with the merged templates, no write unit saved, 2 GSIs and 16 alarms freed', () => {
+  const report = designAdvice(threeLookupIndexes);
+  const [merge] = shown(report);
+  expect(shown(report)).toHaveLength(1);
+  expect(merge.rule).toBe(AdviceRule.OVERLOAD_GSIS);
+  expect(merge.indexes).toEqual(['EmailIndex', 'StatusIndex', 'CategoryIndex']);
+  expect(merge.change).toContain('User pk EMAIL#{email} sk USER#{userId}; Order pk STATUS#{status} sk {createdAt}; Product pk CAT#{category} sk PRICE#{price}');
+  expect(merge.monthly).toMatchObject({ writeUnits: 0, readUnits: 0, storageGb: 0, totalCost: 0 });
+  expect(merge.note).toMatch(/saves no write units/);
+  expect(merge.effects).toEqual([
+    'frees 2 of the 20 GSIs a table may have',
+    'removes 16 alarm(s) and 2 dashboard widget(s) of SingleTable.monitor() (8 alarms per GSI on demand)',
+  ]);
+  // The same 65 write units/s go to the one index instead of three.
+  expect(merge.monthly.writeUnitsPerSecondByIndex).toEqual({ EmailIndex: -10, StatusIndex: -50, CategoryIndex: -5, GSI1: 65 });
+  const merged = compileManifest(report.improved).model;
+  expect(Object.keys(merged.indexes)).toEqual(['table', 'GSI1']);
+  expect(Object.values(merged.patterns).map((p) => p.index)).toEqual(['GSI1', 'GSI1', 'GSI1']);
+  // Provisioned: 6 alarms per GSI and the capacity the two GSIs held.
+  const provisioned = shown(designAdvice(threeLookupIndexes, { provisioned: true }))[0];
+  expect(provisioned.effects[1]).toContain('removes 12 alarm(s)');
+  expect(provisioned.effects[2]).toMatch(/provisioned read and write capacity of 2 GSI/);
+  // The move: each entity newly populates GSI1 and leaves its old index.
+  const plan = planBackfill(merged, compileManifest(threeLookupIndexes).model);
+  expect(plan.entities.map((e) => e.changes.map((c) => `${c.index} ${c.change}`))).toEqual([
+    ['GSI1 ADDED', 'EmailIndex REMOVED'], ['GSI1 ADDED', 'StatusIndex REMOVED'], ['GSI1 ADDED', 'CategoryIndex REMOVED'],
+  ]);
+});
+
+test('10 KB orders: ALL to INCLUDE saves 9 write units per put ($1,478.25 a month at 100 puts/s), KEYS_ONLY to INCLUDE saves the fetches', () => {
+  const report = designAdvice(largeOrders, { itemCounts: { Order: 10_000_000 } });
+  const [include, fetched] = shown(report);
+  expect(shown(report)).toHaveLength(2);
+  expect(include.rule).toBe(AdviceRule.PROJECT_READ_ATTRIBUTES);
+  expect(include.change).toBe('project INCLUDE totalAmount on GSI ByCustomer instead of ALL: what ordersForCustomer read besides the keys');
+  // 10 units per ALL entry, 1 per INCLUDE entry: 9 x 100 writes/s x 730 h.
+  expect(include.monthly.writeUnits).toBe(-9 * 100 * SECONDS_PER_MONTH);
+  expect(include.monthly.writeCost).toBeCloseTo(-1478.25, 2);
+  // Reads of a 10 KB entry (1.5 units, eventually consistent) become 0.5: 200 reads/s.
+  expect(include.monthly.readUnits).toBe(-1 * 200 * SECONDS_PER_MONTH);
+  expect(include.monthly.readCost).toBeCloseTo(-65.7, 2);
+  // 10 million entries of 10,340 bytes become entries of keys and the amount.
+  expect(include.monthly.storageGb).toBeCloseTo(-93.82, 2);
+  expect(fetched.rule).toBe(AdviceRule.PROJECT_FETCHED_ATTRIBUTES);
+  expect(fetched.change).toMatch(/^project INCLUDE status, totalAmount on GSI ByRep instead of KEYS_ONLY/);
+  // 500 reads/s each paid a query (0.5) and a 10 KB fetch (1.5): 1.5 saved per read; writes stay at 1 unit.
+  expect(fetched.monthly).toMatchObject({ writeUnits: 0, readUnits: -1.5 * 500 * SECONDS_PER_MONTH });
+  expect(fetched.monthly.readCost).toBeCloseTo(-246.38, 2);
+  expect(fetched.monthly.storageCost).toBeGreaterThan(0);
+  expect(report.applied).toEqual(['PROJECT_READ_ATTRIBUTES ByCustomer', 'PROJECT_FETCHED_ATTRIBUTES ByRep']);
+  expect(report.before.totalCost - report.after.totalCost).toBeCloseTo(-include.monthly.totalCost - fetched.monthly.totalCost, 6);
+  // Without item counts, storage is named as missing.
+  expect(shown(designAdvice(largeOrders))[0].missing).toEqual(['the item count of Order (--items Order=N)']);
+});
+
+test('a required status as a GSI key: a sparse flag, priced at most at the index\'s share for the entity', () => {
+  const [sparse] = shown(designAdvice(taskStatus, { itemCounts: { Task: 1_000_000 } }));
+  expect(sparse.rule).toBe(AdviceRule.SPARSE_FLAG_INDEX);
+  expect(sparse.change).toContain('pk STATUS#{statusFlag}');
+  // Each task's ByStatus entry is about 1.6 KB (ALL): 2 units x 20 writes/s.
+  expect(sparse.monthly.writeUnitsPerSecondByIndex).toEqual({ ByStatus: -40 });
+  expect(sparse.monthly.writeCost).toBeCloseTo(-40 * SECONDS_PER_MONTH * 0.625e-6, 6);
+  expect(sparse.monthly.storageGb).toBeLessThan(0);
+  expect(sparse.manifest).toBeUndefined();
+});
+
+test('the example app: GSI3 overloads into GSI1; what to declare to price the rest', () => {
+  const report = designAdvice(example);
+  expect(shown(report).map((a) => `${a.rule} ${a.indexes.join(',')}`)).toEqual(['OVERLOAD_GSIS GSI1,GSI3']);
+  const hidden = report.advice.filter((a) => !a.hasEffect);
+  expect(hidden.map((a) => a.rule)).toEqual([AdviceRule.PROJECT_READ_ATTRIBUTES, AdviceRule.PROJECT_FETCHED_ATTRIBUTES]);
+  expect(hidden[0].change).toMatch(/^declare the attributes orderById, customerByEmail, productsByCategory, membersOfGroup read/);
+  expect(hidden[1].missing).toContain('readsPerSecond on pattern runningTasks');
+});
+
+test('the CLI prints the advice with its prices, hides advice without effect unless --all, and --write writes JSON that compiles', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'advise-'));
+  try {
+    writeFileSync(join(dir, 'orders.json'), JSON.stringify(largeOrders));
+    const out = await runIn(dir, 'advise', 'orders.json', '--items', 'Order=10000000', '--write', 'improved.json');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('on-demand list prices of us-east-1 as of 2024-11-01: $0.625 per million write request units');
+    expect(out.stdout).toContain('Per month: write units -2,365.2M (-$1,478.25), read units -525.6M (-$65.70), storage -93.82 GB (-$23.46); total -$1,567.41.');
+    const improved = JSON.parse(readFileSync(join(dir, 'improved.json'), 'utf8'));
+    expect(improved.globalIndexes.ByCustomer).toEqual({ projection: 'INCLUDE', include: ['totalAmount'] });
+    expect(() => compileManifest(improved)).not.toThrow();
+    writeFileSync(join(dir, 'three.json'), JSON.stringify(threeLookupIndexes));
+    const all = await runIn(dir, 'advise', 'three.json', '--all');
+    expect(all.stdout).toContain('PROJECT_READ_ATTRIBUTES (no effect at these rates)');
+    expect((await runIn(dir, 'advise', 'three.json')).stdout).toContain('3 more piece(s) of advice change nothing at these rates (--all lists them).');
+    const ts = await runIn(dir, 'advise', 'three.json', '--write', 'three.ts');
+    expect(ts.code).toBe(0);
+    expect(readFileSync(join(dir, 'three.ts'), 'utf8')).toContain("GSI1: { projection: ProjectionKind.ALL }");
+    expect((await runIn(dir, 'advise', 'three.json', '--region', 'mars-1')).stderr).toContain("no built-in prices for region 'mars-1'");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
