@@ -8,6 +8,7 @@ import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { planBackfill } from '../../lib/migrate/plan';
 import { designAdvice } from '../../lib/reports/advice/advice';
+import { DesignReports } from '../../lib/reports/design-reports';
 import { SECONDS_PER_MONTH } from '../../lib/reports/advice/prices';
 import { AdviceRule } from '../../lib/reports/advice/rules';
 import { runIn } from '../cli/run';
@@ -112,4 +113,13 @@ test('the CLI prints the advice with its prices, hides advice without effect unl
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the HTML view and the jsii reports carry the same advice', () => {
+  const html = DesignReports.html(threeLookupIndexes);
+  expect(html).toContain('<section id="advice">');
+  expect(html).toContain('OVERLOAD_GSIS: EmailIndex, StatusIndex, CategoryIndex');
+  expect(html).toContain('frees 2 of the 20 GSIs a table may have');
+  expect(DesignReports.adviceMarkdown(largeOrders, { itemCounts: { Order: 10_000_000 } })).toContain('total -$1,567.41');
+  expect(JSON.parse(DesignReports.adviceJson(largeOrders)).improved.globalIndexes.ByRep).toEqual({ projection: 'INCLUDE', include: ['status', 'totalAmount'] });
 });
