@@ -2,6 +2,9 @@
 // the same items written under the old and the new design (tables from each manifest's synthesized
 // template) give every pattern the same results, and the write units DynamoDB reports per index
 // (ReturnConsumedCapacity INDEXES) are the cost model's, so they change by what the advice predicts.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { compileManifest } from '../../lib/manifest/compile';
 import type { SingleTableManifest } from '../../lib/manifest/structs';
@@ -11,6 +14,7 @@ import { AdviceRule } from '../../lib/reports/advice/rules';
 import { costReport } from '../../lib/reports/cost';
 import { WriteKind } from '../../lib/reports/cost-writes';
 import { createClient } from '../../lib/runtime';
+import { runIn } from '../cli/run';
 import { largeOrders, threeLookupIndexes } from '../fixtures/advice-designs';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
@@ -97,20 +101,49 @@ async function compare(before: SingleTableManifest, after: SingleTableManifest, 
   }
 }
 
+const LOOKUP_ITEMS: Items = [
+  ...['u1', 'u2'].map((id) => ({ entity: 'User', item: { userId: id, email: `${id}@example.com` } })),
+  ...['o1', 'o2', 'o3'].map((id, i) => ({ entity: 'Order', item: { orderId: id, status: i ? 'SHIPPED' : 'OPEN', createdAt: `2026-01-0${i + 1}T00:00:00.000Z` } })),
+  ...['p1', 'p2'].map((id, i) => ({ entity: 'Product', item: { productId: id, category: 'BOOKS', price: 10 + i } })),
+];
+const LOOKUP_INPUTS = {
+  userByEmail: [{ email: 'u1@example.com' }, { email: 'u2@example.com' }],
+  ordersByStatus: [{ status: 'SHIPPED' }, { status: 'OPEN' }],
+  productsByCategory: [{ category: 'BOOKS' }],
+};
+
 test('three lookup GSIs merged into one overloaded GSI: same results, the same write units, as the advice says', async () => {
   const advice = designAdvice(threeLookupIndexes).advice.find((a) => a.rule === AdviceRule.OVERLOAD_GSIS)!;
-  const items: Items = [
-    ...['u1', 'u2'].map((id) => ({ entity: 'User', item: { userId: id, email: `${id}@example.com` } })),
-    ...['o1', 'o2', 'o3'].map((id, i) => ({ entity: 'Order', item: { orderId: id, status: i ? 'SHIPPED' : 'OPEN', createdAt: `2026-01-0${i + 1}T00:00:00.000Z` } })),
-    ...['p1', 'p2'].map((id, i) => ({ entity: 'Product', item: { productId: id, category: 'BOOKS', price: 10 + i } })),
-  ];
-  const inputs = {
-    userByEmail: [{ email: 'u1@example.com' }, { email: 'u2@example.com' }],
-    ordersByStatus: [{ status: 'SHIPPED' }, { status: 'OPEN' }],
-    productsByCategory: [{ category: 'BOOKS' }],
-  };
   expect(advice.monthly.writeUnits).toBe(0);
-  await compare(threeLookupIndexes, advice.manifest!, items, inputs, 0);
+  await compare(threeLookupIndexes, advice.manifest!, LOOKUP_ITEMS, LOOKUP_INPUTS, 0);
+});
+
+test('the merge\'s loop: advise --write, the transition table written by the old design, backfill --dry-run prices it, the backfilled table serves the improved design', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'advise-loop-'));
+  try {
+    writeFileSync(join(dir, 'current.json'), JSON.stringify(threeLookupIndexes));
+    expect((await runIn(dir, 'advise', 'current.json', '--write', 'improved.json')).code).toBe(0);
+    const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as SingleTableManifest;
+    const [transition, improved] = [read('improved.transition.json'), read('improved.json')];
+    expect(Object.keys(transition.globalIndexes!)).toEqual(['EmailIndex', 'StatusIndex', 'CategoryIndex', 'GSI1']);
+    // The deployed application, still on the current design, wrote its items into the transition table.
+    const engine = await startEngine(synthesizedTemplate(transition));
+    try {
+      const { tableName, client } = await writeMeasured(engine, threeLookupIndexes, LOOKUP_ITEMS);
+      const backfill = (...args: string[]) => runIn(dir, 'backfill', 'improved.transition.json', '--from', 'current.json', '--table', tableName, '--endpoint', engine.endpoint, '--json', ...args);
+      const dry = JSON.parse((await backfill('--dry-run')).stdout);
+      // Each of the 7 items gets its GSI1 keys: a write unit on the table, one entering GSI1, and one
+      // rewriting its entry in its old index, which projects ALL (so the new attributes too).
+      expect(dry.counts).toMatchObject({ scanned: 7, stale: 7, rewritten: 0, failed: 0, writeUnits: 21 });
+      const done = JSON.parse((await backfill()).stdout);
+      expect(done.counts).toMatchObject({ stale: 7, rewritten: 7, failed: 0, writeUnits: 21 });
+      expect(await results(improved, client, tableName, LOOKUP_INPUTS)).toEqual(await results(threeLookupIndexes, client, tableName, LOOKUP_INPUTS));
+    } finally {
+      await engine.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('10 KB orders: ALL to INCLUDE of what the pattern reads, and KEYS_ONLY to INCLUDE, each with the predicted write units', async () => {

@@ -38,6 +38,14 @@ test('three single-entity GSIs: one overloaded GSI1 with the merged templates, n
   const provisioned = shown(designAdvice(threeLookupIndexes, { provisioned: true }))[0];
   expect(provisioned.effects[1]).toContain('removes 12 alarm(s)');
   expect(provisioned.effects[2]).toMatch(/provisioned read and write capacity of 2 GSI/);
+  // Deployed: the transition design (the three GSIs and GSI1) first, then the removals one by one.
+  expect(Object.keys(report.transition!.globalIndexes!)).toEqual(['EmailIndex', 'StatusIndex', 'CategoryIndex', 'GSI1']);
+  expect(report.deploySteps).toEqual([
+    expect.stringMatching(/^deploy the transition manifest \(the current design plus GSI1;/),
+    expect.stringMatching(/^backfill the stored items into it: single-table backfill <transition> --from <current>/),
+    "deploy the improved manifest's patterns, then remove EmailIndex, StatusIndex, CategoryIndex one GSI per stack update (CloudFormation deletes one GSI per update)",
+    expect.stringMatching(/^backfill with the improved manifest --from the transition one/),
+  ]);
   // The move: each entity newly populates GSI1 and leaves its old index.
   const plan = planBackfill(merged, compileManifest(threeLookupIndexes).model);
   expect(plan.entities.map((e) => e.changes.map((c) => `${c.index} ${c.change}`))).toEqual([
@@ -66,6 +74,9 @@ test('10 KB orders: ALL to INCLUDE saves 9 write units per put ($1,478.25 a mont
   expect(fetched.monthly.readCost).toBeCloseTo(-246.38, 2);
   expect(fetched.monthly.storageCost).toBeGreaterThan(0);
   expect(report.applied).toEqual(['PROJECT_READ_ATTRIBUTES ByCustomer', 'PROJECT_FETCHED_ATTRIBUTES ByRep']);
+  // A deployed GSI's projection cannot change in place: each goes under a new name first.
+  expect(report.transition).toBeUndefined();
+  expect(report.deploySteps.map((step) => step.split(' changes')[0])).toEqual(['GSI ByCustomer', 'GSI ByRep']);
   expect(report.before.totalCost - report.after.totalCost).toBeCloseTo(-include.monthly.totalCost - fetched.monthly.totalCost, 6);
   // Without item counts, storage is named as missing.
   expect(shown(designAdvice(largeOrders))[0].missing).toEqual(['the item count of Order (--items Order=N)']);

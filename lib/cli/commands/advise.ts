@@ -1,7 +1,7 @@
 // `single-table advise <manifest>`: what to change to make the design cheaper or safer, each
 // change priced per month by the cost model at the declared rates; --write writes the improved manifest.
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { designAdvice } from '../../reports/advice/advice';
 import { adviceMarkdown } from '../../reports/advice/advice-markdown';
 import { ON_DEMAND_PRICES } from '../../reports/advice/prices';
@@ -33,8 +33,10 @@ Options:
   --items LIST         stored items per entity, to price storage: Order=10000000,Customer=50000
   --provisioned        the table is provisioned: alarms per GSI and capacity minimums as such
   --all                also list advice that changes nothing at these rates
-  --write FILE         write the manifest with every change that has an effect (.json, .ts or .js);
-                       plan its move with 'single-table backfill FILE --from <manifest> --dry-run'
+  --write FILE         write the manifest with every change that has an effect (.json, .ts or .js),
+                       and when it adds GSIs, FILE's .transition twin: the current design plus them,
+                       to deploy and backfill first ('single-table backfill TRANSITION --from
+                       <manifest> --table NAME --dry-run' prices the move)
   --json               print the advice as JSON
   -h, --help           show this help
 `,
@@ -58,6 +60,10 @@ Options:
     }
     if (typeof flags.write === 'string') {
       writeFileSync(resolve(io.cwd, flags.write), manifestFileText(report.improved, flags.write));
+      if (report.transition) {
+        const file = transitionFile(flags.write);
+        writeFileSync(resolve(io.cwd, file), manifestFileText(report.transition, file));
+      }
     }
     io.out(flags.json ? JSON.stringify(report, null, 2) + '\n' : adviceMarkdown(report, { all: flags.all === true }));
     return EXIT.OK;
@@ -73,4 +79,10 @@ function itemCounts(value: string | boolean | undefined): { [entity: string]: nu
     counts[entity.trim()] = Number(n);
   }
   return counts;
+}
+
+/** `improved.json` -> `improved.transition.json`. */
+export function transitionFile(file: string): string {
+  const ext = extname(file);
+  return `${file.slice(0, file.length - ext.length)}.transition${ext}`;
 }

@@ -27,6 +27,7 @@ export function adviceMarkdown(report: AdviceReport, options: AdviceMarkdownOpti
   if (hidden > 0) lines.push(`${hidden} more piece(s) of advice change nothing at these rates (--all lists them).`, '');
   const missing = [...new Set(report.advice.flatMap((a) => a.missing))];
   if (missing.length) lines.push('To price more of the advice, declare:', ...missing.map((m) => `- ${m}`), '');
+  if (report.deploySteps.length) lines.push('To move a deployed table to the improved design:', ...report.deploySteps.map((step, i) => `${i + 1}. ${step}`), '');
   lines.push(`Design as it is: ${money(report.before.totalCost, false)} per month; with every change above that has a rewrite: ${money(report.after.totalCost, false)} per month`
     + ` (${report.applied.length ? report.applied.join('; ') : 'no change'}).`);
   return lines.join('\n') + '\n';

@@ -5,7 +5,7 @@
 import { monthlyDifference, monthlyFigures, MonthlyFigures, OnDemandPrices, pricesOf } from './prices';
 import { ADVICE_RULES, AdviceRule, Needs, Proposal, patternsReading } from './rules';
 import { compileManifest } from '../../manifest/compile';
-import { TableModel } from '../../manifest/model';
+import { IndexModel, IndexType, TableModel } from '../../manifest/model';
 import { SingleTableManifest } from '../../manifest/structs';
 import { costReport } from '../cost';
 import { WriteKind } from '../cost-writes';
@@ -79,6 +79,13 @@ export interface AdviceReport {
   readonly improved: SingleTableManifest;
   /** The rules applied to get `improved`, in order, with the indexes each touched. */
   readonly applied: string[];
+  /** The design a deployed table passes through (see `transitionManifest`). @default - `improved` adds no GSI */
+  readonly transition?: SingleTableManifest;
+  /**
+   * How a deployed table gets from the design to `improved`: CloudFormation creates or deletes one
+   * GSI per stack update and cannot change a GSI's keys or projection in place.
+   */
+  readonly deploySteps: string[];
 }
 
 /** Advice for a manifest; throws the compiler's ManifestError when it is invalid, and for an unknown region. */
@@ -103,10 +110,58 @@ export function designAdvice(manifest: SingleTableManifest, options: AdviceOptio
     const c = compileManifest(improved);
     current = adviseOn(improved, c.model, c.diagnostics, monthlyFigures(c.model, prices, counts), prices, options);
   }
-  const after = monthlyFigures(compileManifest(improved).model, prices, counts);
-  return { prices, advice, before, after, improved, applied };
+  const next = compileManifest(improved).model;
+  const after = monthlyFigures(next, prices, counts);
+  const transition = transitionManifest(manifest, improved);
+  if (transition) compileManifest(transition);
+  return { prices, advice, before, after, improved, applied, transition, deploySteps: deploySteps(compiled.model, next) };
 }
 
+/** The stack updates and backfills that move a deployed table from `before` to `after`, in order. */
+export function deploySteps(before: TableModel, after: TableModel): string[] {
+  const gsis = (m: TableModel) => Object.values(m.indexes).filter((i) => i.type === IndexType.GSI);
+  const shape = (i: IndexModel) => JSON.stringify([i.partitionKey, i.sortKey, i.projection, [...i.nonKeyAttributes].sort(), i.partitionAttributes, i.sortAttributes]);
+  const added = gsis(after).filter((i) => !before.indexes[i.name]).map((i) => i.name);
+  const removed = gsis(before).filter((i) => !after.indexes[i.name]).map((i) => i.name);
+  const changed = gsis(after).filter((i) => before.indexes[i.name] && shape(before.indexes[i.name]) !== shape(i)).map((i) => i.name);
+  const steps: string[] = [];
+  for (const name of changed) {
+    steps.push(`GSI ${name} changes its keys or projection, which a deployed GSI cannot do in place: declare the new one under another name `
+      + `(e.g. ${name}V2) next to ${name}, deploy, backfill, move its patterns to it and deploy, then remove ${name} and deploy`);
+  }
+  if (added.length) {
+    steps.push(`deploy the transition manifest (the current design plus ${added.join(', ')}; --write writes it next to the improved one), one added GSI per stack update: CloudFormation creates one GSI per update`);
+    steps.push('backfill the stored items into it: single-table backfill <transition> --from <current> --table <table> --dry-run prices the writes; run it again without --dry-run');
+  }
+  if (removed.length) {
+    steps.push(`deploy the improved manifest's patterns, then remove ${removed.join(', ')} one GSI per stack update (CloudFormation deletes one GSI per update)`);
+    steps.push(`backfill with the improved manifest --from the ${added.length ? 'transition' : 'current'} one: it removes the key attributes of ${removed.join(', ')} from the stored items`);
+  } else if (added.length) {
+    steps.push('deploy the improved manifest: the patterns read the new indexes');
+  }
+  return steps;
+}
+
+/**
+ * The design a deployed table passes through on its way to `improved`: the current one plus every
+ * GSI `improved` adds, with the entities' key templates for them, and the patterns unchanged, so
+ * the application keeps reading the indexes it reads while the new ones are created and backfilled.
+ * Undefined when `improved` adds no GSI.
+ */
+export function transitionManifest(current: SingleTableManifest, improved: SingleTableManifest): SingleTableManifest | undefined {
+  const added = Object.keys(improved.globalIndexes ?? {}).filter((name) => !Object.hasOwn(current.globalIndexes ?? {}, name));
+  if (added.length === 0) return undefined;
+  const copy = JSON.parse(JSON.stringify(current)) as { globalIndexes?: Record<string, unknown>; entities: Record<string, { indexes?: Record<string, unknown> }> };
+  copy.globalIndexes = { ...copy.globalIndexes ?? {} };
+  for (const name of added) {
+    copy.globalIndexes[name] = improved.globalIndexes![name];
+    for (const [entity, def] of Object.entries(improved.entities)) {
+      const keys = def.indexes?.[name];
+      if (keys && copy.entities[entity]) copy.entities[entity].indexes = { ...copy.entities[entity].indexes ?? {}, [name]: keys };
+    }
+  }
+  return copy as unknown as SingleTableManifest;
+}
 const MONEY_ONLY = [AdviceRule.PROJECT_READ_ATTRIBUTES, AdviceRule.PROJECT_FETCHED_ATTRIBUTES];
 
 function adviseOn(manifest: SingleTableManifest, model: TableModel, diagnostics: ReturnType<typeof compileManifest>['diagnostics'],
