@@ -15,7 +15,7 @@ import { costReport } from '../../lib/reports/cost';
 import { WriteKind } from '../../lib/reports/cost-writes';
 import { createClient } from '../../lib/runtime';
 import { runIn } from '../cli/run';
-import { largeOrders, threeLookupIndexes } from '../fixtures/advice-designs';
+import { accountEvents, largeOrders, notesOnLsi, threeLookupIndexes } from '../fixtures/advice-designs';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 type Items = { entity: string; item: Record<string, unknown> }[];
@@ -33,7 +33,9 @@ async function writeMeasured(engine: Engine, manifest: SingleTableManifest, item
     const consumed = (result.output as { ConsumedCapacity?: any }).ConsumedCapacity;
     for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
       units.table = (units.table ?? 0) + (c.Table?.CapacityUnits ?? 0);
-      for (const [name, gsi] of Object.entries(c.GlobalSecondaryIndexes ?? {})) units[name] = (units[name] ?? 0) + (gsi as { CapacityUnits: number }).CapacityUnits;
+      for (const [name, index] of Object.entries({ ...c.GlobalSecondaryIndexes, ...c.LocalSecondaryIndexes })) {
+        units[name] = (units[name] ?? 0) + (index as { CapacityUnits: number }).CapacityUnits;
+      }
     }
     return result;
   }, { step: 'initialize' });
@@ -160,4 +162,21 @@ test('10 KB orders: ALL to INCLUDE of what the pattern reads, and KEYS_ONLY to I
   const fetched = advice.find((a) => a.rule === AdviceRule.PROJECT_FETCHED_ATTRIBUTES)!;
   expect(fetched.monthly.writeUnits).toBe(0);
   await compare(largeOrders, fetched.manifest!, items, inputs, 0);
+});
+
+test('removing an unused GSI, moving a pattern to an LSI slot or to a GSI, sharding a hot key: same results, predicted units', async () => {
+  const at = (d: number) => `2026-03-0${d}T00:00:00.000Z`;
+  const events: Items = [
+    ...['a1', 'a2'].map((id) => ({ entity: 'Account', item: { accountId: id, plan: 'PRO' } })),
+    ...[1, 2, 3, 4].map((d) => ({ entity: 'Event', item: { accountId: d % 2 ? 'a1' : 'a2', eventId: `e${d}`, at: at(d), kind: d < 3 ? 'LOGIN' : 'PAY' } })),
+  ];
+  const eventInputs = { eventsByTime: [{ accountId: 'a1' }, { accountId: 'a2' }], eventsByKind: [{ kind: 'LOGIN' }, { kind: 'PAY' }] };
+  const eventAdvice = designAdvice(accountEvents).advice.filter((a) => a.hasEffect && a.manifest);
+  expect(eventAdvice.map((a) => a.rule)).toEqual([AdviceRule.UNUSED_INDEX, AdviceRule.LSI_FOR_PARTITION_PATTERN, AdviceRule.SHARD_HOT_KEY]);
+  for (const a of eventAdvice) await compare(accountEvents, a.manifest!, events, eventInputs, a.monthly.writeUnits);
+
+  const notes: Items = [1, 2, 3].map((d) => ({ entity: 'Note', item: { accountId: 'a1', noteId: `n${d}`, writtenAt: at(d) } }));
+  const [move] = designAdvice(notesOnLsi).advice.filter((a) => a.hasEffect);
+  expect(move.rule).toBe(AdviceRule.GSI_FOR_UNBOUNDED_COLLECTION);
+  await compare(notesOnLsi, move.manifest!, notes, { notesByTime: [{ accountId: 'a1' }] }, move.monthly.writeUnits);
 });

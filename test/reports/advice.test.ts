@@ -12,7 +12,7 @@ import { DesignReports } from '../../lib/reports/design-reports';
 import { SECONDS_PER_MONTH } from '../../lib/reports/advice/prices';
 import { AdviceRule } from '../../lib/reports/advice/rules';
 import { runIn } from '../cli/run';
-import { largeOrders, taskStatus, threeLookupIndexes } from '../fixtures/advice-designs';
+import { accountEvents, largeOrders, notesOnLsi, taskStatus, threeLookupIndexes } from '../fixtures/advice-designs';
 
 const shown = (report: ReturnType<typeof designAdvice>) => report.advice.filter((a) => a.hasEffect);
 
@@ -41,7 +41,8 @@ test('three single-entity GSIs: one overloaded GSI1 with the merged templates, n
   // Deployed: the transition design (the three GSIs and GSI1) first, then the removals one by one.
   expect(Object.keys(report.transition!.globalIndexes!)).toEqual(['EmailIndex', 'StatusIndex', 'CategoryIndex', 'GSI1']);
   expect(report.deploySteps).toEqual([
-    expect.stringMatching(/^deploy the transition manifest \(the current design plus GSI1;/),
+    'deploy the transition manifest: the current design plus GSI GSI1 and the key templates of User on GSI1, Order on GSI1, Product on GSI1, the patterns unchanged '
+    + '(--write writes it next to the improved one); one added GSI per stack update, as CloudFormation creates one GSI per update',
     expect.stringMatching(/^backfill the stored items into it: single-table backfill <transition> --from <current>/),
     "deploy the improved manifest's patterns, then remove EmailIndex, StatusIndex, CategoryIndex one GSI per stack update (CloudFormation deletes one GSI per update)",
     expect.stringMatching(/^backfill with the improved manifest --from the transition one/),
@@ -91,6 +92,45 @@ test('a required status as a GSI key: a sparse flag, priced at most at the index
   expect(sparse.monthly.writeCost).toBeCloseTo(-40 * SECONDS_PER_MONTH * 0.625e-6, 6);
   expect(sparse.monthly.storageGb).toBeLessThan(0);
   expect(sparse.manifest).toBeUndefined();
+});
+
+test('an unused GSI, a GSI pattern within the table partition, a hot kind key: remove, move to an LSI, shard', () => {
+  const report = designAdvice(accountEvents, { itemCounts: { Account: 10_000, Event: 100_000_000 } });
+  const byRule = Object.fromEntries(shown(report).map((a) => [a.rule, a]));
+  expect(Object.keys(byRule)).toEqual([AdviceRule.UNUSED_INDEX, AdviceRule.SPARSE_FLAG_INDEX, AdviceRule.LSI_FOR_PARTITION_PATTERN, AdviceRule.SHARD_HOT_KEY]);
+  // ByPlan: Account's 5 puts/s each write one unit to it.
+  expect(byRule.UNUSED_INDEX.change).toBe('remove GSI ByPlan and the key templates Account declare for it');
+  expect(byRule.UNUSED_INDEX.monthly.writeUnits).toBe(-5 * SECONDS_PER_MONTH);
+  expect(byRule.UNUSED_INDEX.monthly.writeCost).toBeCloseTo(-8.21, 2);
+  // ByTime is keyed by the account: the KEYS_ONLY slot LSI2 serves it, the same write units, smaller entries.
+  const lsi = byRule.LSI_FOR_PARTITION_PATTERN;
+  expect(lsi.indexes).toEqual(['ByTime', 'LSI2']);
+  expect(lsi.monthly.writeUnits).toBe(0);
+  expect(lsi.monthly.storageGb).toBeCloseTo(-7.08, 2);
+  expect(lsi.effects).toContain('eventsByTime may then read strongly consistent');
+  // 3,000 writes/s of one unit on a key of 3 values: ceil(3000 / 800) = 4 shards; each read then queries 4 shards.
+  const shard = byRule.SHARD_HOT_KEY;
+  expect(shard.change).toBe("shard GSI ByKind: sharding = { shardCount: 4 } for Event's 3000 writes/s x 1 unit(s)");
+  expect(shard.monthly.readUnits).toBe(10 * (4 * 0.5 - 0.5) * SECONDS_PER_MONTH);
+  expect(shard.note).toMatch(/^costs read units/);
+  expect(report.applied).toEqual(['UNUSED_INDEX ByPlan', 'LSI_FOR_PARTITION_PATTERN ByTime, LSI2', 'SHARD_HOT_KEY ByKind']);
+  expect(compileManifest(report.improved).diagnostics.filter((d) => d.code === 'HOT_PARTITION_KEY')).toEqual([]);
+});
+
+test('an LSI pattern on collections nothing bounds: a GSI without the 10 GB cap, at its price', () => {
+  const report = designAdvice(notesOnLsi, { itemCounts: { Note: 1_000_000 } });
+  const [move] = shown(report);
+  expect(move.rule).toBe(AdviceRule.GSI_FOR_UNBOUNDED_COLLECTION);
+  expect(move.change).toBe('move notesByTime from LSI1 to a new GSI GSI1 keyed pk ACCOUNT#{accountId} sk NOTE_AT#{writtenAt}');
+  expect(move.monthly.writeUnits).toBe(0);
+  expect(move.monthly.storageCost).toBeCloseTo(0.02, 2);
+  expect(move.effects[0]).toBe("no 10 GB cap on Note's item collections");
+  // Kept from failing writes, so written although it costs a little storage.
+  expect(report.applied).toEqual(['GSI_FOR_UNBOUNDED_COLLECTION LSI1']);
+  // Strongly consistent reads keep the LSI: the advice is to bound the collection.
+  const consistent = designAdvice({ ...notesOnLsi, accessPatterns: { notesByTime: { ...notesOnLsi.accessPatterns.notesByTime, consistentRead: true } } });
+  expect(shown(consistent)[0].change).toBe('notesByTime reads strongly consistent, which only LSI1 gives: bound Note with maxItemsPerPartition instead');
+  expect(shown(consistent)[0].manifest).toBeUndefined();
 });
 
 test('the example app: GSI3 overloads into GSI1; what to declare to price the rest', () => {

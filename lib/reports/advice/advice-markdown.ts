@@ -47,7 +47,7 @@ function adviceLines(a: Advice, n: number): string[] {
 
 /** A monthly difference for people: units, GB and dollars, savings as negative figures. */
 export function figures(m: MonthlyFigures): string {
-  const units = (n: number) => `${n > 0 ? '+' : ''}${(n / 1e6).toLocaleString('en-US', { maximumFractionDigits: 2 })}M`;
+  const units = (n: number) => (n === 0 ? '0' : `${n > 0 ? '+' : ''}${(n / 1e6).toLocaleString('en-US', { maximumFractionDigits: 2 })}M`);
   const gb = `${m.storageGb > 0 ? '+' : ''}${m.storageGb.toFixed(2)} GB`;
   return `write units ${units(m.writeUnits)} (${money(m.writeCost)}), read units ${units(m.readUnits)} (${money(m.readCost)}), storage ${gb} (${money(m.storageCost)}); total ${money(m.totalCost)}`;
 }

@@ -75,7 +75,7 @@ export interface AdviceReport {
   readonly before: MonthlyFigures;
   /** The monthly figures of `improved`. */
   readonly after: MonthlyFigures;
-  /** The manifest with every change that has an effect and a rewrite applied. */
+  /** The manifest with every change that has an effect, a rewrite, and saves money or keeps writes from failing, applied. */
   readonly improved: SingleTableManifest;
   /** The rules applied to get `improved`, in order, with the indexes each touched. */
   readonly applied: string[];
@@ -103,7 +103,8 @@ export function designAdvice(manifest: SingleTableManifest, options: AdviceOptio
   let current = advice;
   const applied: string[] = [];
   for (let round = 0; round < 20; round++) {
-    const next = current.find((a) => a.hasEffect && a.manifest);
+    // A change that costs money is written only when it keeps writes from failing (shards, the 10 GB cap).
+    const next = current.find((a) => a.hasEffect && a.manifest && (a.monthly.totalCost <= 0 || SAFETY.includes(a.rule)));
     if (!next) break;
     applied.push(`${next.rule} ${next.indexes.join(', ')}`);
     improved = next.manifest!;
@@ -124,44 +125,61 @@ export function deploySteps(before: TableModel, after: TableModel): string[] {
   const added = gsis(after).filter((i) => !before.indexes[i.name]).map((i) => i.name);
   const removed = gsis(before).filter((i) => !after.indexes[i.name]).map((i) => i.name);
   const changed = gsis(after).filter((i) => before.indexes[i.name] && shape(before.indexes[i.name]) !== shape(i)).map((i) => i.name);
+  const entered = newSlots(before, after);
   const steps: string[] = [];
   for (const name of changed) {
     steps.push(`GSI ${name} changes its keys or projection, which a deployed GSI cannot do in place: declare the new one under another name `
       + `(e.g. ${name}V2) next to ${name}, deploy, backfill, move its patterns to it and deploy, then remove ${name} and deploy`);
   }
-  if (added.length) {
-    steps.push(`deploy the transition manifest (the current design plus ${added.join(', ')}; --write writes it next to the improved one), one added GSI per stack update: CloudFormation creates one GSI per update`);
+  if (entered.length) {
+    const what = [added.length ? `GSI ${added.join(', ')}` : '', `the key templates of ${entered.join(', ')}`].filter((x) => x).join(' and ');
+    steps.push(`deploy the transition manifest: the current design plus ${what}, the patterns unchanged (--write writes it next to the improved one)`
+      + `${added.length ? '; one added GSI per stack update, as CloudFormation creates one GSI per update' : ''}`);
     steps.push('backfill the stored items into it: single-table backfill <transition> --from <current> --table <table> --dry-run prices the writes; run it again without --dry-run');
   }
   if (removed.length) {
     steps.push(`deploy the improved manifest's patterns, then remove ${removed.join(', ')} one GSI per stack update (CloudFormation deletes one GSI per update)`);
-    steps.push(`backfill with the improved manifest --from the ${added.length ? 'transition' : 'current'} one: it removes the key attributes of ${removed.join(', ')} from the stored items`);
-  } else if (added.length) {
-    steps.push('deploy the improved manifest: the patterns read the new indexes');
+    steps.push(`backfill with the improved manifest --from the ${entered.length ? 'transition' : 'current'} one: it removes the key attributes of ${removed.join(', ')} from the stored items`);
+  } else if (entered.length) {
+    steps.push('deploy the improved manifest: the patterns read the new index entries');
   }
   return steps;
 }
 
+/** `entity index` for every index slot an entity populates in `after` and not in `before`. */
+function newSlots(before: TableModel, after: TableModel): string[] {
+  return Object.values(after.entities).flatMap((e) => Object.keys(e.keys)
+    .filter((index) => index !== 'table' && !before.entities[e.name]?.keys[index])
+    .map((index) => `${e.name} on ${index}`));
+}
+
 /**
  * The design a deployed table passes through on its way to `improved`: the current one plus every
- * GSI `improved` adds, with the entities' key templates for them, and the patterns unchanged, so
- * the application keeps reading the indexes it reads while the new ones are created and backfilled.
- * Undefined when `improved` adds no GSI.
+ * GSI `improved` adds and every entity's key templates for the index slots it newly populates,
+ * with the patterns unchanged, so the application keeps reading the indexes it reads while the new
+ * entries are created and backfilled. Undefined when `improved` populates no new slot.
  */
 export function transitionManifest(current: SingleTableManifest, improved: SingleTableManifest): SingleTableManifest | undefined {
-  const added = Object.keys(improved.globalIndexes ?? {}).filter((name) => !Object.hasOwn(current.globalIndexes ?? {}, name));
-  if (added.length === 0) return undefined;
-  const copy = JSON.parse(JSON.stringify(current)) as { globalIndexes?: Record<string, unknown>; entities: Record<string, { indexes?: Record<string, unknown> }> };
-  copy.globalIndexes = { ...copy.globalIndexes ?? {} };
-  for (const name of added) {
-    copy.globalIndexes[name] = improved.globalIndexes![name];
-    for (const [entity, def] of Object.entries(improved.entities)) {
-      const keys = def.indexes?.[name];
-      if (keys && copy.entities[entity]) copy.entities[entity].indexes = { ...copy.entities[entity].indexes ?? {}, [name]: keys };
+  type Mutable = { globalIndexes?: Record<string, unknown>; entities: Record<string, { indexes?: Record<string, unknown> }> };
+  const copy = JSON.parse(JSON.stringify(current)) as Mutable;
+  let changed = false;
+  for (const [name, def] of Object.entries(improved.globalIndexes ?? {})) {
+    if (Object.hasOwn(current.globalIndexes ?? {}, name)) continue;
+    copy.globalIndexes = { ...copy.globalIndexes ?? {}, [name]: def };
+    changed = true;
+  }
+  for (const [entity, def] of Object.entries(improved.entities)) {
+    for (const [index, keys] of Object.entries(def.indexes ?? {})) {
+      const target = copy.entities[entity];
+      if (!target || Object.hasOwn(target.indexes ?? {}, index)) continue;
+      target.indexes = { ...target.indexes ?? {}, [index]: keys };
+      changed = true;
     }
   }
-  return copy as unknown as SingleTableManifest;
+  return changed ? copy as unknown as SingleTableManifest : undefined;
 }
+
+const SAFETY = [AdviceRule.SHARD_HOT_KEY, AdviceRule.GSI_FOR_UNBOUNDED_COLLECTION];
 const MONEY_ONLY = [AdviceRule.PROJECT_READ_ATTRIBUTES, AdviceRule.PROJECT_FETCHED_ATTRIBUTES];
 
 function adviseOn(manifest: SingleTableManifest, model: TableModel, diagnostics: ReturnType<typeof compileManifest>['diagnostics'],

@@ -3,6 +3,7 @@
 // the original. A rule never prices anything itself, so no rule can claim a saving the cost model
 // does not compute.
 import { throttleAlarmsPerScope, DASHBOARD_WIDGETS_PER_SCOPE } from '../../construct/monitoring/per-index';
+import { segmentsOverlap } from '../../keys/template';
 import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
 import { EntityModel, FetchMode, IndexModel, IndexType, LSI_SLOTS, PatternModel, TABLE_INDEX, TableModel } from '../../manifest/model';
@@ -341,11 +342,15 @@ const sparseFlagIndexes: Rule = ({ model }) => {
   return proposals;
 };
 
-/** Whether every entity sharing `entity`'s item collections is bounded within the 10 GB cap. */
+/**
+ * Whether the item collections `entity` is in stay under the 10 GB LSI cap: every entity whose
+ * table partition key can take the same values is bounded, each item counted with an LSI entry as
+ * large as itself (an upper bound).
+ */
 function boundedCollection(model: TableModel, entity: EntityModel): boolean {
-  const pk = entity.keys[TABLE_INDEX].pk.source;
+  const pk = entity.keys[TABLE_INDEX].pk.segments;
   let bytes = 0;
-  for (const member of Object.values(model.entities).filter((e) => e.keys[TABLE_INDEX].pk.segments[0]?.literal === entity.keys[TABLE_INDEX].pk.segments[0]?.literal || e.keys[TABLE_INDEX].pk.source === pk)) {
+  for (const member of Object.values(model.entities).filter((e) => segmentsOverlap(e.keys[TABLE_INDEX].pk.segments, pk))) {
     const items = itemsPerPartition(member);
     if (items === undefined) return false;
     bytes += items * member.typicalItemSizeBytes * 2;
@@ -368,7 +373,9 @@ const gsiOrLsi: Rule = ({ manifest, model, provisioned }) => {
     const [entity] = entities;
     const keys = entity.keys[index.name];
     if (keys.pk.source !== entity.keys[TABLE_INDEX].pk.source || !keys.sk || !boundedCollection(model, entity)) continue;
-    const slot = freeSlots.shift()!;
+    // A free slot projecting what the GSI projects, else the first free one.
+    const slot = freeSlots.find((f) => model.indexes[f].projection === index.projection) ?? freeSlots[0];
+    freeSlots.splice(freeSlots.indexOf(slot), 1);
     const rewrite = rewritten(manifest, (m) => {
       m.entities[entity.name].indexes[slot] = { sk: keys.sk!.source };
       delete m.entities[entity.name].indexes[index.name];
