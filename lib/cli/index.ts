@@ -16,7 +16,9 @@ import { lockCommand } from './commands/lock';
 import { CliError, CliIo, EXIT } from './io';
 
 /** Every command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [docsCommand, costCommand, adviseCommand, checkCommand, lockCommand, generateCommand, localCommand, backfillCommand];
+export const COMMANDS: readonly Command[] = [
+  docsCommand, costCommand, adviseCommand, checkCommand, lockCommand, generateCommand, localCommand, backfillCommand,
+];
 
 const HELP = `Usage: single-table <command> <manifest> [options]
 

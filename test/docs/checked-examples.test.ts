@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 
 const ROOT = join(__dirname, '..', '..');
-const PAGES = ['docs/runtime.md', 'docs/construct.md', 'docs/migrations.md', 'docs/manifest.md'];
+const PAGES = ['docs/runtime.md', 'docs/construct.md', 'docs/migrations.md', 'docs/manifest.md', 'docs/advice.md'];
 
 function checkedBlocks(): Record<string, string> {
   const files: Record<string, string> = {};
@@ -29,7 +29,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test('the access module, billing, stream decoding, stream consumer, unique-value release, backfill and multi-attribute key examples are there and type-check', () => {
   const blocks = checkedBlocks();
-  expect(Object.keys(blocks).sort()).toEqual(['access-handler.ts', 'attribute-keys.ts', 'billing-stack.ts', 'migrate.ts', 'stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
+  expect(Object.keys(blocks).sort()).toEqual(['access-handler.ts', 'advice.ts', 'attribute-keys.ts', 'billing-stack.ts', 'migrate.ts', 'stream-consumer.ts', 'stream-stack.ts', 'unique-release.ts']);
   for (const [name, text] of Object.entries(blocks)) writeFileSync(join(dir, name), text);
   const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
   const program = ts.createProgram(Object.keys(blocks).map((n) => join(dir, n)), {

@@ -16,12 +16,17 @@ import { WriteKind } from '../../lib/reports/cost-writes';
 import { createClient } from '../../lib/runtime';
 import { runIn } from '../cli/run';
 import { accountEvents, largeOrders, notesOnLsi, threeLookupIndexes } from '../fixtures/advice-designs';
+import { ADVICE_DOC_FILES, adviceDocBlock } from '../support/advice-docs';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
+type Inputs = Record<string, object[]>;
+type Units = Record<string, number>;
 type Items = { entity: string; item: Record<string, unknown> }[];
 
 /** Units DynamoDB reported per index (`table` for the table) for writing `items`. */
-async function writeMeasured(engine: Engine, manifest: SingleTableManifest, items: Items): Promise<{ tableName: string; units: Record<string, number>; client: DynamoDBClient }> {
+async function writeMeasured(
+  engine: Engine, manifest: SingleTableManifest, items: Items,
+): Promise<{ tableName: string; units: Units; client: DynamoDBClient }> {
   const tableName = await engine.createTable();
   const client = engine.newClient();
   const units: Record<string, number> = {};
@@ -57,7 +62,9 @@ function predicted(manifest: SingleTableManifest, items: Items): Record<string, 
 }
 
 /** Every pattern's results on a table, each item kept to the attributes the pattern declares it needs. */
-async function results(manifest: SingleTableManifest, client: DynamoDBClient, tableName: string, inputs: Record<string, object[]>): Promise<Record<string, string[]>> {
+async function results(
+  manifest: SingleTableManifest, client: DynamoDBClient, tableName: string, inputs: Inputs,
+): Promise<Record<string, string[]>> {
   const model = compileManifest(manifest).model;
   const db = createClient({ model: manifest, client, tableName }) as unknown as { query(p: string, i: object): Promise<{ items: Items }> };
   const out: Record<string, string[]> = {};
@@ -73,7 +80,9 @@ async function results(manifest: SingleTableManifest, client: DynamoDBClient, ta
 }
 
 /** Writes `items` under both designs and checks patterns, units and the advice's figure. */
-async function compare(before: SingleTableManifest, after: SingleTableManifest, items: Items, inputs: Record<string, object[]>, monthlyWriteUnits: number): Promise<void> {
+async function compare(
+  before: SingleTableManifest, after: SingleTableManifest, items: Items, inputs: Inputs, monthlyWriteUnits: number,
+): Promise<void> {
   const [oldEngine, newEngine] = [await startEngine(synthesizedTemplate(before)), await startEngine(synthesizedTemplate(after))];
   try {
     const old = await writeMeasured(oldEngine, before, items);
@@ -120,11 +129,12 @@ test('three lookup GSIs merged into one overloaded GSI: same results, the same w
   await compare(threeLookupIndexes, advice.manifest!, LOOKUP_ITEMS, LOOKUP_INPUTS, 0);
 });
 
-test('the merge\'s loop: advise --write, the transition table written by the old design, backfill --dry-run prices it, the backfilled table serves the improved design', async () => {
+test('the loop docs/advice.md shows, run as written: advise --write, the transition table the old design wrote, backfill priced then run, the improved design served', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'advise-loop-'));
+  const commands = adviceDocBlock('advise-loop').code.trim().split('\n').map((line) => line.trim().split(/\s+/).slice(2));
   try {
-    writeFileSync(join(dir, 'current.json'), JSON.stringify(threeLookupIndexes));
-    expect((await runIn(dir, 'advise', 'current.json', '--write', 'improved.json')).code).toBe(0);
+    for (const [file, design] of Object.entries(ADVICE_DOC_FILES)) writeFileSync(join(dir, file), JSON.stringify(design));
+    expect((await runIn(dir, ...commands[0])).code).toBe(0);
     const read = (file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as SingleTableManifest;
     const [transition, improved] = [read('improved.transition.json'), read('improved.json')];
     expect(Object.keys(transition.globalIndexes!)).toEqual(['EmailIndex', 'StatusIndex', 'CategoryIndex', 'GSI1']);
@@ -132,13 +142,15 @@ test('the merge\'s loop: advise --write, the transition table written by the old
     const engine = await startEngine(synthesizedTemplate(transition));
     try {
       const { tableName, client } = await writeMeasured(engine, threeLookupIndexes, LOOKUP_ITEMS);
-      const backfill = (...args: string[]) => runIn(dir, 'backfill', 'improved.transition.json', '--from', 'current.json', '--table', tableName, '--endpoint', engine.endpoint, '--json', ...args);
-      const dry = JSON.parse((await backfill('--dry-run')).stdout);
+      const backfill = async (args: string[]) => {
+        const out = await runIn(dir, ...args.map((a) => (a === 'Shop' ? tableName : a)), '--endpoint', engine.endpoint, '--json');
+        expect(out.stderr).toBe('');
+        return JSON.parse(out.stdout);
+      };
       // Each of the 7 items gets its GSI1 keys: a write unit on the table, one entering GSI1, and one
       // rewriting its entry in its old index, which projects ALL (so the new attributes too).
-      expect(dry.counts).toMatchObject({ scanned: 7, stale: 7, rewritten: 0, failed: 0, writeUnits: 21 });
-      const done = JSON.parse((await backfill()).stdout);
-      expect(done.counts).toMatchObject({ stale: 7, rewritten: 7, failed: 0, writeUnits: 21 });
+      expect((await backfill(commands[1])).counts).toMatchObject({ scanned: 7, stale: 7, rewritten: 0, failed: 0, writeUnits: 21 });
+      expect((await backfill(commands[2])).counts).toMatchObject({ stale: 7, rewritten: 7, failed: 0, writeUnits: 21 });
       expect(await results(improved, client, tableName, LOOKUP_INPUTS)).toEqual(await results(threeLookupIndexes, client, tableName, LOOKUP_INPUTS));
     } finally {
       await engine.stop();

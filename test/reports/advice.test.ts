@@ -1,18 +1,19 @@
 // The design advice on designs with the classic index mistakes and on the example app: each piece
 // named with its figures at us-east-1's list prices, the improved manifest, its backfill plan, and
 // the CLI's output and --write.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { planBackfill } from '../../lib/migrate/plan';
 import { designAdvice } from '../../lib/reports/advice/advice';
-import { DesignReports } from '../../lib/reports/design-reports';
 import { SECONDS_PER_MONTH } from '../../lib/reports/advice/prices';
 import { AdviceRule } from '../../lib/reports/advice/rules';
-import { runIn } from '../cli/run';
+import { DesignReports } from '../../lib/reports/design-reports';
+import { ROOT, runIn } from '../cli/run';
 import { accountEvents, largeOrders, notesOnLsi, taskStatus, threeLookupIndexes } from '../fixtures/advice-designs';
+import { ADVICE_DOC_FILES, adviceDocBlock } from '../support/advice-docs';
 
 const shown = (report: ReturnType<typeof designAdvice>) => report.advice.filter((a) => a.hasEffect);
 
@@ -97,7 +98,9 @@ test('a required status as a GSI key: a sparse flag, priced at most at the index
 test('an unused GSI, a GSI pattern within the table partition, a hot kind key: remove, move to an LSI, shard', () => {
   const report = designAdvice(accountEvents, { itemCounts: { Account: 10_000, Event: 100_000_000 } });
   const byRule = Object.fromEntries(shown(report).map((a) => [a.rule, a]));
-  expect(Object.keys(byRule)).toEqual([AdviceRule.UNUSED_INDEX, AdviceRule.SPARSE_FLAG_INDEX, AdviceRule.LSI_FOR_PARTITION_PATTERN, AdviceRule.SHARD_HOT_KEY]);
+  expect(Object.keys(byRule)).toEqual([
+    AdviceRule.UNUSED_INDEX, AdviceRule.SPARSE_FLAG_INDEX, AdviceRule.LSI_FOR_PARTITION_PATTERN, AdviceRule.SHARD_HOT_KEY,
+  ]);
   // ByPlan: Account's 5 puts/s each write one unit to it.
   expect(byRule.UNUSED_INDEX.change).toBe('remove GSI ByPlan and the key templates Account declare for it');
   expect(byRule.UNUSED_INDEX.monthly.writeUnits).toBe(-5 * SECONDS_PER_MONTH);
@@ -128,7 +131,8 @@ test('an LSI pattern on collections nothing bounds: a GSI without the 10 GB cap,
   // Kept from failing writes, so written although it costs a little storage.
   expect(report.applied).toEqual(['GSI_FOR_UNBOUNDED_COLLECTION LSI1']);
   // Strongly consistent reads keep the LSI: the advice is to bound the collection.
-  const consistent = designAdvice({ ...notesOnLsi, accessPatterns: { notesByTime: { ...notesOnLsi.accessPatterns.notesByTime, consistentRead: true } } });
+  const strong = { ...notesOnLsi.accessPatterns.notesByTime, consistentRead: true };
+  const consistent = designAdvice({ ...notesOnLsi, accessPatterns: { notesByTime: strong } });
   expect(shown(consistent)[0].change).toBe('notesByTime reads strongly consistent, which only LSI1 gives: bound Note with maxItemsPerPartition instead');
   expect(shown(consistent)[0].manifest).toBeUndefined();
 });
@@ -159,7 +163,7 @@ test('the CLI prints the advice with its prices, hides advice without effect unl
     expect((await runIn(dir, 'advise', 'three.json')).stdout).toContain('3 more piece(s) of advice change nothing at these rates (--all lists them).');
     const ts = await runIn(dir, 'advise', 'three.json', '--write', 'three.ts');
     expect(ts.code).toBe(0);
-    expect(readFileSync(join(dir, 'three.ts'), 'utf8')).toContain("GSI1: { projection: ProjectionKind.ALL }");
+    expect(readFileSync(join(dir, 'three.ts'), 'utf8')).toContain('GSI1: { projection: ProjectionKind.ALL }');
     expect((await runIn(dir, 'advise', 'three.json', '--region', 'mars-1')).stderr).toContain("no built-in prices for region 'mars-1'");
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -173,4 +177,40 @@ test('the HTML view and the jsii reports carry the same advice', () => {
   expect(html).toContain('frees 2 of the 20 GSIs a table may have');
   expect(DesignReports.adviceMarkdown(largeOrders, { itemCounts: { Order: 10_000_000 } })).toContain('total -$1,567.41');
   expect(JSON.parse(DesignReports.adviceJson(largeOrders)).improved.globalIndexes.ByRep).toEqual({ projection: 'INCLUDE', include: ['status', 'totalAmount'] });
+});
+
+test('docs/advice.md: the command prints the output the page shows', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'advice-doc-'));
+  try {
+    for (const [file, design] of Object.entries(ADVICE_DOC_FILES)) writeFileSync(join(dir, file), JSON.stringify(design));
+    const { code, output } = adviceDocBlock('advise-orders');
+    const args = code.trim().split(/\s+/);
+    expect(args.slice(0, 3)).toEqual(['npx', 'single-table', 'advise']);
+    const out = await runIn(dir, ...args.slice(2));
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain(output!);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('docs/advice.md: the code example compiles against the package and prints the example app\'s advice', () => {
+  mkdirSync(join(ROOT, 'cdk.out'), { recursive: true });
+  const dir = mkdtempSync(join(ROOT, 'cdk.out', 'docs-advice-'));
+  const printed: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text));
+  try {
+    const { code } = adviceDocBlock('advice.ts');
+    const lib = relative(dir, join(ROOT, 'lib', 'index')).split(sep).join('/');
+    const exampleModule = relative(dir, join(ROOT, 'examples', 'manifest')).split(sep).join('/');
+    writeFileSync(join(dir, 'advice.ts'), code.replace("from 'cdk-single-table'", `from '${lib}'`).replace("from './manifest'", `from '${exampleModule}'`));
+    // The block as a user's module, loaded (and so run) the way the CLI loads one.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    jest.isolateModules(() => require(join(dir, 'advice.ts')));
+    expect(printed[0]).toBe('OVERLOAD_GSIS: ' + designAdvice(example).advice[0].change + ' (0.00 USD a month)');
+    expect(printed.at(-1)).toMatch(/^# Design advice/);
+  } finally {
+    log.mockRestore();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

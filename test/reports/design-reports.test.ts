@@ -2,10 +2,10 @@
 import { manifest } from '../../examples/manifest';
 import { DesignReports } from '../../lib';
 import { compileManifest } from '../../lib/manifest/compile';
+import { designAdvice } from '../../lib/reports/advice/advice';
 import { costReport } from '../../lib/reports/cost';
 import { costMarkdown } from '../../lib/reports/cost-markdown';
 import { designMarkdown } from '../../lib/reports/design-doc';
-import { designAdvice } from '../../lib/reports/advice/advice';
 import { renderHtmlView } from '../../lib/reports/html';
 import { designJson } from '../../lib/reports/json';
 import { mermaidDiagram } from '../../lib/reports/mermaid';

@@ -6,9 +6,9 @@ import { designAdvice } from '../../reports/advice/advice';
 import { adviceMarkdown } from '../../reports/advice/advice-markdown';
 import { ON_DEMAND_PRICES } from '../../reports/advice/prices';
 import { Command } from '../command';
+import { modelOf } from '../compile';
 import { CliError, EXIT } from '../io';
 import { loadManifest } from '../load';
-import { modelOf } from '../compile';
 import { manifestFileText } from '../manifest-file';
 
 export const adviseCommand: Command = {
@@ -41,8 +41,12 @@ Options:
   -h, --help           show this help
 `,
   options: {
-    region: { type: 'string' }, items: { type: 'string' }, provisioned: { type: 'boolean' }, all: { type: 'boolean' },
-    write: { type: 'string' }, json: { type: 'boolean' },
+    region: { type: 'string' },
+    items: { type: 'string' },
+    provisioned: { type: 'boolean' },
+    all: { type: 'boolean' },
+    write: { type: 'string' },
+    json: { type: 'boolean' },
   },
   positionals: { min: 1, max: 1 },
   async run([file], flags, io) {
@@ -61,8 +65,8 @@ Options:
     if (typeof flags.write === 'string') {
       writeFileSync(resolve(io.cwd, flags.write), manifestFileText(report.improved, flags.write));
       if (report.transition) {
-        const file = transitionFile(flags.write);
-        writeFileSync(resolve(io.cwd, file), manifestFileText(report.transition, file));
+        const twin = transitionFile(flags.write);
+        writeFileSync(resolve(io.cwd, twin), manifestFileText(report.transition, twin));
       }
     }
     io.out(flags.json ? JSON.stringify(report, null, 2) + '\n' : adviceMarkdown(report, { all: flags.all === true }));

@@ -2,7 +2,7 @@
 // as the difference between the design before and after it at the declared rates, and the
 // improved manifest that applies every change with an effect, one at a time, each re-advised on the
 // design the previous ones left.
-import { monthlyDifference, monthlyFigures, MonthlyFigures, OnDemandPrices, pricesOf } from './prices';
+import { monthlyDifference, monthlyFigures, MonthlyFigures, OnDemandPrices, pricesOf, SECONDS_PER_MONTH } from './prices';
 import { ADVICE_RULES, AdviceRule, Needs, Proposal, patternsReading } from './rules';
 import { compileManifest } from '../../manifest/compile';
 import { IndexModel, IndexType, TableModel } from '../../manifest/model';
@@ -121,7 +121,9 @@ export function designAdvice(manifest: SingleTableManifest, options: AdviceOptio
 /** The stack updates and backfills that move a deployed table from `before` to `after`, in order. */
 export function deploySteps(before: TableModel, after: TableModel): string[] {
   const gsis = (m: TableModel) => Object.values(m.indexes).filter((i) => i.type === IndexType.GSI);
-  const shape = (i: IndexModel) => JSON.stringify([i.partitionKey, i.sortKey, i.projection, [...i.nonKeyAttributes].sort(), i.partitionAttributes, i.sortAttributes]);
+  const shape = (i: IndexModel) => JSON.stringify([
+    i.partitionKey, i.sortKey, i.projection, [...i.nonKeyAttributes].sort(), i.partitionAttributes, i.sortAttributes,
+  ]);
   const added = gsis(after).filter((i) => !before.indexes[i.name]).map((i) => i.name);
   const removed = gsis(before).filter((i) => !after.indexes[i.name]).map((i) => i.name);
   const changed = gsis(after).filter((i) => before.indexes[i.name] && shape(before.indexes[i.name]) !== shape(i)).map((i) => i.name);
@@ -189,12 +191,20 @@ function adviseOn(manifest: SingleTableManifest, model: TableModel, diagnostics:
   return ADVICE_RULES.flatMap((rule) => rule(input)).map((p) => {
     const monthly = p.rewrite
       ? monthlyDifference(before, monthlyFigures(compileManifest(p.rewrite).model, prices, counts), prices)
-      : p.rule === AdviceRule.SPARSE_FLAG_INDEX ? indexShare(model, p.entities[0], p.indexes[0], prices, counts) : monthlyDifference(before, before, prices);
+      : p.rule === AdviceRule.SPARSE_FLAG_INDEX
+        ? indexShare(model, p.entities[0], p.indexes[0], prices, counts)
+        : monthlyDifference(before, before, prices);
     const money = monthly.writeUnits !== 0 || monthly.readUnits !== 0 || monthly.storageGb !== 0;
     // A projection change is worth making only for the money it saves.
     const hasEffect = MONEY_ONLY.includes(p.rule) ? monthly.totalCost < 0 : money || p.effects.length > 0;
     return {
-      rule: p.rule, entities: p.entities, indexes: p.indexes, patterns: p.patterns, change: p.change, why: p.why, monthly,
+      rule: p.rule,
+      entities: p.entities,
+      indexes: p.indexes,
+      patterns: p.patterns,
+      change: p.change,
+      why: p.why,
+      monthly,
       effects: p.effects,
       note: money && p.rule !== AdviceRule.SHARD_HOT_KEY ? undefined : p.noSaving,
       missing: missingFigures(model, p, counts),
@@ -212,7 +222,9 @@ function indexShare(model: TableModel, entity: string, index: string, prices: On
   const rate = model.entities[entity].writesPerSecond ?? 0;
   const bytes = (report.storage.find((s) => s.entity === entity)!.indexBytes[index] ?? 0) * (Object.hasOwn(counts, entity) ? counts[entity] : 0);
   const zero = { writeUnits: 0, readUnits: 0, storageGb: 0, writeCost: 0, readCost: 0, storageCost: 0, totalCost: 0, writeUnitsPerSecondByIndex: {} };
-  const share = { ...zero, writeUnits: rate * units * 730 * 3600, storageGb: bytes / 1024 ** 3, writeUnitsPerSecondByIndex: { [index]: rate * units } };
+  const share = {
+    ...zero, writeUnits: rate * units * SECONDS_PER_MONTH, storageGb: bytes / 1024 ** 3, writeUnitsPerSecondByIndex: { [index]: rate * units },
+  };
   return monthlyDifference(share, zero, prices);
 }
 

@@ -67,7 +67,9 @@ export interface MonthlyFigures {
 }
 
 /** The monthly figures of a model at the declared rates, `itemCounts` items per entity and `prices`. */
-export function monthlyFigures(model: TableModel, prices: OnDemandPrices, itemCounts: { [entity: string]: number } = {}, report: CostReport = costReport(model)): MonthlyFigures {
+export function monthlyFigures(
+  model: TableModel, prices: OnDemandPrices, itemCounts: { [entity: string]: number } = {}, report: CostReport = costReport(model),
+): MonthlyFigures {
   const byIndex = dict<number>();
   let writesPerSecond = 0;
   for (const write of report.writes) {
@@ -92,9 +94,12 @@ export function monthlyDifference(before: MonthlyFigures, after: MonthlyFigures,
   return figures(after.writeUnits - before.writeUnits, after.readUnits - before.readUnits, after.storageGb - before.storageGb, prices, byIndex);
 }
 
-function figures(writeUnits: number, readUnits: number, storageGb: number, prices: OnDemandPrices, byIndex: { [index: string]: number }): MonthlyFigures {
+function figures(
+  writeUnits: number, readUnits: number, storageGb: number, prices: OnDemandPrices, byIndex: { [index: string]: number },
+): MonthlyFigures {
   const writeCost = (writeUnits / 1e6) * prices.writeRequestUnitsPerMillion;
   const readCost = (readUnits / 1e6) * prices.readRequestUnitsPerMillion;
   const storageCost = storageGb * prices.storagePerGbMonth;
-  return { writeUnits, readUnits, storageGb, writeCost, readCost, storageCost, totalCost: writeCost + readCost + storageCost, writeUnitsPerSecondByIndex: byIndex };
+  const totalCost = writeCost + readCost + storageCost;
+  return { writeUnits, readUnits, storageGb, writeCost, readCost, storageCost, totalCost, writeUnitsPerSecondByIndex: byIndex };
 }

@@ -6,7 +6,7 @@ import { throttleAlarmsPerScope, DASHBOARD_WIDGETS_PER_SCOPE } from '../../const
 import { segmentsOverlap } from '../../keys/template';
 import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
-import { EntityModel, FetchMode, IndexModel, IndexType, LSI_SLOTS, PatternModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityModel, FetchMode, IndexModel, IndexType, LSI_SLOTS, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { ITEM_COLLECTION_BYTES, itemsPerPartition } from '../../manifest/rules/hot-partitions';
 import { indexEntryBytes, shardsFor, writeUnits } from '../../manifest/sizes';
 import { GlobalIndexDefinition, ProjectionKind, SingleTableManifest } from '../../manifest/structs';
@@ -79,7 +79,7 @@ export function rewritten(manifest: SingleTableManifest, edit: Edit): SingleTabl
 
 const gsis = (model: TableModel) => Object.values(model.indexes).filter((i) => i.type === IndexType.GSI);
 const patternsOn = (model: TableModel, index: string) => Object.values(model.patterns).filter((p) => p.index === index);
-const entitiesOn = (model: TableModel, index: string) => Object.values(model.entities).filter((e) => e.keys[index] || model.indexes[index].entities?.includes(e.name));
+const entitiesOn = (model: TableModel, index: string) => Object.values(model.entities).filter((e) => populatesIndex(e, model.indexes[index]));
 const names = (xs: { name: string }[]) => xs.map((x) => x.name);
 const list = (xs: string[]) => xs.join(', ');
 
@@ -107,10 +107,15 @@ const unusedIndexes: Rule = ({ manifest, model, provisioned }) => {
       for (const e of Object.values(m.entities)) if (e.indexes) delete e.indexes[index.name];
     });
     proposals.push({
-      rule: AdviceRule.UNUSED_INDEX, entities, indexes: [index.name], patterns: [],
+      rule: AdviceRule.UNUSED_INDEX,
+      entities,
+      indexes: [index.name],
+      patterns: [],
       change: `remove GSI ${index.name}${entities.length ? ` and the key templates ${list(entities)} declare for it` : ''}`,
       why: 'an index no access pattern queries is written and stored on every write of its entities, for no read',
-      effects: gsiEffects(1, provisioned), needs: ['writes', 'storage'], rewrite,
+      effects: gsiEffects(1, provisioned),
+      needs: ['writes', 'storage'],
+      rewrite,
     });
   }
   for (const slot of Object.values(model.indexes).filter((i) => i.type === IndexType.LSI)) {
@@ -120,10 +125,15 @@ const unusedIndexes: Rule = ({ manifest, model, provisioned }) => {
       for (const e of Object.values(m.entities)) if (e.indexes) delete e.indexes[slot.name];
     });
     proposals.push({
-      rule: AdviceRule.UNUSED_INDEX, entities, indexes: [slot.name], patterns: [],
+      rule: AdviceRule.UNUSED_INDEX,
+      entities,
+      indexes: [slot.name],
+      patterns: [],
       change: `remove the ${slot.name} sort key templates of ${list(entities)}; the slot stays, empty, for a later pattern`,
       why: 'an LSI entry no access pattern reads costs a write on every write of the item and counts toward the 10 GB item collection cap',
-      effects: ['smaller item collections under the 10 GB LSI cap'], needs: ['writes', 'storage'], rewrite,
+      effects: ['smaller item collections under the 10 GB LSI cap'],
+      needs: ['writes', 'storage'],
+      rewrite,
     });
   }
   return proposals;
@@ -205,11 +215,15 @@ const overloadGsis: Rule = ({ manifest, model, provisioned }) => {
     const widened = group.some((g) => model.indexes[g].projection !== projection.projection
       || (projection.projection === ProjectionKind.INCLUDE && projection.include!.some((a) => !model.indexes[g].nonKeyAttributes.includes(a))));
     proposals.push({
-      rule: AdviceRule.OVERLOAD_GSIS, entities: [...entities], indexes: group,
+      rule: AdviceRule.OVERLOAD_GSIS,
+      entities: [...entities],
+      indexes: group,
       patterns: names(Object.values(model.patterns).filter((p) => group.includes(p.index))),
       change: `merge GSIs ${list(group)} into one overloaded GSI ${target} (${projection.projection}${projection.include ? ` ${list(projection.include)}` : ''}) with the key templates ${templates.join('; ')}`,
       why: 'patterns on indexes whose entities never share an item can share one index whose partition keys cannot collide, which the compiler checks',
-      effects: gsiEffects(group.length - 1, provisioned), needs: widened ? ['writes', 'storage'] : [], rewrite,
+      effects: gsiEffects(group.length - 1, provisioned),
+      needs: widened ? ['writes', 'storage'] : [],
+      rewrite,
       noSaving: 'saves no write units or storage on demand: each item was in one of these indexes and is in the one merged index',
     });
   }
@@ -253,16 +267,31 @@ const projectReadAttributes: Rule = ({ manifest, model }) => {
     if (index.projection !== ProjectionKind.ALL || patterns.length === 0) continue;
     const { include, undeclared } = readAttributes(manifest, model, index);
     const entities = names(entitiesOn(model, index.name));
-    const base = { rule: AdviceRule.PROJECT_READ_ATTRIBUTES as AdviceRule, entities, indexes: [index.name], patterns: names(patterns),
-      why: 'an ALL index copies whole items on every write and stores them again, while its patterns read only what they name' };
+    const base = {
+      rule: AdviceRule.PROJECT_READ_ATTRIBUTES as AdviceRule,
+      entities,
+      indexes: [index.name],
+      patterns: names(patterns),
+      why: 'an ALL index copies whole items on every write and stores them again, while its patterns read only what they name',
+    };
     if (undeclared.length) {
-      proposals.push({ ...base, change: `declare the attributes ${list(undeclared)} read (accessPatterns.<name>.attributes), so GSI ${index.name} can project only those`,
-        effects: [], needs: ['writes', 'storage'], noSaving: `cannot be priced until ${list(undeclared)} declare attributes` });
+      proposals.push({
+        ...base,
+        change: `declare the attributes ${list(undeclared)} read (accessPatterns.<name>.attributes), so GSI ${index.name} can project only those`,
+        effects: [],
+        needs: ['writes', 'storage'],
+        noSaving: `cannot be priced until ${list(undeclared)} declare attributes`,
+      });
       continue;
     }
     const rewrite = rewritten(manifest, setProjection(index.name, include));
-    proposals.push({ ...base, change: `project INCLUDE ${list(include) || '(keys only)'} on GSI ${index.name} instead of ALL: what ${list(names(patterns))} read besides the keys`,
-      effects: [], needs: ['writes', 'storage'], rewrite });
+    proposals.push({
+      ...base,
+      change: `project INCLUDE ${list(include) || '(keys only)'} on GSI ${index.name} instead of ALL: what ${list(names(patterns))} read besides the keys`,
+      effects: [],
+      needs: ['writes', 'storage'],
+      rewrite,
+    });
   }
   return proposals;
 };
@@ -279,10 +308,15 @@ const projectFetchedAttributes: Rule = ({ manifest, model }) => {
     const wider = all ? undefined : [...new Set([...index.nonKeyAttributes.filter((a) => a !== model.typeAttribute), ...include])];
     const rewrite = rewritten(manifest, setProjection(index.name, wider));
     proposals.push({
-      rule: AdviceRule.PROJECT_FETCHED_ATTRIBUTES, entities: names(entitiesOn(model, index.name)), indexes: [index.name], patterns: names(fetching),
+      rule: AdviceRule.PROJECT_FETCHED_ATTRIBUTES,
+      entities: names(entitiesOn(model, index.name)),
+      indexes: [index.name],
+      patterns: names(fetching),
       change: `project ${wider ? `INCLUDE ${list(wider)}` : 'ALL'} on GSI ${index.name} instead of ${index.projection}${all ? ` (${list(undeclared)} declare no attributes: they read whole items)` : ''}, so ${list(names(fetching))} read no item back`,
       why: 'a pattern whose index lacks what it reads pays a BatchGetItem of whole items per result, which costs more than projecting them once the reads outnumber the writes',
-      effects: [`${list(names(fetching))} answer in one round trip instead of a query then a BatchGetItem`], needs: ['writes', 'reads', 'storage'], rewrite,
+      effects: [`${list(names(fetching))} answer in one round trip instead of a query then a BatchGetItem`],
+      needs: ['writes', 'reads', 'storage'],
+      rewrite,
     });
   }
   return proposals;
@@ -298,21 +332,34 @@ const shardHotKeys: Rule = ({ manifest, model, diagnostics }) => {
     const entity = model.entities[entityName];
     if (!index || !entity || index.partitionAttributes) continue;
     const patterns = names(patternsOn(model, index.name));
-    const base = { rule: AdviceRule.SHARD_HOT_KEY as AdviceRule, entities: [entity.name], indexes: [index.name], patterns,
-      why: 'one partition takes about 1,000 write units per second, and a key with few values can send every write to one of them' };
+    const base = {
+      rule: AdviceRule.SHARD_HOT_KEY as AdviceRule,
+      entities: [entity.name],
+      indexes: [index.name],
+      patterns,
+      why: 'one partition takes about 1,000 write units per second, and a key with few values can send every write to one of them',
+    };
     if (entity.writesPerSecond === undefined) {
-      proposals.push({ ...base, change: `declare ${entity.name}'s writesPerSecond to size the shards of GSI ${index.name} (shards = ceil(peak index write units/s / 800))`,
-        effects: [], needs: ['writes'], noSaving: `cannot be sized until ${entity.name} declares writesPerSecond` });
+      proposals.push({
+        ...base,
+        change: `declare ${entity.name}'s writesPerSecond to size the shards of GSI ${index.name} (shards = ceil(peak index write units/s / 800))`,
+        effects: [],
+        needs: ['writes'],
+        noSaving: `cannot be sized until ${entity.name} declares writesPerSecond`,
+      });
       continue;
     }
     const units = writeUnits(indexEntryBytes(entity, index, model.indexes[TABLE_INDEX], model.typeAttribute));
     const shardCount = shardsFor(entity.writesPerSecond * units);
     const rewrite = rewritten(manifest, (m) => { m.globalIndexes![index.name].sharding = { shardCount }; });
     proposals.push({
-      ...base, change: `shard GSI ${index.name}: sharding = { shardCount: ${shardCount} } for ${entity.name}'s ${entity.writesPerSecond} writes/s x ${units} unit(s)`,
+      ...base,
+      change: `shard GSI ${index.name}: sharding = { shardCount: ${shardCount} } for ${entity.name}'s ${entity.writesPerSecond} writes/s x ${units} unit(s)`,
       effects: [`each of the ${shardCount} shards takes at most ${Math.ceil((entity.writesPerSecond * units) / shardCount)} write units/s, under the 1,000 a partition takes`,
         `${list(patterns) || 'its patterns'} fan out over ${shardCount} queries per read`],
-      needs: ['reads'], rewrite, noSaving: 'costs read units: every read queries each shard, billed at least half a unit each',
+      needs: ['reads'],
+      rewrite,
+      noSaving: 'costs read units: every read queries each shard, billed at least half a unit each',
     });
   }
   return proposals;
@@ -330,7 +377,10 @@ const sparseFlagIndexes: Rule = ({ model }) => {
       if (!attr.required || attr.distinctValues === undefined || attr.distinctValues > 4) continue;
       const patterns = patternsOn(model, index.name).filter((p) => p.entities.includes(entity.name));
       proposals.push({
-        rule: AdviceRule.SPARSE_FLAG_INDEX, entities: [entity.name], indexes: [index.name], patterns: names(patterns),
+        rule: AdviceRule.SPARSE_FLAG_INDEX,
+        entities: [entity.name],
+        indexes: [index.name],
+        patterns: names(patterns),
         change: `if ${list(names(patterns)) || 'the patterns'} read one ${attr.name} value (e.g. the running or open items), key GSI ${index.name} on an optional BOOLEAN attribute set only on those items (pk ${entity.keys[index.name].pk.source.replace(`{${attr.name}}`, `{${attr.name}Flag}`)}), and remove it when they leave that state`,
         why: `every ${entity.name} carries the required ${attr.name}, so the index holds and writes every item, while a key present only on the items a pattern reads holds only those`,
         effects: [`the index then holds only the flagged ${entity.name} items; the figure is the most it saves: the index's share for ${entity.name} at the declared rates`],
@@ -384,27 +434,41 @@ const gsiOrLsi: Rule = ({ manifest, model, provisioned }) => {
     });
     if (!rewrite) continue;
     proposals.push({
-      rule: AdviceRule.LSI_FOR_PARTITION_PATTERN, entities: [entity.name], indexes: [index.name, slot], patterns: names(patterns),
+      rule: AdviceRule.LSI_FOR_PARTITION_PATTERN,
+      entities: [entity.name],
+      indexes: [index.name, slot],
+      patterns: names(patterns),
       change: `move ${list(names(patterns))} from GSI ${index.name} to the free slot ${slot} with ${entity.name} sk ${keys.sk.source} (its GSI partition key is its table partition key ${keys.pk.source})`,
       why: 'a pattern that reads within one table partition can use an LSI, which reads strongly consistent when asked and needs no GSI of its own, when its item collections stay under 10 GB',
       effects: [...gsiEffects(1, provisioned), `${list(names(patterns))} may then read strongly consistent`, 'its item collections count the LSI entries toward the 10 GB cap'],
-      needs: ['writes', 'reads', 'storage'], rewrite,
+      needs: ['writes', 'reads', 'storage'],
+      rewrite,
     });
   }
   for (const slot of Object.values(model.indexes).filter((i) => i.type === IndexType.LSI)) {
     for (const p of patternsOn(model, slot.name)) {
       const unbounded = p.entities.filter((e) => itemsPerPartition(model.entities[e]) === undefined);
       if (unbounded.length === 0) continue;
-      const base = { rule: AdviceRule.GSI_FOR_UNBOUNDED_COLLECTION as AdviceRule, entities: p.entities, indexes: [slot.name], patterns: [p.name],
-        why: 'every LSI caps an item collection at 10 GB, after which writes to it fail; a GSI has no such cap but reads only eventually consistent' };
+      const base = {
+        rule: AdviceRule.GSI_FOR_UNBOUNDED_COLLECTION as AdviceRule,
+        entities: p.entities,
+        indexes: [slot.name],
+        patterns: [p.name],
+        why: 'every LSI caps an item collection at 10 GB, after which writes to it fail; a GSI has no such cap but reads only eventually consistent',
+      };
       if (p.consistentRead) {
-        proposals.push({ ...base, change: `${p.name} reads strongly consistent, which only ${slot.name} gives: bound ${list(unbounded)} with maxItemsPerPartition instead`,
-          effects: ['the cap stays; the bound makes the check at synth time'], needs: [] });
+        proposals.push({
+          ...base,
+          change: `${p.name} reads strongly consistent, which only ${slot.name} gives: bound ${list(unbounded)} with maxItemsPerPartition instead`,
+          effects: ['the cap stays; the bound makes the check at synth time'],
+          needs: [],
+        });
         continue;
       }
       const target = overloadedName([], Object.keys(model.indexes));
       const rewrite = rewritten(manifest, (m) => {
-        m.globalIndexes = { ...m.globalIndexes ?? {}, [target]: { projection: slot.projection, ...slot.projection === ProjectionKind.INCLUDE ? { include: slot.nonKeyAttributes.filter((a) => a !== model.typeAttribute) } : {} } };
+        const include = slot.projection === ProjectionKind.INCLUDE ? { include: slot.nonKeyAttributes.filter((a) => a !== model.typeAttribute) } : {};
+        m.globalIndexes = { ...m.globalIndexes ?? {}, [target]: { projection: slot.projection, ...include } };
         for (const e of p.entities) {
           const keys = model.entities[e].keys;
           const def = m.entities[e].indexes;
@@ -413,15 +477,22 @@ const gsiOrLsi: Rule = ({ manifest, model, provisioned }) => {
         }
         m.accessPatterns![p.name].index = target;
       });
-      proposals.push({ ...base, change: `move ${p.name} from ${slot.name} to a new GSI ${target} keyed pk ${model.entities[p.entities[0]].keys[TABLE_INDEX].pk.source} sk ${model.entities[p.entities[0]].keys[slot.name].sk!.source}`,
-        effects: [`no 10 GB cap on ${list(unbounded)}'s item collections`, ...gsiEffects(-1, provisioned)], needs: ['writes', 'reads', 'storage'], rewrite });
+      proposals.push({
+        ...base,
+        change: `move ${p.name} from ${slot.name} to a new GSI ${target} keyed pk ${model.entities[p.entities[0]].keys[TABLE_INDEX].pk.source} sk ${model.entities[p.entities[0]].keys[slot.name].sk!.source}`,
+        effects: [`no 10 GB cap on ${list(unbounded)}'s item collections`, ...gsiEffects(-1, provisioned)],
+        needs: ['writes', 'reads', 'storage'],
+        rewrite,
+      });
     }
   }
   return proposals;
 };
 
 /** Every rule, in the order advice is listed. */
-export const ADVICE_RULES: readonly Rule[] = [unusedIndexes, overloadGsis, projectReadAttributes, projectFetchedAttributes, sparseFlagIndexes, gsiOrLsi, shardHotKeys];
+export const ADVICE_RULES: readonly Rule[] = [
+  unusedIndexes, overloadGsis, projectReadAttributes, projectFetchedAttributes, sparseFlagIndexes, gsiOrLsi, shardHotKeys,
+];
 
 /** Patterns of the model that read `entities` (used for naming what a figure misses). */
 export function patternsReading(model: TableModel, entities: string[]): PatternModel[] {
