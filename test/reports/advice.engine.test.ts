@@ -15,7 +15,7 @@ import { costReport } from '../../lib/reports/cost';
 import { WriteKind } from '../../lib/reports/cost-writes';
 import { createClient } from '../../lib/runtime';
 import { runIn } from '../cli/run';
-import { accountEvents, largeOrders, notesOnLsi, threeLookupIndexes } from '../fixtures/advice-designs';
+import { accountEvents, customerPartition, largeOrders, notesOnLsi, threeLookupIndexes } from '../fixtures/advice-designs';
 import { ADVICE_DOC_FILES, adviceDocBlock } from '../support/advice-docs';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
@@ -26,11 +26,19 @@ type Items = { entity: string; item: Record<string, unknown> }[];
 /** Units DynamoDB reported per index (`table` for the table) for writing `items`. */
 async function writeMeasured(
   engine: Engine, manifest: SingleTableManifest, items: Items,
-): Promise<{ tableName: string; units: Units; client: DynamoDBClient }> {
+): Promise<{ tableName: string; units: Units; queryUnits: Units; client: DynamoDBClient }> {
   const tableName = await engine.createTable();
   const client = engine.newClient();
-  const units: Record<string, number> = {};
+  const units: Units = {};
+  const queryUnits: Units = {};
   client.middlewareStack.add((next, context) => async (args) => {
+    if (context.commandName === 'QueryCommand') {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits: number } }).ConsumedCapacity;
+      queryUnits.total = (queryUnits.total ?? 0) + (consumed?.CapacityUnits ?? 0);
+      return result;
+    }
     if (context.commandName !== 'PutItemCommand') return next(args);
     const input = args.input as { ReturnConsumedCapacity?: string };
     input.ReturnConsumedCapacity = 'INDEXES';
@@ -46,7 +54,7 @@ async function writeMeasured(
   }, { step: 'initialize' });
   const db = createClient({ model: manifest, client, tableName }) as unknown as { putItem(entity: string, item: object): Promise<unknown> };
   for (const { entity, item } of items) await db.putItem(entity, item);
-  return { tableName, units, client };
+  return { tableName, units, queryUnits, client };
 }
 
 /** The cost model's put units per index for `items`. */
@@ -82,7 +90,7 @@ async function results(
 /** Writes `items` under both designs and checks patterns, units and the advice's figure. */
 async function compare(
   before: SingleTableManifest, after: SingleTableManifest, items: Items, inputs: Inputs, monthlyWriteUnits: number,
-): Promise<void> {
+): Promise<{ oldQueryUnits: number; newQueryUnits: number }> {
   const [oldEngine, newEngine] = [await startEngine(synthesizedTemplate(before)), await startEngine(synthesizedTemplate(after))];
   try {
     const old = await writeMeasured(oldEngine, before, items);
@@ -106,6 +114,7 @@ async function compare(
     const measuredDelta = Object.values(next.units).reduce((a, b) => a + b, 0) - Object.values(old.units).reduce((a, b) => a + b, 0);
     expect(Math.sign(measuredDelta)).toBe(Math.sign(monthlyWriteUnits));
     expect(monthly).toBeCloseTo(monthlyWriteUnits, 3);
+    return { oldQueryUnits: old.queryUnits.total, newQueryUnits: next.queryUnits.total };
   } finally {
     await oldEngine.stop();
     await newEngine.stop();
@@ -191,4 +200,19 @@ test('removing an unused GSI, moving a pattern to an LSI slot or to a GSI, shard
   const [move] = designAdvice(notesOnLsi).advice.filter((a) => a.hasEffect);
   expect(move.rule).toBe(AdviceRule.GSI_FOR_UNBOUNDED_COLLECTION);
   await compare(notesOnLsi, move.manifest!, notes, { notesByTime: [{ accountId: 'a1' }] }, move.monthly.writeUnits);
+});
+
+test('a sort-key prefix instead of reading the whole partition: the same orders, fewer read units measured', async () => {
+  const [advice] = designAdvice(customerPartition).advice.filter((a) => a.hasEffect);
+  expect(advice.rule).toBe(AdviceRule.KEY_INSTEAD_OF_FILTER);
+  const lines = ['x'.repeat(250)];
+  const items: Items = [
+    { entity: 'Customer', item: { customerId: 'c1', name: 'Ann' } },
+    ...Array.from({ length: 50 }, (_, i) => ({ entity: 'Address', item: { customerId: 'c1', addressId: `a${i}`, lines } })),
+    ...['o1', 'o2'].map((orderId, i) => ({ entity: 'Order', item: { customerId: 'c1', orderId, total: 10 + i } })),
+  ];
+  const { oldQueryUnits, newQueryUnits } = await compare(customerPartition, advice.manifest!, items, { ordersOfCustomer: [{ customerId: 'c1' }] }, 0);
+  // The whole partition (the profile and 50 addresses of about 300 bytes) against the two small orders alone.
+  expect(newQueryUnits).toBe(0.5);
+  expect(oldQueryUnits).toBeGreaterThanOrEqual(2);
 });

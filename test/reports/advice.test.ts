@@ -12,7 +12,7 @@ import { SECONDS_PER_MONTH } from '../../lib/reports/advice/prices';
 import { AdviceRule } from '../../lib/reports/advice/rules';
 import { DesignReports } from '../../lib/reports/design-reports';
 import { ROOT, runIn } from '../cli/run';
-import { accountEvents, largeOrders, notesOnLsi, taskStatus, threeLookupIndexes } from '../fixtures/advice-designs';
+import { accountEvents, customerPartition, largeOrders, notesOnLsi, taskStatus, threeLookupIndexes } from '../fixtures/advice-designs';
 import { ADVICE_DOC_FILES, adviceDocBlock } from '../support/advice-docs';
 
 const shown = (report: ReturnType<typeof designAdvice>) => report.advice.filter((a) => a.hasEffect);
@@ -137,13 +137,34 @@ test('an LSI pattern on collections nothing bounds: a GSI without the 10 GB cap,
   expect(shown(consistent)[0].manifest).toBeUndefined();
 });
 
+test('a pattern reading the whole customer partition: BEGINS_WITH "ORDER#" saves the reads of the profile and 50 addresses', () => {
+  const report = designAdvice(customerPartition);
+  const [key] = shown(report);
+  expect(shown(report)).toHaveLength(1);
+  expect(key.rule).toBe(AdviceRule.KEY_INSTEAD_OF_FILTER);
+  expect(key.change).toBe('query ordersOfCustomer with sortKeyCondition BEGINS_WITH (the prefix "ORDER#" its Order sort keys start with) instead of the whole partition, which also holds Customer, Address');
+  // An order (0.5 unit) read with the profile and 50 addresses of about 390 bytes: 3 units; 100 reads/s.
+  expect(key.monthly.readUnits).toBe(-2.5 * 100 * SECONDS_PER_MONTH);
+  expect(key.monthly.readCost).toBeCloseTo(-82.13, 2);
+  expect(compileManifest(report.improved).model.patterns.ordersOfCustomer.sortKeyCondition).toBe('BEGINS_WITH');
+  // Without a bound on the addresses, the advice names it.
+  const address = { ...customerPartition.entities.Address, maxItemsPerPartition: undefined };
+  const unbounded = designAdvice({ ...customerPartition, entities: { ...customerPartition.entities, Address: address } });
+  expect(unbounded.advice.find((a) => a.rule === AdviceRule.KEY_INSTEAD_OF_FILTER)!.missing).toEqual(['maxItemsPerPartition on entity Address']);
+});
+
 test('the example app: GSI3 overloads into GSI1; what to declare to price the rest', () => {
   const report = designAdvice(example);
   expect(shown(report).map((a) => `${a.rule} ${a.indexes.join(',')}`)).toEqual(['OVERLOAD_GSIS GSI1,GSI3']);
   const hidden = report.advice.filter((a) => !a.hasEffect);
-  expect(hidden.map((a) => a.rule)).toEqual([AdviceRule.PROJECT_READ_ATTRIBUTES, AdviceRule.PROJECT_FETCHED_ATTRIBUTES]);
+  expect(hidden.map((a) => a.rule)).toEqual([
+    AdviceRule.PROJECT_READ_ATTRIBUTES, AdviceRule.PROJECT_FETCHED_ATTRIBUTES, AdviceRule.KEY_INSTEAD_OF_FILTER,
+  ]);
   expect(hidden[0].change).toMatch(/^declare the attributes orderById, customerByEmail, productsByCategory, membersOfGroup read/);
   expect(hidden[1].missing).toContain('readsPerSecond on pattern runningTasks');
+  // A customer with their orders also reads their memberships (up to 1,000), which share the partition: no sort-key prefix leaves them out.
+  expect(hidden[2].change).toMatch(/^customerWithOrders reads Membership items in its partitions and drops them/);
+  expect(hidden[2].missing).toEqual(['readsPerSecond on pattern customerWithOrders']);
 });
 
 test('the CLI prints the advice with its prices, hides advice without effect unless --all, and --write writes JSON that compiles', async () => {

@@ -20,7 +20,8 @@ export const adviseCommand: Command = {
 Proposes changes to the design's indexes: overload GSIs whose patterns can share one, project what
 the patterns read (ALL to INCLUDE, or KEYS_ONLY to INCLUDE when the fetches cost more than the
 writes saved), sparse keys for flag and status indexes, an LSI or a GSI per pattern, remove
-indexes no pattern reads, shard hot keys. Each names what to change, why, and what it saves or
+indexes no pattern reads, shard hot keys, a sort-key prefix where a pattern reads whole partitions
+and drops other entities' items. Each names what to change, why, and what it saves or
 costs per month: write and read request units at the entities' writesPerSecond and the patterns'
 readsPerSecond, and storage at the given item counts, at on-demand list prices; and what else it
 changes (GSIs out of the 20 a table may have, the monitoring's alarms, capacity minimums).

@@ -6,6 +6,7 @@ import { monthlyDifference, monthlyFigures, MonthlyFigures, OnDemandPrices, pric
 import { ADVICE_RULES, AdviceRule, Needs, Proposal, patternsReading } from './rules';
 import { compileManifest } from '../../manifest/compile';
 import { IndexModel, IndexType, TableModel } from '../../manifest/model';
+import { itemsPerPartition } from '../../manifest/rules/hot-partitions';
 import { SingleTableManifest } from '../../manifest/structs';
 import { costReport } from '../cost';
 import { WriteKind } from '../cost-writes';
@@ -193,7 +194,7 @@ function adviseOn(manifest: SingleTableManifest, model: TableModel, diagnostics:
       ? monthlyDifference(before, monthlyFigures(compileManifest(p.rewrite).model, prices, counts), prices)
       : p.rule === AdviceRule.SPARSE_FLAG_INDEX
         ? indexShare(model, p.entities[0], p.indexes[0], prices, counts)
-        : monthlyDifference(before, before, prices);
+        : p.rule === AdviceRule.KEY_INSTEAD_OF_FILTER ? filteredShare(model, p.patterns[0], prices) : monthlyDifference(before, before, prices);
     const money = monthly.writeUnits !== 0 || monthly.readUnits !== 0 || monthly.storageGb !== 0;
     // A projection change is worth making only for the money it saves.
     const hasEffect = MONEY_ONLY.includes(p.rule) ? monthly.totalCost < 0 : money || p.effects.length > 0;
@@ -228,12 +229,25 @@ function indexShare(model: TableModel, entity: string, index: string, prices: On
   return monthlyDifference(share, zero, prices);
 }
 
+/** What a pattern's reads of items it drops cost: the most a key of its own saves. */
+function filteredShare(model: TableModel, pattern: string, prices: OnDemandPrices): MonthlyFigures {
+  const read = costReport(model).reads.find((r) => r.pattern === pattern)!;
+  const units = (model.patterns[pattern].readsPerSecond ?? 0) * (read.filteredUnitsPerRead ?? 0) * SECONDS_PER_MONTH;
+  const zero = { writeUnits: 0, readUnits: 0, storageGb: 0, writeCost: 0, readCost: 0, storageCost: 0, totalCost: 0, writeUnitsPerSecondByIndex: {} };
+  return monthlyDifference({ ...zero, readUnits: units }, zero, prices);
+}
+
 /** The declarations a proposal's figures lack. */
 function missingFigures(model: TableModel, p: Proposal, counts: { [entity: string]: number }): string[] {
   const missing: string[] = [];
   const needs = new Set<Needs>(p.needs);
   if (needs.has('writes')) {
     for (const e of p.entities) if (model.entities[e]?.writesPerSecond === undefined) missing.push(`writesPerSecond on entity ${e}`);
+  }
+  if (p.rule === AdviceRule.KEY_INSTEAD_OF_FILTER) {
+    for (const e of p.entities.slice(model.patterns[p.patterns[0]].entities.length)) {
+      if (itemsPerPartition(model.entities[e]) === undefined) missing.push(`maxItemsPerPartition on entity ${e}`);
+    }
   }
   if (needs.has('reads')) {
     const patterns = p.patterns.length ? p.patterns.map((n) => model.patterns[n]).filter((x) => x) : patternsReading(model, p.entities);

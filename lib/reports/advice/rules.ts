@@ -6,10 +6,11 @@ import { throttleAlarmsPerScope, DASHBOARD_WIDGETS_PER_SCOPE } from '../../const
 import { segmentsOverlap } from '../../keys/template';
 import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
-import { EntityModel, FetchMode, IndexModel, IndexType, LSI_SLOTS, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityModel, FetchMode, IndexModel, IndexType, KeyTemplateModel, LSI_SLOTS, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { ITEM_COLLECTION_BYTES, itemsPerPartition } from '../../manifest/rules/hot-partitions';
 import { indexEntryBytes, shardsFor, writeUnits } from '../../manifest/sizes';
-import { GlobalIndexDefinition, ProjectionKind, SingleTableManifest } from '../../manifest/structs';
+import { GlobalIndexDefinition, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../manifest/structs';
+import { filteredEntities } from '../cost-reads';
 
 /** The rule a piece of advice comes from. */
 export enum AdviceRule {
@@ -29,6 +30,8 @@ export enum AdviceRule {
   UNUSED_INDEX = 'UNUSED_INDEX',
   /** A GSI partition key with few values and writes past one partition: shard it. */
   SHARD_HOT_KEY = 'SHARD_HOT_KEY',
+  /** A pattern that reads whole partitions and drops other entities' items, where a sort-key prefix would read only its own. */
+  KEY_INSTEAD_OF_FILTER = 'KEY_INSTEAD_OF_FILTER',
 }
 
 /** Which declared figures a proposal's price depends on. */
@@ -489,9 +492,68 @@ const gsiOrLsi: Rule = ({ manifest, model, provisioned }) => {
   return proposals;
 };
 
+/** The literal segments a template starts with, up to its first attribute. */
+function leadingLiterals(template: KeyTemplateModel | undefined): string[] {
+  const literals: string[] = [];
+  for (const s of template?.segments ?? []) {
+    if (s.literal === undefined) break;
+    literals.push(s.literal);
+  }
+  return literals;
+}
+
+/**
+ * A pattern without a sort-key condition reads its partitions whole, other entities' items too,
+ * and drops them; when its entities' sort keys start with literal segments the others' cannot
+ * start with, BEGINS_WITH reads only its own (a prefix ends at a segment boundary).
+ */
+const keyInsteadOfFilter: Rule = ({ manifest, model }) => {
+  const proposals: Proposal[] = [];
+  for (const p of Object.values(model.patterns)) {
+    const others = filteredEntities(model, p);
+    if (others.length === 0) continue;
+    const own = p.entities.map((e) => leadingLiterals(model.entities[e].keys[p.index].sk));
+    const shared = own.reduce((a, b) => { let n = 0; while (n < a.length && n < b.length && a[n] === b[n]) n++; return a.slice(0, n); });
+    // Another entity's sort key cannot start with the shared segments when, at one of them, it holds another literal.
+    const excluded = (o: string) => {
+      const segments = model.entities[o].keys[p.index].sk?.segments ?? [];
+      return shared.some((literal, i) => segments[i]?.literal !== undefined && segments[i].literal !== literal);
+    };
+    const usable = shared.length > 0 && others.every(excluded);
+    const unbounded = others.filter((o) => itemsPerPartition(model.entities[o]) === undefined);
+    const base = {
+      rule: AdviceRule.KEY_INSTEAD_OF_FILTER as AdviceRule,
+      entities: [...p.entities, ...others],
+      indexes: [p.index],
+      patterns: [p.name],
+      why: 'a query pays for every item in the key range it reads, also those it then drops because another entity stored them there',
+    };
+    if (!usable) {
+      proposals.push({
+        ...base,
+        change: `${p.name} reads ${list(others)} items in its partitions and drops them: give ${list(p.entities)} sort keys starting with a prefix of their own (then sortKeyCondition BEGINS_WITH), or ${list(others)} a partition key of their own`,
+        effects: [],
+        needs: ['reads'],
+        noSaving: unbounded.length ? `cannot be priced until ${list(unbounded)} declare maxItemsPerPartition` : undefined,
+      });
+      continue;
+    }
+    const rewrite = rewritten(manifest, (m) => { m.accessPatterns![p.name].sortKeyCondition = SortKeyCondition.BEGINS_WITH; });
+    proposals.push({
+      ...base,
+      change: `query ${p.name} with sortKeyCondition BEGINS_WITH (the prefix ${JSON.stringify(shared.join(model.delimiter) + model.delimiter)} its ${list(p.entities)} sort keys start with) instead of the whole partition, which also holds ${list(others)}`,
+      effects: [],
+      needs: ['reads'],
+      rewrite,
+      noSaving: unbounded.length ? `cannot be priced until ${list(unbounded)} declare maxItemsPerPartition` : undefined,
+    });
+  }
+  return proposals;
+};
+
 /** Every rule, in the order advice is listed. */
 export const ADVICE_RULES: readonly Rule[] = [
-  unusedIndexes, overloadGsis, projectReadAttributes, projectFetchedAttributes, sparseFlagIndexes, gsiOrLsi, shardHotKeys,
+  unusedIndexes, overloadGsis, projectReadAttributes, projectFetchedAttributes, sparseFlagIndexes, gsiOrLsi, shardHotKeys, keyInsteadOfFilter,
 ];
 
 /** Patterns of the model that read `entities` (used for naming what a figure misses). */
