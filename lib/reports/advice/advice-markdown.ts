@@ -41,7 +41,7 @@ function adviceLines(a: Advice, n: number): string[] {
   if (a.note) lines.push(`Note: ${a.note}.`);
   for (const e of a.effects) lines.push(`- ${e}`);
   if (a.missing.length) lines.push(`- to price it fully, declare: ${a.missing.join('; ')}`);
-  if (!a.manifest) lines.push('- not written by --write: a change of the application and its data');
+  if (a.notWritten) lines.push(`- not written by --write: ${a.notWritten}`);
   return lines;
 }
 

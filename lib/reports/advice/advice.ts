@@ -62,8 +62,10 @@ export interface Advice {
   readonly missing: string[];
   /** Whether it changes anything at the declared rates (money or one of `effects`). */
   readonly hasEffect: boolean;
-  /** The manifest with only this change. @default - not a change advise can write (see `change`) */
+  /** The manifest with only this change. @default - not a change advise can write (see `notWritten`) */
   readonly manifest?: SingleTableManifest;
+  /** Why advise cannot write the change. @default - it can: see `manifest` */
+  readonly notWritten?: string;
 }
 
 /** Advice for a manifest, with the design before and after. */
@@ -211,6 +213,7 @@ function adviseOn(manifest: SingleTableManifest, model: TableModel, diagnostics:
       missing: missingFigures(model, p, counts),
       hasEffect,
       manifest: p.rewrite,
+      ...p.rewrite || !p.manual ? {} : { notWritten: p.manual },
     };
   });
 }

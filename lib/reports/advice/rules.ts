@@ -55,6 +55,8 @@ export interface Proposal {
   readonly rewrite?: SingleTableManifest;
   /** Said when the cost model shows no money effect, e.g. why a merge saves no write units. */
   readonly noSaving?: string;
+  /** Why advise cannot write the change, when it has no rewrite. */
+  readonly manual?: string;
 }
 
 /** What the rules read. */
@@ -121,7 +123,23 @@ const unusedIndexes: Rule = ({ manifest, model, provisioned }) => {
       rewrite,
     });
   }
-  for (const slot of Object.values(model.indexes).filter((i) => i.type === IndexType.LSI)) {
+  const lsis = Object.values(model.indexes).filter((i) => i.type === IndexType.LSI);
+  const unbounded = names(Object.values(model.entities).filter((e) => itemsPerPartition(e) === undefined));
+  // Empty slots matter only where a collection can grow past the cap.
+  if (lsis.length > 0 && unbounded.length > 0 && lsis.every((slot) => entitiesOn(model, slot.name).length === 0)) {
+    proposals.push({
+      rule: AdviceRule.UNUSED_INDEX,
+      entities: unbounded,
+      indexes: names(lsis),
+      patterns: [],
+      change: 'turn the LSI slots off (localIndexes: { enabled: false }) when the table is next created, unless a pattern will need one',
+      why: 'a table with LSIs caps every item collection at 10 GB and keeps it on one partition, whether or not the slots hold entries',
+      effects: [`no 10 GB cap on the item collections of ${list(unbounded)}, which nothing bounds (maxItemsPerPartition)`],
+      needs: [],
+      manual: 'LSIs exist from the table\'s creation to its deletion: the change replaces the table',
+    });
+  }
+  for (const slot of lsis) {
     const entities = names(entitiesOn(model, slot.name));
     if (entities.length === 0 || patternsOn(model, slot.name).length > 0) continue;
     const rewrite = rewritten(manifest, (m) => {
@@ -388,7 +406,7 @@ const sparseFlagIndexes: Rule = ({ model }) => {
         why: `every ${entity.name} carries the required ${attr.name}, so the index holds and writes every item, while a key present only on the items a pattern reads holds only those`,
         effects: [`the index then holds only the flagged ${entity.name} items; the figure is the most it saves: the index's share for ${entity.name} at the declared rates`],
         needs: ['writes', 'storage'],
-        rewrite: undefined,
+        manual: 'the application writes the flag and removes it, and the stored items need it',
       });
     }
   }
@@ -465,6 +483,7 @@ const gsiOrLsi: Rule = ({ manifest, model, provisioned }) => {
           change: `${p.name} reads strongly consistent, which only ${slot.name} gives: bound ${list(unbounded)} with maxItemsPerPartition instead`,
           effects: ['the cap stays; the bound makes the check at synth time'],
           needs: [],
+          manual: 'the bound is a fact about the data only you know',
         });
         continue;
       }
@@ -535,6 +554,7 @@ const keyInsteadOfFilter: Rule = ({ manifest, model }) => {
         effects: [],
         needs: ['reads'],
         noSaving: unbounded.length ? `cannot be priced until ${list(unbounded)} declare maxItemsPerPartition` : undefined,
+        manual: 'new sort or partition keys are a choice of key templates, and the stored items move with a backfill',
       });
       continue;
     }
