@@ -227,7 +227,8 @@ test('a sort-key prefix instead of reading the whole partition: the same orders,
 test('the example app\'s advice, GSI3 overloaded into GSI1: its sample data gives every pattern the same items, at the units the cost model predicts', async () => {
   const [merge] = designAdvice(example).advice.filter((a) => a.hasEffect);
   expect(merge.indexes).toEqual(['GSI1', 'GSI3']);
-  const items: Items = Object.entries(localData.items).flatMap(([entity, list]) => (list as Record<string, unknown>[]).map((item) => ({ entity, item })));
+  const items: Items = Object.entries(localData.items)
+    .flatMap(([entity, list]) => (list as Record<string, unknown>[]).map((item) => ({ entity, item })));
   const inputs = Object.fromEntries(Object.entries(localData.queries).map(([pattern, input]) => [pattern, [input]]));
   await compare(example, merge.manifest!, items, inputs, 0);
 });
