@@ -4,7 +4,7 @@
 // design the previous ones left.
 import { monthlyDifference, monthlyFigures, MonthlyFigures, OnDemandPrices, pricesOf, SECONDS_PER_MONTH } from './prices';
 import { ADVICE_RULES, AdviceRule, Needs, Proposal, patternsReading } from './rules';
-import { compileManifest } from '../../manifest/compile';
+import { checkManifest, compileManifest } from '../../manifest/compile';
 import { IndexModel, IndexType, TableModel } from '../../manifest/model';
 import { itemsPerPartition } from '../../manifest/rules/hot-partitions';
 import { SingleTableManifest } from '../../manifest/structs';
@@ -116,8 +116,9 @@ export function designAdvice(manifest: SingleTableManifest, options: AdviceOptio
   }
   const next = compileManifest(improved).model;
   const after = monthlyFigures(next, prices, counts);
-  const transition = transitionManifest(manifest, improved);
-  if (transition) compileManifest(transition);
+  // A transition that does not compile (more GSIs than a table may have, say) is left to the steps' prose.
+  const proposed = transitionManifest(manifest, improved);
+  const transition = proposed && checkManifest(proposed).model ? proposed : undefined;
   return { prices, advice, before, after, improved, applied, transition, deploySteps: deploySteps(compiled.model, next) };
 }
 
