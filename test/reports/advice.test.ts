@@ -82,7 +82,7 @@ test('10 KB orders: ALL to INCLUDE saves 9 write units per put ($1,478.25 a mont
   expect(report.deploySteps.map((step) => step.split(' changes')[0])).toEqual(['GSI ByCustomer', 'GSI ByRep']);
   expect(report.before.totalCost - report.after.totalCost).toBeCloseTo(-include.monthly.totalCost - fetched.monthly.totalCost, 6);
   // Without item counts, storage is named as missing.
-  expect(shown(designAdvice(largeOrders))[0].missing).toEqual(['the item count of Order (--items Order=N)']);
+  expect(shown(designAdvice(largeOrders))[0].missing).toEqual(['the item count of Order (--item-counts Order=N)']);
 });
 
 test('a required status as a GSI key: a sparse flag, priced at most at the index\'s share for the entity', () => {
@@ -172,7 +172,7 @@ test('the CLI prints the advice with its prices, hides advice without effect unl
   const dir = mkdtempSync(join(tmpdir(), 'advise-'));
   try {
     writeFileSync(join(dir, 'orders.json'), JSON.stringify(largeOrders));
-    const out = await runIn(dir, 'advise', 'orders.json', '--items', 'Order=10000000', '--write', 'improved.json');
+    const out = await runIn(dir, 'advise', 'orders.json', '--item-counts', 'Order=10000000', '--write', 'improved.json');
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('on-demand list prices of us-east-1 as of 2024-11-01: $0.625 per million write request units');
     expect(out.stdout).toContain('Per month: write units -2,365.2M (-$1,478.25), read units -525.6M (-$65.70), storage -93.82 GB (-$23.46); total -$1,567.41.');

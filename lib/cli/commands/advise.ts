@@ -14,7 +14,7 @@ import { manifestFileText } from '../manifest-file';
 export const adviseCommand: Command = {
   name: 'advise',
   summary: 'index and projection changes that make the design cheaper or safer, priced per month',
-  help: `Usage: single-table advise <manifest> [--region NAME] [--items ENTITY=N,...] [--provisioned]
+  help: `Usage: single-table advise <manifest> [--region NAME] [--item-counts ENTITY=N,...] [--provisioned]
        [--all] [--write FILE] [--json]
 
 Proposes changes to the design's indexes: overload GSIs whose patterns can share one, project what
@@ -31,7 +31,7 @@ Arguments:
 
 Options:
   --region NAME        whose on-demand list prices to use (default us-east-1; built in: ${Object.keys(ON_DEMAND_PRICES).join(', ')})
-  --items LIST         stored items per entity, to price storage: Order=10000000,Customer=50000
+  --item-counts LIST   stored items per entity, to price storage: Order=10000000,Customer=50000
   --provisioned        the table is provisioned: alarms per GSI and capacity minimums as such
   --all                also list advice that changes nothing at these rates
   --write FILE         write the manifest with every change that has an effect (.json, .ts or .js),
@@ -43,7 +43,7 @@ Options:
 `,
   options: {
     region: { type: 'string' },
-    items: { type: 'string' },
+    'item-counts': { type: 'string' },
     provisioned: { type: 'boolean' },
     all: { type: 'boolean' },
     write: { type: 'string' },
@@ -59,7 +59,7 @@ Options:
     }
     let report;
     try {
-      report = designAdvice(manifest, { region, itemCounts: itemCounts(flags.items), provisioned: flags.provisioned === true });
+      report = designAdvice(manifest, { region, itemCounts: itemCounts(flags['item-counts']), provisioned: flags.provisioned === true });
     } catch (e) {
       throw new CliError(`advise: ${(e as Error).message}`, EXIT.USAGE);
     }
@@ -80,7 +80,7 @@ function itemCounts(value: string | boolean | undefined): { [entity: string]: nu
   const counts: { [entity: string]: number } = {};
   for (const pair of value.split(',')) {
     const [entity, n] = pair.split('=');
-    if (!entity || !/^\d+$/.test(n ?? '')) throw new CliError(`advise: --items takes ENTITY=N pairs separated by commas, got '${pair}'`, EXIT.USAGE);
+    if (!entity || !/^\d+$/.test(n ?? '')) throw new CliError(`advise: --item-counts takes ENTITY=N pairs separated by commas, got '${pair}'`, EXIT.USAGE);
     counts[entity.trim()] = Number(n);
   }
   return counts;

@@ -258,7 +258,7 @@ function missingFigures(model: TableModel, p: Proposal, counts: { [entity: strin
     for (const pattern of patterns) if (pattern.readsPerSecond === undefined) missing.push(`readsPerSecond on pattern ${pattern.name}`);
   }
   if (needs.has('storage')) {
-    for (const e of p.entities) if (!Object.hasOwn(counts, e)) missing.push(`the item count of ${e} (--items ${e}=N)`);
+    for (const e of p.entities) if (!Object.hasOwn(counts, e)) missing.push(`the item count of ${e} (--item-counts ${e}=N)`);
   }
   return missing;
 }
