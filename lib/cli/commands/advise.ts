@@ -42,12 +42,12 @@ Options:
   -h, --help           show this help
 `,
   options: {
-    region: { type: 'string' },
+    'region': { type: 'string' },
     'item-counts': { type: 'string' },
-    provisioned: { type: 'boolean' },
-    all: { type: 'boolean' },
-    write: { type: 'string' },
-    json: { type: 'boolean' },
+    'provisioned': { type: 'boolean' },
+    'all': { type: 'boolean' },
+    'write': { type: 'string' },
+    'json': { type: 'boolean' },
   },
   positionals: { min: 1, max: 1 },
   async run([file], flags, io) {
