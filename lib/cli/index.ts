@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Command, parseCommandArgs } from './command';
+import { adviseCommand } from './commands/advise';
 import { backfillCommand } from './commands/backfill';
 import { checkCommand } from './commands/check';
 import { costCommand } from './commands/cost';
@@ -15,7 +16,9 @@ import { lockCommand } from './commands/lock';
 import { CliError, CliIo, EXIT } from './io';
 
 /** Every command, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [docsCommand, costCommand, checkCommand, lockCommand, generateCommand, localCommand, backfillCommand];
+export const COMMANDS: readonly Command[] = [
+  docsCommand, costCommand, adviseCommand, checkCommand, lockCommand, generateCommand, localCommand, backfillCommand,
+];
 
 const HELP = `Usage: single-table <command> <manifest> [options]
 

@@ -1,6 +1,8 @@
 // The reports for every jsii language: static methods that take a manifest and return text, since
 // Python, Java and .NET users cannot call the free functions. Each compiles the manifest first and
 // throws the compiler's ManifestError, listing every error, when it is invalid.
+import { AdviceOptions, designAdvice } from './advice/advice';
+import { adviceMarkdown } from './advice/advice-markdown';
 import { costReport, CostOptions } from './cost';
 import { costMarkdown } from './cost-markdown';
 import { designMarkdown } from './design-doc';
@@ -27,7 +29,17 @@ export class DesignReports {
    * the manifest, every access pattern with an example query and its cost, the entity charts.
    */
   public static html(manifest: SingleTableManifest): string {
-    return renderHtmlView(compileManifest(manifest).model);
+    return renderHtmlView(compileManifest(manifest).model, {}, designAdvice(manifest));
+  }
+
+  /** The design advice (index and projection changes priced per month) as markdown, as `single-table advise` prints it. */
+  public static adviceMarkdown(manifest: SingleTableManifest, options?: AdviceOptions): string {
+    return adviceMarkdown(designAdvice(manifest, options));
+  }
+
+  /** The design advice as JSON, the improved manifest included. */
+  public static adviceJson(manifest: SingleTableManifest, options?: AdviceOptions): string {
+    return JSON.stringify(designAdvice(manifest, options), null, 2);
   }
 
   /** The entities, indexes and access patterns as a Mermaid flowchart. */

@@ -12,3 +12,7 @@ export { StorageCost, ENTRY_OVERHEAD_BYTES } from './cost-storage';
 export { ShardSizing } from './cost-shards';
 export { UniqueWriteCost } from './cost-unique';
 export { valueBytes } from './item-size';
+export { designAdvice, Advice, AdviceOptions, AdviceReport } from './advice/advice';
+export { adviceMarkdown, AdviceMarkdownOptions } from './advice/advice-markdown';
+export { AdviceRule } from './advice/rules';
+export { MonthlyFigures, OnDemandPrices, ON_DEMAND_PRICES, SECONDS_PER_MONTH } from './advice/prices';

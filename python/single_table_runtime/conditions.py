@@ -5,6 +5,7 @@ eq, ne, lt, lte, gt, gte, between, in, exists, beginsWith or contains; ``{'size'
 value checked against its attribute's kind; `attributes` of a read choose what results hold."""
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from .encoding import describe
@@ -254,6 +255,12 @@ def read_plan(table: Table, plan: Plan, filter: Any, attributes: Any) -> None:
                 known = list(dict.fromkeys(n for e in entities for n in e['attributes']))
                 raise SingleTableError('UNKNOWN_ATTRIBUTE', f"attributes names {a!r}, which none of {', '.join(pattern['entities'])} declares; "
                                        f"{did_you_mean(str(a), known)}declared attributes: {', '.join(known)}", attribute=str(a), **place)
+        # A pattern reads only the attributes it declares: its projection and cost are planned for those.
+        for a in attributes:
+            if a not in pattern['attributes']:
+                raise SingleTableError('UNKNOWN_ATTRIBUTE', f"attributes names {json.dumps(a)}, which pattern {pattern['name']} does not declare it reads "
+                                       f"({', '.join(pattern['attributes'])}); add it to accessPatterns.{pattern['name']}.attributes, "
+                                       "and to its index's projection if the index does not project it", attribute=a, **place)
         fetch = index['type'] == 'GSI' and not all(
             (found := attributes_in_index(e, index)) is None or all(a not in e['attributes'] or a in found for a in attributes) for e in entities)
         table_index = model.table_index

@@ -60,6 +60,8 @@ def test_put_modes_refuse_with_condition_failed(table: Any) -> None:
     (lambda t: t.query('ordersForCustomer', {'username': 'u', 'status': 'x'}), 'INVALID_QUERY_INPUT'),
     (lambda t: t.query('orderById', {'orderId': 'o'}, consistent=True), 'CONSISTENT_READ_ON_GSI'),
     (lambda t: t.query('ordersForCustomer', {'username': 'u'}, cursor='bm9wZQ'), 'INVALID_CURSOR'),
+    (lambda t: t.query('ordersByStatus', {'status': 'OPEN', 'between': [{'createdAt': '2024-01-04'}, {'createdAt': '2024-01-16'}]}, attributes=['lines']),
+     'UNKNOWN_ATTRIBUTE'),
 ])
 def test_bad_input_fails_before_any_request_with_the_node_runtime_codes(example_model: str, call: Any, code: str) -> None:
     table = open_table(example_model, table_name='never-created', client=object())  # any request would fail

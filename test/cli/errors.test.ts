@@ -40,7 +40,7 @@ test('an unknown command: exit 2, naming the commands', async () => {
   expect(await run('deploy', 'x.json')).toEqual({
     code: 2,
     stdout: '',
-    stderr: "single-table: unknown command 'deploy'; commands: docs, cost, check, lock, generate, local, backfill\nRun 'single-table --help' for usage.\n",
+    stderr: "single-table: unknown command 'deploy'; commands: docs, cost, advise, check, lock, generate, local, backfill\nRun 'single-table --help' for usage.\n",
   });
 });
 

@@ -7,6 +7,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Billing, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SingleTableMonitoringOptions } from '../../lib/construct/monitoring/options';
+import { DASHBOARD_WIDGETS_PER_SCOPE, throttleAlarmsPerScope } from '../../lib/construct/monitoring/per-index';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { edited, validManifest } from '../fixtures/valid-manifest';
@@ -160,4 +161,16 @@ test('the dashboard has a throttle widget per index with each cause, then errors
     expect(gsi2).toContain(name);
   }
   expect(gsi2).toContain('"GlobalSecondaryIndexName","GSI2"');
+});
+
+test('the alarms and widgets per GSI are what the design advice counts for removing or adding one', () => {
+  const count = (index: string, all: any[]) => all.filter((a) => a.Dimensions?.some((d: any) => d.Name === 'GlobalSecondaryIndexName' && d.Value === index)).length;
+  const billing = Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ maxCapacity: 5 }) });
+  for (const [props, provisioned] of [[{}, false], [{ billing }, true]] as const) {
+    const { alarms, template } = monitored({}, props);
+    expect(count('GSI1', alarms)).toBe(throttleAlarmsPerScope(provisioned));
+    const widgets = JSON.stringify(template.findResources('AWS::CloudWatch::Dashboard'));
+    expect(widgets.split('Throttles: GSI GSI1').length - 1).toBe(DASHBOARD_WIDGETS_PER_SCOPE);
+  }
+  expect(count('GSI1', monitored({ throttleCauseAlarms: false }).alarms)).toBe(throttleAlarmsPerScope(false, false));
 });

@@ -1,6 +1,7 @@
 // The code blocks of README.md and docs/, with the marker before each. A marker says how a test
 // checks the block:
-//   <!-- check: NAME -->               a TypeScript file NAME, type-checked as written;
+//   <!-- check: NAME -->               a TypeScript file NAME, type-checked as written (on a python
+//                                      block of docs/python.md: the file python/tests/test_docs.py runs);
 //   <!-- check: NAME after BASE -->    continues the block BASE (shown earlier, on any page):
 //                                      the file NAME is BASE's file followed by this block;
 //   <!-- quick-start: file NAME -->    a file of the quick start, which test/package/consumer.test.ts
@@ -64,7 +65,7 @@ export function checkedFiles(blocks: readonly DocBlock[] = allBlocks()): Map<str
   const own = new Map<string, { block: DocBlock; after?: string }>();
   for (const block of blocks) {
     const marker = checkMarker(block);
-    if (!marker) continue;
+    if (!marker || block.lang !== 'ts') continue;
     if (own.has(marker.name)) throw new Error(`${block.page}:${block.line}: a second block named ${marker.name}`);
     own.set(marker.name, { block, after: marker.after });
   }

@@ -2,6 +2,7 @@
 import { manifest } from '../../examples/manifest';
 import { DesignReports } from '../../lib';
 import { compileManifest } from '../../lib/manifest/compile';
+import { designAdvice } from '../../lib/reports/advice/advice';
 import { costReport } from '../../lib/reports/cost';
 import { costMarkdown } from '../../lib/reports/cost-markdown';
 import { designMarkdown } from '../../lib/reports/design-doc';
@@ -17,7 +18,7 @@ test('markdown and cost reports, exported from the package entry', () => {
   const expected = JSON.parse(JSON.stringify(costReport(model, { itemsPerQuery: 5 })));
   expect(JSON.parse(DesignReports.costJson(manifest, { itemsPerQuery: 5 }))).toEqual(expected);
   expect(JSON.parse(DesignReports.designJson(manifest))).toEqual(JSON.parse(JSON.stringify(designJson(model))));
-  expect(DesignReports.html(manifest)).toBe(renderHtmlView(model));
+  expect(DesignReports.html(manifest)).toBe(renderHtmlView(model, {}, designAdvice(manifest)));
   expect(DesignReports.mermaid(manifest)).toBe(mermaidDiagram(model));
 });
 

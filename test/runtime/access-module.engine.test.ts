@@ -158,6 +158,13 @@ test.each(patterns)('query of %s with every page, iterated, and with read option
   for (const bad of [{ attributes: ['colour'] }, { filter: { attr: first, exists: true } }] as never[]) {
     await same(() => access.query(table, pattern, input, bad), () => generic.query(pattern, input, bad));
   }
+  // An attribute the pattern does not declare it reads (ordersByStatus declares five of Order's) fails the same way.
+  const undeclared = Object.keys(manifest.entities[entity].attributes).find((a) => !generic.table.model.patterns[pattern].attributes.includes(a));
+  if (undeclared) {
+    const asked = { attributes: [undeclared] } as never;
+    const refused = await same(() => access.query(table, pattern, input, asked), () => generic.query(pattern, input, asked));
+    expect((refused as { error?: string }).error).toMatch(new RegExp(`^UNKNOWN_ATTRIBUTE .*which pattern ${pattern} does not declare it reads`));
+  }
 });
 
 test('the table the module opens serves the runtime\'s updateItem and deleteItem, and a put with a condition, as the runtime\'s table does', async () => {

@@ -135,3 +135,11 @@ test('property: any attribute subset on any index equals the full items cut to i
     },
   ), { numRuns: propertyRuns(25) });
 });
+
+test('a read names only attributes its pattern declares it reads: another one is refused before any request', async () => {
+  const requests = countRequests(db.table.dynamodb);
+  const read = db.query('byStatusKeys', { status: 'OPEN' }, { attributes: ['orderId', 'total'] } as never);
+  await expect(read).rejects.toThrow(SingleTableError);
+  await expect(read).rejects.toMatchObject({ code: 'UNKNOWN_ATTRIBUTE', message: expect.stringContaining('add it to accessPatterns.byStatusKeys.attributes') });
+  expect(requests.total()).toBe(0);
+});

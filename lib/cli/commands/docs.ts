@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { samplesFrom } from './cost';
 import { TableModel } from '../../manifest/model';
+import { designAdvice } from '../../reports/advice/advice';
 import { costReport } from '../../reports/cost';
 import { costMarkdown } from '../../reports/cost-markdown';
 import { designMarkdown } from '../../reports/design-doc';
@@ -66,14 +67,15 @@ Options:
   positionals: { min: 1, max: 1 },
   async run([file], flags, io) {
     const format = formatOf(flags);
-    const model = modelOf(loadManifest(file, io), file);
+    const manifest = loadManifest(file, io);
+    const model = modelOf(manifest, file);
     const files: { [name: string]: () => string } = {};
     switch (format) {
       case 'json':
         files['design.json'] = () => JSON.stringify(designJson(model), null, 2) + '\n';
         break;
       case 'html':
-        files['design.html'] = () => renderHtmlView(model, dataFrom(flags.data, model, io));
+        files['design.html'] = () => renderHtmlView(model, dataFrom(flags.data, model, io), designAdvice(manifest));
         break;
       case 'mermaid':
         files['design.mmd'] = () => mermaidDiagram(model);

@@ -6,6 +6,7 @@ import { renderPage } from './page';
 import { patternExamples, PatternExample } from './pattern-examples';
 import { completeSamples, storedItems, ViewSamples } from './samples';
 import { TableModel } from '../../manifest/model';
+import type { AdviceReport } from '../advice/advice';
 import { costReport } from '../cost';
 import { designDocument } from '../design-doc';
 
@@ -34,8 +35,8 @@ export function htmlView(model: TableModel, samples: ViewSamples = {}): HtmlView
   return { tables, examples, generated: complete.generated };
 }
 
-/** The view as one self-contained HTML page (inline CSS, no script, no network). */
-export function renderHtmlView(model: TableModel, samples: ViewSamples = {}): string {
+/** The view as one self-contained HTML page (inline CSS, no script, no network), with the design advice when given. */
+export function renderHtmlView(model: TableModel, samples: ViewSamples = {}, advice?: AdviceReport): string {
   const view = htmlView(model, samples);
-  return renderPage({ model, ...view, design: designDocument(model) });
+  return renderPage({ model, ...view, design: designDocument(model), advice });
 }

@@ -4,6 +4,8 @@ import { IndexTable } from './index-tables';
 import { PatternExample } from './pattern-examples';
 import { PAGE_STYLE } from './style';
 import { IndexType, TableModel } from '../../manifest/model';
+import type { AdviceReport } from '../advice/advice';
+import { figures } from '../advice/advice-markdown';
 import { DesignDocument } from '../design-doc';
 import { ReportTable } from '../report-table';
 
@@ -15,6 +17,8 @@ export interface ViewContent {
   readonly design: DesignDocument;
   /** Entities and patterns whose samples were made up from the manifest. */
   readonly generated: readonly string[];
+  /** The design advice, shown after the entity charts. @default - no advice section */
+  readonly advice?: AdviceReport;
 }
 
 /** Escapes text for HTML content and attribute values. */
@@ -51,7 +55,7 @@ export function renderPage(content: ViewContent): string {
 ${Object.keys(model.entities).length} entities, ${populated.length} indexes in use, ${examples.length} access patterns. ${sampleNote}</p>
 <nav>
 <a href="#indexes">Indexes</a>${populated.map((t) => ` <a href="#${idOf('index', t.index.name)}">${escapeHtml(t.index.name)}</a>`).join('')}
-· <a href="#patterns">Access patterns</a> · <a href="#charts">Entity charts</a>
+· <a href="#patterns">Access patterns</a> · <a href="#charts">Entity charts</a>${content.advice ? ' · <a href="#advice">Design advice</a>' : ''}
 </nav>
 <p class="legend">${Object.keys(model.entities).map((e) => `<span class="entity ${colour(e)}">${escapeHtml(e)}</span>`).join(' ')}
 <span class="attr managed"><b>GSI1PK</b> key</span> key attributes and the type attribute, which the library writes</p>
@@ -70,6 +74,7 @@ ${examples.map((e) => patternSection(model, e, colour)).join('\n')}
 <h2>Entity charts</h2>
 ${[design.mainTable, ...design.indexes, design.accessPatterns].map(chart).join('\n')}
 </section>
+${content.advice ? adviceSection(content.advice) : ''}
 </main>
 </body>
 </html>
@@ -162,4 +167,22 @@ ${t.rows.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('\n')}
 /** Escaped text with its Markdown code spans (`Type`) as <code>. */
 function inlineCode(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
+/** The advice with an effect at the declared rates, each with its figures, as `single-table advise` prints it. */
+function adviceSection(report: AdviceReport): string {
+  const p = report.prices;
+  const shown = report.advice.filter((a) => a.hasEffect);
+  const items = shown.map((a) => `<article class="advice" data-rule="${escapeHtml(a.rule)}">
+<h3>${escapeHtml(a.rule)}: ${escapeHtml([...a.indexes].join(', '))}</h3>
+<p>${escapeHtml(a.change)}.</p>
+<p class="meta">${escapeHtml(a.why)}.</p>
+<p>Per month: ${escapeHtml(figures(a.monthly))}.${a.note ? ` ${escapeHtml(a.note)}.` : ''}</p>
+${a.effects.length ? `<ul>${a.effects.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul>` : ''}
+</article>`);
+  return `<section id="advice">
+<h2>Design advice</h2>
+<p class="meta">At the on-demand list prices of ${escapeHtml(p.region)} as of ${escapeHtml(p.date)} and the declared rates; <code>single-table advise</code> lists all of it, with what to declare.</p>
+${items.length ? items.join('\n') : '<p class="empty">No advice changes anything at the declared rates.</p>'}
+</section>`;
 }

@@ -141,7 +141,8 @@ const NO_OPTIONS: PatternOptions = {};
 function optioned(table: AccessTable<unknown>, pattern: PatternBase, options: ReadOptions): OptionedRead | undefined {
   if (options.filter === undefined && options.attributes === undefined) return undefined;
   const { model } = table;
-  return optionedRead(model, model.indexes[pattern.slot.name], model.patterns[pattern.name].entities, options, { pattern: pattern.name });
+  const declared = model.patterns[pattern.name];
+  return optionedRead(model, model.indexes[pattern.slot.name], declared.entities, options, { pattern: pattern.name }, declared);
 }
 
 /** The pattern's defaults: ascending, eventually consistent (readOptions reads these two only). */

@@ -12,7 +12,7 @@ export async function optionedPage(
   table: TableContext<unknown>, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions & ReadOptions, read: IndexReader,
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const plan = planQuery(table.model, patternName, input, options);
-  const optioned = optionedRead(table.model, plan.index, plan.pattern.entities, options, { pattern: patternName });
+  const optioned = optionedRead(table.model, plan.index, plan.pattern.entities, options, { pattern: patternName }, plan.pattern);
   // The attributes asked for decide the fetch: none when the index answers for them (keys decoded where it projects less).
   const fetch = optioned.fetch === undefined ? plan.pattern.fetch : optioned.fetch ? FetchMode.BATCH_GET : FetchMode.NONE;
   const page = await patternPage(table, patternName, input, options, read, { ...plan, finish: optioned.finish, pattern: { ...plan.pattern, fetch } });

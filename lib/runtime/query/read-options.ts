@@ -6,7 +6,7 @@
 import type { QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import { projectedRead } from './projection';
 import type { ResultShape } from './results';
-import type { EntityModel, IndexModel, TableModel } from '../../manifest/model';
+import type { EntityModel, IndexModel, PatternModel, TableModel } from '../../manifest/model';
 import { madeByWhere } from '../expressions/made-by-where';
 import { ExpressionRefs } from '../expressions/refs';
 import type { Where } from '../expressions/where';
@@ -31,11 +31,15 @@ export interface OptionedRead {
   readonly shape?: ResultShape;
 }
 
-/** Checks `options` for a read of `entities` from `index`; the returned `finish` adds them to each request. */
+/**
+ * Checks `options` for a read of `entities` from `index` (by `pattern`, for a query); the returned
+ * `finish` adds them to each request.
+ */
 export function optionedRead(
-  model: TableModel, index: IndexModel, entities: readonly string[], options: ReadOptions, place: ErrorContext,
+  model: TableModel, index: IndexModel, entities: readonly string[], options: ReadOptions, place: ErrorContext, pattern?: PatternModel,
 ): OptionedRead {
   const projected = options.attributes === undefined ? undefined : projectedRead(model, index, entities, options.attributes, place);
+  if (pattern && projected) checkDeclaredReads(pattern, options.attributes!);
   const filter = options.filter === undefined ? undefined : madeByWhere(options.filter, 'filter', place);
   const models = entities.map((e) => model.entities[e]);
   if (filter !== undefined) checkFilter(index, filter, models, place);
@@ -72,4 +76,17 @@ function checkFilter(index: IndexModel, filter: Where<unknown>, entities: readon
         + 'add it to the index\'s include list, or filter the results after the query', { ...place, attribute });
     }
   }
+}
+
+/**
+ * A pattern reads only the attributes it declares (`attributes`, every attribute of its entities
+ * by default): its index's projection and its cost are planned for those, so asking for another
+ * one is refused before any request.
+ */
+function checkDeclaredReads(pattern: PatternModel, attributes: readonly string[]): void {
+  const undeclared = attributes.find((a) => !pattern.attributes.includes(a));
+  if (undeclared === undefined) return;
+  throw new SingleTableError('UNKNOWN_ATTRIBUTE', `attributes names ${JSON.stringify(undeclared)}, which pattern ${pattern.name} does not declare it reads `
+    + `(${pattern.attributes.join(', ')}); add it to accessPatterns.${pattern.name}.attributes, and to its index's projection if the index does not project it`,
+  { pattern: pattern.name, attribute: undeclared });
 }
