@@ -5,7 +5,7 @@ import { Token } from 'aws-cdk-lib';
 import { ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import { propsError } from './props-error';
+import { checked, designError } from './design-error';
 import { SingleTableBase } from './single-table-base';
 import { TABLE_NAME } from './table-options';
 import { compileManifest } from '../manifest/compile';
@@ -49,7 +49,7 @@ export class ImportedSingleTable extends SingleTableBase {
   constructor(scope: Construct, id: string, attrs: SingleTableAttributes) {
     super(scope, id);
     checkReference(this, attrs);
-    this.model = compileManifest(attrs.manifest).model;
+    this.model = checked(this, () => compileManifest(attrs.manifest).model);
     const indexes = Object.values(this.model.indexes);
     this.table = TableV2.fromTableAttributes(this, 'Resource', {
       tableName: attrs.tableName,
@@ -74,5 +74,5 @@ function checkReference(scope: Construct, attrs: SingleTableAttributes): void {
   } else if (arn !== undefined && (typeof arn !== 'string' || (!Token.isUnresolved(arn) && !/^arn:aws[\w-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[a-zA-Z0-9_.-]{3,255}$/.test(arn)))) {
     sink.error('IMPORT_REFERENCE_INVALID', WHERE, `tableArn ${JSON.stringify(arn)} is not a DynamoDB table ARN`, 'give the ARN as arn:aws:dynamodb:<region>:<account>:table/<name>');
   }
-  if (sink.hasErrors) throw propsError(scope, sink.all);
+  if (sink.hasErrors) throw designError(scope, sink.all);
 }

@@ -82,7 +82,7 @@ test('a customer-managed key needs a key in each replica region', () => {
 
 test('every bad value is reported at once', () => {
   const message = synthError(raw({ tableClass: 'X', billing: Billing.onDemand({ maxReadRequestUnits: 0 }), tags: [{ key: 'aws:x', value: '' }] }), undefined, REGION);
-  expect(message).toContain('(3 errors)');
+  expect(message).toContain('Test/Table: 3 errors to fix:\n');
 });
 
 test('the limits themselves are accepted', () => {
