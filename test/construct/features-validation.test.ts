@@ -1,7 +1,7 @@
 // Bad values of the TableV2 feature props fail the synth before TableV2 or CloudFormation sees them,
 // with the property, the value and the fix; values a JSON file or another jsii language can hold
 // (a string for a number, a boolean for a struct) included.
-import { Billing, Capacity, StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Billing, Capacity, MultiRegionConsistency, StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth, synthError, TestProps } from './synth';
@@ -94,4 +94,34 @@ test('the limits themselves are accepted', () => {
   expect(() => synth(least, undefined, REGION)).not.toThrow();
   expect(() => synth({ tags: [{ key: 'k'.repeat(128), value: 'v'.repeat(256) }, { key: 'team name: a/b=c+d-e@f', value: '' }] }, undefined, REGION)).not.toThrow();
   expect(() => synth({ dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES, replicas: [{ region: 'us-gov-west-1' }, { region: 'ap-southeast-7' }] }, undefined, REGION)).not.toThrow();
+});
+
+describe('multi-region strong consistency: three regions of one region set, a witness only for it', () => {
+  const strong = MultiRegionConsistency.STRONG;
+  /** The codes of the findings of these props in the stack's region `region`. */
+  const codes = (props: Partial<SingleTableFeatureProps>, region = REGION) => {
+    const sink = new DiagnosticSink();
+    checkTableFeatures(compileManifest(validManifest()).model, props, undefined, region, sink);
+    return sink.all.map((d) => d.code);
+  };
+
+  test('two replicas, or one replica and a witness, in the region set of the stack', () => {
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'eu-west-2' }, { region: 'eu-central-1' }] })).toEqual([]);
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'eu-west-2' }], witnessRegion: 'eu-west-3' })).toEqual([]);
+    expect(codes({ multiRegionConsistency: MultiRegionConsistency.EVENTUAL, replicas: [{ region: 'us-east-1' }] })).toEqual([]);
+  });
+
+  test('each way DynamoDB refuses it is named with its fix, all at once', () => {
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'eu-west-2' }] })).toEqual(['STRONG_CONSISTENCY_REPLICAS_INVALID']);
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'us-east-1' }, { region: 'eu-west-2' }], witnessRegion: 'eu-west-1' }))
+      .toEqual(['STRONG_CONSISTENCY_REGION_UNSUPPORTED', 'WITNESS_REGION_INVALID', 'STRONG_CONSISTENCY_REPLICAS_INVALID']);
+    expect(codes({ replicas: [{ region: 'eu-west-2' }], witnessRegion: 'eu-west-3' })).toEqual(['WITNESS_REGION_WITHOUT_STRONG']);
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'sa-east-1' }, { region: 'us-east-1' }] }, 'sa-east-1')).toEqual(['STRONG_CONSISTENCY_REGION_UNSUPPORTED']);
+    expect(codes({ multiRegionConsistency: 'STRNG' as never })).toEqual(['CONSISTENCY_INVALID']);
+    const message = synthError({ multiRegionConsistency: strong, replicas: [{ region: 'eu-west-2' }, { region: 'us-east-1' }] }, undefined, REGION);
+    expect(message).toContain('[STRONG_CONSISTENCY_REGION_UNSUPPORTED] SingleTable props: multiRegionConsistency is STRONG but us-east-1 is outside the EU region set of the stack\'s region eu-west-1. '
+      + 'Fix: put the replicas in eu-west-2, eu-west-3, eu-central-1');
+    expect(synthError({ multiRegionConsistency: strong, replicas: [{ region: 'us-east-1' }, { region: 'us-east-2' }] }))
+      .toContain('[STRONG_CONSISTENCY_NEEDS_STACK_REGION]');
+  });
 });
