@@ -24,7 +24,15 @@ export type Shape =
   | { readonly kind: 'number'; readonly code: string; readonly min: number; readonly max: number; readonly integer: boolean; readonly what: string }
   | { readonly kind: 'enum'; readonly code: string; readonly values: readonly string[]; readonly enumName: string }
   | { readonly kind: 'list'; readonly code: string; readonly of: Shape }
-  | { readonly kind: 'map'; readonly code: string; readonly entry: string; readonly of: Shape; readonly nameCode?: string }
+  | {
+    readonly kind: 'map';
+    readonly code: string;
+    readonly entry: string;
+    readonly of: Shape;
+    readonly nameCode?: string;
+    /** What each entry's value is (default: the entry's definition), and an example of the map. */
+    readonly holds?: { readonly what: string; readonly example: string };
+  }
   | {
     readonly kind: 'struct';
     readonly fields: { readonly [name: string]: Field };
@@ -97,7 +105,13 @@ const ENTITY: Shape = {
     version: opt({ kind: 'struct', fields: { attribute: opt(name('VERSION_ATTRIBUTE_INVALID')) } }),
     timestamps: opt({ kind: 'struct', fields: { createdAt: opt(name('TIMESTAMP_ATTRIBUTE_INVALID')), updatedAt: opt(name('TIMESTAMP_ATTRIBUTE_INVALID')) } }),
     unique: opt(list(text('UNIQUE_ATTRIBUTE_UNDECLARED'))),
-    uniqueScope: opt({ kind: 'map', code: 'PROPERTY_TYPE_INVALID', entry: 'unique attribute', of: text('UNIQUE_SCOPE_NOT_LEADING') }),
+    uniqueScope: opt({
+      kind: 'map',
+      code: 'PROPERTY_TYPE_INVALID',
+      entry: 'unique attribute',
+      of: text('UNIQUE_SCOPE_NOT_LEADING'),
+      holds: { what: 'the attribute its values are unique within', example: "{ email: 'tenantId' }" },
+    }),
     description: opt(text()),
   },
 };
@@ -227,7 +241,9 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
     }
     case 'map': {
       if (!isPlainObject(value)) {
-        sink.error(shape.code, place.location, `${subject(place)} is ${describeType(value)}, not an object of ${shape.entry} definitions by name`, `write an object mapping each ${shape.entry} name to its definition`);
+        const holds = shape.holds;
+        sink.error(shape.code, place.location, `${subject(place)} is ${describeType(value)}, not an object ${holds ? `mapping each ${shape.entry} to ${holds.what}` : `of ${shape.entry} definitions by name`}`,
+          holds ? `write an object mapping each ${shape.entry} to ${holds.what}, e.g. ${holds.example}` : `write an object mapping each ${shape.entry} name to its definition`);
         return false;
       }
       if (!hasPlainPrototype(value)) {
