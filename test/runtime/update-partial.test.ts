@@ -10,7 +10,12 @@ const manifest: SingleTableManifest = {
   entities: {
     Order: {
       attributes: {
-        orderId: { type: AttributeKind.STRING, required: true }, status: text, tenantId: text, createdAt: { type: AttributeKind.DATE }, region: text, note: text,
+        orderId: { type: AttributeKind.STRING, required: true },
+        status: text,
+        tenantId: text,
+        createdAt: { type: AttributeKind.DATE },
+        region: text,
+        note: text,
       },
       pk: 'ORDER#{orderId}',
       sk: 'ORDER',
