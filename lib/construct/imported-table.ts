@@ -11,6 +11,7 @@ import { TABLE_NAME } from './table-options';
 import { compileManifest } from '../manifest/compile';
 import { DiagnosticSink } from '../manifest/diagnostics';
 import { IndexType, TableModel } from '../manifest/model';
+import { anything, checkShape, opt, Shape } from '../manifest/shape';
 import type { SingleTableManifest } from '../manifest/structs';
 
 /** What identifies an existing SingleTable: its manifest and its name or ARN. */
@@ -39,6 +40,9 @@ export interface SingleTableAttributes {
 
 const WHERE = 'SingleTable import';
 
+/** The attributes, each checked where it is read: any other name is refused. */
+const ATTRIBUTES: Shape = { kind: 'struct', fields: Object.fromEntries(['manifest', 'tableName', 'tableArn', 'encryptionKey'].map((f) => [f, opt(anything)])) };
+
 /** An existing table, for grants and `connect`; it creates no resources. */
 export class ImportedSingleTable extends SingleTableBase {
   public readonly table: ITableV2;
@@ -66,6 +70,7 @@ export class ImportedSingleTable extends SingleTableBase {
 /** Exactly one of name and ARN, each well-formed when known at synth. */
 function checkReference(scope: Construct, attrs: SingleTableAttributes): void {
   const sink = new DiagnosticSink();
+  if (!checkShape(attrs, ATTRIBUTES, { location: WHERE, path: '' }, sink)) throw designError(scope, sink.all);
   const { tableName: name, tableArn: arn } = attrs;
   if ((name === undefined) === (arn === undefined)) {
     sink.error('IMPORT_REFERENCE_INVALID', WHERE, name === undefined ? 'names neither tableName nor tableArn' : 'names both tableName and tableArn', 'give exactly one of tableName and tableArn');

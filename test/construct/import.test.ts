@@ -104,6 +104,12 @@ describe('bad references fail with the value and the fix', () => {
     expect.assertions(2);
   });
 
+  test('an unknown attribute is refused with the one meant', () => {
+    const stack = new Stack(new App(), 'Consumer', { env });
+    expect(() => SingleTable.fromTableAttributes(stack, 'Orders', { manifest, tableNmae: 'orders' } as never))
+      .toThrow("[PROPERTY_UNKNOWN] SingleTable import: `tableNmae` is not a property here. Fix: did you mean 'tableName'?");
+  });
+
   test('an invalid manifest fails the import as it fails the table', () => {
     const stack = new Stack(new App(), 'Consumer', { env });
     const broken = edited((m) => { m.accessPatterns!.orderById.index = 'GSI7'; });

@@ -6,11 +6,18 @@ import { BillingMode, ContributorInsightsMode, MultiRegionConsistency, ReplicaTa
 import type { SingleTableFeatureProps } from './options';
 import type { DiagnosticSink } from '../../manifest/diagnostics';
 import { IndexType, TableModel } from '../../manifest/model';
+import { anything, checkShape, opt, Shape } from '../../manifest/shape';
 import { describeType, describeValue, own } from '../../manifest/values';
 import { didYouMean } from '../../model/closest-name';
 import { BillingFacts, checkCapacity, checkRequestUnits } from '../billing';
 import type { SingleTableProps } from '../single-table';
 import { checkPointInTimeRecovery, PROPS_LOCATION as WHERE } from '../table-options';
+
+/** A GSI's options (checked one by one below): any other name is refused. */
+const GLOBAL_INDEX_OPTIONS: Shape = {
+  kind: 'struct',
+  fields: Object.fromEntries(['contributorInsightsSpecification', 'maxReadRequestUnits', 'maxWriteRequestUnits', 'warmThroughput'].map((f) => [f, opt(anything)])),
+};
 
 /** An AWS region name such as `eu-west-1` or `us-gov-west-1`. */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
@@ -35,6 +42,7 @@ export function checkTableFeatures(
   checkTags(sink, 'tags', props.tags);
   for (const [name, options] of indexEntries(model, sink, 'globalSecondaryIndexOptions', props.globalSecondaryIndexOptions)) {
     const path = `globalSecondaryIndexOptions.${name}`;
+    checkShape(options, GLOBAL_INDEX_OPTIONS, { location: WHERE, path }, sink);
     checkInsights(sink, `${path}.contributorInsightsSpecification`, options.contributorInsightsSpecification);
     checkRequestUnits(sink, onDemand, `${path}.maxReadRequestUnits`, options.maxReadRequestUnits);
     checkRequestUnits(sink, onDemand, `${path}.maxWriteRequestUnits`, options.maxWriteRequestUnits);
@@ -189,7 +197,8 @@ function indexEntries<T>(model: TableModel, sink: DiagnosticSink, path: string, 
       continue;
     }
     const why = index?.type === IndexType.LSI ? `'${name}' is a local index, which shares the table's throughput and settings` : `the manifest declares no GSI '${name}'`;
-    sink.error('GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', WHERE, `${path} names ${describeValue(name)}, but ${why}`, gsis.length ? `use one of the GSIs: ${gsis.join(', ')}` : `remove ${path}: the manifest declares no GSIs`);
+    sink.error('GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', WHERE, `${path} names ${describeValue(name)}, but ${why}`,
+      gsis.length ? `${didYouMean(name, gsis)}use one of the GSIs: ${gsis.join(', ')}` : `remove ${path}: the manifest declares no GSIs`);
   }
   return out;
 }
