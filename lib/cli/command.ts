@@ -60,7 +60,7 @@ export function usageOf(command: Command): string {
   return command.help.split('\n\n')[0];
 }
 
-/** The positional arguments the usage names, in order: `<manifest>`, `[app]`. */
+/** The positional arguments the usage names, in order: `<manifest>`, `[manifest]`. */
 function argumentNames(command: Command): string[] {
   return usageOf(command).split(/\s+/).slice(3).filter((word) => /^(<[a-z-]+>|\[[a-z-]+\])$/.test(word));
 }

@@ -134,6 +134,9 @@ test('a table without a stream, unknown entities and options, and empty lists ar
     '[STREAM_EVENTS_INVALID] addStreamConsumer options: `eventTypes[0]` is the string "DELETE", not a StreamEventType. Fix: use one of INSERT, MODIFY, REMOVE');
   expect(() => table.addStreamConsumer(fn, { entites: ['Task'], batchSize: 10 } as never)).toThrow(
     "[PROPERTY_UNKNOWN] addStreamConsumer options: `entites` is not a property here. Fix: did you mean 'entities'?");
+  // Every finding at once: an unknown option beside an unknown entity.
+  expect(() => table.addStreamConsumer(fn, { entities: ['Tsk'], batchSiz: 10 } as never)).toThrow(
+    /^Test\/Table: 2 errors to fix:\n {2}- \[PROPERTY_UNKNOWN\] .*`batchSiz`.*'batchSize'.*\n {2}- \[STREAM_ENTITY_UNKNOWN\] .*'Tsk'.*did you mean 'Task'\?/);
   expect(Template.fromStack(stack).findResources('AWS::Lambda::EventSourceMapping')).toEqual({});
 });
 

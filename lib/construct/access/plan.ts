@@ -51,13 +51,14 @@ const GRANT_OPTIONS: Shape = {
  */
 function checkGrantOptions(model: TableModel, options: SingleTableGrantOptions): void {
   const sink = new DiagnosticSink();
-  if (checkShape(options, GRANT_OPTIONS, { location: GRANT_LOCATION, path: '' }, sink)) {
-    const declared = Object.keys(model.patterns);
-    for (const name of options.patterns ?? []) {
-      if (!Object.hasOwn(model.patterns, name)) {
-        sink.error('GRANT_PATTERN_UNKNOWN', GRANT_LOCATION, `patterns names '${name}', which the manifest does not declare`, `${didYouMean(name, declared)}use one of ${declared.join(', ')}`);
-      }
+  const shaped = checkShape(options, GRANT_OPTIONS, { location: GRANT_LOCATION, path: '' }, sink);
+  const declared = Object.keys(model.patterns);
+  for (const name of Array.isArray(options?.patterns) ? options.patterns : []) {
+    if (typeof name === 'string' && !Object.hasOwn(model.patterns, name)) {
+      sink.error('GRANT_PATTERN_UNKNOWN', GRANT_LOCATION, `patterns names '${name}', which the manifest does not declare`, `${didYouMean(name, declared)}use one of ${declared.join(', ')}`);
     }
+  }
+  if (shaped) {
     if (!options.patterns?.length && !options.readItems && !options.writes?.length && !options.scan) {
       sink.error('GRANT_EMPTY', GRANT_LOCATION, 'the grant allows nothing', 'name access patterns, set readItems or scan, or list writes');
     }

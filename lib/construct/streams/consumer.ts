@@ -6,11 +6,11 @@ import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
 import { Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { StreamConsumerOptions, StreamEventType } from './options';
-import { DiagnosticLevel, ManifestError } from '../../manifest/diagnostics';
+import { DiagnosticSink, ManifestError } from '../../manifest/diagnostics';
 import type { TableModel } from '../../manifest/model';
-import { anything, bool, enumOf, opt, Shape, text } from '../../manifest/shape';
+import { anything, bool, checkShape, enumOf, opt, Shape, text } from '../../manifest/shape';
 import { didYouMean } from '../../model/closest-name';
-import { checked, checkOptions, finding } from '../design-error';
+import { checked, finding } from '../design-error';
 import { deliverModel } from '../model-layer';
 import type { SingleTableBase } from '../single-table-base';
 
@@ -55,17 +55,6 @@ export function streamFilters(
   if (options.entities.length === 0) {
     throw finding('STREAM_ENTITIES_INVALID', WHERE, 'entities is empty, so no record would reach the function', 'leave it out for every entity, or name some');
   }
-  const unknown = options.entities.filter((name) => !Object.hasOwn(model.entities, name));
-  if (unknown.length) {
-    const declared = Object.keys(model.entities);
-    throw new ManifestError(unknown.map((name) => ({
-      level: DiagnosticLevel.ERROR,
-      code: 'STREAM_ENTITY_UNKNOWN',
-      location: WHERE,
-      message: `entities names '${name}', which the manifest does not declare`,
-      fix: `${didYouMean(name, declared)}use one of ${declared.join(', ')}`,
-    })));
-  }
   const types = options.entities.map((name) => model.entities[name].typeValue);
   const byImage = new Map<string, StreamEventType[]>();
   for (const e of eventNames) {
@@ -93,12 +82,25 @@ const CONSUMER_OPTIONS: Shape = {
   },
 };
 
+/** Throws the findings of options of the wrong shape and of entities the manifest does not declare, all at once. */
+function checkConsumerOptions(model: TableModel, options: StreamConsumerOptions): void {
+  const sink = new DiagnosticSink();
+  checkShape(options, CONSUMER_OPTIONS, { location: WHERE, path: '' }, sink);
+  const declared = Object.keys(model.entities);
+  for (const name of Array.isArray(options?.entities) ? options.entities : []) {
+    if (typeof name === 'string' && !Object.hasOwn(model.entities, name)) {
+      sink.error('STREAM_ENTITY_UNKNOWN', WHERE, `entities names '${name}', which the manifest does not declare`, `${didYouMean(name, declared)}use one of ${declared.join(', ')}`);
+    }
+  }
+  if (sink.hasErrors) throw new ManifestError(sink.all);
+}
+
 /** Connects the function to the stream; see `SingleTable.addStreamConsumer`. */
 export function addStreamConsumer(
   table: SingleTableBase, view: StreamViewType | undefined, fn: LambdaFunction, options: StreamConsumerOptions,
 ): DynamoEventSource {
   const filters = checked(table, () => {
-    checkOptions(options, CONSUMER_OPTIONS, WHERE);
+    checkConsumerOptions(table.model, options);
     if (view === undefined) {
       throw finding('STREAM_MISSING', WHERE, "addStreamConsumer needs the table's stream", 'set dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES (or the view the consumer needs) in its props');
     }
