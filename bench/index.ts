@@ -35,7 +35,7 @@ const CONFIG = quick
 const TARGETS = {
   putQueryBytes: 12_288,
   getBytes: 8_192,
-  exampleBytes: 43_800,
+  exampleBytes: 45_400,
   minBuildRatio: 1 / 3,
   requireOverSdkMs: 1.5,
   fanOutRatio: 1.1,

@@ -5,6 +5,7 @@ export { compileManifest, checkManifest } from './manifest/compile';
 export * from './manifest/manifest-compiler';
 export * from './construct/single-table';
 export * from './construct/single-table-base';
+export type { GrantOptionsOf, ISingleTableOf, SingleTableOf, StreamConsumerOptionsOf } from './construct/typed';
 export { SingleTableAttributes } from './construct/imported-table';
 export * from './construct/features/options';
 export * from './reports';

@@ -3,6 +3,7 @@
 // file and one line in the list.
 import { parseArgs, ParseArgsConfig } from 'node:util';
 import { CliError, CliIo, EXIT } from './io';
+import { didYouMean } from '../model/closest-name';
 
 /** Parsed flag values. */
 export type FlagValues = { [name: string]: string | boolean | undefined };
@@ -36,7 +37,9 @@ export function parseCommandArgs(command: Command, args: string[]): { positional
   } catch (e) {
     // parseArgs names the bad flag in its first sentence; the rest is advice about '--'.
     const reason = (e as Error).message.split('. ')[0];
-    throw new CliError(`${command.name}: ${reason}; options: ${optionList(command)}\nRun 'single-table ${command.name} --help' for usage.`, EXIT.USAGE);
+    const unknown = /^Unknown option '--?([^']+)'/.exec(reason)?.[1];
+    const meant = unknown === undefined ? '' : didYouMean(unknown, [...Object.keys(command.options), 'help']).replace(/'([^']+)'/, "'--$1'");
+    throw new CliError(`${command.name}: ${reason}; ${meant}options: ${optionList(command)}\nRun 'single-table ${command.name} --help' for usage.`, EXIT.USAGE);
   }
   const { help, ...flags } = parsed.values as FlagValues;
   const { min, max } = command.positionals;
@@ -57,7 +60,7 @@ export function usageOf(command: Command): string {
   return command.help.split('\n\n')[0];
 }
 
-/** The positional arguments the usage names, in order: `<manifest>`, `[app]`. */
+/** The positional arguments the usage names, in order: `<manifest>`, `[manifest]`. */
 function argumentNames(command: Command): string[] {
   return usageOf(command).split(/\s+/).slice(3).filter((word) => /^(<[a-z-]+>|\[[a-z-]+\])$/.test(word));
 }

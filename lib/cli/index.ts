@@ -14,6 +14,7 @@ import { generateCommand } from './commands/generate';
 import { localCommand } from './commands/local';
 import { lockCommand } from './commands/lock';
 import { CliError, CliIo, EXIT } from './io';
+import { didYouMean } from '../model/closest-name';
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -51,7 +52,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const command = COMMANDS.find((c) => c.name === name);
   try {
     if (!command) {
-      throw new CliError(`unknown command '${name}'; commands: ${COMMANDS.map((c) => c.name).join(', ')}\nRun 'single-table --help' for usage.`, EXIT.USAGE);
+      const names = COMMANDS.map((c) => c.name);
+      throw new CliError(`unknown command '${name}'; ${didYouMean(name, names)}commands: ${names.join(', ')}\nRun 'single-table --help' for usage.`, EXIT.USAGE);
     }
     const { positionals, flags, help } = parseCommandArgs(command, args);
     if (help) {

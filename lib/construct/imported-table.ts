@@ -5,12 +5,13 @@ import { Token } from 'aws-cdk-lib';
 import { ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import { propsError } from './props-error';
+import { checked, designError } from './design-error';
 import { SingleTableBase } from './single-table-base';
 import { TABLE_NAME } from './table-options';
 import { compileManifest } from '../manifest/compile';
 import { DiagnosticSink } from '../manifest/diagnostics';
 import { IndexType, TableModel } from '../manifest/model';
+import { anything, checkShape, opt, Shape } from '../manifest/shape';
 import type { SingleTableManifest } from '../manifest/structs';
 
 /** What identifies an existing SingleTable: its manifest and its name or ARN. */
@@ -39,6 +40,9 @@ export interface SingleTableAttributes {
 
 const WHERE = 'SingleTable import';
 
+/** The attributes, each checked where it is read: any other name is refused. */
+const ATTRIBUTES: Shape = { kind: 'struct', fields: Object.fromEntries(['manifest', 'tableName', 'tableArn', 'encryptionKey'].map((f) => [f, opt(anything)])) };
+
 /** An existing table, for grants and `connect`; it creates no resources. */
 export class ImportedSingleTable extends SingleTableBase {
   public readonly table: ITableV2;
@@ -49,7 +53,7 @@ export class ImportedSingleTable extends SingleTableBase {
   constructor(scope: Construct, id: string, attrs: SingleTableAttributes) {
     super(scope, id);
     checkReference(this, attrs);
-    this.model = compileManifest(attrs.manifest).model;
+    this.model = checked(this, () => compileManifest(attrs.manifest).model);
     const indexes = Object.values(this.model.indexes);
     this.table = TableV2.fromTableAttributes(this, 'Resource', {
       tableName: attrs.tableName,
@@ -66,6 +70,7 @@ export class ImportedSingleTable extends SingleTableBase {
 /** Exactly one of name and ARN, each well-formed when known at synth. */
 function checkReference(scope: Construct, attrs: SingleTableAttributes): void {
   const sink = new DiagnosticSink();
+  if (!checkShape(attrs, ATTRIBUTES, { location: WHERE, path: '' }, sink)) throw designError(scope, sink.all);
   const { tableName: name, tableArn: arn } = attrs;
   if ((name === undefined) === (arn === undefined)) {
     sink.error('IMPORT_REFERENCE_INVALID', WHERE, name === undefined ? 'names neither tableName nor tableArn' : 'names both tableName and tableArn', 'give exactly one of tableName and tableArn');
@@ -74,5 +79,5 @@ function checkReference(scope: Construct, attrs: SingleTableAttributes): void {
   } else if (arn !== undefined && (typeof arn !== 'string' || (!Token.isUnresolved(arn) && !/^arn:aws[\w-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/[a-zA-Z0-9_.-]{3,255}$/.test(arn)))) {
     sink.error('IMPORT_REFERENCE_INVALID', WHERE, `tableArn ${JSON.stringify(arn)} is not a DynamoDB table ARN`, 'give the ARN as arn:aws:dynamodb:<region>:<account>:table/<name>');
   }
-  if (sink.hasErrors) throw propsError(scope, sink.all);
+  if (sink.hasErrors) throw designError(scope, sink.all);
 }

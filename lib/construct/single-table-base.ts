@@ -10,9 +10,12 @@ import { Construct, IConstruct } from 'constructs';
 import { grantNeeds } from './access/grant';
 import type { SingleTableGrantOptions } from './access/options';
 import { accessNeeds } from './access/plan';
+import { checked, designError } from './design-error';
 import { createModelLayer, deliverModel, deployedModelPath, isPython } from './model-layer';
+import { DiagnosticLevel } from '../manifest/diagnostics';
 import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { own } from '../manifest/values';
+import { didYouMean } from '../model/closest-name';
 import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/table/environment';
 
 /** The physical key attribute names of one index. */
@@ -113,7 +116,13 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
     const index = own(this.model.indexes, indexName);
     if (!index || index.type === IndexType.TABLE) {
       const known = [...this.globalIndexNames, ...this.localIndexNames];
-      throw new Error(`SingleTable ${this.node.path}: no index '${indexName}'; the table has ${known.length ? known.join(', ') : 'no secondary indexes'}`);
+      throw designError(this, [{
+        level: DiagnosticLevel.ERROR,
+        code: 'INDEX_UNKNOWN',
+        location: 'indexKeys',
+        message: `no index '${indexName}'`,
+        fix: known.length ? `${didYouMean(indexName, known)}use one of ${known.join(', ')}` : 'the table has no secondary indexes',
+      }]);
     }
     return {
       partitionKey: index.partitionKey,
@@ -132,12 +141,7 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
    * partition key template holds no literal segment, whose Query is allowed on every partition.
    */
   public grantAccess(grantee: IGrantable, options: SingleTableGrantOptions): Grant {
-    let needs;
-    try {
-      needs = accessNeeds(this.model, options, (message) => Annotations.of(this).addWarningV2('cdk-single-table:GRANT_NOT_NARROWED', message));
-    } catch (e) {
-      throw new Error(`SingleTable ${this.node.path}: ${(e as Error).message}`);
-    }
+    const needs = checked(this, () => accessNeeds(this.model, options, (message) => Annotations.of(this).addWarningV2('cdk-single-table:GRANT_NOT_NARROWED', message)));
     return grantNeeds({ scope: this, tableArn: this.tableArn, encryptionKey: this.table.encryptionKey }, grantee, needs);
   }
 

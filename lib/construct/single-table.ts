@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
 import { SingleTableBackfill } from './backfill/backfill';
 import type { SingleTableBackfillOptions } from './backfill/options';
 import { BillingFacts, checkBilling, DEFAULT_BILLING, readBilling } from './billing';
-import { exitCleanlyIfUncaught } from './design-error';
+import { designError } from './design-error';
 import { checkTableFeatures } from './features/check';
 import type { SingleTableFeatureProps } from './features/options';
 import { applyGlobalIndexInsights, tableFeatures } from './features/render';
@@ -16,14 +16,13 @@ import { ImportedSingleTable, SingleTableAttributes } from './imported-table';
 import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
 import { SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
-import { propsError } from './props-error';
 import { syncShardLock } from './shard-lock';
 import { ISingleTable, SingleTableBase } from './single-table-base';
 import { addStreamConsumer } from './streams/consumer';
 import type { StreamConsumerOptions } from './streams/options';
 import { checkPropsShape, checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
-import { DiagnosticLevel, DiagnosticSink, formatDiagnostic, ManifestError } from '../manifest/diagnostics';
+import { DiagnosticLevel, DiagnosticSink, formatDiagnostic } from '../manifest/diagnostics';
 import { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
 import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/table/environment';
@@ -201,13 +200,12 @@ export class SingleTable extends SingleTableBase {
   }
 
   /**
-   * Compiles the manifest, then checks the props against it and the shard lock. Manifest and shard
-   * lock errors throw a `ManifestError`; props errors a `ValidationError` on this construct, each
-   * listing every error. Warnings become annotations.
+   * Compiles the manifest, then checks the props against it and the shard lock. Errors throw a
+   * `ValidationError` on this construct listing every one (`designError`); warnings become annotations.
    */
   private compile(props: SingleTableProps): { model: TableModel; billing: BillingFacts } {
     const { model, diagnostics } = checkManifest(props?.manifest);
-    if (!model) throw exitCleanlyIfUncaught(new ManifestError(diagnostics), this.node.path);
+    if (!model) throw designError(this, diagnostics);
     const sink = new DiagnosticSink();
     let billing: BillingFacts | undefined;
     if (checkPropsShape(props, sink)) {
@@ -216,11 +214,11 @@ export class SingleTable extends SingleTableBase {
       checkTableOptions(model, props, Stack.of(this).region, sink);
       checkTableFeatures(model, props, billing, Stack.of(this).region, sink);
     }
-    if (!billing || sink.hasErrors) throw propsError(this, sink.all);
+    if (!billing || sink.hasErrors) throw designError(this, sink.all);
     // The lock file is only written when everything else holds, so a failed synth changes nothing.
     const lock = props.shardLock === undefined ? [] : syncShardLock(model, props.shardLock, props.shardLockName ?? this.node.path);
     const all = [...diagnostics, ...sink.all, ...lock];
-    if (lock.some((d) => d.level === DiagnosticLevel.ERROR)) throw exitCleanlyIfUncaught(new ManifestError(all), this.node.path);
+    if (lock.some((d) => d.level === DiagnosticLevel.ERROR)) throw designError(this, all);
     for (const warning of all.filter((d) => d.level === DiagnosticLevel.WARNING)) {
       Annotations.of(this).addWarningV2(`cdk-single-table:${warning.code}`, formatDiagnostic(warning));
     }

@@ -7,7 +7,7 @@ import { PointInTimeRecoverySpecification, StreamViewType, TableEncryption } fro
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import type { TableModel } from '../manifest/model';
-import { bool, checkShape, enumOf, name as userName, opt, Shape, text, whole } from '../manifest/shape';
+import { anything, bool, checkShape, enumOf, name as userName, opt, Shape, text, whole } from '../manifest/shape';
 import { AttributeKind } from '../manifest/structs';
 import { describeType, describeValue, own } from '../manifest/values';
 
@@ -23,18 +23,39 @@ const POINT_IN_TIME_RECOVERY: Shape = {
   },
 };
 
-/** The options this file reads; other props are checked where they are used. */
+/** Every prop: those this file reads with their shapes, the others checked where they are used. */
 const PROPS_SHAPE: Shape = {
   kind: 'struct',
-  open: true,
   fields: {
+    manifest: opt(anything),
     tableName: opt(text('TABLE_NAME_INVALID')),
+    billing: opt(anything),
+    encryption: opt(anything),
+    pointInTimeRecoverySpecification: opt(anything),
     deletionProtection: opt(bool),
     removalPolicy: opt(enumOf('REMOVAL_POLICY_INVALID', 'RemovalPolicy', RemovalPolicy)),
     timeToLiveAttribute: opt(userName('TTL_ATTRIBUTE_INVALID')),
     dynamoStream: opt(enumOf('STREAM_VIEW_TYPE_INVALID', 'StreamViewType', StreamViewType)),
     shardLock: opt(text()),
     shardLockName: opt(text()),
+    ...Object.fromEntries(['replicas', 'multiRegionConsistency', 'witnessRegion', 'tableClass', 'contributorInsightsSpecification', 'globalSecondaryIndexOptions',
+      'warmThroughput', 'tags', 'resourcePolicy', 'streamResourcePolicy', 'kinesisStream'].map((prop) => [prop, opt(anything)])),
+  },
+  // Names of Table (v1) props and of TableV2 props the manifest decides, with their replacements.
+  renamed: {
+    billingMode: 'SingleTable takes TableV2\'s billing: use billing: Billing.onDemand() or Billing.provisioned({ readCapacity, writeCapacity })',
+    readCapacity: 'SingleTable takes TableV2\'s billing: use billing: Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ maxCapacity: 10 }) })',
+    writeCapacity: 'SingleTable takes TableV2\'s billing: use billing: Billing.provisioned({ readCapacity: Capacity.fixed(5), writeCapacity: Capacity.autoscaled({ maxCapacity: 10 }) })',
+    pointInTimeRecovery: 'use pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true } (on by default)',
+    stream: 'use dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES',
+    encryptionKey: 'use encryption: TableEncryptionV2.customerManagedKey(key)',
+    replicationRegions: 'use replicas: [{ region: \'eu-west-1\' }]',
+    timeToLive: 'use timeToLiveAttribute: \'expiresAt\'',
+    contributorInsightsEnabled: 'use contributorInsightsSpecification: { enabled: true }',
+    partitionKey: 'the manifest decides the keys: SingleTable\'s table key is always PK and SK; write key templates in the manifest\'s entities',
+    sortKey: 'the manifest decides the keys: SingleTable\'s table key is always PK and SK; write key templates in the manifest\'s entities',
+    globalSecondaryIndexes: 'declare GSIs in the manifest\'s globalIndexes (their other settings go in globalSecondaryIndexOptions)',
+    localSecondaryIndexes: 'the manifest decides the LSIs: entities use the slots LSI1..LSI5 in their indexes',
   },
 };
 

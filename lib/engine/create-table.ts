@@ -1,7 +1,8 @@
 // CreateTable input from a synthesized CloudFormation template, so a local engine (dynalite in
 // the tests, `single-table local`) gets exactly the table the stack deploys: keys, attribute
 // definitions, GSIs and LSIs with their projections, billing. Plain data in, plain data out;
-// no CDK import, so it also runs on a template read from cdk.out.
+// no CDK import, so it also runs on a template read from cdk.out. Without an app, the table a
+// SingleTable builds from a compiled model, on demand and without its TableV2 settings.
 import type {
   CreateTableCommandInput,
   GlobalSecondaryIndex,
@@ -10,6 +11,50 @@ import type {
   Projection,
   ProvisionedThroughput,
 } from '@aws-sdk/client-dynamodb';
+import { IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../manifest/model';
+import { AttributeKind, ProjectionKind } from '../manifest/structs';
+
+/**
+ * CreateTable input for the table a SingleTable builds from `model`: the same key schema, attribute
+ * definitions, GSIs and LSIs with their projections (test/engine/create-table.test.ts holds it to
+ * the construct's template), billed on demand, without a stream.
+ */
+export function createTableInputFromModel(model: TableModel, tableName: string): CreateTableCommandInput {
+  const definitions = new Map<string, 'S' | 'N'>();
+  const key = (name: string, type: 'S' | 'N', keyType: 'HASH' | 'RANGE'): KeySchemaElement => {
+    definitions.set(name, type);
+    return { AttributeName: name, KeyType: keyType };
+  };
+  // A DATE is stored as an ISO-8601 string, so it keys as one.
+  const typeOf = (a: KeyAttributeModel) => (a.kind === AttributeKind.NUMBER ? 'N' : 'S');
+  const indexProjection = (index: IndexModel): Projection => (index.projection === ProjectionKind.INCLUDE
+    ? { ProjectionType: index.projection, NonKeyAttributes: [...index.nonKeyAttributes] }
+    : { ProjectionType: index.projection });
+  const table = model.indexes[TABLE_INDEX];
+  const input: CreateTableCommandInput = {
+    TableName: tableName,
+    KeySchema: [key(table.partitionKey, 'S', 'HASH'), key(table.sortKey!, 'S', 'RANGE')],
+    AttributeDefinitions: [],
+    BillingMode: 'PAY_PER_REQUEST',
+  };
+  const indexes = Object.values(model.indexes);
+  const globals = indexes.filter((i) => i.type === IndexType.GSI).map((index): GlobalSecondaryIndex => ({
+    IndexName: index.name,
+    KeySchema: index.partitionAttributes
+      ? [...index.partitionAttributes.map((a) => key(a.name, typeOf(a), 'HASH')), ...(index.sortAttributes ?? []).map((a) => key(a.name, typeOf(a), 'RANGE'))]
+      : [key(index.partitionKey, 'S', 'HASH'), ...(index.sortKey === undefined ? [] : [key(index.sortKey, 'S', 'RANGE')])],
+    Projection: indexProjection(index),
+  }));
+  const locals = indexes.filter((i) => i.type === IndexType.LSI).map((index): LocalSecondaryIndex => ({
+    IndexName: index.name,
+    KeySchema: [key(table.partitionKey, 'S', 'HASH'), key(index.sortKey!, 'S', 'RANGE')],
+    Projection: indexProjection(index),
+  }));
+  if (globals.length) input.GlobalSecondaryIndexes = globals;
+  if (locals.length) input.LocalSecondaryIndexes = locals;
+  input.AttributeDefinitions = [...definitions].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
+  return input;
+}
 
 /** The table resource types this maps: TableV2 synthesizes GlobalTable, Table synthesizes Table. */
 export const TABLE_RESOURCE_TYPES = ['AWS::DynamoDB::GlobalTable', 'AWS::DynamoDB::Table'];

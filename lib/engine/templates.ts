@@ -15,7 +15,7 @@ export interface NamedTemplate {
 
 /** The one stack template of a cloud assembly folder that declares a DynamoDB table. */
 export function templateFromAssembly(dir: string, label: string = dir): NamedTemplate {
-  if (!existsSync(dir)) throw new Error(`${label}: no such folder`);
+  if (!existsSync(dir)) throw new Error(`${label}: no such folder; run \`npx cdk synth\` first (it writes cdk.out), or give the folder it wrote with -o`);
   const withTable = readdirSync(dir)
     .filter((f) => f.endsWith('.template.json'))
     .sort()

@@ -21,8 +21,13 @@ export function defineManifest<const M extends ManifestLiteral>(manifest: M): Ty
   return manifest as unknown as TypedManifest<M>;
 }
 
-/** The literal type a `TypedManifest` carries. */
-export type LiteralOf<T> = T extends { readonly __literal?: infer M } ? (unknown extends M ? SingleTableManifest : NonNullable<M>) : T;
+/**
+ * The literal type a `TypedManifest` carries. A manifest or model typed `any` (read with
+ * `JSON.parse`) is any manifest: its names are strings.
+ */
+export type LiteralOf<T> = 0 extends 1 & T
+  ? SingleTableManifest
+  : T extends { readonly __literal?: infer M } ? (unknown extends M ? SingleTableManifest : NonNullable<M>) : T;
 
 /** The TypeScript type of a value of an attribute kind. */
 export type ValueOf<K> = K extends `${AttributeKind.STRING}`

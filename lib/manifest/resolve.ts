@@ -6,6 +6,7 @@
 // still reported, with the same diagnostics compileManifest gives, and resolveModel throws on it.
 import { DiagnosticSink, ManifestError } from './diagnostics';
 import { fingerprintOf } from './fingerprint';
+import { undeclaredIndexFix } from './index-name-fix';
 import { DEFAULT_CREATED_AT, DEFAULT_UPDATED_AT, DEFAULT_VERSION_ATTRIBUTE, maintainedAttributes } from './maintained';
 import {
   AttributeModel,
@@ -40,7 +41,7 @@ import { describeValue, dict } from './values';
 import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
 import { indexAnswers } from '../keys/index-attributes';
 import { parseTemplate } from '../keys/template';
-import { closestName, didYouMean } from '../model/closest-name';
+import { closestName } from '../model/closest-name';
 import { deepFreeze } from '../model/freeze';
 
 /** Physical names of the table's key attributes. */
@@ -125,7 +126,7 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
   const entities = dict<EntityModel>();
   const entityByType = dict<string>();
   for (const [name, def] of Object.entries(manifest.entities)) {
-    const entity = resolveEntity(name, def, indexes, delimiter, escapeChar, typeAttribute, sink);
+    const entity = resolveEntity(name, def, manifest, indexes, delimiter, escapeChar, typeAttribute, sink);
     entities[name] = entity;
     if (entityByType[entity.typeValue] === undefined) entityByType[entity.typeValue] = name;
   }
@@ -229,6 +230,7 @@ function resolveAttributeKeys(index: IndexModel, entities: { [name: string]: Ent
 function resolveEntity(
   name: string,
   def: EntityDefinition,
+  manifest: SingleTableManifest,
   indexes: { [name: string]: IndexModel },
   delimiter: string,
   escapeChar: string,
@@ -282,7 +284,8 @@ function resolveEntity(
       const lsiOff = LSI_SLOTS.includes(slot);
       const declared = Object.keys(indexes).filter((n) => n !== TABLE_INDEX);
       sink.error('ENTITY_INDEX_UNKNOWN', loc, lsiOff ? `populates ${slot} but local indexes are disabled` : `populates index '${slot}', which is not declared`,
-        lsiOff ? 'enable `localIndexes` or remove the slot from the entity' : `${didYouMean(slot, declared)}declare it under globalIndexes, or use one of: ${declared.join(', ') || '(none)'}`);
+        lsiOff ? 'enable `localIndexes` or remove the slot from the entity'
+          : undeclaredIndexFix(slot, manifest, declared, `declare it under globalIndexes, or use one of: ${declared.join(', ') || '(none)'}`));
       continue;
     }
     if (index.type === IndexType.LSI) {

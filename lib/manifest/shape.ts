@@ -24,8 +24,23 @@ export type Shape =
   | { readonly kind: 'number'; readonly code: string; readonly min: number; readonly max: number; readonly integer: boolean; readonly what: string }
   | { readonly kind: 'enum'; readonly code: string; readonly values: readonly string[]; readonly enumName: string }
   | { readonly kind: 'list'; readonly code: string; readonly of: Shape }
-  | { readonly kind: 'map'; readonly code: string; readonly entry: string; readonly of: Shape; readonly nameCode?: string }
-  | { readonly kind: 'struct'; readonly fields: { readonly [name: string]: Field }; readonly open?: boolean };
+  | {
+    readonly kind: 'map';
+    readonly code: string;
+    readonly entry: string;
+    readonly of: Shape;
+    readonly nameCode?: string;
+    /** What each entry's value is (default: the entry's definition), and an example of the map. */
+    readonly holds?: { readonly what: string; readonly example: string };
+  }
+  | {
+    readonly kind: 'struct';
+    readonly fields: { readonly [name: string]: Field };
+    /** Former or foreign names of properties, each with the fix that replaces it. */
+    readonly renamed?: { readonly [name: string]: string };
+  }
+  /** Any value: one the reader checks itself (a construct, a Duration), for a struct to know the property. */
+  | { readonly kind: 'any' };
 
 /** A struct property: its shape and whether it must be present. */
 export interface Field {
@@ -46,6 +61,8 @@ export const text = (code = 'PROPERTY_TYPE_INVALID'): Shape => ({ kind: 'string'
 export const name = (code: string): Shape => ({ kind: 'string', code, name: true });
 /** A boolean. */
 export const bool: Shape = { kind: 'boolean' };
+/** Any value, checked where it is read. */
+export const anything: Shape = { kind: 'any' };
 /** One of an enum's values. */
 export const enumOf = (code: string, enumName: string, values: object): Shape => ({ kind: 'enum', code, enumName, values: Object.values(values) });
 /** A whole number in a range. */
@@ -88,7 +105,13 @@ const ENTITY: Shape = {
     version: opt({ kind: 'struct', fields: { attribute: opt(name('VERSION_ATTRIBUTE_INVALID')) } }),
     timestamps: opt({ kind: 'struct', fields: { createdAt: opt(name('TIMESTAMP_ATTRIBUTE_INVALID')), updatedAt: opt(name('TIMESTAMP_ATTRIBUTE_INVALID')) } }),
     unique: opt(list(text('UNIQUE_ATTRIBUTE_UNDECLARED'))),
-    uniqueScope: opt({ kind: 'map', code: 'PROPERTY_TYPE_INVALID', entry: 'unique attribute', of: text('UNIQUE_SCOPE_NOT_LEADING') }),
+    uniqueScope: opt({
+      kind: 'map',
+      code: 'PROPERTY_TYPE_INVALID',
+      entry: 'unique attribute',
+      of: text('UNIQUE_SCOPE_NOT_LEADING'),
+      holds: { what: 'the attribute its values are unique within', example: "{ email: 'tenantId' }" },
+    }),
     description: opt(text()),
   },
 };
@@ -182,6 +205,8 @@ function hasPlainPrototype(v: object): boolean {
  */
 export function checkShape(value: unknown, shape: Shape, place: Place, sink: DiagnosticSink): boolean {
   switch (shape.kind) {
+    case 'any':
+      return true;
     case 'string': {
       const problem = shape.name ? nameProblem(value) : typeof value === 'string' ? undefined : `is ${describeType(value)}, not a string`;
       if (problem === undefined) return true;
@@ -216,7 +241,9 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
     }
     case 'map': {
       if (!isPlainObject(value)) {
-        sink.error(shape.code, place.location, `${subject(place)} is ${describeType(value)}, not an object of ${shape.entry} definitions by name`, `write an object mapping each ${shape.entry} name to its definition`);
+        const holds = shape.holds;
+        sink.error(shape.code, place.location, `${subject(place)} is ${describeType(value)}, not an object ${holds ? `mapping each ${shape.entry} to ${holds.what}` : `of ${shape.entry} definitions by name`}`,
+          holds ? `write an object mapping each ${shape.entry} to ${holds.what}, e.g. ${holds.example}` : `write an object mapping each ${shape.entry} name to its definition`);
         return false;
       }
       if (!hasPlainPrototype(value)) {
@@ -244,7 +271,7 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
         return false;
       }
       let ok = true;
-      const unknown = shape.open ? [] : Object.keys(value).filter((field) => !Object.prototype.hasOwnProperty.call(shape.fields, field));
+      const unknown = Object.keys(value).filter((field) => !Object.prototype.hasOwnProperty.call(shape.fields, field));
       // A misspelled required property is one mistake: the unknown one, with the name it meant.
       const meant = new Set(unknown.map((field) => closestName(field, Object.keys(shape.fields))));
       for (const [field, def] of Object.entries(shape.fields)) {
@@ -261,7 +288,9 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
         ok = checkShape(v, def.shape, at(place, field), sink) && ok;
       }
       for (const field of unknown) {
-        sink.error('PROPERTY_UNKNOWN', place.location, `${subject(at(place, field))} is not a property here`, `${didYouMean(field, Object.keys(shape.fields))}remove it, or use one of ${Object.keys(shape.fields).join(', ')}`);
+        const renamed = shape.renamed && Object.hasOwn(shape.renamed, field) ? shape.renamed[field] : undefined;
+        sink.error('PROPERTY_UNKNOWN', place.location, `${subject(at(place, field))} is not a property here`,
+          renamed ?? `${didYouMean(field, Object.keys(shape.fields))}remove it, or use one of ${Object.keys(shape.fields).join(', ')}`);
         ok = false;
       }
       return ok;
@@ -270,5 +299,5 @@ export function checkShape(value: unknown, shape: Shape, place: Place, sink: Dia
 }
 
 function codeWhenMissing(shape: Shape): string {
-  return shape.kind === 'map' || shape.kind === 'struct' || shape.kind === 'boolean' ? 'PROPERTY_MISSING' : shape.code;
+  return shape.kind === 'map' || !('code' in shape) ? 'PROPERTY_MISSING' : shape.code;
 }

@@ -110,10 +110,9 @@ def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], rea
             if operated:
                 raise SingleTableError('INVALID_VALUE', f'action {i}: {operated[0]} on the unique attribute {operated[1]} leaves its new value to DynamoDB, '
                                        f'so the guard of that value cannot be written; set {operated[1]} to its new value instead', entity=name, attribute=operated[1])
-            lacking = _Changes(table, name, action.get('changes') or {}, list(action.get('remove') or []), operators).lacking
-            if lacking:
-                raise SingleTableError('PARTIAL_INDEX_UPDATE', f"action {i} moves index keys also composed from {', '.join(lacking)}; pass {', '.join(lacking)} too "
-                                       '(their current values are fine): a transaction cannot read them first', entity=name, attribute=lacking[0])
+            changes = _Changes(table, name, action.get('changes') or {}, list(action.get('remove') or []), operators)
+            if changes.lacking:
+                raise changes.partial_index_update(f'action {i} ', ' (a transaction cannot read them first)')
             built = build_update(table, name, action['changes'], action.get('remove') or (), operators)
             built.pop('ReturnValues')
             after = {**action['changes'], **{r: None for r in action.get('remove') or []}}

@@ -29,6 +29,7 @@ class _Changes:
         model = table.model
         entity = model.entity(entity_name)
         keys = model.entity_keys(entity_name)
+        self.table = table
         self.entity = entity
         self.keys = keys
         key_names = set(keys.table_names)
@@ -109,6 +110,33 @@ class _Changes:
     def lacking(self) -> list[str]:
         return list(dict.fromkeys(n for names in self.missing.values() for n in names))
 
+    def to_pass(self) -> list[str]:
+        """Every attribute the update must pass for none to be lacking: passed, an attribute moves its own indexes' keys too."""
+        key_names = set(self.keys.table_names)
+        passed = dict.fromkeys(self.lacking)
+        grew = True
+        while grew:
+            grew = False
+            for slot in self.keys.slots:
+                inputs = self.keys.index_inputs(slot.index)
+                if not any(n in passed for n in inputs) or any(n in self.removed or self.values.get(n) == '' or self.values.get(n) is False for n in inputs):
+                    continue
+                for n in inputs:
+                    if self.values.get(n) is None and n not in key_names and n not in passed:
+                        passed[n] = None
+                        grew = True
+        return list(passed)
+
+    def partial_index_update(self, prefix: str, alternatives: str) -> SingleTableError:
+        """The error of an update that lacks index inputs: every attribute to pass at once, and the update that would work."""
+        given = [n for n in self.changed if any(n in self.keys.index_inputs(self.table.model.indexes[slot]) for slot in self.missing)]
+        per = '; '.join(f"{slot}: {', '.join(names)}" for slot, names in self.missing.items())
+        to_pass = self.to_pass()
+        fields = list(dict.fromkeys([*self.keys.table_names, *(n for n, v in self.values.items() if v is not None), *to_pass]))
+        return SingleTableError('PARTIAL_INDEX_UPDATE', f"{prefix}changes {', '.join(given)} but not {', '.join(self.lacking)}, which the index keys it moves "
+                                f"are also composed from ({per}); pass {', '.join(to_pass)} too, with their current values: {{ {', '.join(fields)} }}{alternatives}",
+                                entity=self.entity['name'], attribute=to_pass[0])
+
 
 def build_update(table: Table, entity_name: str, changes: Mapping[str, Any], remove: list[str] | tuple[str, ...] = (),
                  operators: Mapping[str, Any] | None = None, condition: Any = None, stored: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -116,11 +144,7 @@ def build_update(table: Table, entity_name: str, changes: Mapping[str, Any], rem
     entity, keys = c.entity, c.keys
     lacking = c.lacking
     if lacking and stored is None:
-        given = [n for n in c.changed if any(n in keys.index_inputs(table.model.indexes[slot]) for slot in c.missing)]
-        per = '; '.join(f"{slot}: {', '.join(names)}" for slot, names in c.missing.items())
-        raise SingleTableError('PARTIAL_INDEX_UPDATE', f"changes {', '.join(given)} but not {', '.join(lacking)}, which the index keys it moves are also composed "
-                               f"from ({per}); pass {', '.join(lacking)} too (their current values are fine), let the update read them with "
-                               "read_missing=True, or write the whole item with put(..., mode='replace')", entity=entity['name'], attribute=lacking[0])
+        raise c.partial_index_update('', "; or let the update read them with read_missing=True, or write the whole item with put(..., mode='replace')")
     names: dict[str, str] = {}
     values: dict[str, Any] = {}
     sets: list[str] = []

@@ -44,6 +44,18 @@ test('an unknown command: exit 2, naming the commands', async () => {
   });
 });
 
+test('a misspelled command or flag: the one meant, then the list', async () => {
+  const names = COMMANDS.map((c) => c.name).join(', ');
+  expect(await run('dcos', 'examples/manifest.ts')).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: `single-table: unknown command 'dcos'; did you mean 'docs'? commands: ${names}\nRun 'single-table --help' for usage.\n`,
+  });
+  const r = await run('docs', 'examples/manifest.ts', '--fromat', 'html');
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^single-table: docs: Unknown option '--fromat'; did you mean '--format'\? options: --format VALUE, /);
+});
+
 test('an unknown flag: exit 2, listing the flags', async () => {
   const r = await run('docs', 'examples/manifest.ts', '--outdir', 'x');
   expect(r.code).toBe(2);

@@ -22,13 +22,14 @@ beforeAll(async () => {
   // The same run twice: for people (synthesizing the app file), and as JSON from a cloud assembly
   // synthesized the way the CDK CLI does it.
   synthFoldersBefore = new Set(synthFolders());
-  text = await run('local', 'examples/app.ts');
+  text = await run('local', '--app', 'examples/app.ts');
   assembly = mkdtempSync(join(tmpdir(), 'single-table-assembly-'));
   const synth = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'examples/app.ts'], { cwd: ROOT, env: { ...process.env, CDK_OUTDIR: assembly } });
   expect(synth.status).toBe(0);
   html = join(mkdtempSync(join(tmpdir(), 'single-table-view-')), 'view', 'table.html');
-  json = await run('local', assembly, '--json', '--html', html);
-  dynalite = await run('local', assembly, '--engine', 'dynalite', '--json');
+  json = await run('local', '--app', assembly, '--json', '--html', html);
+  // The manifest alone: its table as the construct builds it, no app.
+  dynalite = await run('local', 'examples/manifest.ts', '--data', 'examples/local-data.ts', '--engine', 'dynalite', '--json');
 }, 600_000);
 afterAll(() => {
   for (const dir of [assembly, html && dirname(dirname(html))]) if (dir) rmSync(dir, { recursive: true, force: true });
@@ -74,22 +75,26 @@ test('the stored keys of every item, read back from the table, as aligned column
   expect(table).toHaveLength(2 + out.keys.length);
 });
 
-test('--engine dynalite: dynalite reports the table write only, and the differences are flagged', () => {
-  expect(dynalite.code).toBe(0);
+test('a manifest alone, on dynalite: the table the construct builds from it holds and answers the same; dynalite reports the table write only', () => {
+  expect(dynalite).toMatchObject({ code: 0, stderr: '' });
   const out = JSON.parse(dynalite.stdout);
+  expect(out.from).toBe('examples/manifest.ts (the table SingleTable builds from it)');
+  expect(out.keys).toEqual(JSON.parse(json.stdout).keys);
+  const items = (o: typeof out) => o.queries.map((q: { pattern: string; items: unknown[] }) => [q.pattern, q.items]);
+  expect(items(out)).toEqual(items(JSON.parse(json.stdout)));
   expect(out.engine).toMatch(/^dynalite \(pure Node, in memory, http:\/\/127\.0\.0\.1:\d+; asked for\)$/);
   const order = out.writes.find((w: { entity: string }) => w.entity === 'Order');
   expect(order).toMatchObject({ expectedWriteUnits: 5, measured: { total: 1, table: 1, indexes: {} } });
 });
 
-test('a bad --engine is a usage error; without --manifest or cdk.json context, the message says what to pass', async () => {
-  const bad = await run('local', assembly, '--engine', 'dynamo');
+test('a bad --engine is a usage error; without a manifest or cdk.json context, the message says what to pass', async () => {
+  const bad = await run('local', '--app', assembly, '--engine', 'dynamo');
   expect(bad).toMatchObject({ code: 2, stdout: '' });
   expect(bad.stderr).toContain('local: --engine dynamo: use dynamodb-local or dynalite');
   const elsewhere = mkdtempSync(join(tmpdir(), 'single-table-project-'));
-  const r = await runIn(elsewhere, 'local', assembly);
+  const r = await runIn(elsewhere, 'local', '--app', assembly);
   expect(r.code).toBe(2);
-  expect(r.stderr).toContain('local: pass --manifest FILE, or set "cdk-single-table:manifest" in the context of ./cdk.json');
+  expect(r.stderr).toContain('local: name the manifest (single-table local MANIFEST), or set "cdk-single-table:manifest" in the context of ./cdk.json');
 });
 
 test('results per pattern, in the pattern\'s order, with the units the cost model expects', () => {
@@ -126,14 +131,14 @@ test.each([
   const data = join(dir, 'data.json');
   writeFileSync(data, JSON.stringify(given));
   // The app does not exist: the data is refused before the app is looked for.
-  const r = await run('local', join(dir, 'no-app.ts'), '--data', data);
+  const r = await run('local', '--app', join(dir, 'no-app.ts'), '--data', data);
   expect(r).toMatchObject({ code: 1, stdout: '' });
   expect(r.stderr).toContain(`single-table: ${data}: ${message}`);
 });
 
 test('without a data file, items and query inputs are made up from the manifest and every pattern runs', async () => {
   const elsewhere = mkdtempSync(join(tmpdir(), 'single-table-project-'));
-  const r = await runIn(elsewhere, 'local', assembly, '--manifest', join(ROOT, 'examples/manifest.ts'), '--engine', 'dynalite', '--json');
+  const r = await runIn(elsewhere, 'local', join(ROOT, 'examples/manifest.ts'), '--app', assembly, '--engine', 'dynalite', '--json');
   expect(r).toMatchObject({ code: 0, stderr: '' });
   const out = JSON.parse(r.stdout);
   expect(out.queries.filter((q: { skipped?: string; error?: string }) => q.skipped || q.error)).toEqual([]);
@@ -144,11 +149,11 @@ test('without a data file, items and query inputs are made up from the manifest 
 test('--db-path keeps the data: a second run reuses the table; a template file works as the app', async () => {
   const dbPath = mkdtempSync(join(tmpdir(), 'single-table-db-'));
   const template = join(assembly, 'SingleTableExample.template.json');
-  const first = await run('local', template, '--db-path', dbPath);
+  const first = await run('local', '--app', template, '--db-path', dbPath);
   expect(first.code).toBe(0);
   expect(first.stdout).toContain(`Engine: dynalite (pure Node, data in ${dbPath}, http://127.0.0.1:`);
   expect(first.stdout).toContain('single-table-local, created from SingleTableExample.template.json');
-  const second = await run('local', template, '--db-path', dbPath);
+  const second = await run('local', '--app', template, '--db-path', dbPath);
   expect(second.code).toBe(0);
   expect(second.stdout).toContain('single-table-local, already there, reused from SingleTableExample.template.json');
 });
@@ -156,7 +161,7 @@ test('--db-path keeps the data: a second run reuses the table; a template file w
 test('an app that does not synthesize: exit 1 with its error output', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'single-table-app-'));
   writeFileSync(join(dir, 'app.js'), "throw new Error('no stack here');\n");
-  const r = await run('local', join(dir, 'app.js'));
+  const r = await run('local', '--app', join(dir, 'app.js'));
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('failed (exit 1)');
   expect(r.stderr).toContain('no stack here');
@@ -164,27 +169,28 @@ test('an app that does not synthesize: exit 1 with its error output', async () =
 
 test('the app is synthesized with the context the CDK CLI gives it (./cdk.context.json, then ./cdk.json), no asset bundling and no template validation unless CDK_VALIDATION asks', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'single-table-app-'));
-  writeFileSync(join(dir, 'cdk.json'), JSON.stringify({ app: 'node app.js', context: { 'shop:stage': 'test', 'shop:both': 'cdk.json' } }));
+  const manifest = join(ROOT, 'examples', 'manifest.ts');
+  const project = { 'shop:stage': 'test', 'shop:both': 'cdk.json', 'cdk-single-table:manifest': manifest };
+  writeFileSync(join(dir, 'cdk.json'), JSON.stringify({ app: 'node app.js', context: project }));
   writeFileSync(join(dir, 'cdk.context.json'), JSON.stringify({ 'shop:lookup': 'cached', 'shop:both': 'cdk.context.json' }));
   writeFileSync(join(dir, 'app.js'), "throw new Error('context ' + process.env.CDK_CONTEXT_JSON + ' validation ' + process.env.CDK_VALIDATION);\n");
-  const manifest = join(ROOT, 'examples', 'manifest.ts');
   const asked = process.env.CDK_VALIDATION; // the test run's
   try {
     // The app of cdk.json, and the same app named on the command line; CDK_VALIDATION unset, then set.
-    for (const [app, validation] of [[[], undefined], [['app.js'], undefined], [[], 'true']] as const) {
+    for (const [app, validation] of [[[], undefined], [['--app', 'app.js'], undefined], [[], 'true']] as const) {
       if (validation === undefined) delete process.env.CDK_VALIDATION;
       else process.env.CDK_VALIDATION = validation;
-      const r = await runIn(dir, 'local', ...app, '--manifest', manifest);
+      const r = await runIn(dir, 'local', ...app);
       expect(r.code).toBe(1);
       const [, context, passed] = /context (\{.*\}) validation (\w+)/.exec(r.stderr)!;
-      expect(JSON.parse(context)).toEqual({ 'shop:stage': 'test', 'shop:both': 'cdk.json', 'shop:lookup': 'cached', 'aws:cdk:bundling-stacks': [] });
+      expect(JSON.parse(context)).toEqual({ ...project, 'shop:lookup': 'cached', 'aws:cdk:bundling-stacks': [] });
       expect(passed).toBe(validation ?? 'false');
     }
   } finally {
     process.env.CDK_VALIDATION = asked;
   }
   writeFileSync(join(dir, 'cdk.context.json'), '{ "shop:lookup": ');
-  const bad = await runIn(dir, 'local', '--manifest', manifest);
+  const bad = await runIn(dir, 'local');
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain('./cdk.context.json: not valid JSON');
   rmSync(dir, { recursive: true, force: true });

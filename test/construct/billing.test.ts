@@ -59,7 +59,7 @@ test('GSI_WRITE_CAPACITY_BELOW_TABLE: a GSI provisioned with fewer writes than t
 test("CAPACITY_WITHOUT_PROVISIONED_BILLING: a GSI's capacity with on-demand billing", () => {
   const manifest = edited((m) => { m.globalIndexes!.GSI1.readCapacity = 4; m.globalIndexes!.GSI2.writeCapacity = 10; });
   const message = synthError({}, manifest);
-  expect(message).toContain('(2 errors)');
+  expect(message).toContain('Test/Table: 2 errors to fix:\n');
   expect(message).toContain('[CAPACITY_WITHOUT_PROVISIONED_BILLING] index GSI1: sets readCapacity 4 but billing is on-demand');
   expect(message).toContain('[CAPACITY_WITHOUT_PROVISIONED_BILLING] index GSI2: sets writeCapacity 10');
   expect(message).toContain('Fix: give the SingleTable billing: Billing.provisioned({ ... }), or remove readCapacity from GSI1');

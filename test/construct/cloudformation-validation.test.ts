@@ -6,7 +6,7 @@
 // findings, warnings included, fail the synth.
 import { rmSync } from 'fs';
 import { App, CfnResource, Duration, Stack } from 'aws-cdk-lib';
-import { Billing, Capacity, ContributorInsightsMode, StreamViewType, TableClass, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Billing, Capacity, ContributorInsightsMode, MultiRegionConsistency, StreamViewType, TableClass, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, Function as LambdaFunction, Runtime, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { backfillStack } from './backfill/synth';
@@ -66,6 +66,22 @@ test('every table option: provisioned billing, a customer managed key, streams a
   table.addStreamConsumer(fn, { entities: ['Order'], eventTypes: [StreamEventType.INSERT], startingPosition: StartingPosition.LATEST, batchSize: 10, maxBatchingWindow: Duration.seconds(1) });
   table.connect(newFunction(stack, 'Writer'), { patterns: ['ordersByStatus'], writes: [WriteOperation.PUT, WriteOperation.UPDATE] });
   expect(synthError(app)).toBeUndefined();
+});
+
+test('multi-region strong consistency: one replica and a witness', () => {
+  const app = strictApp();
+  const stack = new Stack(app, 'Strong', { env: { region: 'us-east-1', account: '111111111111' } });
+  new SingleTable(stack, 'Table', {
+    manifest: exampleManifest,
+    multiRegionConsistency: MultiRegionConsistency.STRONG,
+    replicas: [{ region: 'us-east-2' }],
+    witnessRegion: 'us-west-2',
+  });
+  expect(synthError(app)).toBeUndefined();
+  const table = Object.values(app.synth().getStackByName('Strong').template.Resources as Record<string, any>).find((r) => r.Type === 'AWS::DynamoDB::GlobalTable');
+  expect(table.Properties.MultiRegionConsistency).toBe('STRONG');
+  expect(table.Properties.GlobalTableWitnesses).toEqual([{ Region: 'us-west-2' }]);
+  expect(table.Properties.Replicas.map((r: { Region: string }) => r.Region).sort()).toEqual(['us-east-1', 'us-east-2']);
 });
 
 test('multi-attribute GSI keys, a Python function with its layer, and a tenant-isolated grant', () => {

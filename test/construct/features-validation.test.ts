@@ -1,7 +1,7 @@
 // Bad values of the TableV2 feature props fail the synth before TableV2 or CloudFormation sees them,
 // with the property, the value and the fix; values a JSON file or another jsii language can hold
 // (a string for a number, a boolean for a struct) included.
-import { Billing, Capacity, StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Billing, Capacity, MultiRegionConsistency, StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth, synthError, TestProps } from './synth';
@@ -30,7 +30,9 @@ const cases: [string, TestProps, string, string][] = [
   ['an empty warm throughput', { warmThroughput: {} }, 'WARM_THROUGHPUT_INVALID', 'warmThroughput sets neither readUnitsPerSecond nor writeUnitsPerSecond'],
   ['a negative warm throughput', { warmThroughput: { readUnitsPerSecond: -5 } }, 'WARM_THROUGHPUT_INVALID', 'warmThroughput.readUnitsPerSecond -5 is not a whole number'],
   ["a GSI's fractional warm throughput", { globalSecondaryIndexOptions: { GSI2: { warmThroughput: { writeUnitsPerSecond: 0.5 } } } }, 'WARM_THROUGHPUT_INVALID', 'globalSecondaryIndexOptions.GSI2.warmThroughput.writeUnitsPerSecond 0.5'],
-  ['options for a GSI the manifest does not declare', { globalSecondaryIndexOptions: { GSI9: {} } }, 'GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', "globalSecondaryIndexOptions names \"GSI9\", but the manifest declares no GSI 'GSI9'. Fix: use one of the GSIs: GSI1, GSI2"],
+  ['options for a GSI the manifest does not declare', { globalSecondaryIndexOptions: { GSI9: {} } }, 'GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', "globalSecondaryIndexOptions names \"GSI9\", but the manifest declares no GSI 'GSI9'. Fix: did you mean 'GSI1'? use one of the GSIs: GSI1, GSI2"],
+  ['an unknown option of a GSI', { globalSecondaryIndexOptions: { GSI1: { maxReadRequestUnit: 5 } as never } }, 'PROPERTY_UNKNOWN',
+    "`globalSecondaryIndexOptions.GSI1.maxReadRequestUnit` is not a property here. Fix: did you mean 'maxReadRequestUnits'?"],
   ['options for an LSI slot', { globalSecondaryIndexOptions: { LSI1: {} } }, 'GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', "'LSI1' is a local index, which shares the table's throughput"],
   ['options for an inherited object property', { globalSecondaryIndexOptions: JSON.parse('{"constructor": {}}') }, 'GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', 'globalSecondaryIndexOptions names "constructor", but the manifest declares no GSI'],
   ['options for __proto__ (as JSON.parse makes it)', { globalSecondaryIndexOptions: JSON.parse('{"__proto__": {}}') }, 'GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', 'globalSecondaryIndexOptions names "__proto__"'],
@@ -82,7 +84,7 @@ test('a customer-managed key needs a key in each replica region', () => {
 
 test('every bad value is reported at once', () => {
   const message = synthError(raw({ tableClass: 'X', billing: Billing.onDemand({ maxReadRequestUnits: 0 }), tags: [{ key: 'aws:x', value: '' }] }), undefined, REGION);
-  expect(message).toContain('(3 errors)');
+  expect(message).toContain('Test/Table: 3 errors to fix:\n');
 });
 
 test('the limits themselves are accepted', () => {
@@ -94,4 +96,34 @@ test('the limits themselves are accepted', () => {
   expect(() => synth(least, undefined, REGION)).not.toThrow();
   expect(() => synth({ tags: [{ key: 'k'.repeat(128), value: 'v'.repeat(256) }, { key: 'team name: a/b=c+d-e@f', value: '' }] }, undefined, REGION)).not.toThrow();
   expect(() => synth({ dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES, replicas: [{ region: 'us-gov-west-1' }, { region: 'ap-southeast-7' }] }, undefined, REGION)).not.toThrow();
+});
+
+describe('multi-region strong consistency: three regions of one region set, a witness only for it', () => {
+  const strong = MultiRegionConsistency.STRONG;
+  /** The codes of the findings of these props in the stack's region `region`. */
+  const codes = (props: Partial<SingleTableFeatureProps>, region = REGION) => {
+    const sink = new DiagnosticSink();
+    checkTableFeatures(compileManifest(validManifest()).model, props, undefined, region, sink);
+    return sink.all.map((d) => d.code);
+  };
+
+  test('two replicas, or one replica and a witness, in the region set of the stack', () => {
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'eu-west-2' }, { region: 'eu-central-1' }] })).toEqual([]);
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'eu-west-2' }], witnessRegion: 'eu-west-3' })).toEqual([]);
+    expect(codes({ multiRegionConsistency: MultiRegionConsistency.EVENTUAL, replicas: [{ region: 'us-east-1' }] })).toEqual([]);
+  });
+
+  test('each way DynamoDB refuses it is named with its fix, all at once', () => {
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'eu-west-2' }] })).toEqual(['STRONG_CONSISTENCY_REPLICAS_INVALID']);
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'us-east-1' }, { region: 'eu-west-2' }], witnessRegion: 'eu-west-1' }))
+      .toEqual(['STRONG_CONSISTENCY_REGION_UNSUPPORTED', 'WITNESS_REGION_INVALID', 'STRONG_CONSISTENCY_REPLICAS_INVALID']);
+    expect(codes({ replicas: [{ region: 'eu-west-2' }], witnessRegion: 'eu-west-3' })).toEqual(['WITNESS_REGION_WITHOUT_STRONG']);
+    expect(codes({ multiRegionConsistency: strong, replicas: [{ region: 'sa-east-1' }, { region: 'us-east-1' }] }, 'sa-east-1')).toEqual(['STRONG_CONSISTENCY_REGION_UNSUPPORTED']);
+    expect(codes({ multiRegionConsistency: 'STRNG' as never })).toEqual(['CONSISTENCY_INVALID']);
+    const message = synthError({ multiRegionConsistency: strong, replicas: [{ region: 'eu-west-2' }, { region: 'us-east-1' }] }, undefined, REGION);
+    expect(message).toContain('[STRONG_CONSISTENCY_REGION_UNSUPPORTED] SingleTable props: multiRegionConsistency is STRONG but us-east-1 is outside the EU region set of the stack\'s region eu-west-1. '
+      + 'Fix: put the replicas in eu-west-2, eu-west-3, eu-central-1');
+    expect(synthError({ multiRegionConsistency: strong, replicas: [{ region: 'us-east-1' }, { region: 'us-east-2' }] }))
+      .toContain('[STRONG_CONSISTENCY_NEEDS_STACK_REGION]');
+  });
 });

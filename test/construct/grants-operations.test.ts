@@ -32,7 +32,8 @@ test('Scan on the table only when asked; a function without it gets no Scan', ()
 test('scan with tenant isolation is refused: no key condition restricts a Scan', () => {
   const { stack, table } = tableStack();
   expect(() => table.grantAccess(newFunction(stack, 'Fn'), { scan: true, tenant: { attribute: 'username', value: 'ana' } })).toThrow(
-    "SingleTable Test/Table: scan reads every partition, so tenant isolation on 'username' cannot restrict it; grant scan without tenant, or query the tenant's patterns instead",
+    "Test/Table: 1 error to fix:\n  - [GRANT_SCAN_TENANT] grant options: scan reads every partition, so tenant isolation on 'username' cannot restrict it. "
+    + "Fix: grant scan without tenant, or query the tenant's patterns instead",
   );
 });
 

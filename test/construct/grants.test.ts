@@ -91,9 +91,15 @@ test('item reads and each write are granted only when named, on the table', () =
 test('a grant that allows nothing, an unknown pattern or write operation fails with what exists', () => {
   const { stack, table } = tableStack();
   const fn = newFunction(stack, 'Fn');
-  expect(() => table.grantAccess(fn, {})).toThrow('SingleTable Test/Table: the grant allows nothing: name access patterns, set readItems or scan, or list writes');
-  expect(() => table.grantPatterns(fn, 'orderByID')).toThrow("no access pattern 'orderByID'; the manifest has ordersForCustomer, orderById, ordersByStatus, ordersByDate");
-  expect(() => table.grantAccess(fn, { writes: ['UPSERT' as WriteOperation] })).toThrow('unknown write operation "UPSERT"; use one of PUT, UPDATE, DELETE, BATCH_WRITE, CONDITION_CHECK');
+  expect(() => table.grantAccess(fn, {})).toThrow('Test/Table: 1 error to fix:\n  - [GRANT_EMPTY] grant options: the grant allows nothing. Fix: name access patterns, set readItems or scan, or list writes');
+  expect(() => table.grantPatterns(fn, 'orderByID')).toThrow("[GRANT_PATTERN_UNKNOWN] grant options: patterns names 'orderByID', which the manifest does not declare. "
+    + "Fix: did you mean 'orderById'? use one of ordersForCustomer, orderById, ordersByStatus, ordersByDate");
+  expect(() => table.grantAccess(fn, { writes: ['UPSERT' as WriteOperation] })).toThrow(
+    '[GRANT_WRITE_UNKNOWN] grant options: `writes[0]` is the string "UPSERT", not a WriteOperation. Fix: use one of PUT, UPDATE, DELETE, BATCH_WRITE, CONDITION_CHECK');
+  // Every finding at once: an unknown option, with the name it meant, beside an unknown pattern.
+  expect(() => table.connect(newFunction(stack, 'Other'), { pattern: ['orderById'], patterns: ['ordersByStatsu'] } as never)).toThrow(
+    "Test/Table: 2 errors to fix:\n  - [PROPERTY_UNKNOWN] grant options: `pattern` is not a property here. Fix: did you mean 'patterns'? remove it, or use one of patterns, readItems, scan, writes, tenant\n"
+    + "  - [GRANT_PATTERN_UNKNOWN] grant options: patterns names 'ordersByStatsu', which the manifest does not declare. Fix: did you mean 'ordersByStatus'?");
 });
 
 test('any grantable, not only functions', () => {

@@ -58,7 +58,7 @@ describe('imported by name', () => {
     expect(imported.localIndexNames).toEqual(owner.localIndexNames);
     expect(imported.indexKeys('GSI2')).toEqual(owner.indexKeys('GSI2'));
     expect([imported.partitionKeyName, imported.sortKeyName, imported.typeAttributeName]).toEqual(['PK', 'SK', 'Type']);
-    expect(() => imported.grantPatterns(fn(new Stack(new App(), 'Other', { env })), 'nope')).toThrow(/SingleTable Consumer\/Orders: .*nope/);
+    expect(() => imported.grantPatterns(fn(new Stack(new App(), 'Other', { env })), 'nope')).toThrow(/^Consumer\/Orders: 1 error to fix:\n {2}- \[GRANT_PATTERN_UNKNOWN\] .*'nope'/);
   });
 
   test('the import creates no resources', () => {
@@ -102,6 +102,12 @@ describe('bad references fail with the value and the fix', () => {
       expect(Errors.isValidationError(e) && e.constructPath).toBe('Consumer/Again');
     }
     expect.assertions(2);
+  });
+
+  test('an unknown attribute is refused with the one meant', () => {
+    const stack = new Stack(new App(), 'Consumer', { env });
+    expect(() => SingleTable.fromTableAttributes(stack, 'Orders', { manifest, tableNmae: 'orders' } as never))
+      .toThrow("[PROPERTY_UNKNOWN] SingleTable import: `tableNmae` is not a property here. Fix: did you mean 'tableName'?");
   });
 
   test('an invalid manifest fails the import as it fails the table', () => {

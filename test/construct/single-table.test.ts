@@ -58,7 +58,7 @@ describe('keys and indexes', () => {
   });
 
   test('indexKeys names the indexes that exist when asked for one that does not', () => {
-    expect(() => singleTable.indexKeys('GSI3')).toThrow("no index 'GSI3'; the table has GSI1, GSI2, LSI1, LSI2, LSI3, LSI4, LSI5");
+    expect(() => singleTable.indexKeys('GSI3')).toThrow("[INDEX_UNKNOWN] indexKeys: no index 'GSI3'. Fix: did you mean 'GSI1'? use one of GSI1, GSI2, LSI1, LSI2, LSI3, LSI4, LSI5");
     expect(() => singleTable.indexKeys('table')).toThrow("no index 'table'");
   });
 });

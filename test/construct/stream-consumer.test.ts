@@ -50,8 +50,8 @@ test('each view filters entities on the image its event types carry', () => {
   expect(filter(StreamViewType.NEW_IMAGE, [StreamEventType.INSERT, StreamEventType.MODIFY])).toEqual([{ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: task } }]);
   expect(filter(StreamViewType.OLD_IMAGE, [StreamEventType.REMOVE, StreamEventType.MODIFY])).toEqual([{ eventName: ['MODIFY', 'REMOVE'], dynamodb: { OldImage: task } }]);
   expect(filter(StreamViewType.NEW_AND_OLD_IMAGES, [StreamEventType.REMOVE])).toEqual([{ eventName: ['REMOVE'], dynamodb: { OldImage: task } }]);
-  expect(() => filter(StreamViewType.NEW_IMAGE)).toThrow("the table's stream records NEW_IMAGE, and REMOVE records of that view carry no image holding the type attribute 'Type' "
-    + 'to filter entities on; set dynamoStream to StreamViewType.NEW_AND_OLD_IMAGES, or leave REMOVE out of eventTypes');
+  expect(() => filter(StreamViewType.NEW_IMAGE)).toThrow("[STREAM_VIEW_NO_IMAGE] addStreamConsumer options: the table's stream records NEW_IMAGE, and REMOVE records of that view carry no image holding the type attribute 'Type' "
+    + 'to filter entities on. Fix: set dynamoStream to StreamViewType.NEW_AND_OLD_IMAGES, or leave REMOVE out of eventTypes');
   expect(() => filter(StreamViewType.OLD_IMAGE)).toThrow('OLD_IMAGE, and INSERT records of that view carry no image');
   expect(() => filter(StreamViewType.KEYS_ONLY, [StreamEventType.MODIFY])).toThrow('KEYS_ONLY, and MODIFY records of that view carry no image');
 });
@@ -110,24 +110,33 @@ test('expiredOnly passes the REMOVE records DynamoDB\'s time to live made, and n
   expect(expired(StreamViewType.KEYS_ONLY)).toEqual([{ eventName: ['REMOVE'], userIdentity: ttl }]);
   expect(expired(StreamViewType.KEYS_ONLY, [StreamEventType.REMOVE])).toEqual([{ eventName: ['REMOVE'], userIdentity: ttl }]);
   expect(() => expired(StreamViewType.NEW_AND_OLD_IMAGES, [StreamEventType.INSERT, StreamEventType.REMOVE])).toThrow(
-    'expiredOnly passes REMOVE records only, but eventTypes lists INSERT, REMOVE; leave eventTypes out, or set it to [StreamEventType.REMOVE]');
+    'expiredOnly passes REMOVE records only, but eventTypes lists INSERT, REMOVE. Fix: leave eventTypes out, or set it to [StreamEventType.REMOVE]');
   // A view whose removals carry no image cannot filter them on the entity.
   expect(() => streamFilters(model, StreamViewType.NEW_IMAGE, { expiredOnly: true, entities: ['Customer'] })).toThrow('NEW_IMAGE, and REMOVE records of that view carry no image');
 });
 
-test('a table without a stream, unknown entities and empty lists are refused, naming the fix', () => {
+test('a table without a stream, unknown entities and options, and empty lists are refused, naming the fix', () => {
   const plain = streamTable();
   expect(() => plain.table.addStreamConsumer(newFunction(plain.stack, 'Fn'))).toThrow(
-    "SingleTable Test/Table: addStreamConsumer needs the table's stream; set dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES (or the view the consumer needs) in its props",
+    "Test/Table: 1 error to fix:\n  - [STREAM_MISSING] addStreamConsumer options: addStreamConsumer needs the table's stream. "
+    + 'Fix: set dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES (or the view the consumer needs) in its props',
   );
   const { stack, table } = streamTable(StreamViewType.NEW_AND_OLD_IMAGES);
   const fn = newFunction(stack, 'Fn');
-  expect(() => table.addStreamConsumer(fn, { entities: ['Orders'] })).toThrow(
-    "SingleTable Test/Table: no entity 'Orders' to filter the stream on; the manifest has Customer, Order, Product, Group, Membership, Task",
+  expect(() => table.addStreamConsumer(fn, { entities: ['Orders', 'Tsk'] })).toThrow(
+    "Test/Table: 2 errors to fix:\n  - [STREAM_ENTITY_UNKNOWN] addStreamConsumer options: entities names 'Orders', which the manifest does not declare. "
+    + "Fix: did you mean 'Order'? use one of Customer, Order, Product, Group, Membership, Task\n"
+    + "  - [STREAM_ENTITY_UNKNOWN] addStreamConsumer options: entities names 'Tsk', which the manifest does not declare. Fix: did you mean 'Task'?",
   );
   expect(() => table.addStreamConsumer(fn, { entities: [] })).toThrow('entities is empty, so no record would reach the function');
   expect(() => table.addStreamConsumer(fn, { eventTypes: [] })).toThrow('eventTypes is empty, so no record would reach the function');
-  expect(() => table.addStreamConsumer(fn, { eventTypes: ['DELETE' as StreamEventType] })).toThrow('unknown event type "DELETE"; use INSERT, MODIFY, REMOVE');
+  expect(() => table.addStreamConsumer(fn, { eventTypes: ['DELETE' as StreamEventType] })).toThrow(
+    '[STREAM_EVENTS_INVALID] addStreamConsumer options: `eventTypes[0]` is the string "DELETE", not a StreamEventType. Fix: use one of INSERT, MODIFY, REMOVE');
+  expect(() => table.addStreamConsumer(fn, { entites: ['Task'], batchSize: 10 } as never)).toThrow(
+    "[PROPERTY_UNKNOWN] addStreamConsumer options: `entites` is not a property here. Fix: did you mean 'entities'?");
+  // Every finding at once: an unknown option beside an unknown entity.
+  expect(() => table.addStreamConsumer(fn, { entities: ['Tsk'], batchSiz: 10 } as never)).toThrow(
+    /^Test\/Table: 2 errors to fix:\n {2}- \[PROPERTY_UNKNOWN\] .*`batchSiz`.*'batchSize'.*\n {2}- \[STREAM_ENTITY_UNKNOWN\] .*'Tsk'.*did you mean 'Task'\?/);
   expect(Template.fromStack(stack).findResources('AWS::Lambda::EventSourceMapping')).toEqual({});
 });
 

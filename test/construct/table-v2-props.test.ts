@@ -12,7 +12,6 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { synthError } from './synth';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
-import { ManifestError } from '../../lib/manifest/diagnostics';
 import { IndexType } from '../../lib/manifest/model';
 import { AttributeKind } from '../../lib/manifest/structs';
 import { edited } from '../fixtures/valid-manifest';
@@ -170,21 +169,21 @@ describe('props errors', () => {
     const error = thrown(build({ tableName: 'a b', billing: 'PROVISIONED' as never }));
     expect(Errors.isValidationError(error)).toBe(true);
     expect(error.constructPath).toBe('Shop/Nested/Orders');
-    expect(error.message).toMatch(/^Invalid props of SingleTable 'Shop\/Nested\/Orders' \(2 errors\):\n {2}- \[BILLING_INVALID\] /);
+    expect(error.message).toMatch(/^Shop\/Nested\/Orders: 2 errors to fix:\n {2}- \[BILLING_INVALID\] /);
     expect(error.message).toContain('[BILLING_INVALID] SingleTable props: billing is the string "PROVISIONED", not a Billing. Fix: use Billing.onDemand()');
     expect(error.message).toContain('[TABLE_NAME_INVALID] SingleTable props: tableName "a b" is not 3-255 characters');
     expect(error.stack).toContain('Relates to construct');
   });
 
-  test('manifest errors stay a ManifestError, reported before props are checked', () => {
+  test('manifest errors are reported the same way, before props are checked', () => {
     const broken = edited((m) => { m.accessPatterns!.orderById.index = 'GSI7'; });
     const error = thrown(build({ billing: 'PROVISIONED' as never }, broken));
-    expect(error).toBeInstanceOf(ManifestError);
+    expect(Errors.isValidationError(error)).toBe(true);
     expect(error.message).toContain('[PATTERN_INDEX_UNKNOWN]');
     expect(error.message).not.toContain('BILLING_INVALID');
   });
 
   test('a props error does not hide behind a valid manifest: synthError sees the props message', () => {
-    expect(synthError({ tableName: 'ab' })).toMatch(/^Invalid props of SingleTable 'Test\/Table' \(1 error\)/);
+    expect(synthError({ tableName: 'ab' })).toMatch(/^Test\/Table: 1 error to fix:\n {2}- \[TABLE_NAME_INVALID\]/);
   });
 });

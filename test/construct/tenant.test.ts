@@ -327,8 +327,9 @@ test('a tenant-isolated grant refuses a unique entity whose guards every tenant 
   const { stack, table } = tableStack(withUniqueNumbers(undefined));
   const fn = newFunction(stack, 'Fn');
   expect(() => table.grantAccess(fn, { writes: [WriteOperation.UPDATE], tenant: { attribute: 'tenantId', value: 'acme' } }))
-    .toThrow("entity Invoice: the values of its unique number are held by guard items shared by every tenant, which tenant isolation on 'tenantId' cannot allow "
-      + "without letting one tenant see and take another's values; declare uniqueScope: { number: 'tenantId' } on Invoice");
+    .toThrow('[TENANT_UNIQUE_SHARED] entity Invoice: the values of its unique number are held by guard items shared by every tenant, '
+      + "which tenant isolation on 'tenantId' cannot allow without letting one tenant see and take another's values. "
+      + "Fix: declare uniqueScope: { number: 'tenantId' } on Invoice");
   // Each unique attribute has its own scope: one left across the table is named alone.
   const other = tableStack(withMixedScopes());
   expect(() => other.table.grantAccess(newFunction(other.stack, 'Fn'), { writes: [WriteOperation.PUT], tenant: { attribute: 'tenantId', value: 'acme' } }))

@@ -14,7 +14,7 @@ test('manifest errors fail the synth with every error, its location, bad value a
     m.globalIndexes!.GSI2.include!.push('totl');
   });
   const message = synthError({}, manifest);
-  expect(message).toContain('Invalid single-table manifest (2 errors)');
+  expect(message).toContain('Test/Table: 2 errors to fix:\n');
   expect(message).toContain("[INCLUDE_ATTRIBUTE_UNDECLARED] index GSI2: INCLUDE names 'totl', which no entity declares. Fix: declare the attribute");
   expect(message).toContain('[PATTERN_CONSISTENT_READ_ON_GSI] pattern orderById: requires strongly consistent reads from GSI GSI1');
 });

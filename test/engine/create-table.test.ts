@@ -6,8 +6,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Billing, Capacity, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
-import { createTableInputFromTemplate } from '../../lib/engine/create-table';
+import { createTableInputFromModel, createTableInputFromTemplate } from '../../lib/engine/create-table';
 import { compileManifest } from '../../lib/manifest/compile';
+import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
+import { edited } from '../fixtures/valid-manifest';
 import { synthesizedTemplate } from '../support/engine';
 
 const model = compileManifest(manifest).model;
@@ -71,4 +73,20 @@ test('the stream the template declares, and none when it declares none', () => {
   const input = createTableInputFromTemplate(Template.fromStack(stack).toJSON() as never, 's');
   expect(input.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
   expect(createTableInputFromTemplate(synthesizedTemplate() as never, 'n').StreamSpecification).toBeUndefined();
+});
+
+test.each([
+  ['the example manifest', manifest],
+  ['multi-attribute GSI keys of NUMBER and DATE attributes', attributeKeyedManifest()],
+  ['an INCLUDE projection, local indexes turned off', edited((m) => { m.localIndexes = { enabled: false }; delete m.entities.Order.indexes!.LSI1; delete m.accessPatterns!.ordersByDate; })],
+])('without an app, the table is the one the construct builds from the manifest: %s', (_, source) => {
+  const stack = new Stack(new App(), 'Built');
+  new SingleTable(stack, 'Table', { manifest: source });
+  const built = createTableInputFromTemplate(Template.fromStack(stack).toJSON(), 'local');
+  const fromModel = createTableInputFromModel(compileManifest(source).model, 'local');
+  const sorted = (input: typeof built) => ({
+    ...input,
+    AttributeDefinitions: [...input.AttributeDefinitions!].sort((a, b) => a.AttributeName!.localeCompare(b.AttributeName!)),
+  });
+  expect(sorted(fromModel)).toEqual(sorted(built));
 });

@@ -8,6 +8,22 @@ test('the fixture manifest has no findings', () => {
 });
 
 describe('index count and names', () => {
+  test('a misspelled GSI declaration (GSl2 for GSI2, used as GSI2) is the fix: rename the declaration, not the uses', () => {
+    const misspelled = edited((m) => {
+      m.globalIndexes!.GSl2 = m.globalIndexes!.GSI2;
+      delete m.globalIndexes!.GSI2;
+    });
+    const fixes = findings(misspelled).filter((d) => d.level === 'ERROR').map((d) => [d.code, d.fix]);
+    expect(fixes).toEqual([
+      ['ENTITY_INDEX_UNKNOWN', expect.stringMatching(/^rename the declaration globalIndexes\.GSl2 to GSI2 \(nothing uses 'GSl2'\), or declare it under globalIndexes/)],
+      ['PATTERN_INDEX_UNKNOWN', expect.stringMatching(/^rename the declaration globalIndexes\.GSl2 to GSI2 \(nothing uses 'GSl2'\), or use one of/)],
+    ]);
+    // A use misspelled beside a used declaration: the use is the fix.
+    const use = theFinding(edited((m) => { m.accessPatterns!.orderById.index = 'GSl1'; }), 'PATTERN_INDEX_UNKNOWN');
+    expect(use.fix).toMatch(/^did you mean 'GSI1'\? use one of/);
+  });
+
+
   const withGsis = (count: number) => edited((m) => {
     for (let i = 3; i <= count; i++) m.globalIndexes![`GSI${i}`] = {};
   });

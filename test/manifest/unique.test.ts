@@ -12,6 +12,15 @@ describe('unique attributes', () => {
     expect(model.entities.Order.unique).toBeUndefined();
   });
 
+  test('a uniqueScope written as the scope attribute alone is answered with the map it takes', () => {
+    const d = theFinding(edited((m) => {
+      m.entities.Customer.unique = ['email'];
+      (m.entities.Customer as { uniqueScope?: unknown }).uniqueScope = 'username';
+    }), 'PROPERTY_TYPE_INVALID');
+    expect(d.message).toBe('`uniqueScope` is the string "username", not an object mapping each unique attribute to the attribute its values are unique within');
+    expect(d.fix).toBe("write an object mapping each unique attribute to the attribute its values are unique within, e.g. { email: 'tenantId' }");
+  });
+
   test('UNIQUE_ATTRIBUTE_UNDECLARED names the attribute and the declared ones', () => {
     const d = theFinding(edited((m) => { m.entities.Customer.unique = ['mail']; }), 'UNIQUE_ATTRIBUTE_UNDECLARED');
     expect(d.location).toBe('entity Customer, unique');

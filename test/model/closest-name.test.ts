@@ -8,10 +8,15 @@ test.each([
   ['stauts', ['username', 'orderId', 'status'], 'status'],
   ['Ordr', ['Customer', 'Order'], 'Order'],
   ['gsi2', ['table', 'GSI1', 'GSI2'], 'GSI2'],
+  // A swap is one edit; of names equally close, the lookalike.
+  ['dcos', ['docs', 'cost', 'check'], 'docs'],
+  ['GSI2', ['GSI1', 'GSl2', 'GSI3'], 'GSl2'],
+  ['fromat', ['format', 'out', 'json'], 'format'],
   ['projecton', ['projection', 'include'], 'projection'],
   ['lineNumber', ['username', 'orderId'], undefined],
   ['ab', ['xy', 'cd'], undefined],
   ['x', [], undefined],
+  ['outdir', ['format', 'out'], undefined],
 ])('%s among %j: %s', (name, names, expected) => {
   expect(closestName(name, names)).toBe(expected);
 });
@@ -35,13 +40,14 @@ test('a declared name finds itself, and one edit away from a name of 3+ characte
   }), { numRuns: propertyRuns(100) });
 });
 
-/** Edit distance by memoized recursion, written apart from the implementation. */
+/** Edit distance (a swap of two neighbours is one edit) by memoized recursion, written apart from the implementation. */
 function distance(a: string, b: string, memo = new Map<string, number>()): number {
   if (!a.length || !b.length) return a.length + b.length;
   const key = `${a.length},${b.length}`;
   if (!memo.has(key)) {
     const replaced = distance(a.slice(1), b.slice(1), memo) + (a[0] === b[0] ? 0 : 1);
-    memo.set(key, Math.min(distance(a.slice(1), b, memo) + 1, distance(a, b.slice(1), memo) + 1, replaced));
+    const swapped = a.length > 1 && b.length > 1 && a[0] === b[1] && a[1] === b[0] ? distance(a.slice(2), b.slice(2), memo) + 1 : Infinity;
+    memo.set(key, Math.min(distance(a.slice(1), b, memo) + 1, distance(a, b.slice(1), memo) + 1, replaced, swapped));
   }
   return memo.get(key)!;
 }

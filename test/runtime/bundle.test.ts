@@ -17,17 +17,17 @@ import { bundle, BundleResult, LAMBDA_BUNDLE_OPTIONS, packagedRuntime, ROOT } fr
  * another, the whole model in a handler that needs slices, the manifest's resolution in a Lambda.
  * The access module's functions take the runtime's arguments: its put + query handler carries the
  * read options `query` accepts (filter, attributes, with the runtime's result decoding and the check
- * of the attributes against those the pattern declares it reads: about 5.9 KB), paging (0.6 KB), the lookup by name with "did you mean" (0.7 KB) and the loader of the
+ * of the attributes against those the pattern declares it reads: about 5.9 KB), paging (0.6 KB), the lookup by name with "did you mean" (0.9 KB: a swap of two letters is one edit, lookalike letters win ties) and the loader of the
  * whole model its table hands the runtime's operations (1.3 KB), so it misses its 12,288 target,
  * and the get-only handler its 8,192 by a few bytes (bench/history.md). A query by pattern name
  * also carries the key conditions of GSIs keyed on the items' own attributes and a put their value
  * checks (about 4.9 KB: the model decides at run time which a pattern needs).
  */
 const BUDGETS = {
-  'bench/handlers/cdk-single-table.ts': 22_900,
-  'bench/handlers/cdk-single-table-get.ts': 8_300,
-  'examples/handler.ts': 43_800,
-  'bench/handlers/cdk-single-table-generic.ts': 43_800,
+  'bench/handlers/cdk-single-table.ts': 23_200,
+  'bench/handlers/cdk-single-table-get.ts': 8_550,
+  'examples/handler.ts': 45_400,
+  'bench/handlers/cdk-single-table-generic.ts': 45_400,
 };
 const ACCESS_HANDLERS = ['bench/handlers/cdk-single-table.ts', 'bench/handlers/cdk-single-table-get.ts'] as const;
 
@@ -163,7 +163,7 @@ test('a handler over a model without versioned, timestamped or unique entities c
 test('the operations with no condition compiler unless a condition is made: the condition code comes with where', async () => {
   const handler = 'test/fixtures/handlers/model-file-handler.ts';
   for (const result of [await bundle(handler), await bundle(handler, { asPackage: true })]) {
-    expect(result.bytes).toBeLessThanOrEqual(57_600);
+    expect(result.bytes).toBeLessThanOrEqual(59_200);
     for (const pattern of [...MAINTAINED_CODE, /caller's condition/, /TRANSACTION_CANCELLED|TransactWriteItems/]) expect(result.code).not.toMatch(pattern);
   }
   const inputs = Object.keys((await bundle(handler)).inputs);

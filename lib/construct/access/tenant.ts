@@ -8,6 +8,7 @@ import { encodeSegment } from '../../keys/encoding';
 import { guardMark } from '../../keys/unique-guard';
 import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { AttributeKind } from '../../manifest/structs';
+import { finding } from '../design-error';
 
 /** An IAM policy variable, e.g. `${aws:PrincipalTag/tenantId}`: inserted without encoding. */
 const POLICY_VARIABLE = /^\$\{[^{}$*?]+\}$/;
@@ -33,11 +34,13 @@ export function tenantKeyPattern(
   if (at < 0) return undefined;
   const value = template.segments.slice(0, at).find((s) => s.literal === undefined);
   if (value) {
-    throw new Error(`${where}: tenant isolation needs the tenant attribute '${tenant.attribute}' before any other value in ${template.source}, `
-      + `but {${value.attribute}} comes first; put the tenant segment first, e.g. TENANT#{${tenant.attribute}}#...`);
+    throw finding('TENANT_SEGMENT_NOT_FIRST', where, `tenant isolation needs the tenant attribute '${tenant.attribute}' before any other value in ${template.source}, `
+      + `but {${value.attribute}} comes first`, `put the tenant segment first, e.g. TENANT#{${tenant.attribute}}#...`);
   }
   const kind = template.segments[at].kind;
-  if (kind !== AttributeKind.STRING) throw new Error(`${where}: the tenant attribute '${tenant.attribute}' is ${kind}; tenant isolation needs a STRING attribute`);
+  if (kind !== AttributeKind.STRING) {
+    throw finding('TENANT_ATTRIBUTE_NOT_STRING', where, `the tenant attribute '${tenant.attribute}' is ${kind}`, 'isolate tenants on a STRING attribute');
+  }
   return shapeOf(model, template, sharded, { attribute: tenant.attribute, pattern: tenantValue(model, tenant) });
 }
 
@@ -67,7 +70,7 @@ function tenantValue(model: TableModel, tenant: TenantIsolation): string {
   const encoded = encodeSegment(AttributeKind.STRING, tenant.value, model.escapeChar);
   if (!('segment' in encoded)) {
     const why = 'error' in encoded ? encoded.error : 'is empty';
-    throw new Error(`tenant isolation: the tenant id ${JSON.stringify(tenant.value)} ${why}`);
+    throw finding('TENANT_VALUE_INVALID', 'grant options', `tenant isolation: the tenant id ${JSON.stringify(tenant.value)} ${why}`, 'give the tenant id the application writes, or an IAM policy variable such as ${aws:PrincipalTag/tenantId}');
   }
   return iamLiteral(encoded.segment);
 }
@@ -87,9 +90,9 @@ export function guardKeyPatterns(model: TableModel, entity: EntityModel, tenant:
   const scopes = new Set(entity.unique!.map((u) => entity.uniqueScope?.[u]));
   const shared = tenant && entity.unique!.filter((u) => entity.uniqueScope?.[u] !== tenant.attribute);
   if (shared?.length) {
-    throw new Error(`entity ${entity.name}: the values of its unique ${shared.join(', ')} are held by guard items shared by every tenant, `
-      + `which tenant isolation on '${tenant!.attribute}' cannot allow without letting one tenant see and take another's values; `
-      + `declare uniqueScope: { ${shared.map((u) => `${u}: '${tenant!.attribute}'`).join(', ')} } on ${entity.name} (each tenant's values unique among its own items)`);
+    throw finding('TENANT_UNIQUE_SHARED', `entity ${entity.name}`, `the values of its unique ${shared.join(', ')} are held by guard items shared by every tenant, `
+      + `which tenant isolation on '${tenant!.attribute}' cannot allow without letting one tenant see and take another's values`,
+    `declare uniqueScope: { ${shared.map((u) => `${u}: '${tenant!.attribute}'`).join(', ')} } on ${entity.name} (each tenant's values unique among its own items)`);
   }
   return [...scopes].map((scope) => {
     if (scope === undefined) return guards;

@@ -13,16 +13,34 @@ import { Construct } from 'constructs';
 import { segmentCode } from './code';
 import { backfillDefinition } from './definition';
 import type { SingleTableBackfillProps } from './options';
+import { DiagnosticSink, ManifestError } from '../../manifest/diagnostics';
 import { TABLE_INDEX, TableModel } from '../../manifest/model';
 import { resolveModel } from '../../manifest/resolve';
+import { anything, MAX_RATE_PER_SECOND, opt, Shape, text, whole } from '../../manifest/shape';
 import { BACKFILL_MAX_WCU_ENV, BACKFILL_RESERVE_ENV, BACKFILL_TABLE_ENV } from '../../migrate/lambda-environment';
 import { planBackfill } from '../../migrate/plan';
 import { loadModel } from '../../runtime/table/load-model';
 import { grantNeeds } from '../access/grant';
+import { checked, checkOptions, finding } from '../design-error';
 
 /** Parallel scan segments at most: States.ArrayRange lists up to 1000 items. */
 const MAX_SEGMENTS = 1000;
 const DEFAULT_SEGMENTS = 16;
+const WHERE = 'addBackfill options';
+
+const BACKFILL_OPTIONS: Shape = {
+  kind: 'struct',
+  fields: {
+    previousManifest: opt(anything),
+    previousModelFile: opt(text()),
+    segments: opt(whole('BACKFILL_OPTION_INVALID', 1, MAX_SEGMENTS, `a whole number from 1 to ${MAX_SEGMENTS}`)),
+    maxConcurrency: opt(whole('BACKFILL_OPTION_INVALID', 1, MAX_SEGMENTS, 'a whole number from 1 to segments')),
+    maxWriteUnitsPerSecond: opt({ kind: 'number', code: 'BACKFILL_OPTION_INVALID', min: Number.MIN_VALUE, max: MAX_RATE_PER_SECOND, integer: false, what: 'a positive number of write units per second (leave it out for no limit)' }),
+    timeout: opt(anything),
+    memorySize: opt(anything),
+    logRetention: opt(anything),
+  },
+};
 
 /**
  * A backfill job: the state machine to start after a design change (a new GSI, a changed template,
@@ -36,14 +54,19 @@ export class SingleTableBackfill extends Construct {
 
   constructor(scope: Construct, id: string, props: SingleTableBackfillProps) {
     super(scope, id);
-    const settings = this.check(props);
     const { model } = props.table;
-    const previous = this.previousModel(props);
-    try {
-      planBackfill(model, previous);
-    } catch (e) {
-      throw new Error(`SingleTableBackfill ${this.node.path}: ${(e as Error).message}`);
-    }
+    const { settings, previous } = checked(this, () => {
+      const checkedSettings = this.check(props);
+      const previousModel = this.previousModel(props);
+      try {
+        planBackfill(model, previousModel);
+      } catch (e) {
+        // The plan's messages say what changed, then (after '; ') what to do instead.
+        const [what, ...fix] = (e as Error).message.split('; ');
+        throw finding('BACKFILL_PLAN_INVALID', WHERE, what, fix.join('; ') || 'give the manifest the table was deployed with as previousManifest');
+      }
+      return { settings: checkedSettings, previous: previousModel };
+    });
     const retention = props.logRetention ?? RetentionDays.ONE_YEAR;
     const wcu = props.maxWriteUnitsPerSecond;
 
@@ -84,27 +107,24 @@ export class SingleTableBackfill extends Construct {
     this.acknowledgeWildcards();
   }
 
+  /** The settings of the options, or the findings of every option that does not hold. */
   private check(props: SingleTableBackfillProps): { segments: number; maxConcurrency: number; timeout: Duration } {
-    const where = `SingleTableBackfill ${this.node.path}`;
+    const { table: _table, ...options } = props;
+    checkOptions(options, BACKFILL_OPTIONS, WHERE);
+    const sink = new DiagnosticSink();
     const segments = props.segments ?? DEFAULT_SEGMENTS;
-    if (!Number.isInteger(segments) || segments < 1 || segments > MAX_SEGMENTS) {
-      throw new Error(`${where}: segments is ${segments}; give a whole number from 1 to ${MAX_SEGMENTS}`);
-    }
     const maxConcurrency = props.maxConcurrency ?? segments;
-    if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1 || maxConcurrency > segments) {
-      throw new Error(`${where}: maxConcurrency is ${maxConcurrency}; give a whole number from 1 to segments (${segments})`);
-    }
-    const wcu = props.maxWriteUnitsPerSecond;
-    if (wcu !== undefined && !(Number.isFinite(wcu) && wcu > 0)) {
-      throw new Error(`${where}: maxWriteUnitsPerSecond is ${wcu}; give a positive number of write units per second, or leave it out for no limit`);
+    if (maxConcurrency > segments) {
+      sink.error('BACKFILL_OPTION_INVALID', WHERE, `maxConcurrency is ${maxConcurrency}, more than segments (${segments})`, `give a whole number from 1 to ${segments}`);
     }
     const timeout = props.timeout ?? Duration.minutes(15);
     if (!Token.isUnresolved(timeout.toSeconds()) && (timeout.toSeconds() < 60 || timeout.toSeconds() > 900)) {
-      throw new Error(`${where}: timeout is ${timeout.toHumanString()}; give 1 to 15 minutes (Lambda's limit is 15; a shorter one leaves no time for a page)`);
+      sink.error('BACKFILL_OPTION_INVALID', WHERE, `timeout is ${timeout.toHumanString()}`, "give 1 to 15 minutes (Lambda's limit is 15; a shorter one leaves no time for a page)");
     }
     if (props.previousManifest && props.previousModelFile) {
-      throw new Error(`${where}: both previousManifest and previousModelFile are given; give one`);
+      sink.error('BACKFILL_OPTION_INVALID', WHERE, 'both previousManifest and previousModelFile are given', 'give one');
     }
+    if (sink.hasErrors) throw new ManifestError(sink.all);
     return { segments, maxConcurrency, timeout };
   }
 
@@ -113,7 +133,8 @@ export class SingleTableBackfill extends Construct {
       try {
         return resolveModel(props.previousManifest);
       } catch (e) {
-        throw new Error(`SingleTableBackfill ${this.node.path}: previousManifest: ${(e as Error).message}`);
+        if (!(e instanceof ManifestError)) throw e;
+        throw new ManifestError(e.diagnostics.map((d) => ({ ...d, location: `previousManifest, ${d.location}` })));
       }
     }
     if (props.previousModelFile === undefined) return undefined;
@@ -121,7 +142,7 @@ export class SingleTableBackfill extends Construct {
     try {
       return loadModel(JSON.parse(readFileSync(path, 'utf8')));
     } catch (e) {
-      throw new Error(`SingleTableBackfill ${this.node.path}: previousModelFile ${path}: ${(e as Error).message}; give the .model.json \`single-table generate\` writes`);
+      throw finding('BACKFILL_PREVIOUS_MODEL_INVALID', WHERE, `previousModelFile ${path}: ${(e as Error).message}`, 'give the .model.json `single-table generate` writes');
     }
   }
 

@@ -2,14 +2,22 @@
 // reject only at deployment, that TableV2 would silently pass through, or that Python, Java and
 // JSON users can write with the wrong type. Each finding names the property, the value and the fix.
 import { Token } from 'aws-cdk-lib';
-import { BillingMode, ContributorInsightsMode, ReplicaTableProps, StreamViewType, TableClass, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { BillingMode, ContributorInsightsMode, MultiRegionConsistency, ReplicaTableProps, StreamViewType, TableClass, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableFeatureProps } from './options';
 import type { DiagnosticSink } from '../../manifest/diagnostics';
 import { IndexType, TableModel } from '../../manifest/model';
+import { anything, checkShape, opt, Shape } from '../../manifest/shape';
 import { describeType, describeValue, own } from '../../manifest/values';
+import { didYouMean } from '../../model/closest-name';
 import { BillingFacts, checkCapacity, checkRequestUnits } from '../billing';
 import type { SingleTableProps } from '../single-table';
 import { checkPointInTimeRecovery, PROPS_LOCATION as WHERE } from '../table-options';
+
+/** A GSI's options (checked one by one below): any other name is refused. */
+const GLOBAL_INDEX_OPTIONS: Shape = {
+  kind: 'struct',
+  fields: Object.fromEntries(['contributorInsightsSpecification', 'maxReadRequestUnits', 'maxWriteRequestUnits', 'warmThroughput'].map((f) => [f, opt(anything)])),
+};
 
 /** An AWS region name such as `eu-west-1` or `us-gov-west-1`. */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
@@ -34,6 +42,7 @@ export function checkTableFeatures(
   checkTags(sink, 'tags', props.tags);
   for (const [name, options] of indexEntries(model, sink, 'globalSecondaryIndexOptions', props.globalSecondaryIndexOptions)) {
     const path = `globalSecondaryIndexOptions.${name}`;
+    checkShape(options, GLOBAL_INDEX_OPTIONS, { location: WHERE, path }, sink);
     checkInsights(sink, `${path}.contributorInsightsSpecification`, options.contributorInsightsSpecification);
     checkRequestUnits(sink, onDemand, `${path}.maxReadRequestUnits`, options.maxReadRequestUnits);
     checkRequestUnits(sink, onDemand, `${path}.maxWriteRequestUnits`, options.maxWriteRequestUnits);
@@ -44,6 +53,62 @@ export function checkTableFeatures(
     sink.error('STREAM_POLICY_WITHOUT_STREAM', WHERE, 'streamResourcePolicy is set but the table has no stream', 'set dynamoStream (e.g. StreamViewType.NEW_AND_OLD_IMAGES), or remove streamResourcePolicy');
   }
   if (billing) checkReplicas(model, props, region, onDemand, sink);
+  checkConsistency(props, region, sink);
+}
+
+/** The region sets multi-region strong consistency runs in: all three regions in one set. */
+const STRONG_REGION_SETS: { readonly [set: string]: readonly string[] } = {
+  US: ['us-east-1', 'us-east-2', 'us-west-2'],
+  EU: ['eu-west-1', 'eu-west-2', 'eu-west-3', 'eu-central-1'],
+  AP: ['ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3'],
+};
+
+/** `multiRegionConsistency` and `witnessRegion`: what DynamoDB accepts of a strongly consistent global table. */
+function checkConsistency(props: FeatureCheckProps, region: string, sink: DiagnosticSink): void {
+  const { multiRegionConsistency: consistency, witnessRegion: witness } = props;
+  if (consistency !== undefined && !Object.values(MultiRegionConsistency).includes(consistency)) {
+    sink.error('CONSISTENCY_INVALID', WHERE, `multiRegionConsistency is ${describeValue(consistency)}, not a MultiRegionConsistency`,
+      `${typeof consistency === 'string' ? didYouMean(consistency, Object.values(MultiRegionConsistency)) : ''}use MultiRegionConsistency.EVENTUAL or STRONG`);
+    return;
+  }
+  if (witness !== undefined && (typeof witness !== 'string' || !REGION.test(witness))) {
+    sink.error('WITNESS_REGION_INVALID', WHERE, `witnessRegion ${describeValue(witness)} is not an AWS region name`, "name the witness's region, e.g. 'us-west-2'");
+    return;
+  }
+  if (consistency !== MultiRegionConsistency.STRONG) {
+    if (witness !== undefined) {
+      sink.error('WITNESS_REGION_WITHOUT_STRONG', WHERE, `witnessRegion is '${witness}' but the replicas agree eventually, where no witness votes`,
+        'set multiRegionConsistency: MultiRegionConsistency.STRONG, or remove witnessRegion');
+    }
+    return;
+  }
+  const replicas = Array.isArray(props.replicas) ? props.replicas.map((r) => r?.region).filter((r): r is string => typeof r === 'string') : [];
+  if (Token.isUnresolved(region)) {
+    sink.error('STRONG_CONSISTENCY_NEEDS_STACK_REGION', WHERE, 'multiRegionConsistency is STRONG but the stack has no region, so its region set is unknown',
+      "give the stack an explicit region: new Stack(app, 'Id', { env: { region: 'us-east-1' } })");
+    return;
+  }
+  const [setName, set] = Object.entries(STRONG_REGION_SETS).find(([, regions]) => regions.includes(region)) ?? [];
+  if (!set) {
+    sink.error('STRONG_CONSISTENCY_REGION_UNSUPPORTED', WHERE, `multiRegionConsistency is STRONG but the stack's region ${region} is in no region set that offers it`,
+      `deploy the stack in one of ${Object.values(STRONG_REGION_SETS).flat().join(', ')}, or use MultiRegionConsistency.EVENTUAL`);
+    return;
+  }
+  const outside = [...replicas, ...(witness === undefined ? [] : [witness])].filter((r) => !set.includes(r));
+  if (outside.length) {
+    sink.error('STRONG_CONSISTENCY_REGION_UNSUPPORTED', WHERE, `multiRegionConsistency is STRONG but ${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside the ${setName} region set of the stack's region ${region}`,
+      `put the replicas${witness === undefined ? '' : ' and the witness'} in ${set.filter((r) => r !== region).join(', ')}`);
+  }
+  if (witness !== undefined && (witness === region || replicas.includes(witness))) {
+    sink.error('WITNESS_REGION_INVALID', WHERE, `witnessRegion '${witness}' holds ${witness === region ? 'the table itself' : 'a replica'}`,
+      `give the witness a region of its own: ${set.filter((r) => r !== region && !replicas.includes(r)).join(' or ') || 'none is left in the set'}`);
+  }
+  const needed = witness === undefined ? 2 : 1;
+  if (replicas.length !== needed) {
+    sink.error('STRONG_CONSISTENCY_REPLICAS_INVALID', WHERE,
+      `multiRegionConsistency is STRONG with ${replicas.length} replica${replicas.length === 1 ? '' : 's'}${witness === undefined ? ' and no witness' : ` and the witness ${witness}`}; it needs three regions: the table's, and two replicas or one replica and a witness`,
+      witness === undefined ? `give ${needed} replicas, or ${replicas.length === 1 ? 'a witnessRegion' : 'one replica and a witnessRegion'}` : 'give exactly one replica beside the witness, or two replicas and no witnessRegion');
+  }
 }
 
 function checkReplicas(model: TableModel, props: FeatureCheckProps, region: string, onDemand: boolean, sink: DiagnosticSink): void {
@@ -132,7 +197,8 @@ function indexEntries<T>(model: TableModel, sink: DiagnosticSink, path: string, 
       continue;
     }
     const why = index?.type === IndexType.LSI ? `'${name}' is a local index, which shares the table's throughput and settings` : `the manifest declares no GSI '${name}'`;
-    sink.error('GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', WHERE, `${path} names ${describeValue(name)}, but ${why}`, gsis.length ? `use one of the GSIs: ${gsis.join(', ')}` : `remove ${path}: the manifest declares no GSIs`);
+    sink.error('GLOBAL_INDEX_OPTIONS_UNKNOWN_INDEX', WHERE, `${path} names ${describeValue(name)}, but ${why}`,
+      gsis.length ? `${didYouMean(name, gsis)}use one of the GSIs: ${gsis.join(', ')}` : `remove ${path}: the manifest declares no GSIs`);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // manifest decides (keys, indexes, projections), named and typed as TableV2's props, so props move
 // between the two unchanged.
 import type { CfnTag } from 'aws-cdk-lib';
-import type { ContributorInsightsSpecification, ReplicaTableProps, TableClass, WarmThroughput } from 'aws-cdk-lib/aws-dynamodb';
+import type { ContributorInsightsSpecification, MultiRegionConsistency, ReplicaTableProps, TableClass, WarmThroughput } from 'aws-cdk-lib/aws-dynamodb';
 import type { PolicyDocument } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 
@@ -49,6 +49,24 @@ export interface SingleTableFeatureProps {
    * @default - no replicas
    */
   readonly replicas?: ReplicaTableProps[];
+
+  /**
+   * How the replicas agree: EVENTUAL (each region's writes reach the others within about a second)
+   * or STRONG (multi-region strong consistency: a strongly consistent read in any region sees every
+   * write made in any region). STRONG needs three regions of one region set (US: us-east-1,
+   * us-east-2, us-west-2; EU: eu-west-1, eu-west-2, eu-west-3, eu-central-1; AP: ap-northeast-1,
+   * ap-northeast-2, ap-northeast-3): the stack's and two replicas, or one replica and `witnessRegion`.
+   * @default MultiRegionConsistency.EVENTUAL
+   */
+  readonly multiRegionConsistency?: MultiRegionConsistency;
+
+  /**
+   * The witness region of a table with STRONG `multiRegionConsistency` and one replica: it holds no
+   * replica, only the writes' quorum votes. In the stack's region set, other than the table's and
+   * the replica's regions.
+   * @default - no witness: STRONG consistency needs two replicas
+   */
+  readonly witnessRegion?: string;
 
   /**
    * The table class: STANDARD, or STANDARD_INFREQUENT_ACCESS for tables whose storage costs more

@@ -7,12 +7,14 @@ import { own } from '../../manifest/values';
 import { BillingFacts, readCapacityFrom } from '../billing';
 
 type FeatureTableProps = Pick<TablePropsV2,
-'replicas' | 'tableClass' | 'contributorInsightsSpecification' | 'tags' | 'warmThroughput' | 'resourcePolicy' | 'streamResourcePolicy' | 'kinesisStream'>;
+'replicas' | 'multiRegionConsistency' | 'witnessRegion' | 'tableClass' | 'contributorInsightsSpecification' | 'tags' | 'warmThroughput' | 'resourcePolicy' | 'streamResourcePolicy' | 'kinesisStream'>;
 
 /** The table-level TableV2 props of the features: the same props, replicas' GSI settings completed. */
 export function tableFeatures(model: TableModel, props: SingleTableFeatureProps, billing: BillingFacts): FeatureTableProps {
   return {
     replicas: props.replicas?.map((r) => ({ ...r, globalSecondaryIndexOptions: replicaIndexes(model, props, billing, r) })),
+    multiRegionConsistency: props.multiRegionConsistency,
+    witnessRegion: props.witnessRegion,
     tableClass: props.tableClass,
     contributorInsightsSpecification: props.contributorInsightsSpecification,
     tags: props.tags,

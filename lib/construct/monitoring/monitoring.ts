@@ -9,8 +9,25 @@ import { Construct } from 'constructs';
 import { causeDescription, scopeName, throttleDescription } from './alarm-texts';
 import { SingleTableMetrics, ThrottleCause, ThrottledOperation } from './metrics';
 import type { SingleTableMonitoringOptions } from './options';
+import { anything, bool, opt, Shape, text, whole } from '../../manifest/shape';
 import { ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_WARNING_GB } from '../../runtime/items/item-collections';
+import { checked, checkOptions } from '../design-error';
 import type { SingleTable } from '../single-table';
+
+const COUNT = (what: string) => whole('MONITORING_OPTION_INVALID', 1, 1_000_000, what);
+const MONITORING_OPTIONS: Shape = {
+  kind: 'struct',
+  fields: {
+    alarmAction: opt(anything),
+    throttleThreshold: opt(COUNT('a whole number of throttled events per minute, at least 1')),
+    systemErrorThreshold: opt(COUNT('a whole number of system errors per minute, at least 1')),
+    evaluationPeriods: opt(COUNT('a whole number of minutes, at least 1')),
+    datapointsToAlarm: opt(COUNT('a whole number of minutes, at least 1')),
+    throttleCauseAlarms: opt(bool),
+    itemCollectionThresholdGb: opt({ kind: 'number', code: 'MONITORING_OPTION_INVALID', min: 0.001, max: ITEM_COLLECTION_LIMIT_GB, integer: false, what: `a number of GB above 0, up to ${ITEM_COLLECTION_LIMIT_GB}` }),
+    dashboardName: opt(text()),
+  },
+};
 
 /** Properties of `SingleTableMonitoring`. */
 export interface SingleTableMonitoringProps extends SingleTableMonitoringOptions {
@@ -40,6 +57,8 @@ export class SingleTableMonitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: SingleTableMonitoringProps) {
     super(scope, id);
+    const { table: _table, ...options } = props;
+    checked(this, () => checkOptions(options, MONITORING_OPTIONS, 'monitor options'));
     this.options = props;
     const table = props.table;
     this.metrics = new SingleTableMetrics(table.tableName);

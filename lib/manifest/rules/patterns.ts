@@ -3,6 +3,7 @@ import { didYouMean } from '../../model/closest-name';
 import { attributeKeyNames, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model';
 import { SingleTableManifest, SortKeyCondition } from '../structs';
 import type { ManifestRule } from './rule';
+import { undeclaredIndexFix } from '../index-name-fix';
 
 /** A pattern names known entities, a known index, and an index each of its entities populates. */
 export const patternsNameWhatExists: ManifestRule = (model, manifest, sink) => {
@@ -15,7 +16,8 @@ export const patternsNameWhatExists: ManifestRule = (model, manifest, sink) => {
     }
     const index = model.indexes[indexName];
     if (!index) {
-      sink.error('PATTERN_INDEX_UNKNOWN', where, `uses index '${indexName}', which does not exist`, `${didYouMean(indexName, Object.keys(model.indexes))}use one of: ${Object.keys(model.indexes).join(', ')}`);
+      sink.error('PATTERN_INDEX_UNKNOWN', where, `uses index '${indexName}', which does not exist`,
+        undeclaredIndexFix(indexName, manifest, Object.keys(model.indexes), `use one of: ${Object.keys(model.indexes).join(', ')}`));
     }
     for (const entityName of def.entities) {
       const entity = model.entities[entityName];

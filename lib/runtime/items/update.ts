@@ -173,6 +173,51 @@ function unionOf(missing: ReadonlyMap<string, string[]>): string[] {
 }
 
 /**
+ * Every attribute an update must pass for none to be lacking: the ones it lacks, and those the
+ * indexes they are inputs of need in turn (passed, an attribute counts as changed and moves its
+ * indexes' keys too). Without it, each retry would be refused for one more attribute.
+ */
+function toPass(model: TableModel, changes: Changes): string[] {
+  const { entity, values, removed, keyNames } = changes;
+  const all = new Set(unionOf(changes.missing));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const slot in entity.keys) {
+      if (slot === TABLE_INDEX) continue;
+      const inputs = indexInputs(entity, model.indexes[slot]);
+      if (!inputs.some((n) => all.has(n)) || inputs.some((n) => removed.has(n) || values[n] === '' || values[n] === false)) continue;
+      for (const n of inputs) {
+        if (values[n] === undefined && !keyNames.has(n) && !all.has(n)) {
+          all.add(n);
+          grew = true;
+        }
+      }
+    }
+  }
+  return [...all];
+}
+
+/** The error of an update that lacks index inputs: every attribute to pass at once, and the update that would work. */
+function partialIndexUpdate(model: TableModel, changes: Changes, prefix: string, alternatives: string): SingleTableError {
+  const { entity, changed, missing, keyNames } = changes;
+  const given = [...changed].filter((n) => [...missing.keys()].some((slot) => indexInputs(entity, model.indexes[slot]).includes(n)));
+  const per = [...missing].map(([slot, names]) => `${slot}: ${names.join(', ')}`).join('; ');
+  const pass = toPass(model, changes);
+  const fields = [...new Set([...keyNames, ...Object.keys(changes.values).filter((n) => changes.values[n] !== undefined), ...pass])];
+  return new SingleTableError('PARTIAL_INDEX_UPDATE',
+    `${prefix}changes ${given.join(', ')} but not ${unionOf(missing).join(', ')}, which the index keys it moves are also composed from (${per}); ` +
+    `pass ${pass.join(', ')} too, with their current values: { ${fields.join(', ')} }${alternatives}`,
+    { entity: entity.name, attribute: pass[0] });
+}
+
+/** The error of a transaction's update action that lacks index inputs (a transaction cannot read them first). */
+export function partialIndexUpdateInTransaction(
+  model: TableModel, entityName: string, input: Input, remove: readonly string[], extras: UpdateExtras, action: number,
+): SingleTableError {
+  return partialIndexUpdate(model, changesOf(model, entityName, input, remove, extras), `action ${action} `, ' (a transaction cannot read them first)');
+}
+
+/**
  * UpdateItem input: `input` holds the table key attributes and the attributes to set. `stored`
  * is the stored item as read for `readMissing` (or undefined): index inputs the update lacks are
  * taken from it, on the condition that they still hold those values.
@@ -190,13 +235,7 @@ export function buildUpdate(
   const { entity, values: withMaintainedValues, versioned, operations, set, removed, changed, missing } = changes;
   const lacking = unionOf(missing);
   if (lacking.length > 0 && !stored) {
-    const given = [...changed].filter((n) => [...missing.keys()].some((slot) => indexInputs(entity, model.indexes[slot]).includes(n)));
-    const per = [...missing].map(([slot, names]) => `${slot}: ${names.join(', ')}`).join('; ');
-    throw new SingleTableError('PARTIAL_INDEX_UPDATE',
-      `changes ${given.join(', ')} but not ${lacking.join(', ')}, which the index keys it moves are also composed from (${per}); ` +
-      `pass ${lacking.join(', ')} too (their current values are fine), let the update read them with { readMissing: true }, ` +
-      "or write the whole item with putItem(..., { mode: 'replace' })",
-      { entity: entity.name, attribute: lacking[0] });
+    throw partialIndexUpdate(model, changes, '', "; or let the update read them with { readMissing: true }, or write the whole item with putItem(..., { mode: 'replace' })");
   }
   const names: Record<string, string> = {};
   const values: Record<string, AttributeValue> = {};

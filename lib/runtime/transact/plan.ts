@@ -11,7 +11,7 @@ import { ExpressionPlaceholders, ExpressionRefs } from '../expressions/refs';
 import { MaintainedWrites, maintainedWrites } from '../items/maintained-writes';
 import { buildDelete, buildPut, keyFromInput } from '../items/requests';
 import { GuardWrite, guardItem, guardWrites, heldByCondition, unchangedCondition } from '../items/unique';
-import { buildUpdate, missingIndexInputs, touchedByOperator, UpdateOperators } from '../items/update';
+import { buildUpdate, missingIndexInputs, partialIndexUpdateInTransaction, touchedByOperator, UpdateOperators } from '../items/update';
 import { keyAttributes, tableKey, tableKeyNames } from '../keys/item-keys';
 import { entityOf, valuesText } from '../keys/values';
 import { SingleTableError } from '../table/errors';
@@ -239,11 +239,8 @@ function actionItem(
     case 'update': {
       const remove = action.remove ?? [];
       const extras = { operators: action, maintained };
-      const lacking = missingIndexInputs(model, name, action.changes ?? {}, remove, extras);
-      if (lacking.length > 0) {
-        throw new SingleTableError('PARTIAL_INDEX_UPDATE',
-          `action ${i} moves index keys also composed from ${lacking.join(', ')}; pass ${lacking.join(', ')} too (their current values are fine): ` +
-          'a transaction cannot read them first', { entity: name, attribute: lacking[0] });
+      if (missingIndexInputs(model, name, action.changes ?? {}, remove, extras).length > 0) {
+        throw partialIndexUpdateInTransaction(model, name, action.changes ?? {}, remove, extras, i);
       }
       const { ReturnValues: _, ...update } = buildUpdate(model, tableName, name, action.changes!, remove, undefined, extras);
       const after: Record<string, unknown> = { ...action.changes };

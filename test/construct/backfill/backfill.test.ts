@@ -224,16 +224,16 @@ describe('bad props fail the synth, naming the construct, the value and the fix'
     throw new Error('expected the synth to fail');
   };
   test.each([
-    ['no segment', { segments: 0 }, 'SingleTableBackfill Shop/Table/Backfill: segments is 0; give a whole number from 1 to 1000'],
-    ['more segments than ArrayRange lists', { segments: 1001 }, 'segments is 1001; give a whole number from 1 to 1000'],
-    ['a fraction of a segment', { segments: 2.5 }, 'segments is 2.5'],
-    ['more concurrency than segments', { segments: 4, maxConcurrency: 5 }, 'maxConcurrency is 5; give a whole number from 1 to segments (4)'],
-    ['no concurrency', { maxConcurrency: 0 }, 'maxConcurrency is 0'],
-    ['a zero budget', { maxWriteUnitsPerSecond: 0 }, 'maxWriteUnitsPerSecond is 0; give a positive number of write units per second, or leave it out for no limit'],
-    ['an infinite budget', { maxWriteUnitsPerSecond: Infinity }, 'maxWriteUnitsPerSecond is Infinity'],
-    ['under a minute', { timeout: Duration.seconds(30) }, 'timeout is 30 seconds; give 1 to 15 minutes'],
+    ['no segment', { segments: 0 }, 'Shop/Table/Backfill: 1 error to fix:\n  - [BACKFILL_OPTION_INVALID] addBackfill options: `segments` is the number 0, not a whole number from 1 to 1000.'],
+    ['more segments than ArrayRange lists', { segments: 1001 }, '`segments` is the number 1001, not a whole number from 1 to 1000'],
+    ['a fraction of a segment', { segments: 2.5 }, '`segments` is the number 2.5'],
+    ['more concurrency than segments', { segments: 4, maxConcurrency: 5 }, 'maxConcurrency is 5, more than segments (4). Fix: give a whole number from 1 to 4'],
+    ['no concurrency', { maxConcurrency: 0 }, '`maxConcurrency` is the number 0'],
+    ['a zero budget', { maxWriteUnitsPerSecond: 0 }, '`maxWriteUnitsPerSecond` is the number 0, not a positive number of write units per second (leave it out for no limit)'],
+    ['an infinite budget', { maxWriteUnitsPerSecond: Infinity }, '`maxWriteUnitsPerSecond` is the number Infinity'],
+    ['under a minute', { timeout: Duration.seconds(30) }, 'timeout is 30 seconds. Fix: give 1 to 15 minutes'],
     ["over Lambda's limit", { timeout: Duration.minutes(16) }, 'timeout is 16 minutes'],
-    ['two previous models', { previousManifest: shopManifest('A'), previousModelFile: 'a.json' }, 'both previousManifest and previousModelFile are given; give one'],
+    ['two previous models', { previousManifest: shopManifest('A'), previousModelFile: 'a.json' }, 'both previousManifest and previousModelFile are given. Fix: give one'],
     ['a missing model file', { previousModelFile: 'no-such.model.json' }, 'no-such.model.json: ENOENT'],
     ['a file that is no model', { previousModelFile: 'package.json' }, 'give the .model.json `single-table generate` writes'],
   ])('%s', (_, options, message) => {
@@ -243,12 +243,12 @@ describe('bad props fail the synth, naming the construct, the value and the fix'
   test('a previous manifest whose table key differs is refused: that is a copy, not a backfill', () => {
     const previous = shopManifest('A');
     const moved = { ...previous, entities: { ...previous.entities, Product: { ...previous.entities.Product, sk: 'ITEM#{productId}' } } };
-    expect(error({ previousManifest: moved })).toContain('SingleTableBackfill Shop/Table/Backfill: entity Product: its table key changed from PRODUCT#{productId} / ITEM#{productId}');
+    expect(error({ previousManifest: moved })).toContain('[BACKFILL_PLAN_INVALID] addBackfill options: entity Product: its table key changed from PRODUCT#{productId} / ITEM#{productId}');
   });
 
   test('an invalid previous manifest names what is wrong in it', () => {
     const previous = shopManifest('A');
-    expect(error({ previousManifest: { ...previous, accessPatterns: { broken: { entities: ['Nobody'] } } } })).toContain('previousManifest: ');
+    expect(error({ previousManifest: { ...previous, accessPatterns: { broken: { entities: ['Nobody'] } } } })).toContain('previousManifest, pattern broken: ');
   });
 });
 
