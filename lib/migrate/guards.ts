@@ -16,11 +16,11 @@ import { GUARD_OWNER_ATTRIBUTE } from '../keys/unique-guard';
 import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
 import { BatchEntry, drain, keyId, MAX_BATCH_GET } from '../runtime/batch/send-batches';
-import { UnprocessedError } from '../runtime/table/errors';
+import { guardItem, guardKeyAttributes } from '../runtime/items/unique';
 import { fromAttributeValue, fromItem } from '../runtime/keys/marshall';
+import { UnprocessedError } from '../runtime/table/errors';
 import { RetryPolicy, withThrottlingRetry } from '../runtime/table/retry';
 import { sendTransaction, TransactionCanceledError } from '../runtime/transact/send';
-import { guardItem, guardKeyAttributes } from '../runtime/items/unique';
 
 type Item = Record<string, AttributeValue>;
 

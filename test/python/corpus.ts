@@ -427,8 +427,16 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
   writeFileSync(file, `{"models":${JSON.stringify(documents)},"guardModel":${JSON.stringify(modelDocument(guardModel))},`
     + `"attributeKeyModels":${JSON.stringify(attributeKeyDocuments)},${vectors.slice(1)}`);
   const counts = {
-    segments, shards, puts, queries, cursors, guards, attributeKeyQueries: attributeKeys.queries, attributeKeyCursors: attributeKeys.cursors,
-    numbers, modelErrors,
+    segments,
+    shards,
+    puts,
+    queries,
+    cursors,
+    guards,
+    attributeKeyQueries: attributeKeys.queries,
+    attributeKeyCursors: attributeKeys.cursors,
+    numbers,
+    modelErrors,
   };
   return Object.fromEntries(Object.entries(counts).map(([kind, list]) => [kind, list.length]));
 }

@@ -133,7 +133,7 @@ test('an LSI pattern on collections nothing bounds: a GSI without the 10 GB cap,
   // Kept from failing writes, so written although it costs a little storage.
   expect(report.applied).toEqual(['GSI_FOR_UNBOUNDED_COLLECTION LSI1']);
   // Strongly consistent reads keep the LSI: the advice is to bound the collection.
-  const strong = { ...notesOnLsi.accessPatterns.notesByTime, consistentRead: true };
+  const strong = { ...notesOnLsi.accessPatterns!.notesByTime, consistentRead: true };
   const consistent = designAdvice({ ...notesOnLsi, accessPatterns: { notesByTime: strong } });
   expect(shown(consistent)[0].change).toBe('notesByTime reads strongly consistent, which only LSI1 gives: bound Note with maxItemsPerPartition instead');
   expect(shown(consistent)[0].manifest).toBeUndefined();

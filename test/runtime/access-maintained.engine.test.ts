@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import { uniqueManifest } from '../fixtures/unique-manifest';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { accessModule } from '../../lib/model/access-module';
 import { modelDocument } from '../../lib/model/document';
 import { maintainedWrites, openTable as openRuntimeTable, scan } from '../../lib/runtime';
+import { uniqueManifest } from '../fixtures/unique-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 type Loose = (...args: unknown[]) => Promise<unknown>;

@@ -6,8 +6,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { StoredItem } from './samples';
 import { IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { ProjectionKind } from '../../manifest/structs';
-import { compareUtf8 } from '../../runtime/query/fanout-order';
 import { fromAttributeValue } from '../../runtime/keys/marshall';
+import { compareUtf8 } from '../../runtime/query/fanout-order';
 import { projectionText } from '../describe';
 
 /** One entry of an index: the item's keys on it and the attributes it projects. */
