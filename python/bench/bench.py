@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'python'))
 
 from single_table_runtime import open_table  # noqa: E402
-from single_table_runtime.items import build_put  # noqa: E402
-from single_table_runtime.query import build_query_input, plan_query  # noqa: E402
+from single_table_runtime._items import build_put  # noqa: E402
+from single_table_runtime._query import build_query_input, plan_query  # noqa: E402
 
 MODEL = json.loads((ROOT / 'examples' / 'manifest.model.json').read_text())
 ORDER = {'username': 'ann', 'orderId': 'o-1', 'status': 'OPEN', 'createdAt': '2024-01-10T10:00:00.000Z', 'amount': 99.99,

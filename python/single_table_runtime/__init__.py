@@ -6,17 +6,17 @@ Node.js runtime, over boto3.
 """
 from typing import TYPE_CHECKING, Any
 
-from .errors import SingleTableError, TransactionCanceledError, UnprocessedError
-from .items import ConditionFailedError
-from .model import MODEL_FORMAT, MODEL_FORMAT_VERSION, Model, deployed_model, load_model
-from .query import Page
-from .results import Result
-from .send import RetryPolicy
-from .table import Condition, Order, Pages, PutMode, Table, open_table
+from ._errors import SingleTableError, TransactionCanceledError, UnprocessedError
+from ._items import ConditionFailedError
+from ._model import MODEL_FORMAT, MODEL_FORMAT_VERSION, Model, deployed_model, load_model
+from ._query import Page
+from ._results import Result
+from ._send import RetryPolicy
+from ._table import Condition, Order, Pages, PutMode, Table, open_table
 
 if TYPE_CHECKING:
-    from .streams import StreamChange
-    from .unique import ReleaseResult
+    from ._streams import StreamChange
+    from ._unique import ReleaseResult
 
 __all__ = ['open_table', 'Table', 'Page', 'Result', 'StreamChange', 'ReleaseResult', 'Model', 'load_model', 'deployed_model', 'RetryPolicy',
            'SingleTableError', 'ConditionFailedError', 'TransactionCanceledError', 'UnprocessedError', 'PutMode', 'Order', 'Pages', 'Condition',
@@ -26,9 +26,9 @@ __all__ = ['open_table', 'Table', 'Page', 'Result', 'StreamChange', 'ReleaseResu
 def __getattr__(name: str) -> Any:
     # The result types of stream decoding and unique-value release, imported with them: a cold start pays for neither.
     if name == 'StreamChange':
-        from .streams import StreamChange
+        from ._streams import StreamChange
         return StreamChange
     if name == 'ReleaseResult':
-        from .unique import ReleaseResult
+        from ._unique import ReleaseResult
         return ReleaseResult
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .encoding import _escapable, encode_number, normalize_date
-from .shard import fnv1a, mix32
-from .values import js_number_text
+from ._encoding import _escapable, encode_number, normalize_date
+from ._shard import fnv1a, mix32
+from ._values import js_number_text
 
 if TYPE_CHECKING:
-    from .keys import EntityKeys
+    from ._keys import EntityKeys
 
 FastWrite = Callable[[Any], 'dict[str, Any] | None']
 

@@ -1,7 +1,7 @@
 """A pattern's query plan for its most common inputs, compiled once per pattern.
 
 ``plan_query`` checks any input and works out any sort-key condition through the general path
-(keys.key_condition). Most queries give exactly the partition key's attributes (a partition, or a
+(_keys.key_condition). Most queries give exactly the partition key's attributes (a partition, or a
 ``BEGINS_WITH`` pattern read from its sort key's literal floor), or every attribute of an
 ``EQUALS`` pattern's keys, with the pattern's own order and consistency. For those, the plan is a
 set comparison, one key composition and a dict. Any other input (another condition, an option, a
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .encoding import MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, _escapable
-from .keys import compose
+from ._encoding import MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, _escapable
+from ._keys import compose
 
 if TYPE_CHECKING:
-    from .keys import PatternKeys
-    from .model import Model
-    from .query import Plan
+    from ._keys import PatternKeys
+    from ._model import Model
+    from ._query import Plan
 
 FastPlan = Callable[[Any, Any], 'Plan | None']
 

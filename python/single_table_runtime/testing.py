@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 if TYPE_CHECKING:
-    from .table import Table
+    from ._table import Table
 
 __all__ = ['LocalEngine', 'start_dynamodb_local', 'find_dynamodb_local', 'create_table', 'create_table_input', 'template_from_assembly',
            'assembly_model', 'single_table_engine', 'single_table', 'DYNAMODB_LOCAL_PACKAGE', 'TABLE_RESOURCE_TYPES']
@@ -277,7 +277,7 @@ else:
     def single_table(single_table_engine: LocalEngine, pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch) -> Table:
         """An open table on a fresh table of the cloud assembly's template, with its model layer's model file; the
         environment a connected function has (TABLE_NAME, SINGLE_TABLE_MODEL, AWS_ENDPOINT_URL_DYNAMODB) is set for the test."""
-        from .table import open_table
+        from ._table import open_table
         assembly = pytestconfig.invocation_params.dir / pytestconfig.getini('single_table_assembly')
         model = assembly_model(assembly)
         table_name = single_table_engine.create_table(template_from_assembly(assembly))

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from single_table_runtime import SingleTableError, open_table
-from single_table_runtime.results import to_results
+from single_table_runtime._results import to_results
 
 WHERE = {'tournamentId': 'WINTER2026', 'region': 'NA-EAST'}
 

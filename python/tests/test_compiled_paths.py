@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from single_table_runtime import SingleTableError, open_table
 from single_table_runtime._fast_put import compile_fast_write
-from single_table_runtime.keys import EntityKeys
-from single_table_runtime.values import item_attributes
+from single_table_runtime._keys import EntityKeys
+from single_table_runtime._values import item_attributes
 
 from conftest import ROOT
 
@@ -79,8 +79,8 @@ def test_the_common_put_takes_the_compiled_builder() -> None:
 
 
 def general_plan(table: Any, pattern: str, values: Any, limit: Any) -> Any:
-    from single_table_runtime.keys import check_key_sizes, key_condition
-    from single_table_runtime.query import Plan, read_options
+    from single_table_runtime._keys import check_key_sizes, key_condition
+    from single_table_runtime._query import Plan, read_options
     keys = table.model.pattern_keys(pattern)
     descending, strong = read_options(keys.pattern, keys.index, limit, None, None)
     condition = key_condition(table.model, keys, values)
@@ -92,7 +92,7 @@ def general_plan(table: Any, pattern: str, values: Any, limit: Any) -> Any:
 @given(st.sampled_from(sorted(MODEL.patterns)), st.data())
 def test_the_compiled_query_plan_is_the_general_paths_or_leaves_the_input_to_it(pattern_name: str, data: Any) -> None:
     from single_table_runtime._fast_query import compile_fast_plan
-    from single_table_runtime.query import Plan, build_query_input
+    from single_table_runtime._query import Plan, build_query_input
     keys = MODEL.pattern_keys(pattern_name)
     pattern = keys.pattern
     kinds = {a: MODEL.entities[e]['attributes'][a]['type'] for e in pattern['entities'] for a in MODEL.entities[e]['attributes']}

@@ -6,13 +6,13 @@ from typing import Any, Callable
 import pytest
 
 from single_table_runtime import SingleTableError, open_table
-from single_table_runtime.cursor import decode_cursor, encode_cursor, query_binding
-from single_table_runtime.encoding import Invalid, encode_value
-from single_table_runtime.items import build_put
-from single_table_runtime.query import build_query_input, plan_query, shards_to_query
-from single_table_runtime.shard import fnv1a, shard_for_item, shard_for_value
-from single_table_runtime.transact import _plan
-from single_table_runtime.unique import touched
+from single_table_runtime._cursor import decode_cursor, encode_cursor, query_binding
+from single_table_runtime._encoding import Invalid, encode_value
+from single_table_runtime._items import build_put
+from single_table_runtime._query import build_query_input, plan_query, shards_to_query
+from single_table_runtime._shard import fnv1a, shard_for_item, shard_for_value
+from single_table_runtime._transact import _plan
+from single_table_runtime._unique import touched
 
 
 def whole(value: Any) -> Any:
@@ -124,7 +124,7 @@ def test_guard_writes_of_random_transactions(corpus: dict[str, Any]) -> None:
 def test_stored_numbers_read_as_the_node_runtime_reads_them_with_every_digit(corpus: dict[str, Any]) -> None:
     from decimal import Decimal
 
-    from single_table_runtime.values import number_value
+    from single_table_runtime._values import number_value
 
     def check(v: dict[str, Any]) -> str | None:
         text, value = v['text'], number_value(v['text'])

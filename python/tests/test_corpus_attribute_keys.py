@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from single_table_runtime import SingleTableError, open_table
-from single_table_runtime.cursor import decode_cursor, encode_cursor, query_binding
-from single_table_runtime.query import build_query_input, plan_query
+from single_table_runtime._cursor import decode_cursor, encode_cursor, query_binding
+from single_table_runtime._query import build_query_input, plan_query
 
 from test_corpus import agree, options_of, whole
 

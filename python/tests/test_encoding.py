@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from single_table_runtime.encoding import (decode_number, decode_string, encode_number, encode_string, escape_char_for, normalize_date,
+from single_table_runtime._encoding import (decode_number, decode_string, encode_number, encode_string, escape_char_for, normalize_date,
                                            number_segment)
 
 DELIMITERS = '!#$%&*+'

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from single_table_runtime.fanout import fan_out_query
+from single_table_runtime._fanout import fan_out_query
 
 KEYS = ('SK', 'PK', 'ID')
 key_text = st.text(alphabet='ab#é😀', max_size=3)

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from single_table_runtime import open_table
-from single_table_runtime.cursor import decode_cursor, encode_cursor, query_binding
-from single_table_runtime.encoding import decode_number, decode_string, encode_value, escape_char_for
-from single_table_runtime.items import build_put
-from single_table_runtime.query import build_query_input, plan_query, shards_to_query
-from single_table_runtime.shard import shard_for_item, shard_for_value
-from single_table_runtime.transact import _plan
+from single_table_runtime._cursor import decode_cursor, encode_cursor, query_binding
+from single_table_runtime._encoding import decode_number, decode_string, encode_value, escape_char_for
+from single_table_runtime._items import build_put
+from single_table_runtime._query import build_query_input, plan_query, shards_to_query
+from single_table_runtime._shard import shard_for_item, shard_for_value
+from single_table_runtime._transact import _plan
 
 FIXTURES = Path(__file__).resolve().parents[2] / 'test' / 'fixtures'
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from single_table_runtime import MODEL_FORMAT_VERSION, SingleTableError, open_table
-from single_table_runtime.model import load_model
-from single_table_runtime.query import build_query_input, plan_query
+from single_table_runtime._model import load_model
+from single_table_runtime._query import build_query_input, plan_query
 
 
 def example_document(example_model: str) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from single_table_runtime import SingleTableError, open_table
-from single_table_runtime.encoding import number_of
-from single_table_runtime.results import to_results
-from single_table_runtime.values import number_value, storable_number
+from single_table_runtime._encoding import number_of
+from single_table_runtime._results import to_results
+from single_table_runtime._values import number_value, storable_number
 
 MAX_SAFE = 2 ** 53 - 1
 ENGINE = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

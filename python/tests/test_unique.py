@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from single_table_runtime import ConditionFailedError, SingleTableError, TransactionCanceledError
-from single_table_runtime.items import build_put
-from single_table_runtime.unique import guard_key
+from single_table_runtime._items import build_put
+from single_table_runtime._unique import guard_key
 
 
 def guard(table: Any, entity: str, attribute: str, value: Any, key: dict[str, Any]) -> dict[str, Any] | None:

@@ -10,7 +10,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from single_table_runtime import ConditionFailedError, SingleTableError, TransactionCanceledError, UnprocessedError, open_table
-from single_table_runtime.send import RetryPolicy
+from single_table_runtime._send import RetryPolicy
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_versions_and_timestamps(maintained: Any) -> None:
 
 
 def test_a_transaction_stamps_every_action_with_one_time(maintained: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    import single_table_runtime.items as items
+    import single_table_runtime._items as items
 
     class Ticking(datetime):
         """A clock a millisecond later at every reading, so two readings never agree."""

@@ -101,7 +101,7 @@ test('a Python function\'s layer holds the model file and the Python runtime pac
   const path = table.functionEnvironment().SINGLE_TABLE_MODEL;
   const sources = join(__dirname, '..', '..', 'python', 'single_table_runtime');
   const modules = readdirSync(sources).filter((f) => f.endsWith('.py') || f === 'py.typed').sort();
-  expect(modules).toEqual(expect.arrayContaining(['__init__.py', 'table.py', 'keys.py', 'py.typed']));
+  expect(modules).toEqual(expect.arrayContaining(['__init__.py', 'testing.py', '_table.py', '_keys.py', 'py.typed']));
   const [python] = layerFiles(app, 'Shop/Py');
   expect(python).toEqual({
     [path]: modelJson(table.model),

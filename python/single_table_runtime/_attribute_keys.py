@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .encoding import DATE_RULE, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, must_be
-from .errors import SingleTableError
-from .keys import check_size
-from .values import KINDS
+from ._encoding import DATE_RULE, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, must_be
+from ._errors import SingleTableError
+from ._keys import check_size
+from ._values import KINDS
 
 if TYPE_CHECKING:
-    from .model import Model
+    from ._model import Model
 
 # The comparison each sort-key condition puts on the last sort attribute given.
 _OPERATORS = {'EQUALS': '=', 'BEGINS_WITH': 'begins_with', 'LESS_THAN': '<', 'LESS_THAN_OR_EQUAL': '<=', 'GREATER_THAN': '>',

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .encoding import DATE_SEGMENT, NUMBER_SEGMENT, decode_number, decode_string
-from .values import from_item
+from ._encoding import DATE_SEGMENT, NUMBER_SEGMENT, decode_number, decode_string
+from ._values import from_item
 
 if TYPE_CHECKING:
-    from .model import Model
+    from ._model import Model
 
 
 class Result(NamedTuple):

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .errors import SingleTableError
-from .items import ConditionFailedError, _existence, _version_condition, expected_version, now_iso
-from .values import attribute_of, checked_value, from_attribute_value, number_text, storable_number
+from ._errors import SingleTableError
+from ._items import ConditionFailedError, _existence, _version_condition, expected_version, now_iso
+from ._values import attribute_of, checked_value, from_attribute_value, number_text, storable_number
 
 if TYPE_CHECKING:
-    from .table import Table
+    from ._table import Table
 
 OPERATOR_KINDS: dict[str, tuple[str, ...] | None] = {
     'add': ('NUMBER', 'STRING_SET', 'NUMBER_SET'),
@@ -225,15 +225,15 @@ def build_update(table: Table, entity_name: str, changes: Mapping[str, Any], rem
     if c.versioned or condition is not None:
         request['ReturnValuesOnConditionCheckFailure'] = 'ALL_OLD'
     if condition is not None:
-        from .conditions import add_condition
+        from ._conditions import add_condition
         add_condition(table, request, entity, condition)
     return request
 
 
 def update_item(table: Table, entity_name: str, changes: Mapping[str, Any], remove: list[str] | tuple[str, ...], operators: Mapping[str, Any],
                 condition: Any, read_missing: bool) -> dict[str, Any]:
-    from .items import send_write
-    from .values import from_item
+    from ._items import send_write
+    from ._values import from_item
 
     def send(request: dict[str, Any]) -> dict[str, Any]:
         out = send_write(table, entity_name, 'update_item', request, changes, condition)

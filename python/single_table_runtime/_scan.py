@@ -6,14 +6,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
-from .cursor import decode_cursor, encode_cursor, js_json
-from .errors import SingleTableError, did_you_mean
-from .query import Page
-from .results import to_results
-from .send import with_retry
+from ._cursor import decode_cursor, encode_cursor, js_json
+from ._errors import SingleTableError, did_you_mean
+from ._query import Page
+from ._results import to_results
+from ._send import with_retry
 
 if TYPE_CHECKING:
-    from .table import Table
+    from ._table import Table
 
 CURSOR_NAME = 'scan'
 
@@ -57,7 +57,7 @@ def plan_scan(table: Table, entities: Any, segments: Any, segment: Any, limit: A
         request['ExpressionAttributeValues'] = values
     keep = None
     if attributes is not None or filter is not None:
-        from .conditions import Refs, compile_condition
+        from ._conditions import Refs, compile_condition
         refs = Refs(request)
         models = [model.entities[e] for e in names]
         if attributes is not None:

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from .errors import SingleTableError
+from ._errors import SingleTableError
 
 _FOREIGN = 'the cursor is not one this runtime issued'
 

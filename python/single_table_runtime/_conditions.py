@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from .encoding import describe
-from .errors import SingleTableError, did_you_mean
-from .values import KINDS, checked_value, number_text, storable_number, to_attribute_value
+from ._encoding import describe
+from ._errors import SingleTableError, did_you_mean
+from ._values import KINDS, checked_value, number_text, storable_number, to_attribute_value
 
 if TYPE_CHECKING:
-    from .query import Plan
-    from .table import Table
+    from ._query import Plan
+    from ._table import Table
 
 COMPARISONS = {'eq': '=', 'ne': '<>', 'lt': '<', 'lte': '<=', 'gt': '>', 'gte': '>='}
 ATTRIBUTE_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'between', 'in', 'exists', 'beginsWith', 'contains']

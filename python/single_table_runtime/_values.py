@@ -7,8 +7,8 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
-from .encoding import DATE_RULE, _shortest_digits, must_be, normalize_date
-from .errors import SingleTableError, did_you_mean
+from ._encoding import DATE_RULE, _shortest_digits, must_be, normalize_date
+from ._errors import SingleTableError, did_you_mean
 
 
 # Every int of fewer than 39 digits is storable: the common case, told by one comparison.

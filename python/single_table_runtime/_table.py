@@ -5,17 +5,17 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Mapping, Sequence, Union
 
-from . import items as item_ops
-from .errors import SingleTableError
-from .model import Model, deployed_model, load_model
-from .query import Page, collect_pages, iterate_pages, pattern_page, plan_query
-from .results import Result
-from .send import RetryPolicy, with_retry
-from .values import from_item
+from . import _items as item_ops
+from ._errors import SingleTableError
+from ._model import Model, deployed_model, load_model
+from ._query import Page, collect_pages, iterate_pages, pattern_page, plan_query
+from ._results import Result
+from ._send import RetryPolicy, with_retry
+from ._values import from_item
 
 if TYPE_CHECKING:
-    from .streams import StreamChange
-    from .unique import ReleaseResult
+    from ._streams import StreamChange
+    from ._unique import ReleaseResult
 
 TABLE_NAME_ENV = 'TABLE_NAME'
 FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT'
@@ -41,9 +41,9 @@ class Table:
         self.retry = retry
         self.shard_concurrency = shard_concurrency
         self._executor: Any = None
-        self.fast_writes: dict[str, Any] = {}  # per entity, its compiled item builder or None (items.py)
-        self.fast_plans: dict[str, Any] = {}  # per pattern, its compiled plan or None (query.py)
-        self.query_shells: dict[Any, Any] = {}  # per pattern's keys, what each of its Query requests shares (query.py)
+        self.fast_writes: dict[str, Any] = {}  # per entity, its compiled item builder or None (_items.py)
+        self.fast_plans: dict[str, Any] = {}  # per pattern, its compiled plan or None (_query.py)
+        self.query_shells: dict[Any, Any] = {}  # per pattern's keys, what each of its Query requests shares (_query.py)
 
     @property
     def executor(self) -> Any:
@@ -59,7 +59,7 @@ class Table:
     def put(self, entity: str, item: Mapping[str, Any], *, mode: PutMode = 'upsert', condition: Condition | None = None) -> None:
         """Writes a whole item: ``upsert`` overwrites, ``create`` fails if it exists, ``replace`` fails if it does not."""
         if self.model.entity(entity).get('unique'):
-            from .unique import unique_put  # a transaction with the guards of its unique values
+            from ._unique import unique_put  # a transaction with the guards of its unique values
             return unique_put(self, entity, item, mode, condition)
         request = item_ops.build_put(self, entity, item, mode, condition)
         item_ops.send_write(self, entity, 'put_item', request, item, condition)
@@ -74,7 +74,7 @@ class Table:
                condition: Condition | None = None) -> dict[str, Any] | None:
         """Deletes an item; returns what it held, None when there was none."""
         if self.model.entity(entity).get('unique'):
-            from .unique import unique_delete  # a transaction with the release of its unique values' guards
+            from ._unique import unique_delete  # a transaction with the release of its unique values' guards
             return unique_delete(self, entity, key, must_exist, version, condition)
         request = item_ops.build_delete(self, entity, key, must_exist, version, condition)
         out = item_ops.send_write(self, entity, 'delete_item', request, key, condition)
@@ -85,10 +85,10 @@ class Table:
                set_if_missing: Mapping[str, Any] | None = None, condition: Condition | None = None, read_missing: bool = False) -> dict[str, Any]:
         """Sets ``changes`` (the table key attributes included) on an existing item, removes ``remove``, applies the
         operators, and recomputes the index keys it moves; returns the item as the update left it."""
-        from .update import update_item
+        from ._update import update_item
         operators = {'add': add, 'append': append, 'prepend': prepend, 'delete_from_set': delete_from_set, 'set_if_missing': set_if_missing}
         if self.model.entity(entity).get('unique'):
-            from .unique import unique_update  # a transaction with the guard writes, when it changes a unique value
+            from ._unique import unique_update  # a transaction with the guard writes, when it changes a unique value
             moved = unique_update(self, entity, changes, remove, operators, condition, read_missing)
             if moved is not None:
                 return moved
@@ -124,7 +124,7 @@ class Table:
         values = {} if values is None else values
         plan = plan_query(self, pattern, values, limit, order, consistent)
         if filter is not None or attributes is not None:
-            from .conditions import read_plan
+            from ._conditions import read_plan
             read_plan(self, plan, filter, attributes)
         return lambda cursor: pattern_page(self, pattern, values, plan, cursor)
 
@@ -133,49 +133,49 @@ class Table:
              pages: Pages = 1) -> Page:
         """One page of the table's items of ``entities`` (every entity by default; ``pages`` of them merged, or ``'all'``),
         segments read in parallel, with a cursor while some segment has more."""
-        from .scan import plan_scan
+        from ._scan import plan_scan
         return collect_pages(plan_scan(self, entities, segments, segment, limit, consistent, filter, attributes), cursor, pages)
 
     def scan_pages(self, *, entities: Sequence[str] | None = None, segments: int | None = None, segment: int | None = None,
                    limit: int | None = None, consistent: bool = False, cursor: str | None = None, filter: Condition | None = None,
                    attributes: Sequence[str] | None = None) -> Iterator[Page]:
         """Every page of a scan from ``cursor`` on, each read when the previous one is used up (the options are checked at the call)."""
-        from .scan import plan_scan
+        from ._scan import plan_scan
         return iterate_pages(plan_scan(self, entities, segments, segment, limit, consistent, filter, attributes), cursor)
 
     # ---- batches, transactions, streams ----------------------------------------------------------
 
     def batch_get(self, requests: Sequence[Mapping[str, Any]], *, consistent: bool = False) -> list[Result | None]:
         """Reads many items (``{'entity': ..., 'key': {...}}``); results in request order, None where there is none."""
-        from .transact import batch_get
+        from ._transact import batch_get
         return batch_get(self, requests, consistent)
 
     def batch_write(self, requests: Sequence[Mapping[str, Any]]) -> None:
         """Writes many puts (``{'type': 'put', 'entity', 'item'}``) and deletes (``{'type': 'delete', 'entity', 'key'}``);
         what DynamoDB leaves unprocessed is retried, and what stays so raises UnprocessedError listing it."""
-        from .transact import batch_write
+        from ._transact import batch_write
         batch_write(self, requests)
 
     def transact_write(self, actions: Sequence[Mapping[str, Any]], *, token: str | None = None) -> None:
         """Applies up to 100 actions atomically (``put``, ``update``, ``delete``, ``condition_check``), unique-value guards included."""
-        from .transact import transact_write
+        from ._transact import transact_write
         transact_write(self, actions, token)
 
     def transact_get(self, requests: Sequence[Mapping[str, Any]]) -> list[Result | None]:
         """Reads up to 100 items atomically; results in request order, None where there is none."""
-        from .transact import transact_get
+        from ._transact import transact_get
         return transact_get(self, requests)
 
     def release_unique_values(self, event: Mapping[str, Any], *, any_remove: bool = False) -> ReleaseResult:
         """Frees the unique values of the items a stream event's REMOVE records took away by time to live (every REMOVE
         with ``any_remove``): a ``ReleaseResult`` of the values ``released``, ``kept`` and ``skipped``."""
-        from .unique import release_unique_values
+        from ._unique import release_unique_values
         return release_unique_values(self, event, any_remove)
 
     def decode_stream(self, event: Mapping[str, Any], *, entities: Sequence[str] | None = None,
                       event_names: Sequence[Literal['INSERT', 'MODIFY', 'REMOVE']] | None = None) -> list[StreamChange]:
         """A DynamoDB stream event's records as typed changes (sends nothing)."""
-        from .streams import decode_stream
+        from ._streams import decode_stream
         return decode_stream(self.model, dict(event), entities, event_names)
 
 

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from botocore.exceptions import ClientError
 
-from .encoding import describe
-from .errors import SingleTableError
-from .send import error_code, with_retry
-from .values import attribute_of, checked_value, from_item, item_attributes
+from ._encoding import describe
+from ._errors import SingleTableError
+from ._send import error_code, with_retry
+from ._values import attribute_of, checked_value, from_item, item_attributes
 
 if TYPE_CHECKING:
-    from .table import Table
+    from ._table import Table
 
 EXPECTED_VERSION = ':expectedVersion'
 
@@ -147,7 +147,7 @@ def build_put(table: Table, entity_name: str, item: Mapping[str, Any], mode: str
     elif mode != 'upsert':
         request.update(_existence(table, mode == 'replace'))
     if condition is not None:
-        from .conditions import add_condition
+        from ._conditions import add_condition
         add_condition(table, request, entity, condition)
     return request
 
@@ -185,7 +185,7 @@ def build_delete(table: Table, entity_name: str, key: Mapping[str, Any], must_ex
     if version is not None or condition is not None:
         request['ReturnValuesOnConditionCheckFailure'] = 'ALL_OLD'
     if condition is not None:
-        from .conditions import add_condition
+        from ._conditions import add_condition
         add_condition(table, request, entity, condition)
     return request
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
-from .encoding import MAX_PARTITION_KEY_BYTES, Invalid, encode_string, encode_value
-from .errors import SingleTableError, TransactionCanceledError
-from .keys import check_size
-from .values import attribute_of, checked_value, from_attribute_value
+from ._encoding import MAX_PARTITION_KEY_BYTES, Invalid, encode_string, encode_value
+from ._errors import SingleTableError, TransactionCanceledError
+from ._keys import check_size
+from ._values import attribute_of, checked_value, from_attribute_value
 
 if TYPE_CHECKING:
-    from .table import Table
+    from ._table import Table
 
 GUARD_OWNER_ATTRIBUTE = 'unique:owner'
 OPERATORS = ('add', 'append', 'prepend', 'delete_from_set', 'set_if_missing')
@@ -165,7 +165,7 @@ def _json(value: Any) -> str:
 # ---- single-item writes of entities with unique attributes ---------------------------------------
 
 def unique_put(table: Table, entity: str, item: Mapping[str, Any], mode: str, condition: Any) -> None:
-    from .items import build_put
+    from ._items import build_put
     _alone(table, {'type': 'put', 'entity': entity, 'item': item, 'mode': mode, 'condition': condition},
            lambda: build_put(table, entity, item, mode, condition), item)
 
@@ -187,7 +187,7 @@ def unique_update(table: Table, entity: str, changes: Mapping[str, Any], remove:
     if read_missing:
         raise SingleTableError('UNIQUE_NEEDS_TRANSACTION', f"an update with read_missing cannot move the guard items of unique {','.join(moved)}: "
                                'give every input of the index keys it moves instead, or write it with transact_write', entity=entity)
-    from .update import build_update
+    from ._update import build_update
     _alone(table, {'type': 'update', 'entity': entity, 'changes': changes, 'remove': list(remove), 'condition': condition, **operators},
            lambda: build_update(table, entity, changes, remove, operators, condition), changes)
     # A transaction returns no item: read it as the update left it.
@@ -195,7 +195,7 @@ def unique_update(table: Table, entity: str, changes: Mapping[str, Any], remove:
 
 
 def unique_delete(table: Table, entity: str, key: Mapping[str, Any], must_exist: bool, version: int | None, condition: Any) -> dict[str, Any] | None:
-    from .items import build_delete
+    from ._items import build_delete
     before = table.get(entity, key, consistent=True)
     _alone(table, {'type': 'delete', 'entity': entity, 'key': key, 'must_exist': must_exist, 'version': version, 'condition': condition},
            lambda: build_delete(table, entity, key, must_exist, version, condition), key)
@@ -205,8 +205,8 @@ def unique_delete(table: Table, entity: str, key: Mapping[str, Any], must_exist:
 def _alone(table: Table, action: dict[str, Any], single_request: Any, values: Mapping[str, Any]) -> None:
     """One action as a transaction. Its own failed condition becomes the ConditionFailedError the single-item operation
     raises (VERSION_CONFLICT, the caller's condition, or the item's existence); a taken value is UNIQUE_VIOLATION."""
-    from .items import write_failure
-    from .transact import transact_write
+    from ._items import write_failure
+    from ._transact import transact_write
     try:
         transact_write(table, [action])
     except TransactionCanceledError as error:
@@ -245,8 +245,8 @@ def release_unique_values(table: Table, event: Mapping[str, Any], any_remove: bo
     names the removed item's key as its owner, and the item with that key does not hold the value (it may have been
     written again since). Either failing keeps the guard. Raises INVALID_STREAM_RECORD, before anything is sent, for such
     a record without the old image."""
-    from .streams import _image, decode_record
-    from .transact import _send_transaction
+    from ._streams import _image, decode_record
+    from ._transact import _send_transaction
     model = table.model
     index = model.table_index
     pk, sk = index['partitionKey'], index['sortKey']

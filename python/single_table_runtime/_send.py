@@ -9,7 +9,7 @@ from typing import Any, Callable, NamedTuple, TypeVar
 
 from botocore.exceptions import ClientError
 
-from .errors import UnprocessedError
+from ._errors import UnprocessedError
 
 T = TypeVar('T')
 THROTTLING = frozenset(('ThrottlingException', 'ProvisionedThroughputExceededException', 'TooManyRequestsException', 'RequestLimitExceeded'))

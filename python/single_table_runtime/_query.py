@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
-from .attribute_keys import attribute_key_condition, attribute_key_expression
-from .cursor import decode_cursor, encode_cursor, query_binding
-from .encoding import Invalid, encode_value, must_be
-from .errors import SingleTableError
-from .fanout import fan_out_query
-from .keys import PatternKeys, check_key_sizes, key_condition
-from .results import Result, to_results
-from .send import batch_get_items, key_id, with_retry
-from .shard import shard_for_value, sharded_key
+from ._attribute_keys import attribute_key_condition, attribute_key_expression
+from ._cursor import decode_cursor, encode_cursor, query_binding
+from ._encoding import Invalid, encode_value, must_be
+from ._errors import SingleTableError
+from ._fanout import fan_out_query
+from ._keys import PatternKeys, check_key_sizes, key_condition
+from ._results import Result, to_results
+from ._send import batch_get_items, key_id, with_retry
+from ._shard import shard_for_value, sharded_key
 
 if TYPE_CHECKING:
-    from .table import Table
+    from ._table import Table
 
 
 class Page(NamedTuple):
@@ -53,7 +53,7 @@ def iterate_pages(read: Callable[[str | None], Page], cursor: str | None) -> Ite
 
 
 class Plan:
-    """A pattern's query as planned from its input and options; a filter or attributes complete it (conditions.read_plan)."""
+    """A pattern's query as planned from its input and options; a filter or attributes complete it (_conditions.read_plan)."""
 
     __slots__ = ('keys', 'condition', 'descending', 'consistent', 'limit', 'fetch', 'projection', 'decode_keys', 'keep', 'filter')
 
@@ -166,7 +166,7 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
     if type_filter:
         request['FilterExpression'] = type_filter
     if plan.projection is not None or plan.filter is not None:
-        from .conditions import finish_read
+        from ._conditions import finish_read
         finish_read(table, request, plan)
     return request
 

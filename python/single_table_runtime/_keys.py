@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, bound_encoder, encode_value, must_be,
+from ._encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, bound_encoder, encode_value, must_be,
                        utf8_length)
-from .errors import SingleTableError
-from .shard import Literal, fnv1a, mix32, shard_for_value
-from .values import KINDS
+from ._errors import SingleTableError
+from ._shard import Literal, fnv1a, mix32, shard_for_value
+from ._values import KINDS
 
 if TYPE_CHECKING:
-    from .model import Model
+    from ._model import Model
 
 Values = Mapping[str, Any]
 Encoder = Callable[[Any, str], 'str | None | Invalid']
@@ -172,7 +172,7 @@ class EntityKeys:
         index = model.table_index
         self.pk_name, self.sk_name = index['partitionKey'], index['sortKey']
         # A RANDOM shard hashes the table partition key, a NUL and the sort key: the state after the partition key's
-        # literal head is known, and the NUL and the sort key's literal head are one step (shard.Literal).
+        # literal head is known, and the NUL and the sort key's literal head are one step (_shard.Literal).
         self.table_pk_head = self.table_pk[0]
         self.table_pk_seed = fnv1a(self.table_pk_head)
         self.table_sk_head = self.table_sk[0]

@@ -1,7 +1,7 @@
 """Batches and transactions (lib/runtime/batch/, transact/, items/unique.ts): batch reads and
 writes in DynamoDB's chunks, unprocessed requests retried and never dropped; transactions whose
 actions are built as the single-item operations build them, with the guard writes of unique values
-(unique.py): a guard is claimed on its absence, and given up or passed on only by the item it names."""
+(_unique.py): a guard is claimed on its absence, and given up or passed on only by the item it names."""
 from __future__ import annotations
 
 import json
@@ -10,17 +10,17 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from botocore.exceptions import ClientError
 
-from .conditions import Refs, compile_condition
-from .errors import SingleTableError, TransactionCanceledError
-from .items import build_delete, build_put, item_to_write, key_from_input, one_time, with_maintained
-from .results import Result
-from .send import backoff, batch_get_items, batch_write_items, error_code, key_id, with_retry
-from .unique import OPERATORS, GuardWrite, guard_requests, guard_writes, releases_refused, touched, touched_by_operator
-from .update import READ_MISSING_ATTEMPTS, _Changes, build_update
-from .values import from_item
+from ._conditions import Refs, compile_condition
+from ._errors import SingleTableError, TransactionCanceledError
+from ._items import build_delete, build_put, item_to_write, key_from_input, one_time, with_maintained
+from ._results import Result
+from ._send import backoff, batch_get_items, batch_write_items, error_code, key_id, with_retry
+from ._unique import OPERATORS, GuardWrite, guard_requests, guard_writes, releases_refused, touched, touched_by_operator
+from ._update import READ_MISSING_ATTEMPTS, _Changes, build_update
+from ._values import from_item
 
 if TYPE_CHECKING:
-    from .table import Table
+    from ._table import Table
 
 MAX_TRANSACT_ITEMS = 100
 RETRIED_REASONS = frozenset(('TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded'))

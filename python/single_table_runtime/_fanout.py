@@ -11,8 +11,8 @@ import heapq
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
-from .errors import SingleTableError
-from .encoding import must_be
+from ._errors import SingleTableError
+from ._encoding import must_be
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

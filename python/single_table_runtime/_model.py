@@ -9,9 +9,9 @@ import json
 import os
 from typing import Any, Mapping
 
-from .attribute_keys import AttributePatternKeys
-from .errors import SingleTableError, did_you_mean
-from .keys import EntityKeys, PatternKeys
+from ._attribute_keys import AttributePatternKeys
+from ._errors import SingleTableError, did_you_mean
+from ._keys import EntityKeys, PatternKeys
 
 MODEL_FORMAT = 'cdk-single-table/model'
 MODEL_FORMAT_VERSION = 3

@@ -5,13 +5,13 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .encoding import decode_string, encode_string
-from .errors import SingleTableError
-from .results import parse_key
-from .values import from_item
+from ._encoding import decode_string, encode_string
+from ._errors import SingleTableError
+from ._results import parse_key
+from ._values import from_item
 
 if TYPE_CHECKING:
-    from .model import Model
+    from ._model import Model
 
 EVENT_NAMES = ('INSERT', 'MODIFY', 'REMOVE')
 
