@@ -25,6 +25,16 @@ settings.load_profile('run')
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / 'python'))
 
+from properties import count_asserted  # noqa: E402  (python/tests is on sys.path as the conftest's folder)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every @given test counts the examples that reached its assertion (properties.py)."""
+    for item in items:
+        if isinstance(item, pytest.Function) and getattr(item.obj, 'is_hypothesis_test', False):
+            count_asserted(item)
+
+
 CORPUS_ENV = 'SINGLE_TABLE_CORPUS'
 ENDPOINT_ENV = 'SINGLE_TABLE_ENDPOINT'
 TABLE_DEFINITION_ENV = 'SINGLE_TABLE_TABLE_DEFINITION'

@@ -10,9 +10,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from properties import asserted, asserted_at_least
 from single_table_runtime import SingleTableError, open_table
 from single_table_runtime._fast_put import compile_fast_write
+from single_table_runtime._fast_query import compile_fast_plan
 from single_table_runtime._keys import EntityKeys
+from single_table_runtime._query import Plan
 from single_table_runtime._values import item_attributes
 
 from conftest import ROOT
@@ -46,6 +49,9 @@ def general(entity_name: str, item: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# An example asserts when the compiled builder made an item or refused one the general path refuses;
+# about 85% do (the others are items it leaves to the general path).
+@asserted_at_least(0.75)
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(sorted(MODEL.entities)), st.data())
 def test_the_compiled_builder_builds_what_the_general_path_builds_or_leaves_the_item_to_it(entity_name: str, data: Any) -> None:
@@ -65,10 +71,13 @@ def test_the_compiled_builder_builds_what_the_general_path_builds_or_leaves_the_
         expected = general(entity_name, item)
     except SingleTableError:
         assert fast is None or fast(item) is None
+        if fast is not None:
+            asserted()
         return
-    if fast is not None:
-        built = fast(item)
-        assert built is None or (built == expected and list(built) == list(expected))
+    built = fast(item) if fast is not None else None
+    if built is not None:
+        assert built == expected and list(built) == list(expected)
+        asserted()
 
 
 def test_the_common_put_takes_the_compiled_builder() -> None:
@@ -80,7 +89,7 @@ def test_the_common_put_takes_the_compiled_builder() -> None:
 
 def general_plan(table: Any, pattern: str, values: Any, limit: Any) -> Any:
     from single_table_runtime._keys import check_key_sizes, key_condition
-    from single_table_runtime._query import Plan, read_options
+    from single_table_runtime._query import read_options
     keys = table.model.pattern_keys(pattern)
     descending, strong = read_options(keys.pattern, keys.index, limit, None, None)
     condition = key_condition(table.model, keys, values)
@@ -88,11 +97,17 @@ def general_plan(table: Any, pattern: str, values: Any, limit: Any) -> Any:
     return Plan(keys, condition, descending, strong, limit, keys.pattern['fetch'])
 
 
+# The patterns the compiled plan takes (a pattern it does not take has nothing to compare). An example
+# asserts when the plan planned or refused alongside the general path; about 78% do (the others are
+# inputs it leaves to the general path).
+COMPILED_PATTERNS = [name for name in sorted(MODEL.patterns) if compile_fast_plan(MODEL, MODEL.pattern_keys(name), Plan) is not None]
+
+
+@asserted_at_least(0.65)
 @settings(max_examples=400, deadline=None)
-@given(st.sampled_from(sorted(MODEL.patterns)), st.data())
+@given(st.sampled_from(COMPILED_PATTERNS), st.data())
 def test_the_compiled_query_plan_is_the_general_paths_or_leaves_the_input_to_it(pattern_name: str, data: Any) -> None:
-    from single_table_runtime._fast_query import compile_fast_plan
-    from single_table_runtime._query import Plan, build_query_input
+    from single_table_runtime._query import build_query_input
     keys = MODEL.pattern_keys(pattern_name)
     pattern = keys.pattern
     kinds = {a: MODEL.entities[e]['attributes'][a]['type'] for e in pattern['entities'] for a in MODEL.entities[e]['attributes']}
@@ -111,8 +126,11 @@ def test_the_compiled_query_plan_is_the_general_paths_or_leaves_the_input_to_it(
         expected = general_plan(TABLE, pattern_name, values, limit)
     except SingleTableError:
         assert fast is None or fast(values, limit) is None
+        if fast is not None:
+            asserted()
         return
     planned = fast(values, limit) if fast is not None else None
     if planned is not None:
         assert [getattr(planned, a) for a in Plan.__slots__] == [getattr(expected, a) for a in Plan.__slots__]
         assert build_query_input(TABLE, planned, planned.condition['pk']) == build_query_input(TABLE, expected, expected.condition['pk'])
+        asserted()

@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from properties import asserted
 from single_table_runtime._fanout import fan_out_query
 
 KEYS = ('SK', 'PK', 'ID')
@@ -50,3 +51,4 @@ def test_pages_hold_every_item_once_in_index_order(items: set[tuple[str, ...]], 
             if state is None:
                 break
     assert read == sorted(items, reverse=descending)
+    asserted()

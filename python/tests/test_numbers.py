@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from properties import asserted
 from single_table_runtime import SingleTableError, open_table
 from single_table_runtime._encoding import number_of
 from single_table_runtime._results import to_results
@@ -84,6 +85,7 @@ def test_every_number_reads_back_with_every_digit_as_the_type_its_digits_call_fo
             assert value == n  # what the Node.js runtime reads: the same number
         if isinstance(n, Decimal) and not a_float_spells(n):
             assert value == n and type(value) is (int if n == n.to_integral_value() else Decimal)
+    asserted()
 
 
 @ENGINE
@@ -104,6 +106,7 @@ def test_a_key_number_reads_back_alike_from_the_item_and_from_a_keys_only_entry_
     assert isinstance(fetched, float) or (isinstance(fetched, int) and abs(fetched) <= MAX_SAFE)
     found = table.query('ordersForCustomerByAmount', {'username': 'k', 'amount': fetched}).items
     assert [r.item['orderId'] for r in found] == ['o']
+    asserted()
 
 
 def test_a_number_no_key_holds_is_refused_before_any_request(table: Any) -> None:

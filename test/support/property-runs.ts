@@ -8,7 +8,8 @@
 // that imports this module counts the cases in which it called `expect`, writes the count to
 // test-reports/property-cases.jsonl, and fails when fewer cases than its floor asserted: every case,
 // unless the property lowers the floor with `assertedAtLeast` (and then its generator should make
-// the cases that assert common on purpose).
+// the cases that assert common on purpose). The Python runtime's Hypothesis properties do the same
+// (python/tests/properties.py: `asserted()`, `asserted_at_least`) and append to the same report.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
