@@ -15,8 +15,8 @@ import { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { median, significant } from './stats';
 import { MemoryEngine } from './support/memory-engine';
 import { compileManifest } from '../lib/manifest/compile';
-import type { TableModel } from '../lib/manifest/model';
 import { modelDocument } from '../lib/model/document';
+import type { TableModel } from '../lib/model/model';
 import { AttributeKind, defineManifest, openTable, query, SortOrder, TableContext } from '../lib/runtime';
 import { itemToWrite } from '../lib/runtime/items/requests';
 

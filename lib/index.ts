@@ -1,5 +1,5 @@
 export * from './manifest/structs';
-export * from './manifest/model';
+export * from './model/model';
 export { DiagnosticLevel, ManifestDiagnostic } from './manifest/diagnostics';
 export { compileManifest, checkManifest } from './manifest/compile';
 export * from './manifest/manifest-compiler';

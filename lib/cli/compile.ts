@@ -3,8 +3,8 @@
 import { CliError } from './io';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../manifest/diagnostics';
-import { TableModel } from '../manifest/model';
 import { SingleTableManifest } from '../manifest/structs';
+import { TableModel } from '../model/model';
 
 /** One finding as the CLI prints it: level, code and location, then the fix. */
 export function formatFinding(d: ManifestDiagnostic): string {

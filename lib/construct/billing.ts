@@ -4,10 +4,10 @@
 import { Billing, BillingMode, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import { PROPS_LOCATION as WHERE } from './table-options';
 import type { DiagnosticSink } from '../manifest/diagnostics';
-import { IndexModel, IndexType, TableModel } from '../manifest/model';
 import { MAX_CAPACITY_UNITS } from '../manifest/shape';
 import { peakEntryWriteUnits } from '../manifest/sizes';
 import { describeType, describeValue } from '../manifest/values';
+import { IndexModel, IndexType, TableModel } from '../model/model';
 
 /** The table's billing when the props give none. */
 export const DEFAULT_BILLING = Billing.onDemand();

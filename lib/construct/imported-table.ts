@@ -10,9 +10,9 @@ import { SingleTableBase } from './single-table-base';
 import { TABLE_NAME } from './table-options';
 import { compileManifest } from '../manifest/compile';
 import { DiagnosticSink } from '../manifest/diagnostics';
-import { IndexType, TableModel } from '../manifest/model';
 import { anything, checkShape, opt, Shape } from '../manifest/shape';
 import type { SingleTableManifest } from '../manifest/structs';
+import { IndexType, TableModel } from '../model/model';
 
 /** What identifies an existing SingleTable: its manifest and its name or ARN. */
 export interface SingleTableAttributes {

@@ -6,8 +6,8 @@ import { AttributeType, GlobalSecondaryIndexPropsV2, LocalSecondaryIndexProps, P
 import { BillingFacts, globalIndexCapacity } from './billing';
 import { globalIndexFeatures } from './features/render';
 import type { SingleTableProps } from './single-table';
-import { IndexModel, IndexType, KeyAttributeModel, TableModel } from '../manifest/model';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
+import { IndexModel, IndexType, KeyAttributeModel, TableModel } from '../model/model';
 
 const PROJECTION: Record<ProjectionKind, ProjectionType> = {
   [ProjectionKind.ALL]: ProjectionType.ALL,

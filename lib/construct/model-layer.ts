@@ -12,8 +12,8 @@ import { Code, ILayerVersion, LayerVersion, Runtime, RuntimeFamily } from 'aws-c
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { ISingleTable } from './single-table-base';
-import type { TableModel } from '../manifest/model';
 import { modelJson } from '../model/document';
+import type { TableModel } from '../model/model';
 
 /** The folder Lambda unpacks a function's layers into. */
 export const LAYER_ROOT = '/opt';

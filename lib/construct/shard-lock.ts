@@ -3,8 +3,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DiagnosticLevel, ManifestDiagnostic } from '../manifest/diagnostics';
-import type { TableModel } from '../manifest/model';
 import { applyShardLock, describeRecorded } from '../manifest/shard-lock';
+import type { TableModel } from '../model/model';
 
 /**
  * Checks the model against the lock file's entry `name`. Without errors, new counts and strategies are written to

@@ -13,9 +13,9 @@ import { accessNeeds } from './access/plan';
 import { checked, designError } from './design-error';
 import { createModelLayer, deliverModel, deployedModelPath, isPython } from './model-layer';
 import { DiagnosticLevel } from '../manifest/diagnostics';
-import { IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { own } from '../manifest/values';
 import { didYouMean } from '../model/closest-name';
+import { IndexType, TABLE_INDEX, TableModel } from '../model/model';
 import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/table/environment';
 
 /** The physical key attribute names of one index. */

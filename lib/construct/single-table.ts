@@ -23,8 +23,8 @@ import type { StreamConsumerOptions } from './streams/options';
 import { checkPropsShape, checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic } from '../manifest/diagnostics';
-import { TableModel } from '../manifest/model';
 import type { SingleTableManifest } from '../manifest/structs';
+import { TableModel } from '../model/model';
 import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/table/environment';
 
 /** Properties of a `SingleTable`. */

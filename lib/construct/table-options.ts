@@ -6,10 +6,10 @@ import { RemovalPolicy, Token } from 'aws-cdk-lib';
 import { PointInTimeRecoverySpecification, StreamViewType, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableProps } from './single-table';
 import type { DiagnosticSink } from '../manifest/diagnostics';
-import type { TableModel } from '../manifest/model';
 import { anything, bool, checkShape, enumOf, name as userName, opt, Shape, text, whole } from '../manifest/shape';
 import { AttributeKind } from '../manifest/structs';
 import { describeType, describeValue, own } from '../manifest/values';
+import type { TableModel } from '../model/model';
 
 /** Where props findings are: the props of the construct the error is raised on. */
 export const PROPS_LOCATION = 'SingleTable props';

@@ -11,8 +11,8 @@ import type {
   Projection,
   ProvisionedThroughput,
 } from '@aws-sdk/client-dynamodb';
-import { IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
+import { IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../model/model';
 
 /**
  * CreateTable input for the table a SingleTable builds from `model`: the same key schema, attribute

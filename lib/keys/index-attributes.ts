@@ -2,7 +2,7 @@
 // projects, and the attribute values inside the entity's table key and its key on that index
 // (key encoding is reversible: keys/encoding.ts). The compiled model decides a pattern's fetch
 // mode from it, and the runtime decides whether a query naming `attributes` can skip the fetch.
-import type { EntityModel, IndexModel } from '../manifest/model';
+import type { EntityModel, IndexModel } from '../model/model';
 
 /**
  * The attributes of `entity` an entry of `index` holds or encodes in its keys; undefined when the

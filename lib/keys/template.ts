@@ -2,8 +2,8 @@
 // each segment is either literal text or exactly one `{attribute}`. Segments never mix the two,
 // so every attribute value fills a whole segment and prefixes can end at a segment boundary.
 import { booleanSegment, DATE_SEGMENT, dateSegment, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT, numberSegment, SegmentResult, stringSegment } from './encoding';
-import type { KeySegmentModel, KeyTemplateModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
+import type { KeySegmentModel, KeyTemplateModel } from '../model/model';
 
 const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_.-]*)\}$/;
 

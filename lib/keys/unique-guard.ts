@@ -13,8 +13,8 @@
 // scope value, `TENANT#acme#<mark>#...`: the mark segment still tells them from every entity key
 // (no segment of an entity key can be it), and the prefix puts them under the tenant's LeadingKeys.
 import { encodeString, encodeValue, SegmentResult } from './encoding';
-import type { KeyTemplateModel } from '../manifest/model';
 import type { AttributeKind } from '../manifest/structs';
+import type { KeyTemplateModel } from '../model/model';
 
 /**
  * The attribute of a guard item that holds the table key of the item holding its value (a map).

@@ -2,12 +2,12 @@
 // that needs the whole resolved picture, one function per rule in ./rules. The construct, the CLI
 // and the reports compile; the Lambda runtime only resolves (see resolve.ts).
 import { DiagnosticSink, ManifestDiagnostic, ManifestError } from './diagnostics';
-import type { TableModel } from './model';
 import { resolveManifest } from './resolve';
 import { ALL_RULES } from './rules';
 import { checkShape, MANIFEST_SHAPE } from './shape';
 import type { SingleTableManifest } from './structs';
 import { deepFreeze } from '../model/freeze';
+import type { TableModel } from '../model/model';
 
 export { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from './resolve';
 

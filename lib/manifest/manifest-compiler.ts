@@ -2,8 +2,8 @@
 // Python, Java and .NET users validate or compile a manifest without creating a construct.
 import { checkManifest, compileManifest } from './compile';
 import type { ManifestDiagnostic } from './diagnostics';
-import type { TableModel } from './model';
 import type { SingleTableManifest } from './structs';
+import type { TableModel } from '../model/model';
 
 /** Validates and compiles access-pattern manifests. */
 export class ManifestCompiler {

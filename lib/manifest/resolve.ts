@@ -8,23 +8,6 @@ import { DiagnosticSink, ManifestError } from './diagnostics';
 import { fingerprintOf } from './fingerprint';
 import { undeclaredIndexFix } from './index-name-fix';
 import { DEFAULT_CREATED_AT, DEFAULT_UPDATED_AT, DEFAULT_VERSION_ATTRIBUTE, maintainedAttributes } from './maintained';
-import {
-  AttributeModel,
-  EntityIndexKeysModel,
-  EntityModel,
-  FetchMode,
-  IndexModel,
-  IndexType,
-  KeyAttributeModel,
-  KeySegmentModel,
-  KeyTemplateModel,
-  LSI_SLOTS,
-  PatternModel,
-  ShardModel,
-  SortKeyCoverage,
-  TABLE_INDEX,
-  TableModel,
-} from './model';
 import { defaultValueBytes, estimateItemBytes, peakEntryWriteUnits, shardsFor } from './sizes';
 import {
   AccessPatternDefinition,
@@ -43,6 +26,23 @@ import { indexAnswers } from '../keys/index-attributes';
 import { parseTemplate } from '../keys/template';
 import { closestName } from '../model/closest-name';
 import { deepFreeze } from '../model/freeze';
+import {
+  AttributeModel,
+  EntityIndexKeysModel,
+  EntityModel,
+  FetchMode,
+  IndexModel,
+  IndexType,
+  KeyAttributeModel,
+  KeySegmentModel,
+  KeyTemplateModel,
+  LSI_SLOTS,
+  PatternModel,
+  ShardModel,
+  SortKeyCoverage,
+  TABLE_INDEX,
+  TableModel,
+} from '../model/model';
 
 /** Physical names of the table's key attributes. */
 export const TABLE_PARTITION_KEY = 'PK';

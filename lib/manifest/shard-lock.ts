@@ -4,9 +4,9 @@
 // strategy missing from `strategy` + `previousStrategies`, hides them from queries.
 // Pure text in, text out: the construct and the CLI read and write the file, both through here.
 import { DiagnosticLevel, ManifestDiagnostic } from './diagnostics';
-import { IndexType, ShardModel, TableModel } from './model';
 import { strategyLabel } from './resolve';
 import { MAX_SHARDS } from './shape';
+import { IndexType, ShardModel, TableModel } from '../model/model';
 
 /** What the lock holds of one sharded GSI: counts ascending, strategies (`RANDOM`, `ATTRIBUTE:<attribute>`) sorted. */
 export interface IndexLock {

@@ -1,8 +1,8 @@
 // Size estimates from declared typical sizes. DynamoDB counts an item's size as the UTF-8 bytes
 // of its attribute names plus its values; an index entry holds the table keys, the index keys
 // and the projected attributes. Used for shard sizing at compile time and by the cost reports.
-import { attributeKeyNames, EntityModel, IndexModel, KeyTemplateModel, populatesIndex, TABLE_INDEX } from './model';
 import { AttributeKind, ProjectionKind } from './structs';
+import { attributeKeyNames, EntityModel, IndexModel, KeyTemplateModel, populatesIndex, TABLE_INDEX } from '../model/model';
 
 // Keyed by the kinds' values, not computed from AttributeKind's members: a bundler keeps an
 // object with computed keys read from another module even in a Lambda that never uses it.

@@ -4,9 +4,9 @@
 // model's index writes times the units of that entry. A dry run sums these.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ItemFix } from './plan';
-import { attributeKeyNames, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
 import { ProjectionKind } from '../manifest/structs';
+import { attributeKeyNames, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../model/model';
 import { IndexEffect, indexWrites } from '../reports/cost-writes';
 import { attributeBytes } from '../reports/item-size';
 import { fromAttributeValue } from '../runtime/keys/marshall';

@@ -3,7 +3,7 @@
 // the value it was read with (or is still absent). Pure: the worker sends it.
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { ItemFix } from './plan';
-import { TABLE_INDEX, TableModel } from '../manifest/model';
+import { TABLE_INDEX, TableModel } from '../model/model';
 
 type StaleFix = Extract<ItemFix, { kind: 'STALE' }>;
 

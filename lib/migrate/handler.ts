@@ -7,7 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { planBackfill } from './plan';
 import { backfill } from './run';
 import { ItemFailure, SegmentCheckpoint } from './worker';
-import { TableModel } from '../manifest/model';
+import { TableModel } from '../model/model';
 
 /** What one invocation is given. */
 export interface SegmentEvent {

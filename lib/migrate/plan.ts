@@ -6,8 +6,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
 import { guardMark } from '../keys/unique-guard';
-import { EntityModel, IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import type { ModelFile } from '../model/format';
+import { EntityModel, IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../model/model';
 import { indexInputs, writeItemKeys } from '../runtime/keys/item-keys';
 import { fromItem } from '../runtime/keys/marshall';
 import { parseKey } from '../runtime/query/results';

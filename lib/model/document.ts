@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { MODEL_FORMAT, MODEL_FORMAT_VERSION, ModelDocument } from './format';
-import type { TableModel } from '../manifest/model';
+import type { TableModel } from './model';
 
 /** The document of a compiled model. */
 export function modelDocument(model: TableModel): ModelDocument {

@@ -1,9 +1,9 @@
-// The compiled model as a file: the frozen TableModel of a manifest (lib/manifest/model.ts),
+// The compiled model as a file: the frozen TableModel of a manifest (model.ts in this folder),
 // wrapped with a format name and version so the runtime, and tools in other languages, know what
 // they read. `single-table generate` writes it next to the manifest; a Lambda imports it and never
 // resolves the manifest. schema.json in this folder is its JSON Schema. No imports but types: the
 // runtime reads the version from here.
-import type { TableModel } from '../manifest/model';
+import type { TableModel } from './model';
 
 /** The `format` of every compiled model file. */
 export const MODEL_FORMAT = 'cdk-single-table/model';

@@ -3,8 +3,8 @@ import { CostReport } from './cost';
 import { ENTRY_OVERHEAD_BYTES } from './cost-storage';
 import { IndexEffect, WriteCost, WriteKind } from './cost-writes';
 import { renderTable, ReportTable } from './report-table';
-import { IndexType, TableModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
+import { IndexType, TableModel } from '../model/model';
 
 const RULES = [
   'Write units: 1 per KB of the item on the table, and 1 per KB of the projected entry on each index, rounded up per write.',

@@ -7,10 +7,10 @@
 // drops: they are billed all the same.
 import { EntitySizes } from './cost-sizes';
 import { segmentsOverlap } from '../keys/template';
-import { FetchMode, IndexType, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 import { itemsPerPartition } from '../manifest/rules/hot-partitions';
 import { readUnits, shardedQueryReadUnits } from '../manifest/sizes';
 import { SortKeyCondition } from '../manifest/structs';
+import { FetchMode, IndexType, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../model/model';
 
 /** The read cost of one access pattern. */
 export interface PatternReadCost {

@@ -1,7 +1,7 @@
 // Shard sizing for write-sharded GSIs: shards = ceil(peak index write units per second
 // / 800), 800 being the safe margin under a partition's ~1,000 write units per second.
-import { IndexType, TableModel } from '../manifest/model';
 import { peakEntryWriteUnits, SAFE_WRITES_PER_PARTITION, shardsFor } from '../manifest/sizes';
+import { IndexType, TableModel } from '../model/model';
 
 /** The shards a sharded GSI needs and has. */
 export interface ShardSizing {

@@ -6,9 +6,9 @@
 import { EntitySizes } from './cost-sizes';
 import { writeCost, WriteKind } from './cost-writes';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../keys/unique-guard';
-import { EntityModel, TABLE_INDEX, TableModel } from '../manifest/model';
 import { indexKeyBytes, readUnits, writeUnits } from '../manifest/sizes';
 import { AttributeKind } from '../manifest/structs';
+import { EntityModel, TABLE_INDEX, TableModel } from '../model/model';
 
 /** One write of an entity with unique attributes, as the transaction it is. */
 export interface UniqueWriteCost {

@@ -4,9 +4,9 @@
 // delete +1), and each index write costs 1 unit per KB of the projected entry, rounded up: a
 // KEYS_ONLY entry is cheap, an ALL entry costs what the table write costs.
 import { EntitySizes } from './cost-sizes';
-import { attributeKeyNames, EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 import { writeUnits } from '../manifest/sizes';
 import { ProjectionKind, ShardStrategy } from '../manifest/structs';
+import { attributeKeyNames, EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model/model';
 
 /** A kind of write to an item. */
 export enum WriteKind {

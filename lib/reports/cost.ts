@@ -8,8 +8,8 @@ import { entitySizes, EntitySizes, SampleItems } from './cost-sizes';
 import { storageCosts, StorageCost } from './cost-storage';
 import { uniqueWriteCosts, UniqueWriteCost } from './cost-unique';
 import { keyAttributesOn, writeCost, WriteCost, WriteKind } from './cost-writes';
-import { EntityModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
 import { AttributeKind } from '../manifest/structs';
+import { EntityModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model/model';
 
 /** Options of the cost report. */
 export interface CostOptions {

@@ -1,8 +1,8 @@
 // Words for model facts that several reports print: key templates (with shard suffixes), when an
 // entity is in a sparse index, projections and fetch modes. Kept in one place so the entity charts,
 // the index charts and the access-pattern table always say the same thing.
-import { attributeKeyNames, EntityModel, FetchMode, IndexModel, IndexType, KeyAttributeModel, KeyTemplateModel, TableModel } from '../manifest/model';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
+import { attributeKeyNames, EntityModel, FetchMode, IndexModel, IndexType, KeyAttributeModel, KeyTemplateModel, TableModel } from '../model/model';
 
 /** A partition key template as stored: with the shard suffix on a sharded GSI. */
 export function partitionKeyText(template: KeyTemplateModel | undefined, index: IndexModel, delimiter: string): string {

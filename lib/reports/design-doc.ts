@@ -6,7 +6,7 @@ import { entityChart } from './entity-chart';
 import { emptyIndexes, indexCharts } from './index-charts';
 import { patternTable } from './pattern-table';
 import { renderTable, ReportTable } from './report-table';
-import { TableModel } from '../manifest/model';
+import { TableModel } from '../model/model';
 
 /** The charts of a design document, as data. */
 export interface DesignDocument {

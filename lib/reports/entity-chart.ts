@@ -4,7 +4,7 @@
 import { keyPairText, secondaryIndexes, sparseCondition } from './describe';
 import { ReportTable } from './report-table';
 import { guardMark } from '../keys/unique-guard';
-import { EntityModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../manifest/model';
+import { EntityModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model/model';
 
 /** The main-table entity chart. */
 export function entityChart(model: TableModel): ReportTable {

@@ -2,7 +2,7 @@
 // which keys, and the access patterns that read them there. Overloaded indexes show several rows.
 import { attributeKeyText, partitionKeyText, projectionText, secondaryIndexes } from './describe';
 import { ReportTable } from './report-table';
-import { IndexModel, IndexType, populatesIndex, TableModel } from '../manifest/model';
+import { IndexModel, IndexType, populatesIndex, TableModel } from '../model/model';
 
 /** A chart for every secondary index at least one entity populates, in model order. */
 export function indexCharts(model: TableModel): ReportTable[] {

@@ -3,7 +3,7 @@
 // physical attribute names, projections, shard counts; nothing rendered for reading.
 import { fetchText, partitionKeyText, sparseCondition } from './describe';
 import { keyCondition } from './pattern-table';
-import { populatesIndex, ShardModel, TableModel } from '../manifest/model';
+import { populatesIndex, ShardModel, TableModel } from '../model/model';
 
 /** One entity's key templates on one index slot. */
 export interface DesignJsonKeys {

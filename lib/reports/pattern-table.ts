@@ -2,8 +2,8 @@
 // sends, its order and consistency, what the index projects and whether a follow-up fetch is needed.
 import { fetchText, partitionKeyText, projectionText } from './describe';
 import { ReportTable } from './report-table';
-import { IndexModel, PatternModel, SortKeyCoverage, TableModel } from '../manifest/model';
 import { AttributeKind, ShardStrategy, SortKeyCondition, SortOrder } from '../manifest/structs';
+import { IndexModel, PatternModel, SortKeyCoverage, TableModel } from '../model/model';
 
 const COMPARISON: { [condition: string]: string } = {
   [SortKeyCondition.LESS_THAN]: '<',

@@ -7,7 +7,7 @@
 export * from '../manifest/structs';
 export { defineManifest } from '../manifest/infer';
 export type { EntityName, ItemOf, PatternEntities, PatternInput, PatternName, ResultItemOf, TaggedItem, TypedManifest } from '../manifest/infer';
-export type { TableModel } from '../manifest/model';
+export type { TableModel } from '../model/model';
 export { MODEL_FORMAT, MODEL_FORMAT_VERSION } from '../model/format';
 export type { ModelDocument, ModelFile } from '../model/format';
 

@@ -10,7 +10,7 @@ import { newFunction, tableStack } from './policy';
 import { manifest } from '../../examples/manifest';
 import { ExampleStack } from '../../examples/stack';
 import { compileManifest } from '../../lib/manifest/compile';
-import { TABLE_INDEX } from '../../lib/manifest/model';
+import { TABLE_INDEX } from '../../lib/model/model';
 import { buildPut } from '../../lib/runtime/items/requests';
 import { propertyRuns } from '../support/property-runs';
 

@@ -7,7 +7,7 @@ import { Stack } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { statementsOf } from './policy';
 import { shardedKey } from '../../lib/keys/shard';
-import { TABLE_INDEX, TableModel } from '../../lib/manifest/model';
+import { TABLE_INDEX, TableModel } from '../../lib/model/model';
 import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';
 import { buildQueryInput, planQuery, shardQueryInput } from '../../lib/runtime/query/plan';
 

@@ -12,8 +12,8 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { synthError } from './synth';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
-import { IndexType } from '../../lib/manifest/model';
 import { AttributeKind } from '../../lib/manifest/structs';
+import { IndexType } from '../../lib/model/model';
 import { edited } from '../fixtures/valid-manifest';
 
 // Every SingleTable prop but the manifest's own has TableV2's name and type, so the compiler

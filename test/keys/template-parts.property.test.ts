@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { ALLOWED_DELIMITERS, booleanSegment, dateSegment, escapeCharFor, numberSegment, stringSegment } from '../../lib/keys/encoding';
 import { composeParts, composePrefix, partsSegments, partsTemplate, SegmentEncode, templateParts } from '../../lib/keys/template';
-import type { KeySegmentModel, KeyTemplateModel } from '../../lib/manifest/model';
 import { AttributeKind } from '../../lib/manifest/structs';
+import type { KeySegmentModel, KeyTemplateModel } from '../../lib/model/model';
 import { propertyRuns } from '../support/property-runs';
 
 const ENCODERS: Record<string, SegmentEncode> = { STRING: stringSegment, NUMBER: numberSegment, DATE: dateSegment, BOOLEAN: booleanSegment };

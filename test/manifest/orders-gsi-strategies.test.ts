@@ -4,8 +4,8 @@
 // the example's own earlier tables write it `ORDER#<orderId>`, which is what is used here.
 import { composeKey } from '../../lib/keys/template';
 import { compileManifest } from '../../lib/manifest/compile';
-import { KeyTemplateModel } from '../../lib/manifest/model';
 import { AttributeKind, SortOrder } from '../../lib/manifest/structs';
+import { KeyTemplateModel } from '../../lib/model/model';
 
 const { model, diagnostics } = compileManifest({
   entities: {

@@ -1,8 +1,8 @@
 // Access pattern rules: a pattern names what exists, its index holds its entities, and the query
 // it describes (sort-key condition, order, consistency, attributes) is one DynamoDB can run.
 import { checkManifest } from '../../lib/manifest/compile';
-import { SortKeyCoverage } from '../../lib/manifest/model';
 import { AttributeKind, SortKeyCondition, SortOrder } from '../../lib/manifest/structs';
+import { SortKeyCoverage } from '../../lib/model/model';
 import { edited, findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 
 test('PATTERN_ENTITY_UNKNOWN: a pattern naming an undeclared entity', () => {

@@ -1,8 +1,8 @@
 // The shard lock check on its own: text in, findings and the new text out, no files.
 import { compileManifest } from '../../lib/manifest/compile';
-import { TableModel } from '../../lib/manifest/model';
 import { applyShardLock, formatShardLock, lockNames } from '../../lib/manifest/shard-lock';
 import { ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
+import { TableModel } from '../../lib/model/model';
 import { edited } from '../fixtures/valid-manifest';
 
 const model = (sharding?: ShardingDefinition): TableModel =>

@@ -6,10 +6,10 @@
 // wrote, and a second run rewrites nothing. From D to E, a pattern moves to a GSI keyed on the
 // orders' own attributes: it answers before any backfill, which only removes the old keys.
 import { AttributeValue, PutItemCommand, ScanCommand, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { TableModel } from '../../lib/manifest/model';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { planBackfill } from '../../lib/migrate/plan';
 import { backfill } from '../../lib/migrate/run';
+import { TableModel } from '../../lib/model/model';
 import { createClient } from '../../lib/runtime';
 import { fromItem } from '../../lib/runtime/keys/marshall';
 import { CATEGORIES, Row, shopManifest, shopRows, STATUSES, Version } from '../fixtures/shop';

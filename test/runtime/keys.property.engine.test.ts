@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { TABLE_INDEX } from '../../lib/manifest/model';
+import { TABLE_INDEX } from '../../lib/model/model';
 import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
 import { itemToWrite } from '../../lib/runtime/items/requests';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';

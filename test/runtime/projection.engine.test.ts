@@ -2,7 +2,7 @@
 // index projects and for the values inside its keys, so a query asking only for those sends no
 // BatchGetItem and returns what the fetched items hold.
 import fc from 'fast-check';
-import { FetchMode } from '../../lib/manifest/model';
+import { FetchMode } from '../../lib/model/model';
 import { createClient, SingleTableError } from '../../lib/runtime';
 import { ordersManifest } from '../fixtures/orders-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';

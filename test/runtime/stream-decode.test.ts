@@ -5,8 +5,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { compileManifest } from '../../lib/manifest/compile';
-import { TABLE_INDEX } from '../../lib/manifest/model';
 import { modelDocument } from '../../lib/model/document';
+import { TABLE_INDEX } from '../../lib/model/model';
 import { AttributeKind, createClient, decodeStream, defineManifest, openTable, SingleTableError } from '../../lib/runtime';
 import { itemToWrite } from '../../lib/runtime/items/requests';
 import { decodeStreamRecord } from '../../lib/runtime/streams/decode-stream';

@@ -3,10 +3,10 @@
 import { resolve } from 'node:path';
 import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
-import { TableModel } from '../../manifest/model';
 import { applyShardLock, describeRecorded } from '../../manifest/shard-lock';
 import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../model/access-module';
 import { defaultModelFile, modelFileState } from '../../model/document';
+import { TableModel } from '../../model/model';
 import { Command, FlagValues } from '../command';
 import { formatFinding } from '../compile';
 import { CliIo, EXIT } from '../io';

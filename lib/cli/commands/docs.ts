@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { samplesFrom } from './cost';
-import { TableModel } from '../../manifest/model';
+import { TableModel } from '../../model/model';
 import { designAdvice } from '../../reports/advice/advice';
 import { costReport } from '../../reports/cost';
 import { costMarkdown } from '../../reports/cost-markdown';

@@ -2,8 +2,8 @@
 // as a synth with `shardLock` does, after the same check; for apps that synthesize elsewhere.
 import { writeFileSync } from 'node:fs';
 import { DiagnosticLevel } from '../../manifest/diagnostics';
-import { IndexType, TableModel } from '../../manifest/model';
 import { applyShardLock, describeRecorded, ShardLockEntry } from '../../manifest/shard-lock';
+import { IndexType, TableModel } from '../../model/model';
 import { Command } from '../command';
 import { formatFinding, modelOf } from '../compile';
 import { CliError, EXIT } from '../io';

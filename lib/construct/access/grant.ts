@@ -7,7 +7,7 @@ import { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IConstruct } from 'constructs';
 import { AccessNeed } from './plan';
-import { TABLE_INDEX } from '../../manifest/model';
+import { TABLE_INDEX } from '../../model/model';
 
 /** Reads decrypt; writes also encrypt. Named actions rather than `kms:ReEncrypt*`-style wildcards. */
 const KEY_READ = ['kms:Decrypt', 'kms:DescribeKey'];

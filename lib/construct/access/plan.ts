@@ -6,9 +6,9 @@
 import { WriteOperation, SingleTableGrantOptions } from './options';
 import { guardKeyPatterns, shapeKeyPattern, tenantKeyPattern } from './tenant';
 import { DiagnosticSink, ManifestError } from '../../manifest/diagnostics';
-import { FetchMode, IndexType, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { bool, checkShape, enumOf, opt, Shape, text } from '../../manifest/shape';
 import { didYouMean } from '../../model/closest-name';
+import { FetchMode, IndexType, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { finding } from '../design-error';
 
 /** One action on one resource, with the partition key patterns allowed. */

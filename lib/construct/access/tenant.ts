@@ -6,8 +6,8 @@
 import type { TenantIsolation } from './options';
 import { encodeSegment } from '../../keys/encoding';
 import { guardMark } from '../../keys/unique-guard';
-import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { AttributeKind } from '../../manifest/structs';
+import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { finding } from '../design-error';
 
 /** An IAM policy variable, e.g. `${aws:PrincipalTag/tenantId}`: inserted without encoding. */

@@ -6,9 +6,9 @@ import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FileSystem } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import type { TableModel } from '../../manifest/model';
 import { BACKFILL_MODEL_FILE, BACKFILL_PREVIOUS_MODEL_FILE } from '../../migrate/lambda-environment';
 import { modelJson } from '../../model/document';
+import type { TableModel } from '../../model/model';
 
 /**
  * Where the compile writes the bundle. lib/ and out/ sit at the same depth in the package, so

@@ -2,8 +2,8 @@
 // this only maps names and fills in what TableV2 would otherwise drop.
 import { CfnGlobalTable, GlobalSecondaryIndexPropsV2, ReplicaGlobalSecondaryIndexOptions, ReplicaTableProps, TablePropsV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableFeatureProps } from './options';
-import { IndexModel, IndexType, TableModel } from '../../manifest/model';
 import { own } from '../../manifest/values';
+import { IndexModel, IndexType, TableModel } from '../../model/model';
 import { BillingFacts, readCapacityFrom } from '../billing';
 
 type FeatureTableProps = Pick<TablePropsV2,

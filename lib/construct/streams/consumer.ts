@@ -7,9 +7,9 @@ import { Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-la
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { StreamConsumerOptions, StreamEventType } from './options';
 import { DiagnosticSink, ManifestError } from '../../manifest/diagnostics';
-import type { TableModel } from '../../manifest/model';
 import { anything, bool, checkShape, enumOf, opt, Shape, text } from '../../manifest/shape';
 import { didYouMean } from '../../model/closest-name';
+import type { TableModel } from '../../model/model';
 import { checked, finding } from '../design-error';
 import { deliverModel } from '../model-layer';
 import type { SingleTableBase } from '../single-table-base';

@@ -2,7 +2,7 @@
 // keeping its type). DynamoDB checks an indexed attribute's type on every write of an item that
 // has it, so one attribute name must mean one key type in every entity that declares it.
 import { didYouMean } from '../../model/closest-name';
-import { attributeKeyNames, IndexType, TableModel } from '../model';
+import { attributeKeyNames, IndexType, TableModel } from '../../model/model';
 import { AttributeKind } from '../structs';
 import { own } from '../values';
 import type { ManifestRule } from './rule';

@@ -3,7 +3,7 @@
 // few partitions. Every LSI caps each item collection (the items under one table partition key
 // value, with their LSI entries) at 10 GB, after which writes to that collection fail.
 import { segmentsOverlap } from '../../keys/template';
-import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../model';
+import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../../model/model';
 import { indexEntryBytes, shardsFor, writeUnits } from '../sizes';
 import { AttributeKind } from '../structs';
 import { MAX_KEY_ATTRIBUTES } from './attribute-keys';

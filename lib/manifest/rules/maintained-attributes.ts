@@ -2,8 +2,8 @@
 // gives each its own name, and keeps them out of its table key (a table key identifies the item,
 // and these change with every write or are only known once the item is written).
 import type { ManifestRule } from './rule';
+import { TABLE_INDEX } from '../../model/model';
 import { maintainedAttributes } from '../maintained';
-import { TABLE_INDEX } from '../model';
 
 /** Maintained attributes are undeclared, distinct, and not in the table key templates. */
 export const maintainedAttributesFit: ManifestRule = (model, manifest, sink) => {

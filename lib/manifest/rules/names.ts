@@ -1,6 +1,6 @@
 // Naming rules: what CloudFormation and DynamoDB reject about index and attribute names.
-import { IndexModel, IndexType, LSI_SLOTS, TABLE_INDEX } from '../model';
 import type { ManifestRule } from './rule';
+import { IndexModel, IndexType, LSI_SLOTS, TABLE_INDEX } from '../../model/model';
 import type { SingleTableManifest } from '../structs';
 import { describeValue, own } from '../values';
 

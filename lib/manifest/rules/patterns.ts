@@ -1,6 +1,6 @@
 // Access pattern rules: every pattern can be served by the index it names, as declared.
 import { didYouMean } from '../../model/closest-name';
-import { attributeKeyNames, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model';
+import { attributeKeyNames, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
 import { SingleTableManifest, SortKeyCondition } from '../structs';
 import type { ManifestRule } from './rule';
 import { undeclaredIndexFix } from '../index-name-fix';

@@ -1,5 +1,5 @@
+import { populatesIndex, TableModel } from '../../model/model';
 import type { DiagnosticSink } from '../diagnostics';
-import { populatesIndex, TableModel } from '../model';
 import type { SingleTableManifest } from '../structs';
 
 /**

@@ -1,6 +1,6 @@
 // Sharding rules: settings that can work, and enough shards for the declared peak.
 import { didYouMean } from '../../model/closest-name';
-import { IndexType } from '../model';
+import { IndexType } from '../../model/model';
 import { MAX_SHARDS } from '../shape';
 import { peakEntryWriteUnits, SAFE_WRITES_PER_PARTITION, shardsFor } from '../sizes';
 import { AttributeKind, ShardStrategy } from '../structs';

@@ -1,7 +1,7 @@
 // Key template rules: table keys are always composable, and no two entities share a key.
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../../keys/encoding';
 import { segmentsOverlap, SHARD_SEGMENT } from '../../keys/template';
-import { IndexType, KeySegmentModel, KeyTemplateModel, TABLE_INDEX } from '../model';
+import { IndexType, KeySegmentModel, KeyTemplateModel, TABLE_INDEX } from '../../model/model';
 import { AttributeKind } from '../structs';
 import { entitiesOn, ManifestRule } from './rule';
 import { describeValue } from '../values';

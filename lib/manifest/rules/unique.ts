@@ -3,7 +3,7 @@
 // of a unique attribute's.
 import { guardMark } from '../../keys/unique-guard';
 import { didYouMean } from '../../model/closest-name';
-import { EntityModel, TABLE_INDEX } from '../model';
+import { EntityModel, TABLE_INDEX } from '../../model/model';
 import { AttributeKind } from '../structs';
 import type { ManifestRule } from './rule';
 import { describeValue } from '../values';

@@ -5,9 +5,9 @@
 import { monthlyDifference, monthlyFigures, MonthlyFigures, OnDemandPrices, pricesOf, SECONDS_PER_MONTH } from './prices';
 import { ADVICE_RULES, AdviceRule, Needs, Proposal, patternsReading } from './rules';
 import { checkManifest, compileManifest } from '../../manifest/compile';
-import { IndexModel, IndexType, TableModel } from '../../manifest/model';
 import { itemsPerPartition } from '../../manifest/rules/hot-partitions';
 import { SingleTableManifest } from '../../manifest/structs';
+import { IndexModel, IndexType, TableModel } from '../../model/model';
 import { costReport } from '../cost';
 import { WriteKind } from '../cost-writes';
 

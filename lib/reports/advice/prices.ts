@@ -3,8 +3,8 @@
 // populates), read request units from each pattern's declared reads per second (one entry per
 // query plus its fetch, as the cost report prices it), and storage from item counts the caller
 // gives. Every figure comes from the cost report; this file only multiplies.
-import type { TableModel } from '../../manifest/model';
 import { dict } from '../../manifest/values';
+import type { TableModel } from '../../model/model';
 import { costReport, CostReport } from '../cost';
 import { WriteKind } from '../cost-writes';
 

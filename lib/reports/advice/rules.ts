@@ -6,10 +6,10 @@ import { throttleAlarmsPerScope, DASHBOARD_WIDGETS_PER_SCOPE } from '../../const
 import { segmentsOverlap } from '../../keys/template';
 import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
-import { EntityModel, FetchMode, IndexModel, IndexType, KeyTemplateModel, LSI_SLOTS, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { ITEM_COLLECTION_BYTES, itemsPerPartition } from '../../manifest/rules/hot-partitions';
 import { indexEntryBytes, shardsFor, writeUnits } from '../../manifest/sizes';
 import { GlobalIndexDefinition, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../manifest/structs';
+import { EntityModel, FetchMode, IndexModel, IndexType, KeyTemplateModel, LSI_SLOTS, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
 import { filteredEntities } from '../cost-reads';
 
 /** The rule a piece of advice comes from. */

@@ -4,8 +4,8 @@
 // with the attributes the index projects.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { StoredItem } from './samples';
-import { IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { ProjectionKind } from '../../manifest/structs';
+import { IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
 import { fromAttributeValue } from '../../runtime/keys/marshall';
 import { compareUtf8 } from '../../runtime/query/fanout-order';
 import { projectionText } from '../describe';

@@ -5,7 +5,7 @@ import { indexTables, IndexTable } from './index-tables';
 import { renderPage } from './page';
 import { patternExamples, PatternExample } from './pattern-examples';
 import { completeSamples, storedItems, ViewSamples } from './samples';
-import { TableModel } from '../../manifest/model';
+import { TableModel } from '../../model/model';
 import type { AdviceReport } from '../advice/advice';
 import { costReport } from '../cost';
 import { designDocument } from '../design-doc';

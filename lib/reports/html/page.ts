@@ -3,7 +3,7 @@
 import { IndexTable } from './index-tables';
 import { PatternExample } from './pattern-examples';
 import { PAGE_STYLE } from './style';
-import { IndexType, TableModel } from '../../manifest/model';
+import { IndexType, TableModel } from '../../model/model';
 import type { AdviceReport } from '../advice/advice';
 import { figures } from '../advice/advice-markdown';
 import { DesignDocument } from '../design-doc';

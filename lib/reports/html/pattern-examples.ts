@@ -4,7 +4,7 @@
 import type { QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { IndexEntry, IndexTable } from './index-tables';
 import { shardedKey } from '../../keys/shard';
-import { PatternModel, TableModel } from '../../manifest/model';
+import { PatternModel, TableModel } from '../../model/model';
 import { KeyCondition } from '../../runtime/keys/key-condition';
 import { compareUtf8 } from '../../runtime/query/fanout-order';
 import { buildQueryInput, planQuery, QueryPlan } from '../../runtime/query/plan';

@@ -3,9 +3,9 @@
 // Every item becomes what DynamoDB would store, with the keys the runtime composes, so the view
 // shows physical keys exactly as a table holds them.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { EntityModel, IndexModel, PatternModel, patternKeyAttributes, TableModel } from '../../manifest/model';
 import { AttributeKind, SortKeyCondition } from '../../manifest/structs';
 import { didYouMean } from '../../model/closest-name';
+import { EntityModel, IndexModel, PatternModel, patternKeyAttributes, TableModel } from '../../model/model';
 import { itemToWrite } from '../../runtime/items/requests';
 import { planQuery } from '../../runtime/query/plan';
 

@@ -21,5 +21,5 @@ export { stringSegment, numberSegment, dateSegment, booleanSegment } from '../..
 export type { ValueKind, AttributeSlot } from '../keys/values';
 export { collectionsOf } from '../items/item-collections';
 export type { KeyedPattern } from '../keys/key-condition';
-export type { FetchMode, IndexType, ShardModel } from '../../manifest/model';
+export type { FetchMode, IndexType, ShardModel } from '../../model/model';
 export { readShards } from '../query/read-index';

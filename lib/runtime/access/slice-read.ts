@@ -9,7 +9,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { AccessTable } from './table';
 import { partsSegments, TemplateParts } from '../../keys/template';
-import { IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../../model/model';
 import type { FanOutState } from '../query/fanout';
 import { everyShard, shardsToQuery } from '../query/fanout-shards';
 import { finishPage } from '../query/finish-page';

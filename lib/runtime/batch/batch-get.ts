@@ -2,7 +2,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { batchGetItems, BatchEntry, keyId } from './send-batches';
 import type { EntityName, TaggedItem } from '../../manifest/infer';
-import { TABLE_INDEX } from '../../manifest/model';
+import { TABLE_INDEX } from '../../model/model';
 import { keyFromInput } from '../items/requests';
 import { entityOf } from '../keys/values';
 import { toItem } from '../query/results';

@@ -1,7 +1,7 @@
 // BatchWriteItem: puts and deletes of any entities, validated before anything is sent.
 import type { AttributeValue, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { BatchEntry, batchWriteItems, keyId } from './send-batches';
-import { TABLE_INDEX } from '../../manifest/model';
+import { TABLE_INDEX } from '../../model/model';
 import { collectionsOf } from '../items/item-collections';
 import { itemToWrite, keyFromInput } from '../items/requests';
 import { tableKeyNames } from '../keys/item-keys';

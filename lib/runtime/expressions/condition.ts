@@ -6,8 +6,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ExpressionRefs } from './refs';
 import { describe } from '../../keys/encoding';
-import type { AttributeModel, EntityModel } from '../../manifest/model';
 import { didYouMean } from '../../model/closest-name';
+import type { AttributeModel, EntityModel } from '../../model/model';
 import { storableNumber, toAttributeValue } from '../keys/marshall';
 import { attributeValue, VALUE_KINDS } from '../keys/values';
 import { SingleTableError } from '../table/errors';

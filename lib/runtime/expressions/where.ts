@@ -4,7 +4,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { compileCondition, Condition } from './condition';
 import { ExpressionRefs } from './refs';
-import type { EntityModel } from '../../manifest/model';
+import type { EntityModel } from '../../model/model';
 
 /** The parts of a write's SDK input a condition adds to. */
 export interface ConditionalInput {

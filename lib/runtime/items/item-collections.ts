@@ -5,7 +5,7 @@
 // (Lambda's log stream turns it into a metric; no SDK call, no dependency) and warns near the limit;
 // the client's `itemCollections` option turns that off or hands each estimate to the application.
 import type { ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
-import type { TableModel } from '../../manifest/model';
+import type { TableModel } from '../../model/model';
 import type { TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
 

@@ -8,7 +8,7 @@ import { existenceCondition } from './requests';
 import { uniqueWrite } from './unique-write';
 import type { ConditionFailedError, ConditionalWriteInput } from './write-failure';
 import { describe } from '../../keys/encoding';
-import { EntityModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { SingleTableError } from '../table/errors';
 
 type Values = Readonly<Record<string, unknown>>;

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { AttributeValue, TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import { guardKeyAttributes } from './unique';
 import { GUARD_OWNER_ATTRIBUTE } from '../../keys/unique-guard';
-import { TABLE_INDEX } from '../../manifest/model';
+import { TABLE_INDEX } from '../../model/model';
 import { attributeOf, attributeValue } from '../keys/values';
 import { decodeStreamRecord } from '../streams/decode-stream';
 import { expiredByTtl, imageValues, StreamEventInput } from '../streams/stream-record';

@@ -2,7 +2,7 @@
 // Nothing here talks to DynamoDB; client.ts sends what these return.
 import type { AttributeValue, DeleteItemCommandInput, GetItemCommandInput, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { MaintainedWrites } from './maintained-writes';
-import { EntityModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { Where } from '../expressions/where';
 import { checkAttributeKeyValues, keyAttributes, tableKey, writeItemKeys } from '../keys/item-keys';

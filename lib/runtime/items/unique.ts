@@ -7,7 +7,7 @@
 import type { AttributeValue, GetItemCommandInput, Put } from '@aws-sdk/client-dynamodb';
 import { MAX_PARTITION_KEY_BYTES } from '../../keys/encoding';
 import { GUARD_OWNER_ATTRIBUTE, guardKey, guardMark, scopePrefix } from '../../keys/unique-guard';
-import { EntityModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
 import type { ExpressionRefs } from '../expressions/refs';
 import { checkSize, keyAttributes, tableKey } from '../keys/item-keys';
 import { fromAttributeValue } from '../keys/marshall';

@@ -9,7 +9,7 @@ import type { AttributeValue, GetItemCommandInput, UpdateItemCommandInput } from
 import type { ConditionParts, MaintainedWrites } from './maintained-writes';
 import { existenceCondition } from './requests';
 import type { ConditionFailedError } from './write-failure';
-import { EntityModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { Where } from '../expressions/where';
 import { checkAttributeKeyValues, indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from '../keys/item-keys';

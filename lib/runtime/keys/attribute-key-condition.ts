@@ -9,7 +9,7 @@ import type { AttributeComparison, KeyCondition } from './key-condition';
 import { checkNames } from './key-condition';
 import { VALUE_KINDS, valuesText } from './values';
 import { DATE_RULE, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../../keys/encoding';
-import type { IndexModel, KeyAttributeModel, PatternModel } from '../../manifest/model';
+import type { IndexModel, KeyAttributeModel, PatternModel } from '../../model/model';
 import { compareUtf8 } from '../query/fanout-order';
 import { SingleTableError } from '../table/errors';
 

@@ -6,7 +6,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { encodeValue, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SegmentResult, utf8Length } from '../../keys/encoding';
 import { shardedKey, shardForItem, shardForValue } from '../../keys/shard';
 import { ComposeFailure, Composer, composerOf } from '../../keys/template';
-import { EntityIndexKeysModel, EntityModel, IndexModel, KeyAttributeModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityIndexKeysModel, EntityModel, IndexModel, KeyAttributeModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { ErrorContext, SingleTableError } from '../table/errors';
 
 type Values = Readonly<Record<string, unknown>>;

@@ -9,7 +9,7 @@ import { keyError } from './item-keys';
 import { valuesText } from './values';
 import { mustBe, stringSegment } from '../../keys/encoding';
 import { composeParts, composePrefix, TemplateParts, templateParts } from '../../keys/template';
-import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../../manifest/model';
+import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../../model/model';
 import { compareUtf8 } from '../query/fanout-order';
 import { SingleTableError } from '../table/errors';
 

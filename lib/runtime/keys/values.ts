@@ -4,8 +4,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { setValue, storableNumber, toAttributeValue } from './marshall';
 import { DATE_RULE, mustBe, normalizeDate } from '../../keys/encoding';
-import type { AttributeModel, EntityModel, TableModel } from '../../manifest/model';
 import { didYouMean } from '../../model/closest-name';
+import type { AttributeModel, EntityModel, TableModel } from '../../model/model';
 import { SingleTableError } from '../table/errors';
 
 /** The entity of a name, or an error listing the known ones. */

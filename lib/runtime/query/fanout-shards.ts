@@ -8,7 +8,7 @@
 import type { QueryPlan } from './plan';
 import { encodeSegment } from '../../keys/encoding';
 import { shardForValue } from '../../keys/shard';
-import type { ShardModel, TableModel } from '../../manifest/model';
+import type { ShardModel, TableModel } from '../../model/model';
 
 // Per shard model, computed once: the model is frozen.
 const everyShardOf = new WeakMap<Pick<ShardModel, 'readCount'>, number[]>();

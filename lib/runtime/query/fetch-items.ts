@@ -1,7 +1,7 @@
 // Full items for index entries that lack attributes the pattern needs (a GSI projecting less than
 // the pattern reads): one BatchGetItem round, in the query's order.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { TABLE_INDEX } from '../../manifest/model';
+import { TABLE_INDEX } from '../../model/model';
 import { batchGetItems, BatchEntry, keyId } from '../batch/send-batches';
 import type { TableContext } from '../table/context';
 

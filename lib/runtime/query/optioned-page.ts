@@ -4,7 +4,7 @@ import { IndexReader, patternPage } from './pattern-page';
 import { planQuery, QueryOptions } from './plan';
 import { optionedRead, ReadOptions } from './read-options';
 import { EntityItem, keptOnly } from './results';
-import { FetchMode } from '../../manifest/model';
+import { FetchMode } from '../../model/model';
 import type { TableContext } from '../table/context';
 
 /** `patternPage` with `filter` and `attributes` applied; a bad option rejects, as every failure of a query does. */

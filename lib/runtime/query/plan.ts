@@ -3,8 +3,8 @@
 // Everything that can be wrong with the input fails here, before any network call.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../../keys/encoding';
-import { IndexModel, PatternModel, populatesIndex, TableModel } from '../../manifest/model';
 import { didYouMean } from '../../model/closest-name';
+import { IndexModel, PatternModel, populatesIndex, TableModel } from '../../model/model';
 import { attributeKeyCondition } from '../keys/attribute-key-condition';
 import { checkSize } from '../keys/item-keys';
 import { AttributeComparison, ComposedPattern, KeyCondition, keyConditionFor, KeyedPattern, PatternKeys, patternKeys } from '../keys/key-condition';

@@ -5,8 +5,8 @@
 // fan-out after them. Reached only from reads given `attributes`.
 import type { ResultShape } from './results';
 import { indexAnswers } from '../../keys/index-attributes';
-import { attributeKeyNames, IndexModel, TABLE_INDEX, TableModel } from '../../manifest/model';
 import { didYouMean } from '../../model/closest-name';
+import { attributeKeyNames, IndexModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { ErrorContext, SingleTableError } from '../table/errors';
 
 /** How a read with `attributes` is sent and decoded. */

@@ -7,7 +7,7 @@ import { shardsToQuery } from './fanout-shards';
 import type { IndexPage, IndexReader } from './pattern-page';
 import { buildQueryInput, QueryPlan, shardQueryInput } from './plan';
 import { shardedKey } from '../../keys/shard';
-import { TABLE_INDEX } from '../../manifest/model';
+import { TABLE_INDEX } from '../../model/model';
 import type { TableContext } from '../table/context';
 import { QueryCommand } from '../table/sdk';
 import { send } from '../table/send';

@@ -6,7 +6,7 @@
 import type { QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import { projectedRead } from './projection';
 import type { ResultShape } from './results';
-import type { EntityModel, IndexModel, PatternModel, TableModel } from '../../manifest/model';
+import type { EntityModel, IndexModel, PatternModel, TableModel } from '../../model/model';
 import { madeByWhere } from '../expressions/made-by-where';
 import { ExpressionRefs } from '../expressions/refs';
 import type { Where } from '../expressions/where';

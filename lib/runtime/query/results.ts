@@ -4,7 +4,7 @@
 // storage details and are stripped.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DATE_SEGMENT, decodeNumber, decodeString, NUMBER_SEGMENT } from '../../keys/encoding';
-import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { fromItem } from '../keys/marshall';
 
 /** One typed result: the entity's name and its item. */

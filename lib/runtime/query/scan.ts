@@ -6,7 +6,7 @@ import { paged, Paged, PagingOptions } from './pages';
 import { optionedRead, ReadOptions } from './read-options';
 import { EntityItem, keptOnly, ResultShape, toEntityItems } from './results';
 import type { EntityName } from '../../manifest/infer';
-import { TABLE_INDEX, TableModel } from '../../manifest/model';
+import { TABLE_INDEX, TableModel } from '../../model/model';
 import { decodeCursor, encodeCursor } from '../keys/cursor';
 import { entityOf } from '../keys/values';
 import type { TableContext } from '../table/context';

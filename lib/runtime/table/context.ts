@@ -8,9 +8,9 @@ import { checkFingerprint } from './fingerprint-check';
 import { deployedModel, loadModel } from './load-model';
 import type { RetryPolicy } from './retry';
 import { DynamoDBClient } from './sdk';
-import type { EntityModel, TableModel } from '../../manifest/model';
 import type { SingleTableManifest } from '../../manifest/structs';
 import type { ModelFile } from '../../model/format';
+import type { EntityModel, TableModel } from '../../model/model';
 import type { ItemCollectionReporting } from '../items/item-collections';
 import type { MaintainedWrites } from '../items/maintained-writes';
 

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { MODEL_PATH_ENV } from './environment';
 import { SingleTableError } from './errors';
-import type { TableModel } from '../../manifest/model';
 import { MODEL_FORMAT, MODEL_FORMAT_VERSION, ModelDocument } from '../../model/format';
 import { deepFreeze } from '../../model/freeze';
+import type { TableModel } from '../../model/model';
 
 /** Whether a value is a compiled model file rather than a manifest. */
 export function isModelDocument(value: unknown): value is ModelDocument {

@@ -5,7 +5,7 @@
 // time in its timestamps, so a resend of it can be built again as the same request.
 import type { AttributeValue, ConditionCheck, GetItemCommandInput, Put, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
 import type { TransactItemRef } from './send';
-import { EntityModel, TABLE_INDEX, TableModel } from '../../manifest/model';
+import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { madeByWhere } from '../expressions/made-by-where';
 import { ExpressionPlaceholders, ExpressionRefs } from '../expressions/refs';
 import { MaintainedWrites, maintainedWrites } from '../items/maintained-writes';

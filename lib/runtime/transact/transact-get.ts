@@ -3,7 +3,7 @@
 import { MAX_TRANSACT_ITEMS } from './plan';
 import { sendTransaction, TransactItemRef } from './send';
 import type { EntityName, TaggedItem } from '../../manifest/infer';
-import { TABLE_INDEX } from '../../manifest/model';
+import { TABLE_INDEX } from '../../model/model';
 import { keyFromInput } from '../items/requests';
 import { entityOf, valuesText } from '../keys/values';
 import { toItem } from '../query/results';
