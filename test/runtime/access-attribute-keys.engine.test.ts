@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { accessModule } from '../../lib/generate/access-module';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { accessModule } from '../../lib/model/access-module';
 import { modelDocument } from '../../lib/model/document';
 import { openTable as openRuntimeTable, putItem as runtimePutItem, query as runtimeQuery } from '../../lib/runtime';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';

@@ -4,10 +4,10 @@
 // the same stored item or the same error.
 import { transformSync } from 'esbuild';
 import fc from 'fast-check';
+import { accessModule } from '../../lib/generate/access-module';
 import { ALLOWED_DELIMITERS } from '../../lib/keys/encoding';
 import { checkManifest } from '../../lib/manifest/compile';
 import type { SingleTableManifest } from '../../lib/manifest/structs';
-import { accessModule } from '../../lib/model/access-module';
 import type { TableModel } from '../../lib/model/model';
 import * as runtime from '../../lib/runtime';
 import * as access from '../../lib/runtime/access';

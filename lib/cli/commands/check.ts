@@ -1,10 +1,10 @@
 // `single-table check <manifest>`: every manifest validation the construct runs, without a CDK app,
 // and with --lock the construct's shard lock check too.
 import { resolve } from 'node:path';
+import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../generate/access-module';
 import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
 import { applyShardLock, describeRecorded } from '../../manifest/shard-lock';
-import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../model/access-module';
 import { defaultModelFile, modelFileState } from '../../model/document';
 import { TableModel } from '../../model/model';
 import { Command, FlagValues } from '../command';

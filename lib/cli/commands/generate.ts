@@ -2,7 +2,7 @@
 // file a Lambda imports (lib/model/format.ts), so the function never resolves the manifest.
 import { writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../model/access-module';
+import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../generate/access-module';
 import { defaultModelFile, modelFileState, modelJson } from '../../model/document';
 import { Command } from '../command';
 import { modelOf } from '../compile';

@@ -1,7 +1,7 @@
 // Query for a generated access module, with the same checks, request, results and cursors as
 // `query`. A pattern of one partition of an index whose entries carry the type attribute
 // runs here (queryPattern): its request is the fixed part the generator wrote (buildQueryInput's,
-// see lib/model/access-module.ts) with the key values filled in. The others (sharded, fetched,
+// see lib/generate/access-module.ts) with the key values filled in. The others (sharded, fetched,
 // keys decoded) read through their slice reader (readPattern, ./slice-read.ts). The key condition
 // is the pattern's own function: `partitionCondition` for a pattern without a sort-key condition,
 // `sortKeyCondition` (the runtime's full key condition) for the others, whose request also gets

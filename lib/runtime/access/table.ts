@@ -1,4 +1,4 @@
-// What a generated access module (`single-table generate --access`, lib/model/access-module.ts)
+// What a generated access module (`single-table generate --access`, lib/generate/access-module.ts)
 // holds of the model: the table's key facts, and per entity and pattern only what its functions
 // read: each attribute's kind as the runtime object that checks it, each key template as its
 // literal text around one encoder per placeholder. A function carries its own slice, so a bundle

@@ -1,8 +1,8 @@
 // A generated access module writes an entity whose attributes the runtime maintains (a version,
 // timestamps, unique values) with the runtime's putItem, which keeps them (with the table's
 // maintainedWrites, as the runtime's own table takes them); the others with their item builder.
+import { accessModule } from '../../lib/generate/access-module';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { accessModule } from '../../lib/model/access-module';
 import { AttributeKind, defineManifest, ProjectionKind } from '../../lib/runtime';
 
 const attributes = { id: { type: AttributeKind.STRING, required: true }, email: { type: AttributeKind.STRING } };

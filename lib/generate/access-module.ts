@@ -8,8 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join as joinPath } from 'node:path';
 import { Code, code, Declaration, helper, helperType, indented, join, lit as json, printModule, runtimeType, runtimeValue, shared, specifier } from './code';
-import { EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel } from './model';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
+import { EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel } from '../model/model';
 import { buildQueryInput } from '../runtime/query/plan';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */

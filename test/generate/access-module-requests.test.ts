@@ -2,8 +2,8 @@
 // or index, a filter of as many types, select) share one function of what differs between them,
 // so a bundle holds the literal once; a shape of one pattern stays an inline literal. `putItem`,
 // `getItem` and `query` look names up in the records of what each reads.
+import { accessModule } from '../../lib/generate/access-module';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { accessModule } from '../../lib/model/access-module';
 import { AttributeKind, defineManifest } from '../../lib/runtime';
 
 const attributes = { id: { type: AttributeKind.STRING, required: true } };

@@ -1,4 +1,4 @@
-// A small syntax tree of the TypeScript the generator writes (lib/model/access-module.ts), and its
+// A small syntax tree of the TypeScript the generator writes (access-module.ts in this folder), and its
 // printer. Code is text and nodes: a name imported from the runtime (`Ref`), and a value written
 // once wherever it is used more than once (`Shared`). The printer writes the module's imports from
 // the names its code refers to, and a shared value as a constant where two or more places use it.
