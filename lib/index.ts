@@ -9,7 +9,7 @@ export type { GrantOptionsOf, ISingleTableOf, SingleTableOf, StreamConsumerOptio
 export { SingleTableAttributes } from './construct/imported-table';
 export * from './construct/features/options';
 export * from './reports';
-export * from './construct/access/options';
+export * from './construct/grants/options';
 export * from './construct/streams/options';
 export * from './construct/monitoring/metrics';
 export * from './construct/monitoring/options';

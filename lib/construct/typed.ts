@@ -6,7 +6,7 @@
 import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { SingleTableGrantOptions } from './access/options';
+import type { SingleTableGrantOptions } from './grants/options';
 import type { SingleTable } from './single-table';
 import type { ISingleTable } from './single-table-base';
 import type { StreamConsumerOptions } from './streams/options';

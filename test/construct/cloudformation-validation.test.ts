@@ -13,7 +13,7 @@ import { backfillStack } from './backfill/synth';
 import { newFunction } from './policy';
 import { manifest as exampleManifest } from '../../examples/manifest';
 import { ExampleStack } from '../../examples/stack';
-import { WriteOperation } from '../../lib/construct/access/options';
+import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { StreamEventType } from '../../lib/construct/streams/options';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';

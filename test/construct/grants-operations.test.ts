@@ -5,7 +5,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { actionsAndResources, newFunction, statementsOf, tableStack } from './policy';
-import { WriteOperation } from '../../lib/construct/access/options';
+import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { validManifest } from '../fixtures/valid-manifest';
 

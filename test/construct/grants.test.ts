@@ -8,7 +8,7 @@ import { TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { actionsAndResources, newFunction, statementsOf, tableStack } from './policy';
-import { WriteOperation } from '../../lib/construct/access/options';
+import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { compileManifest } from '../../lib/manifest/compile';
 import { validManifest } from '../fixtures/valid-manifest';

@@ -4,7 +4,7 @@ import { App, Errors, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { WriteOperation } from '../../lib/construct/access/options';
+import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { ISingleTable } from '../../lib/construct/single-table-base';
 import { edited, validManifest } from '../fixtures/valid-manifest';

@@ -5,8 +5,8 @@
 import * as fc from 'fast-check';
 import { allows, fetchRequest, IamRequest, itemRequest, patternQueries, policyOf, TABLE_NAME } from './iam';
 import { newFunction, statementsOf, tableStack } from './policy';
-import { WriteOperation } from '../../lib/construct/access/options';
-import { guardKeyPatterns } from '../../lib/construct/access/tenant';
+import { WriteOperation } from '../../lib/construct/grants/options';
+import { guardKeyPatterns } from '../../lib/construct/grants/tenant';
 import { encodeSegment } from '../../lib/keys/encoding';
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';

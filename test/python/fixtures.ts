@@ -10,7 +10,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { maintainedManifest, writeCorpus } from './corpus';
 import exampleDocument from '../../examples/manifest.model.json';
-import { WriteOperation } from '../../lib/construct/access/options';
+import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';

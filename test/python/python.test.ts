@@ -14,7 +14,7 @@ import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambd
 import { PythonFixtures, writePythonFixtures } from './fixtures';
 import { localData } from '../../examples/local-data';
 import { manifest } from '../../examples/manifest';
-import { WriteOperation } from '../../lib/construct/access/options';
+import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { AssemblyFunction, findFunction } from '../../lib/engine/lambda-functions';
 import { createClient, PatternName } from '../../lib/runtime';

@@ -20,8 +20,8 @@ import { BACKFILL_MAX_WCU_ENV, BACKFILL_RESERVE_ENV, BACKFILL_TABLE_ENV } from '
 import { planBackfill } from '../../migrate/plan';
 import { TABLE_INDEX, TableModel } from '../../model/model';
 import { loadModel } from '../../runtime/table/load-model';
-import { grantNeeds } from '../access/grant';
 import { checked, checkOptions, finding } from '../design-error';
+import { grantNeeds } from '../grants/grant';
 
 /** Parallel scan segments at most: States.ArrayRange lists up to 1000 items. */
 const MAX_SEGMENTS = 1000;
