@@ -15,8 +15,8 @@ import { createModelLayer, deliverModel, deployedModelPath, isPython } from './m
 import { DiagnosticLevel } from '../manifest/diagnostics';
 import { own } from '../manifest/values';
 import { didYouMean } from '../model/closest-name';
+import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../model/environment';
 import { IndexType, TABLE_INDEX, TableModel } from '../model/model';
-import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../runtime/table/environment';
 
 /** The physical key attribute names of one index. */
 export interface IndexKeyNames {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AssemblyFunction } from './lambda-functions';
-import { TABLE_NAME_ENV } from '../runtime/table/environment';
+import { TABLE_NAME_ENV } from '../model/environment';
 
 /** Where the function's table lives locally, and what else its environment needs. */
 export interface LocalTarget {

@@ -10,8 +10,8 @@ import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { localEnvironment } from '../../lib/engine/invoke-lambda';
 import { assemblyFunctions } from '../../lib/engine/lambda-functions';
+import { MODEL_PATH_ENV } from '../../lib/model/environment';
 import { SingleTableError } from '../../lib/runtime';
-import { MODEL_PATH_ENV } from '../../lib/runtime/table/environment';
 import { deployedModel } from '../../lib/runtime/table/load-model';
 import { bundle } from '../support/bundle';
 

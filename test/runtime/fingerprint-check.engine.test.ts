@@ -7,8 +7,8 @@ import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambd
 import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
+import { FINGERPRINT_ENV } from '../../lib/model/environment';
 import { createClient, SingleTableError } from '../../lib/runtime';
-import { FINGERPRINT_ENV } from '../../lib/runtime/table/environment';
 import { checkFingerprint } from '../../lib/runtime/table/fingerprint-check';
 import { Engine, startEngine } from '../support/engine';
 

@@ -3,8 +3,8 @@
 // own, against the embedded engine.
 import type { manifest } from '../../examples/manifest';
 import model from '../../examples/manifest.model.json';
+import { FINGERPRINT_ENV } from '../../lib/model/environment';
 import { batchGet, batchWrite, deleteItem, getItem, openTable, putItem, query, TableContext, updateItem } from '../../lib/runtime';
-import { FINGERPRINT_ENV } from '../../lib/runtime/table/environment';
 import { Engine, startEngine } from '../support/engine';
 
 let engine: Engine;

@@ -6,11 +6,11 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { compileManifest } from '../../lib/manifest/compile';
 import { modelDocument } from '../../lib/model/document';
+import { FINGERPRINT_ENV } from '../../lib/model/environment';
 import { TABLE_INDEX } from '../../lib/model/model';
 import { AttributeKind, createClient, decodeStream, defineManifest, openTable, SingleTableError } from '../../lib/runtime';
 import { itemToWrite } from '../../lib/runtime/items/requests';
 import { decodeStreamRecord } from '../../lib/runtime/streams/decode-stream';
-import { FINGERPRINT_ENV } from '../../lib/runtime/table/environment';
 import { propertyRuns } from '../support/property-runs';
 
 const manifest = defineManifest({

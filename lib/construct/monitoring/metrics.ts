@@ -4,7 +4,7 @@
 // split throttles by the reason DynamoDB gives (the four reasons DynamoDB gives for GSI throttling).
 import { Duration } from 'aws-cdk-lib';
 import { IMetric, MathExpression, Metric, Stats } from 'aws-cdk-lib/aws-cloudwatch';
-import { ITEM_COLLECTION_DIMENSION, ITEM_COLLECTION_METRIC, ITEM_COLLECTION_NAMESPACE } from '../../runtime/items/item-collections';
+import { ITEM_COLLECTION_DIMENSION, ITEM_COLLECTION_METRIC, ITEM_COLLECTION_NAMESPACE } from '../../model/metrics';
 
 /** Reads or writes. */
 export enum ThrottledOperation {

@@ -10,7 +10,7 @@ import { causeDescription, scopeName, throttleDescription } from './alarm-texts'
 import { SingleTableMetrics, ThrottleCause, ThrottledOperation } from './metrics';
 import type { SingleTableMonitoringOptions } from './options';
 import { anything, bool, opt, Shape, text, whole } from '../../manifest/shape';
-import { ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_WARNING_GB } from '../../runtime/items/item-collections';
+import { ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_WARNING_GB } from '../../model/metrics';
 import { checked, checkOptions } from '../design-error';
 import type { SingleTable } from '../single-table';
 

@@ -7,12 +7,12 @@
 // scan, ...) loads it then, once, from the deployed model file or the `model` option.
 import { composeParts, partsSource, TemplateParts } from '../../keys/template';
 import type { SingleTableManifest } from '../../manifest/structs';
+import { MODEL_PATH_ENV } from '../../model/environment';
 import type { TableModel } from '../../model/model';
 import { checkSize, requiredKey } from '../keys/item-keys';
 import type { AttributeSlot } from '../keys/values';
 import type { TableContext } from '../table/context';
 import { ClientOptions, connect } from '../table/context';
-import { MODEL_PATH_ENV } from '../table/environment';
 import { SingleTableError } from '../table/errors';
 import { deployedModel, loadModel } from '../table/load-model';
 

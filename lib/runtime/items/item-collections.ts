@@ -5,18 +5,10 @@
 // (Lambda's log stream turns it into a metric; no SDK call, no dependency) and warns near the limit;
 // the client's `itemCollections` option turns that off or hands each estimate to the application.
 import type { ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
+import { ITEM_COLLECTION_DIMENSION, ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_METRIC, ITEM_COLLECTION_NAMESPACE, ITEM_COLLECTION_WARNING_GB } from '../../model/metrics';
 import type { TableModel } from '../../model/model';
 import type { TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
-
-/** The metric's namespace, name and dimension; the construct alarms on the same metric. */
-export const ITEM_COLLECTION_NAMESPACE = 'SingleTable';
-export const ITEM_COLLECTION_METRIC = 'ItemCollectionSizeUpperBoundGB';
-export const ITEM_COLLECTION_DIMENSION = 'TableName';
-
-/** DynamoDB's limit per item collection, and the size from which the runtime warns. */
-export const ITEM_COLLECTION_LIMIT_GB = 10;
-export const ITEM_COLLECTION_WARNING_GB = 8;
 
 /** Where the lines go: console in Lambda (stdout is the log stream). */
 export interface MetricLog {

@@ -2,13 +2,13 @@
 // Built once per container, at cold start, from the compiled model file; the operations
 // (items/, query/, batch/, transact/, streams/) are plain functions over it, so a handler's
 // bundle holds only those it calls.
-import { TABLE_NAME_ENV } from './environment';
 import { SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';
 import { deployedModel, loadModel } from './load-model';
 import type { RetryPolicy } from './retry';
 import { DynamoDBClient } from './sdk';
 import type { SingleTableManifest } from '../../manifest/structs';
+import { TABLE_NAME_ENV } from '../../model/environment';
 import type { ModelFile } from '../../model/format';
 import type { EntityModel, TableModel } from '../../model/model';
 import type { ItemCollectionReporting } from '../items/item-collections';

@@ -3,8 +3,8 @@
 // The stack puts the deployed manifest's fingerprint in the function's environment
 // (SingleTable.connect); without that variable (a function wired by hand, a local run) there is
 // nothing to compare and the check is skipped.
-import { FINGERPRINT_ENV } from './environment';
 import { SingleTableError } from './errors';
+import { FINGERPRINT_ENV } from '../../model/environment';
 
 /** Throws MANIFEST_MISMATCH when the environment names a different manifest than the bundled one. */
 export function checkFingerprint(bundled: string, env: Readonly<Record<string, string | undefined>> = process.env): void {

@@ -4,8 +4,8 @@
 // manifest. `deployedModel` reads the file the model layer put in a connected function; code
 // that carries its own file is checked against the stack's fingerprint.
 import { readFileSync } from 'node:fs';
-import { MODEL_PATH_ENV } from './environment';
 import { SingleTableError } from './errors';
+import { MODEL_PATH_ENV } from '../../model/environment';
 import { MODEL_FORMAT, MODEL_FORMAT_VERSION, ModelDocument } from '../../model/format';
 import { deepFreeze } from '../../model/freeze';
 import type { TableModel } from '../../model/model';
