@@ -5,7 +5,7 @@
 import { AttributeType, GlobalSecondaryIndexPropsV2, LocalSecondaryIndexProps, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
 import { BillingFacts, globalIndexCapacity } from './billing';
 import { globalIndexFeatures } from './features/render';
-import type { SingleTableProps } from './single-table';
+import type { SingleTableProps } from './props';
 import { AttributeKind, ProjectionKind } from '../manifest/structs';
 import { IndexModel, IndexType, KeyAttributeModel, TableModel } from '../model/model';
 

@@ -11,7 +11,7 @@ import { FileSystem } from 'aws-cdk-lib';
 import { Code, ILayerVersion, LayerVersion, Runtime, RuntimeFamily } from 'aws-cdk-lib/aws-lambda';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { ISingleTable } from './single-table-base';
+import type { ISingleTable } from './i-single-table';
 import { modelJson } from '../model/document';
 import type { TableModel } from '../model/model';
 

@@ -4,7 +4,7 @@
 // option's type, enum value and range is checked first, like the manifest's.
 import { RemovalPolicy, Token } from 'aws-cdk-lib';
 import { PointInTimeRecoverySpecification, StreamViewType, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
-import type { SingleTableProps } from './single-table';
+import type { SingleTableProps } from './props';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import { anything, bool, checkShape, enumOf, name as userName, opt, Shape, text, whole } from '../manifest/shape';
 import { AttributeKind } from '../manifest/structs';

@@ -7,8 +7,8 @@ import type { Grant, IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { SingleTableGrantOptions } from './grants/options';
+import type { ISingleTable } from './i-single-table';
 import type { SingleTable } from './single-table';
-import type { ISingleTable } from './single-table-base';
 import type { StreamConsumerOptions } from './streams/options';
 import type { EntityName, PatternName } from '../manifest/infer';
 

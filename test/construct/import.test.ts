@@ -5,8 +5,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { WriteOperation } from '../../lib/construct/grants/options';
+import { ISingleTable } from '../../lib/construct/i-single-table';
 import { SingleTable } from '../../lib/construct/single-table';
-import { ISingleTable } from '../../lib/construct/single-table-base';
 import { edited, validManifest } from '../fixtures/valid-manifest';
 
 const env = { account: '111111111111', region: 'eu-west-1' };

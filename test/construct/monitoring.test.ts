@@ -8,7 +8,8 @@ import { Billing, Capacity } from 'aws-cdk-lib/aws-dynamodb';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SingleTableMonitoringOptions } from '../../lib/construct/monitoring/options';
 import { DASHBOARD_WIDGETS_PER_SCOPE, throttleAlarmsPerScope } from '../../lib/construct/monitoring/per-index';
-import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
+import { SingleTableProps } from '../../lib/construct/props';
+import { SingleTable } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { edited, validManifest } from '../fixtures/valid-manifest';
 

@@ -1,7 +1,8 @@
 // Builds a SingleTable in a fresh stack and reads back its CloudFormation.
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
+import { SingleTableProps } from '../../lib/construct/props';
+import { SingleTable } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/manifest/structs';
 import { validManifest } from '../fixtures/valid-manifest';
 

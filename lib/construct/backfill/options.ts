@@ -2,7 +2,7 @@
 import type { Duration } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { SingleTableManifest } from '../../manifest/structs';
-import type { ISingleTable } from '../single-table-base';
+import type { ISingleTable } from '../i-single-table';
 
 /** Options of `SingleTable.addBackfill`. */
 export interface SingleTableBackfillOptions {

@@ -10,7 +10,7 @@ import { describeType, describeValue, own } from '../../manifest/values';
 import { didYouMean } from '../../model/closest-name';
 import { IndexType, TableModel } from '../../model/model';
 import { BillingFacts, checkCapacity, checkRequestUnits } from '../billing';
-import type { SingleTableProps } from '../single-table';
+import type { SingleTableProps } from '../props';
 import { checkPointInTimeRecovery, PROPS_LOCATION as WHERE } from '../table-options';
 
 /** A GSI's options (checked one by one below): any other name is refused. */

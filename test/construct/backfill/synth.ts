@@ -6,7 +6,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { SingleTableBackfill } from '../../../lib/construct/backfill/backfill';
 import type { SingleTableBackfillOptions } from '../../../lib/construct/backfill/options';
-import { SingleTable, SingleTableProps } from '../../../lib/construct/single-table';
+import { SingleTableProps } from '../../../lib/construct/props';
+import { SingleTable } from '../../../lib/construct/single-table';
 import { shopManifest } from '../../fixtures/shop';
 import { buildSegmentBundle } from '../../support/backfill-bundle';
 
