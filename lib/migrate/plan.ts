@@ -6,12 +6,12 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
 import { guardMark } from '../keys/unique-guard';
-import type { ModelFile } from '../model/format';
+import { isModelDocument, ModelFile } from '../model/format';
 import { EntityModel, IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../model/model';
 import { indexInputs, writeItemKeys } from '../runtime/keys/item-keys';
 import { fromItem } from '../runtime/keys/marshall';
 import { parseKey } from '../runtime/query/results';
-import { isModelDocument, loadModel } from '../runtime/table/load-model';
+import { loadModel } from '../runtime/table/load-model';
 
 type Item = Record<string, AttributeValue>;
 

@@ -2,7 +2,7 @@
 // wrapped with a format name and version so the runtime, and tools in other languages, know what
 // they read. `single-table generate` writes it next to the manifest; a Lambda imports it and never
 // resolves the manifest. schema.json in this folder is its JSON Schema. No imports but types: the
-// runtime reads the version from here.
+// runtime reads the version and the check of a file from here, and so does the construct.
 import type { TableModel } from './model';
 
 /** The `format` of every compiled model file. */
@@ -32,4 +32,21 @@ export interface ModelDocument {
   readonly formatVersion: number;
   /** The model; its `fingerprint` names the manifest it was compiled from. */
   readonly model: TableModel;
+}
+
+/** Whether a value is a compiled model file rather than a manifest. */
+export function isModelDocument(value: unknown): value is ModelDocument {
+  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === MODEL_FORMAT;
+}
+
+/** Why a value is not a compiled model file this package reads, or undefined when it is one. */
+export function modelDocumentProblem(document: unknown): string | undefined {
+  if (!isModelDocument(document)) {
+    return `expected a compiled model file (format ${MODEL_FORMAT}); write one with \`single-table generate <manifest>\` and import the .model.json it writes`;
+  }
+  if (document.formatVersion !== MODEL_FORMAT_VERSION || typeof document.model?.fingerprint !== 'string') {
+    return `the compiled model file has format version ${document.formatVersion}; this runtime reads version ${MODEL_FORMAT_VERSION}. `
+      + 'Regenerate it with this package\'s `single-table generate <manifest>`';
+  }
+  return undefined;
 }

@@ -18,8 +18,9 @@ import { resolveModel } from '../../manifest/resolve';
 import { anything, MAX_RATE_PER_SECOND, opt, Shape, text, whole } from '../../manifest/shape';
 import { BACKFILL_MAX_WCU_ENV, BACKFILL_RESERVE_ENV, BACKFILL_TABLE_ENV } from '../../migrate/lambda-environment';
 import { planBackfill } from '../../migrate/plan';
+import { ModelDocument, modelDocumentProblem } from '../../model/format';
+import { deepFreeze } from '../../model/freeze';
 import { TABLE_INDEX, TableModel } from '../../model/model';
-import { loadModel } from '../../runtime/table/load-model';
 import { checked, checkOptions, finding } from '../design-error';
 import { grantNeeds } from '../grants/grant';
 
@@ -139,11 +140,16 @@ export class SingleTableBackfill extends Construct {
     }
     if (props.previousModelFile === undefined) return undefined;
     const path = resolve(props.previousModelFile);
+    const invalid = (problem: string) => finding('BACKFILL_PREVIOUS_MODEL_INVALID', WHERE, `previousModelFile ${path}: ${problem}`, 'give the .model.json `single-table generate` writes');
+    let document: unknown;
     try {
-      return loadModel(JSON.parse(readFileSync(path, 'utf8')));
+      document = JSON.parse(readFileSync(path, 'utf8'));
     } catch (e) {
-      throw finding('BACKFILL_PREVIOUS_MODEL_INVALID', WHERE, `previousModelFile ${path}: ${(e as Error).message}`, 'give the .model.json `single-table generate` writes');
+      throw invalid((e as Error).message);
     }
+    const problem = modelDocumentProblem(document);
+    if (problem) throw invalid(problem);
+    return deepFreeze((document as ModelDocument).model);
   }
 
   /**

@@ -4,10 +4,10 @@
 // model file, it resolves the manifest at start (no validation rules: `single-table check` and the
 // synth validate it).
 import { contextOf, ClientOptions } from './context';
-import { deployedModel, isModelDocument, loadModel } from './load-model';
+import { deployedModel, loadModel } from './load-model';
 import { resolveModel } from '../../manifest/resolve';
 import type { SingleTableManifest } from '../../manifest/structs';
-import type { ModelFile } from '../../model/format';
+import { isModelDocument, ModelFile } from '../../model/format';
 import { batchGet } from '../batch/batch-get';
 import { batchWrite } from '../batch/batch-write';
 import { deleteItem } from '../items/delete-item';

@@ -1,37 +1,20 @@
-// Loading a compiled model file (lib/model/format.ts) at cold start: a check of its format and
-// version, and a deep freeze (the builders cache compiled keys per model object). No resolution,
-// no validation rule: the file holds the model the stack compiled and validated from the same
-// manifest. `deployedModel` reads the file the model layer put in a connected function; code
-// that carries its own file is checked against the stack's fingerprint.
+// Loading a compiled model file (lib/model/format.ts, which says what one is) at cold start: a
+// check of its format and version, and a deep freeze (the builders cache compiled keys per model
+// object). No resolution, no validation rule: the file holds the model the stack compiled and
+// validated from the same manifest. `deployedModel` reads the file the model layer put in a
+// connected function; code that carries its own file is checked against the stack's fingerprint.
 import { readFileSync } from 'node:fs';
 import { SingleTableError } from './errors';
 import { MODEL_PATH_ENV } from '../../model/environment';
-import { MODEL_FORMAT, MODEL_FORMAT_VERSION, ModelDocument } from '../../model/format';
+import { ModelDocument, modelDocumentProblem } from '../../model/format';
 import { deepFreeze } from '../../model/freeze';
 import type { TableModel } from '../../model/model';
 
-/** Whether a value is a compiled model file rather than a manifest. */
-export function isModelDocument(value: unknown): value is ModelDocument {
-  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === MODEL_FORMAT;
-}
-
 /** The model a compiled model file holds; throws INVALID_MODEL when it is not one this runtime reads. */
 export function loadModel(document: unknown): TableModel {
-  const problem = documentProblem(document);
+  const problem = modelDocumentProblem(document);
   if (problem) throw new SingleTableError('INVALID_MODEL', problem);
   return deepFreeze((document as ModelDocument).model);
-}
-
-/** Why a value is not a compiled model file this runtime reads, or undefined when it is one. */
-function documentProblem(document: unknown): string | undefined {
-  if (!isModelDocument(document)) {
-    return `expected a compiled model file (format ${MODEL_FORMAT}); write one with \`single-table generate <manifest>\` and import the .model.json it writes`;
-  }
-  if (document.formatVersion !== MODEL_FORMAT_VERSION || typeof document.model?.fingerprint !== 'string') {
-    return `the compiled model file has format version ${document.formatVersion}; this runtime reads version ${MODEL_FORMAT_VERSION}. `
-      + 'Regenerate it with this package\'s `single-table generate <manifest>`';
-  }
-  return undefined;
 }
 
 /**
@@ -53,7 +36,7 @@ export function deployedModel(): TableModel {
   } catch (e) {
     throw new SingleTableError('INVALID_MODEL', `the compiled model file ${path} (${MODEL_PATH_ENV}) cannot be read as JSON: ${(e as Error).message}`, { cause: e });
   }
-  const problem = documentProblem(document);
+  const problem = modelDocumentProblem(document);
   if (problem) throw new SingleTableError('INVALID_MODEL', `${path} (${MODEL_PATH_ENV}): ${problem}`);
   return deepFreeze((document as ModelDocument).model);
 }
