@@ -14,7 +14,7 @@ import { applyGlobalIndexInsights, tableFeatures } from './features/render';
 import type { ISingleTable } from './i-single-table';
 import { ImportedSingleTable, SingleTableAttributes } from './imported-table';
 import { globalSecondaryIndexes, localSecondaryIndexes } from './indexes';
-import { SingleTableMonitoring } from './monitoring/monitoring';
+import { IMonitoredSingleTable, SingleTableMonitoring } from './monitoring/monitoring';
 import type { SingleTableMonitoringOptions } from './monitoring/options';
 import type { SingleTableProps } from './props';
 import { syncShardLock } from './shard-lock';
@@ -33,7 +33,7 @@ import { TableModel } from '../model/model';
  * `PK`/`SK`, the five LSI slots (unless turned off) and exactly the declared GSIs. Manifest errors
  * fail the synth, listing every one; warnings become CDK annotations.
  */
-export class SingleTable extends SingleTableBase {
+export class SingleTable extends SingleTableBase implements IMonitoredSingleTable {
   /** The environment variable `connect` sets to the table's name; the runtime's `createClient` reads it. */
   public static readonly TABLE_NAME_ENV = TABLE_NAME_ENV;
   /** The environment variable `connect` sets to the manifest's fingerprint; the runtime checks it at cold start. */

@@ -12,7 +12,7 @@ import type { SingleTableMonitoringOptions } from './options';
 import { anything, bool, opt, Shape, text, whole } from '../../manifest/shape';
 import { ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_WARNING_GB } from '../../model/metrics';
 import { checked, checkOptions } from '../design-error';
-import type { SingleTable } from '../single-table';
+import type { ISingleTable } from '../i-single-table';
 
 const COUNT = (what: string) => whole('MONITORING_OPTION_INVALID', 1, 1_000_000, what);
 const MONITORING_OPTIONS: Shape = {
@@ -29,10 +29,19 @@ const MONITORING_OPTIONS: Shape = {
   },
 };
 
+/**
+ * A table `SingleTableMonitoring` watches: a `SingleTable` defined in this app, whose billing mode
+ * decides which throttling causes can occur.
+ */
+export interface IMonitoredSingleTable extends ISingleTable {
+  /** How reads and writes are billed. */
+  readonly billingMode: BillingMode;
+}
+
 /** Properties of `SingleTableMonitoring`. */
 export interface SingleTableMonitoringProps extends SingleTableMonitoringOptions {
   /** The table to monitor. */
-  readonly table: SingleTable;
+  readonly table: IMonitoredSingleTable;
 }
 
 const OPERATIONS = [ThrottledOperation.READ, ThrottledOperation.WRITE];
