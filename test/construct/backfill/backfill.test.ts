@@ -13,6 +13,7 @@ import { SingleTableBackfill } from '../../../lib/construct/backfill/backfill';
 import { SingleTable } from '../../../lib/construct/single-table';
 import { resolveModel } from '../../../lib/manifest/resolve';
 import { modelJson } from '../../../lib/model/document';
+import { MODEL_FORMAT_VERSION } from '../../../lib/model/format';
 import { shopManifest } from '../../fixtures/shop';
 
 const synths: BackfillStack[] = [];
@@ -235,9 +236,20 @@ describe('bad props fail the synth, naming the construct, the value and the fix'
     ["over Lambda's limit", { timeout: Duration.minutes(16) }, 'timeout is 16 minutes'],
     ['two previous models', { previousManifest: shopManifest('A'), previousModelFile: 'a.json' }, 'both previousManifest and previousModelFile are given. Fix: give one'],
     ['a missing model file', { previousModelFile: 'no-such.model.json' }, 'no-such.model.json: ENOENT'],
-    ['a file that is no model', { previousModelFile: 'package.json' }, 'give the .model.json `single-table generate` writes'],
+    ['a file that is no model', { previousModelFile: 'package.json' }, 'package.json: expected a compiled model file (format cdk-single-table/model); write one with `single-table generate <manifest>` and import the .model.json it writes. Fix: give the .model.json `single-table generate` writes'],
   ])('%s', (_, options, message) => {
     expect(error(options)).toContain(message);
+  });
+
+  test('a model file of another format version is refused, naming both versions', () => {
+    const file = path.join(__dirname, '..', '..', '..', 'cdk.out', 'shop-a-old.model.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(modelJson(resolveModel(shopManifest('A')))), formatVersion: 1 }));
+    try {
+      expect(error({ previousModelFile: file })).toContain(`[BACKFILL_PREVIOUS_MODEL_INVALID] addBackfill options: previousModelFile ${file}: the compiled model file has format version 1; this runtime reads version ${MODEL_FORMAT_VERSION}.`);
+    } finally {
+      rmSync(file);
+    }
   });
 
   test('a previous manifest whose table key differs is refused: that is a copy, not a backfill', () => {
