@@ -1,6 +1,7 @@
 """The package's file names tell a user what to import: the package itself (its ``__all__``) and the
 pytest plugin ``single_table_runtime.testing``; every other module is internal, named with a leading
-underscore, and free to change between releases."""
+underscore, and free to change between releases. No module imports itself back through others (an
+import circle), type-only imports included: what two modules share lives in a module below both."""
 from __future__ import annotations
 
 import ast
@@ -100,7 +101,7 @@ def test_no_module_of_the_package_imports_itself_through_others() -> None:
     assert circles == [], 'import circles:\n' + '\n'.join(listed)
     # The arrows are those the modules have: the table handle at the top imports the operations, a type-only import counts.
     assert {'_query', '_items', '_context'} <= set(arrows['_table'])
-    assert arrows['_conditions']['_query_plan'] == {'Plan'}
+    assert 'Plan' in arrows['_conditions']['_query_plan']
 
 
 def test_the_circle_finder_counts_function_type_only_and_quoted_type_arrows(tmp_path: Path) -> None:
