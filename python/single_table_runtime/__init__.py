@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Any
 from ._errors import SingleTableError, TransactionCanceledError, UnprocessedError
 from ._items import ConditionFailedError
 from ._model import MODEL_FORMAT, MODEL_FORMAT_VERSION, Model, deployed_model, load_model
-from ._query import Page
+from ._pages import Page
 from ._results import Result
 from ._send import RetryPolicy
 from ._table import Condition, Order, Pages, PutMode, Table, open_table
 
 if TYPE_CHECKING:
+    from ._release_unique import ReleaseResult
     from ._streams import StreamChange
-    from ._unique import ReleaseResult
 
 __all__ = ['open_table', 'Table', 'Page', 'Result', 'StreamChange', 'ReleaseResult', 'Model', 'load_model', 'deployed_model', 'RetryPolicy',
            'SingleTableError', 'ConditionFailedError', 'TransactionCanceledError', 'UnprocessedError', 'PutMode', 'Order', 'Pages', 'Condition',
@@ -29,6 +29,6 @@ def __getattr__(name: str) -> Any:
         from ._streams import StreamChange
         return StreamChange
     if name == 'ReleaseResult':
-        from ._unique import ReleaseResult
+        from ._release_unique import ReleaseResult
         return ReleaseResult
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -14,7 +14,7 @@ from ._keys import check_size
 from ._values import KINDS
 
 if TYPE_CHECKING:
-    from ._model import Model
+    from ._keys import KeyModel
 
 # The comparison each sort-key condition puts on the last sort attribute given.
 _OPERATORS = {'EQUALS': '=', 'BEGINS_WITH': 'begins_with', 'LESS_THAN': '<', 'LESS_THAN_OR_EQUAL': '<=', 'GREATER_THAN': '>',
@@ -29,7 +29,7 @@ class AttributePatternKeys:
     attribute_keyed = True
     shard_suffix = 0
 
-    def __init__(self, model: Model, pattern: dict[str, Any]) -> None:
+    def __init__(self, model: KeyModel, pattern: dict[str, Any]) -> None:
         self.pattern = pattern
         self.index = model.indexes[pattern['index']]
         self.type_filter = None

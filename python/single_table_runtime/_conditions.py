@@ -13,8 +13,8 @@ from ._errors import SingleTableError, did_you_mean
 from ._values import KINDS, checked_value, number_text, storable_number, to_attribute_value
 
 if TYPE_CHECKING:
-    from ._query import Plan
-    from ._table import Table
+    from ._context import TableContext
+    from ._query_plan import Plan
 
 COMPARISONS = {'eq': '=', 'ne': '<>', 'lt': '<', 'lte': '<=', 'gt': '>', 'gte': '>='}
 ATTRIBUTE_OPERATORS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'between', 'in', 'exists', 'beginsWith', 'contains']
@@ -219,7 +219,7 @@ def _size(entities: list[dict[str, Any]], node: dict[str, Any], keys: list[str],
     return f'{size} {COMPARISONS[op]} {refs.value(number(node[op], at))}'
 
 
-def add_condition(table: Table, request: dict[str, Any], entity: dict[str, Any], condition: Any) -> None:
+def add_condition(table: TableContext, request: dict[str, Any], entity: dict[str, Any], condition: Any) -> None:
     """ANDs the caller's condition to a write's; the stored item comes back when it fails."""
     refs = Refs(request)
     expression = compile_condition([entity], condition, refs)
@@ -240,7 +240,7 @@ def attributes_in_index(entity: dict[str, Any], index: dict[str, Any]) -> set[st
     return found
 
 
-def read_plan(table: Table, plan: Plan, filter: Any, attributes: Any) -> None:
+def read_plan(table: TableContext, plan: Plan, filter: Any, attributes: Any) -> None:
     """Checks a query's read options and records them on the plan: whether entries are fetched, what results keep."""
     model = table.model
     pattern = plan.keys.pattern
@@ -287,7 +287,7 @@ def read_plan(table: Table, plan: Plan, filter: Any, attributes: Any) -> None:
         plan.filter = filter
 
 
-def finish_read(table: Table, request: dict[str, Any], plan: Plan) -> None:
+def finish_read(table: TableContext, request: dict[str, Any], plan: Plan) -> None:
     """Adds the projection and the filter to a built Query input."""
     refs = Refs(request)
     if plan.projection is not None:

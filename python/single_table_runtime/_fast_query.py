@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ._encoding import MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, _escapable
 from ._keys import compose
+from ._query_plan import Plan
 
 if TYPE_CHECKING:
     from ._keys import PatternKeys
     from ._model import Model
-    from ._query import Plan
 
 FastPlan = Callable[[Any, Any], 'Plan | None']
 
 
-def compile_fast_plan(model: Model, keys: PatternKeys, plan: Callable[..., Plan]) -> FastPlan | None:
-    """The pattern's plan for its common inputs (``plan`` makes the Plan object), or None when it has no such case."""
+def compile_fast_plan(model: Model, keys: PatternKeys) -> FastPlan | None:
+    """The pattern's plan for its common inputs, or None when it has no such case."""
     pattern = keys.pattern
     index = keys.index
     strong = bool(pattern['consistentRead'])
@@ -71,7 +71,7 @@ def compile_fast_plan(model: Model, keys: PatternKeys, plan: Callable[..., Plan]
             if len(pk) * 4 > pk_limit:
                 return None
             # The floor's condition is shared: plans never change theirs.
-            return plan(keys, {'pk': pk} if condition_sk is None else {'pk': pk, 'sk': condition_sk}, descending, strong, limit, fetch)
+            return Plan(keys, {'pk': pk} if condition_sk is None else {'pk': pk, 'sk': condition_sk}, descending, strong, limit, fetch)
         return partition_plan
 
     def fast_plan(values: Any, limit: Any) -> Plan | None:
@@ -89,11 +89,11 @@ def compile_fast_plan(model: Model, keys: PatternKeys, plan: Callable[..., Plan]
         if pk.__class__ is not str or len(pk) * 4 > pk_limit:  # type: ignore[arg-type]
             return None
         if sk_condition is None:
-            return plan(keys, {'pk': pk}, descending, strong, limit, fetch)
+            return Plan(keys, {'pk': pk}, descending, strong, limit, fetch)
         if sk_condition == 'equals':
             sk = compose(sk_parts, values, esc)  # type: ignore[arg-type]
             if sk.__class__ is not str or len(sk) * 4 > MAX_SORT_KEY_BYTES:  # type: ignore[arg-type]
                 return None
-            return plan(keys, {'pk': pk, 'sk': {'expression': '#sk = :lo', 'lo': sk}}, descending, strong, limit, fetch)
-        return plan(keys, {'pk': pk, 'sk': sk_condition}, descending, strong, limit, fetch)
+            return Plan(keys, {'pk': pk, 'sk': {'expression': '#sk = :lo', 'lo': sk}}, descending, strong, limit, fetch)
+        return Plan(keys, {'pk': pk, 'sk': sk_condition}, descending, strong, limit, fetch)
     return fast_plan

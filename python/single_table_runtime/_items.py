@@ -17,7 +17,7 @@ from ._send import error_code, with_retry
 from ._values import attribute_of, checked_value, from_item, item_attributes
 
 if TYPE_CHECKING:
-    from ._table import Table
+    from ._context import TableContext
 
 EXPECTED_VERSION = ':expectedVersion'
 
@@ -59,13 +59,13 @@ def one_time() -> Iterator[None]:
 _UNCOMPILED: Any = object()
 
 
-def _compile_fast_write(table: Table, entity_name: str) -> Any:
+def _compile_fast_write(table: TableContext, entity_name: str) -> Any:
     from ._fast_put import compile_fast_write
     fast = table.fast_writes[entity_name] = compile_fast_write(table.model.entity_keys(entity_name))
     return fast
 
 
-def item_to_write(table: Table, entity: dict[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:
+def item_to_write(table: TableContext, entity: dict[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:
     """Every attribute DynamoDB stores for an item: values, type, table and index keys."""
     fast = table.fast_writes.get(entity['name'], _UNCOMPILED)
     if fast is _UNCOMPILED:
@@ -81,12 +81,12 @@ def item_to_write(table: Table, entity: dict[str, Any], item: Mapping[str, Any])
     return stored
 
 
-def _existence(table: Table, exists: bool) -> dict[str, Any]:
+def _existence(table: TableContext, exists: bool) -> dict[str, Any]:
     return {'ConditionExpression': 'attribute_exists(#pk)' if exists else 'attribute_not_exists(#pk)',
             'ExpressionAttributeNames': {'#pk': table.model.table_index['partitionKey']}}
 
 
-def _version_condition(table: Table, attribute: str, expected: int) -> dict[str, Any]:
+def _version_condition(table: TableContext, attribute: str, expected: int) -> dict[str, Any]:
     return {'ConditionExpression': f'attribute_exists(#pk) AND #ver = {EXPECTED_VERSION}',
             'ExpressionAttributeNames': {'#pk': table.model.table_index['partitionKey'], '#ver': attribute},
             'ExpressionAttributeValues': {EXPECTED_VERSION: {'N': str(expected)}}}
@@ -117,7 +117,7 @@ def with_maintained(entity: dict[str, Any], item: Mapping[str, Any], expected: i
     return out
 
 
-def build_put(table: Table, entity_name: str, item: Mapping[str, Any], mode: str = 'upsert', condition: Any = None) -> dict[str, Any]:
+def build_put(table: TableContext, entity_name: str, item: Mapping[str, Any], mode: str = 'upsert', condition: Any = None) -> dict[str, Any]:
     """The PutItem request of an item (an entity with unique attributes writes it in a transaction with its guards)."""
     if condition is None and entity_name.__class__ is str:
         # An entity without versions, timestamps or unique values, an item of plain values: one compiled function.
@@ -152,7 +152,7 @@ def build_put(table: Table, entity_name: str, item: Mapping[str, Any], mode: str
     return request
 
 
-def key_from_input(table: Table, entity: dict[str, Any], key: Any) -> dict[str, Any]:
+def key_from_input(table: TableContext, entity: dict[str, Any], key: Any) -> dict[str, Any]:
     """The table key from exactly its key attributes, each of its kind."""
     if not isinstance(key, Mapping):
         raise SingleTableError('INVALID_VALUE', 'the key must be a dict', entity=entity['name'])
@@ -167,12 +167,19 @@ def key_from_input(table: Table, entity: dict[str, Any], key: Any) -> dict[str, 
     return keys.key_item(key)
 
 
-def build_get(table: Table, entity_name: str, key: Mapping[str, Any], consistent: bool = False) -> dict[str, Any]:
+def build_get(table: TableContext, entity_name: str, key: Mapping[str, Any], consistent: bool = False) -> dict[str, Any]:
     entity = table.model.entity(entity_name)
     return {'TableName': table.table_name, 'Key': key_from_input(table, entity, key), 'ConsistentRead': consistent}
 
 
-def build_delete(table: Table, entity_name: str, key: Mapping[str, Any], must_exist: bool = False, version: int | None = None,
+def get_item(table: TableContext, entity_name: str, key: Mapping[str, Any], consistent: bool = False) -> dict[str, Any] | None:
+    """The item with a table key, read with GetItem; None when there is none."""
+    request = build_get(table, entity_name, key, consistent)
+    out = with_retry(table.retry, lambda: table.client.get_item(**request))
+    return from_item(out['Item'], table.model.strip) if 'Item' in out else None
+
+
+def build_delete(table: TableContext, entity_name: str, key: Mapping[str, Any], must_exist: bool = False, version: int | None = None,
                  condition: Any = None) -> dict[str, Any]:
     entity = table.model.entity(entity_name)
     request: dict[str, Any] = {'TableName': table.table_name, 'Key': key_from_input(table, entity, key), 'ReturnValues': 'ALL_OLD'}
@@ -201,7 +208,7 @@ def _returns_stored_item(client: Any, method: str) -> bool:
         return True
 
 
-def send_write(table: Table, entity_name: str, method: str, request: dict[str, Any], values: Mapping[str, Any],
+def send_write(table: TableContext, entity_name: str, method: str, request: dict[str, Any], values: Mapping[str, Any],
                condition: Any = None) -> dict[str, Any]:
     """Sends a single-item write; a failed condition becomes CONDITION_FAILED or VERSION_CONFLICT. With a botocore too old
     to ask for the stored item on failure, a consistent read after the failure tells what is stored."""
@@ -219,12 +226,12 @@ def send_write(table: Table, entity_name: str, method: str, request: dict[str, A
         raise write_failure(table, entity_name, request, values, stored, condition is not None) from error
 
 
-def _key_of(table: Table, item: dict[str, Any]) -> dict[str, Any]:
+def _key_of(table: TableContext, item: dict[str, Any]) -> dict[str, Any]:
     index = table.model.table_index
     return {index['partitionKey']: item[index['partitionKey']], index['sortKey']: item[index['sortKey']]}
 
 
-def write_failure(table: Table, entity_name: str, request: Mapping[str, Any], values: Mapping[str, Any],
+def write_failure(table: TableContext, entity_name: str, request: Mapping[str, Any], values: Mapping[str, Any],
                   stored: dict[str, Any] | None, caller_condition: bool = False) -> ConditionFailedError:
     """Why a write was refused: a version conflict (told by the stored item), the caller's condition, or the item's existence."""
     entity = table.model.entities[entity_name]

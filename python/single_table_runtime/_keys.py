@@ -5,7 +5,7 @@ shard suffixes, UTF-8 size limits, and the key condition of a pattern's query.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 from ._encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, bound_encoder, encode_value, must_be,
                        utf8_length)
@@ -13,13 +13,21 @@ from ._errors import SingleTableError
 from ._shard import Literal, fnv1a, mix32, shard_for_value
 from ._values import KINDS
 
-if TYPE_CHECKING:
-    from ._model import Model
-
 Values = Mapping[str, Any]
 Encoder = Callable[[Any, str], 'str | None | Invalid']
 # A template as the text before its first attribute, then per attribute its name, encoder and the text after it.
 Parts = tuple[str, tuple[tuple[str, Encoder, str], ...]]
+
+
+class KeyModel(Protocol):
+    """What composing keys reads of a loaded model: its delimiter and escape character, its indexes (the table's
+    among them) and its entities."""
+
+    delimiter: str
+    escape_char: str
+    indexes: dict[str, dict[str, Any]]
+    table_index: dict[str, Any]
+    entities: dict[str, dict[str, Any]]
 
 
 class Absent:
@@ -129,7 +137,7 @@ class EntityKeys:
     key attribute once and composes each distinct template once (GSI1 ``ORDER#{orderId}`` serves
     two keys and the table's sort key)."""
 
-    def __init__(self, model: Model, entity: dict[str, Any]) -> None:
+    def __init__(self, model: KeyModel, entity: dict[str, Any]) -> None:
         self.model = model
         self.entity = entity
         d = model.delimiter
@@ -313,7 +321,7 @@ class EntityKeys:
 class PatternKeys:
     """A pattern's key templates as parts, its sort key's literal floor, and its index facts."""
 
-    def __init__(self, model: Model, pattern: dict[str, Any]) -> None:
+    def __init__(self, model: KeyModel, pattern: dict[str, Any]) -> None:
         d = model.delimiter
         self.pattern = pattern
         self.index = model.indexes[pattern['index']]
@@ -380,7 +388,7 @@ def _group_condition(pk: str, group: tuple[str, str, bool]) -> dict[str, Any]:
     return _range(pk, lo, hi)
 
 
-def _prefix_of(model: Model, pattern: dict[str, Any], keys: PatternKeys, values: Any, is_input: bool = False) -> tuple[str, bool, list[str]]:
+def _prefix_of(model: KeyModel, pattern: dict[str, Any], keys: PatternKeys, values: Any, is_input: bool = False) -> tuple[str, bool, list[str]]:
     sk = pattern['sk']
     if values.__class__ is not dict and not isinstance(values, Mapping):
         raise _invalid(pattern, 'a sort-key bound ' + must_be('a dict', values))
@@ -401,7 +409,7 @@ def _bound_text(values: Any, used: list[str]) -> str:
     return '(open)' if not used else '(' + ', '.join(f'{n}: {values[n]!r}' for n in used) + ')'
 
 
-def key_condition(model: Model, keys: PatternKeys, values: Any) -> dict[str, Any]:
+def key_condition(model: KeyModel, keys: PatternKeys, values: Any) -> dict[str, Any]:
     """The partition key value and sort-key condition of one query, as the Node.js runtime's KeyCondition (same fields, same order)."""
     pattern = keys.pattern
     check_input(pattern, values)

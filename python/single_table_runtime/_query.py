@@ -4,7 +4,7 @@ query per shard merged in order; KEYS_ONLY entries hydrated with BatchGetItem in
 Everything wrong with the input fails before any network call."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ._attribute_keys import attribute_key_condition, attribute_key_expression
 from ._cursor import decode_cursor, encode_cursor, query_binding
@@ -12,62 +12,14 @@ from ._encoding import Invalid, encode_value, must_be
 from ._errors import SingleTableError
 from ._fanout import fan_out_query
 from ._keys import PatternKeys, check_key_sizes, key_condition
-from ._results import Result, to_results
+from ._pages import Page
+from ._query_plan import Plan
+from ._results import to_results
 from ._send import batch_get_items, key_id, with_retry
 from ._shard import shard_for_value, sharded_key
 
 if TYPE_CHECKING:
-    from ._table import Table
-
-
-class Page(NamedTuple):
-    """One page of results; ``cursor`` is set when there may be more."""
-    items: list[Result]
-    cursor: str | None = None
-
-
-def collect_pages(read: Callable[[str | None], Page], cursor: str | None, pages: Any) -> Page:
-    """``pages`` pages from ``cursor`` merged into one (their items in order, the last one's cursor); ``'all'`` reads every page."""
-    if pages != 'all' and not (isinstance(pages, int) and not isinstance(pages, bool) and pages > 0):
-        raise SingleTableError('INVALID_QUERY_INPUT', f"pages must be a positive whole number or 'all', got {pages!r}")
-    page = read(cursor)
-    if pages == 1 or page.cursor is None:
-        return page
-    items = list(page.items)
-    n = 1
-    while page.cursor is not None and n != pages:
-        page = read(page.cursor)
-        items.extend(page.items)
-        n += 1
-    return Page(items, page.cursor)
-
-
-def iterate_pages(read: Callable[[str | None], Page], cursor: str | None) -> Iterator[Page]:
-    """Page after page from ``cursor``, each read when asked for (a page may be empty and still have a cursor: a filter can leave out every item read)."""
-    while True:
-        page = read(cursor)
-        yield page
-        cursor = page.cursor
-        if cursor is None:
-            return
-
-
-class Plan:
-    """A pattern's query as planned from its input and options; a filter or attributes complete it (_conditions.read_plan)."""
-
-    __slots__ = ('keys', 'condition', 'descending', 'consistent', 'limit', 'fetch', 'projection', 'decode_keys', 'keep', 'filter')
-
-    def __init__(self, keys: PatternKeys, condition: dict[str, Any], descending: bool, consistent: bool, limit: int | None, fetch: str) -> None:
-        self.keys = keys
-        self.condition = condition
-        self.descending = descending
-        self.consistent = consistent
-        self.limit = limit
-        self.fetch = fetch
-        self.projection: list[str] | None = None
-        self.decode_keys = False
-        self.keep: frozenset[str] | None = None
-        self.filter: Any = None
+    from ._context import TableContext
 
 
 def read_options(pattern: dict[str, Any], index: dict[str, Any], limit: Any, order: Any, consistent: Any) -> tuple[bool, bool]:
@@ -86,7 +38,7 @@ def read_options(pattern: dict[str, Any], index: dict[str, Any], limit: Any, ord
 _UNCOMPILED: Any = object()
 
 
-def plan_query(table: Table, pattern_name: str, values: Any, limit: Any = None, order: Any = None, consistent: Any = None) -> Plan:
+def plan_query(table: TableContext, pattern_name: str, values: Any, limit: Any = None, order: Any = None, consistent: Any = None) -> Plan:
     if order is None and consistent is None:
         # The pattern's most common inputs, planned by its compiled plan (_fast_query); anything else below.
         fast = table.fast_plans.get(pattern_name, _UNCOMPILED) if pattern_name.__class__ is str else None
@@ -107,7 +59,7 @@ def plan_query(table: Table, pattern_name: str, values: Any, limit: Any = None, 
     return Plan(keys, condition, descending, strong, limit, keys.pattern['fetch'])
 
 
-def _compile_fast_plan(table: Table, pattern_name: str) -> Any:
+def _compile_fast_plan(table: TableContext, pattern_name: str) -> Any:
     if pattern_name not in table.model.patterns:
         return None
     from ._fast_query import compile_fast_plan
@@ -116,12 +68,12 @@ def _compile_fast_plan(table: Table, pattern_name: str) -> Any:
     except SingleTableError:
         fast = None  # a pattern this runtime does not plan: the general path says why
     else:
-        fast = compile_fast_plan(table.model, keys, Plan)
+        fast = compile_fast_plan(table.model, keys)
     table.fast_plans[pattern_name] = fast
     return fast
 
 
-def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[str, Any] | None = None,
+def build_query_input(table: TableContext, plan: Plan, partition_key: str, start: dict[str, Any] | None = None,
                       limit: int | None = None) -> dict[str, Any]:
     keys = plan.keys
     shell = table.query_shells.get(keys)
@@ -171,7 +123,7 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
     return request
 
 
-def _query_shell(table: Table, keys: PatternKeys) -> tuple[str | None, dict[str, str], dict[str, str], dict[str, Any], str | None, dict[str, str]]:
+def _query_shell(table: TableContext, keys: PatternKeys) -> tuple[str | None, dict[str, str], dict[str, str], dict[str, Any], str | None, dict[str, str]]:
     """What every Query of a pattern shares: its index name (none for the table), the attribute names without and with
     a sort-key condition (the type attribute's after them when results are filtered by type), the type filter, and
     the key condition expressions made so far."""
@@ -183,7 +135,7 @@ def _query_shell(table: Table, keys: PatternKeys) -> tuple[str | None, dict[str,
             {'#pk': index['partitionKey'], '#sk': index.get('sortKey'), **typed}, type_values, type_filter, {})
 
 
-def shards_to_query(table: Table, plan: Plan, values: Any) -> list[int]:
+def shards_to_query(table: TableContext, plan: Plan, values: Any) -> list[int]:
     """Shard numbers a query on a sharded index reads: the pinned value's shards under every count, else all."""
     shards = plan.keys.index['shards']
     every = list(range(shards['readCount']))
@@ -206,11 +158,11 @@ def shards_to_query(table: Table, plan: Plan, values: Any) -> list[int]:
     return sorted(chosen) if chosen else every
 
 
-def _send_query(table: Table, request: dict[str, Any]) -> dict[str, Any]:
+def _send_query(table: TableContext, request: dict[str, Any]) -> dict[str, Any]:
     return with_retry(table.retry, lambda: table.client.query(**request))
 
 
-def read_index(table: Table, plan: Plan, values: Any, position: Any) -> tuple[list[dict[str, Any]], Any]:
+def read_index(table: TableContext, plan: Plan, values: Any, position: Any) -> tuple[list[dict[str, Any]], Any]:
     """One page of index entries and where the next starts: one partition, or every shard a sharded pattern's input can be on."""
     index = plan.keys.index
     if not index.get('shards'):
@@ -236,7 +188,7 @@ def read_index(table: Table, plan: Plan, values: Any, position: Any) -> tuple[li
                          pattern=plan.keys.pattern['name'])
 
 
-def fetch_items(table: Table, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def fetch_items(table: TableContext, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The table items of index entries, in their order (BatchGetItem); an entry whose item is gone since has none."""
     if not entries:
         return entries
@@ -251,7 +203,7 @@ def fetch_items(table: Table, entries: list[dict[str, Any]]) -> list[dict[str, A
     return [found[i] for i in (key_id(e, pk, sk) for e in entries) if i in found]
 
 
-def pattern_page(table: Table, pattern_name: str, values: Any, plan: Plan, cursor: str | None) -> Page:
+def pattern_page(table: TableContext, pattern_name: str, values: Any, plan: Plan, cursor: str | None) -> Page:
     binding = query_binding(plan.keys.index['name'], plan.condition, plan.descending, table.model.fingerprint)
     position = None if cursor is None else decode_cursor(pattern_name, binding, cursor)
     entries, next_position = read_index(table, plan, values, position)

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ._cursor import decode_cursor, encode_cursor, js_json
 from ._errors import SingleTableError, did_you_mean
-from ._query import Page
+from ._pages import Page
 from ._results import to_results
 from ._send import with_retry
 
 if TYPE_CHECKING:
-    from ._table import Table
+    from ._context import TableContext
 
 CURSOR_NAME = 'scan'
 
@@ -22,7 +22,7 @@ def _whole(n: Any, least: float, most: float) -> bool:
     return isinstance(n, int) and not isinstance(n, bool) and least <= n <= most
 
 
-def plan_scan(table: Table, entities: Any, segments: Any, segment: Any, limit: Any, consistent: bool, filter: Any,
+def plan_scan(table: TableContext, entities: Any, segments: Any, segment: Any, limit: Any, consistent: bool, filter: Any,
               attributes: Any) -> Callable[[str | None], Page]:
     """Checks a scan's options (before any request); returns the reader of one page from a cursor, tagged by entity."""
     model = table.model
@@ -82,7 +82,7 @@ def plan_scan(table: Table, entities: Any, segments: Any, segment: Any, limit: A
     return lambda cursor: _scan_page(table, request, parts, keys, names, keep, binding, limit, cursor)
 
 
-def _scan_page(table: Table, request: dict[str, Any], parts: list[dict[str, Any]], keys: tuple[str, str], names: list[str],
+def _scan_page(table: TableContext, request: dict[str, Any], parts: list[dict[str, Any]], keys: tuple[str, str], names: list[str],
                keep: frozenset[str] | None, binding: str, limit: int | None, cursor: str | None) -> Page:
     model = table.model
     position: list[Any] = [0] * len(parts)

@@ -6,16 +6,18 @@ import os
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Mapping, Sequence, Union
 
 from . import _items as item_ops
+from ._context import TableContext
 from ._errors import SingleTableError
 from ._model import Model, deployed_model, load_model
-from ._query import Page, collect_pages, iterate_pages, pattern_page, plan_query
+from ._pages import Page, collect_pages, iterate_pages
+from ._query import pattern_page, plan_query
 from ._results import Result
-from ._send import RetryPolicy, with_retry
+from ._send import RetryPolicy
 from ._values import from_item
 
 if TYPE_CHECKING:
+    from ._release_unique import ReleaseResult
     from ._streams import StreamChange
-    from ._unique import ReleaseResult
 
 TABLE_NAME_ENV = 'TABLE_NAME'
 FINGERPRINT_ENV = 'SINGLE_TABLE_FINGERPRINT'
@@ -31,50 +33,28 @@ Condition = Mapping[str, Any]
 """A condition or filter as data, as the Node.js runtime's ``where`` takes it: ``{'attr': 'status', 'eq': 'OPEN'}``."""
 
 
-class Table:
+class Table(TableContext):
     """One table as the operations see it; made by ``open_table``."""
-
-    def __init__(self, model: Model, table_name: str, client: Any, retry: RetryPolicy, shard_concurrency: int | None) -> None:
-        self.model = model
-        self.table_name = table_name
-        self.client = client
-        self.retry = retry
-        self.shard_concurrency = shard_concurrency
-        self._executor: Any = None
-        self.fast_writes: dict[str, Any] = {}  # per entity, its compiled item builder or None (_items.py)
-        self.fast_plans: dict[str, Any] = {}  # per pattern, its compiled plan or None (_query.py)
-        self.query_shells: dict[Any, Any] = {}  # per pattern's keys, what each of its Query requests shares (_query.py)
-
-    @property
-    def executor(self) -> Any:
-        """The threads shard queries run on (a ThreadPoolExecutor), started at the first fan-out."""
-        if self._executor is None:
-            from concurrent.futures import ThreadPoolExecutor  # only handlers that fan out or scan in segments pay for it
-            widest = max((i['shards']['readCount'] for i in self.model.indexes.values() if i.get('shards')), default=1)
-            self._executor = ThreadPoolExecutor(max_workers=self.shard_concurrency or widest, thread_name_prefix='single-table-shard')
-        return self._executor
 
     # ---- single items ----------------------------------------------------------------------------
 
     def put(self, entity: str, item: Mapping[str, Any], *, mode: PutMode = 'upsert', condition: Condition | None = None) -> None:
         """Writes a whole item: ``upsert`` overwrites, ``create`` fails if it exists, ``replace`` fails if it does not."""
         if self.model.entity(entity).get('unique'):
-            from ._unique import unique_put  # a transaction with the guards of its unique values
+            from ._unique_write import unique_put  # a transaction with the guards of its unique values
             return unique_put(self, entity, item, mode, condition)
         request = item_ops.build_put(self, entity, item, mode, condition)
         item_ops.send_write(self, entity, 'put_item', request, item, condition)
 
     def get(self, entity: str, key: Mapping[str, Any], *, consistent: bool = False) -> dict[str, Any] | None:
         """Reads an item by its table key; None when there is none."""
-        request = item_ops.build_get(self, entity, key, consistent)
-        out = with_retry(self.retry, lambda: self.client.get_item(**request))
-        return from_item(out['Item'], self.model.strip) if 'Item' in out else None
+        return item_ops.get_item(self, entity, key, consistent)
 
     def delete(self, entity: str, key: Mapping[str, Any], *, must_exist: bool = False, version: int | None = None,
                condition: Condition | None = None) -> dict[str, Any] | None:
         """Deletes an item; returns what it held, None when there was none."""
         if self.model.entity(entity).get('unique'):
-            from ._unique import unique_delete  # a transaction with the release of its unique values' guards
+            from ._unique_write import unique_delete  # a transaction with the release of its unique values' guards
             return unique_delete(self, entity, key, must_exist, version, condition)
         request = item_ops.build_delete(self, entity, key, must_exist, version, condition)
         out = item_ops.send_write(self, entity, 'delete_item', request, key, condition)
@@ -88,7 +68,7 @@ class Table:
         from ._update import update_item
         operators = {'add': add, 'append': append, 'prepend': prepend, 'delete_from_set': delete_from_set, 'set_if_missing': set_if_missing}
         if self.model.entity(entity).get('unique'):
-            from ._unique import unique_update  # a transaction with the guard writes, when it changes a unique value
+            from ._unique_write import unique_update  # a transaction with the guard writes, when it changes a unique value
             moved = unique_update(self, entity, changes, remove, operators, condition, read_missing)
             if moved is not None:
                 return moved
@@ -169,7 +149,7 @@ class Table:
     def release_unique_values(self, event: Mapping[str, Any], *, any_remove: bool = False) -> ReleaseResult:
         """Frees the unique values of the items a stream event's REMOVE records took away by time to live (every REMOVE
         with ``any_remove``): a ``ReleaseResult`` of the values ``released``, ``kept`` and ``skipped``."""
-        from ._unique import release_unique_values
+        from ._release_unique import release_unique_values
         return release_unique_values(self, event, any_remove)
 
     def decode_stream(self, event: Mapping[str, Any], *, entities: Sequence[str] | None = None,

@@ -20,7 +20,7 @@ from ._update import READ_MISSING_ATTEMPTS, _Changes, build_update
 from ._values import from_item
 
 if TYPE_CHECKING:
-    from ._table import Table
+    from ._context import TableContext
 
 MAX_TRANSACT_ITEMS = 100
 RETRIED_REASONS = frozenset(('TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded'))
@@ -32,7 +32,7 @@ def _where(values: Mapping[str, Any], names: list[str]) -> str:
 
 # ---- batches -------------------------------------------------------------------------------------
 
-def batch_get(table: Table, requests: list[Mapping[str, Any]], consistent: bool = False) -> list[Result | None]:
+def batch_get(table: TableContext, requests: list[Mapping[str, Any]], consistent: bool = False) -> list[Result | None]:
     index = table.model.table_index
     pk, sk = index['partitionKey'], index['sortKey']
     ids, entries = [], {}
@@ -45,7 +45,7 @@ def batch_get(table: Table, requests: list[Mapping[str, Any]], consistent: bool 
     return [Result(requests[n]['entity'], from_item(found[i], table.model.strip)) if i in found else None for n, i in enumerate(ids)]
 
 
-def batch_write(table: Table, requests: list[Mapping[str, Any]]) -> None:
+def batch_write(table: TableContext, requests: list[Mapping[str, Any]]) -> None:
     model = table.model
     index = model.table_index
     pk, sk = index['partitionKey'], index['sortKey']
@@ -86,7 +86,7 @@ def _and_condition(request: dict[str, Any], build: Any) -> None:
     refs.apply_to(request)
 
 
-def _plan(table: Table, actions: list[Mapping[str, Any]], stored: list[Any], read: list[bool],
+def _plan(table: TableContext, actions: list[Mapping[str, Any]], stored: list[Any], read: list[bool],
           kept: set[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     model = table.model
     index = model.table_index
@@ -201,7 +201,7 @@ def _cancelled(reasons: list[dict[str, Any]]) -> TransactionCanceledError:
                                     reasons, entity=first.get('entity'), attribute=first['unique'][0] if unique else None)
 
 
-def _send_transaction(table: Table, sent: list[dict[str, Any]], run: Any) -> Any:
+def _send_transaction(table: TableContext, sent: list[dict[str, Any]], run: Any) -> Any:
     attempt = 1
     while True:
         try:
@@ -216,7 +216,7 @@ def _send_transaction(table: Table, sent: list[dict[str, Any]], run: Any) -> Any
         attempt += 1
 
 
-def transact_write(table: Table, actions: list[Mapping[str, Any]], token: str | None = None) -> None:
+def transact_write(table: TableContext, actions: list[Mapping[str, Any]], token: str | None = None) -> None:
     """Applies up to 100 actions atomically, unique-value guards included; a cancellation raises TransactionCanceledError."""
     model = table.model
     if not isinstance(actions, (list, tuple)) or not actions:
@@ -271,7 +271,7 @@ def transact_write(table: Table, actions: list[Mapping[str, Any]], token: str | 
                 reads += 1
 
 
-def transact_get(table: Table, requests: list[Mapping[str, Any]]) -> list[Result | None]:
+def transact_get(table: TableContext, requests: list[Mapping[str, Any]]) -> list[Result | None]:
     model = table.model
     if not isinstance(requests, (list, tuple)) or not 0 < len(requests) <= MAX_TRANSACT_ITEMS:
         raise SingleTableError('TRANSACTION_TOO_LARGE', f'a transact_get reads 1 to {MAX_TRANSACT_ITEMS} items, got {len(requests) if isinstance(requests, (list, tuple)) else "no list"}: split it')

@@ -12,7 +12,7 @@ from ._items import ConditionFailedError, _existence, _version_condition, expect
 from ._values import attribute_of, checked_value, from_attribute_value, number_text, storable_number
 
 if TYPE_CHECKING:
-    from ._table import Table
+    from ._context import TableContext
 
 OPERATOR_KINDS: dict[str, tuple[str, ...] | None] = {
     'add': ('NUMBER', 'STRING_SET', 'NUMBER_SET'),
@@ -25,7 +25,7 @@ READ_MISSING_ATTEMPTS = 3
 
 
 class _Changes:
-    def __init__(self, table: Table, entity_name: str, given: Mapping[str, Any], remove: list[str], operators: Mapping[str, Any]) -> None:
+    def __init__(self, table: TableContext, entity_name: str, given: Mapping[str, Any], remove: list[str], operators: Mapping[str, Any]) -> None:
         model = table.model
         entity = model.entity(entity_name)
         keys = model.entity_keys(entity_name)
@@ -138,7 +138,7 @@ class _Changes:
                                 entity=self.entity['name'], attribute=to_pass[0])
 
 
-def build_update(table: Table, entity_name: str, changes: Mapping[str, Any], remove: list[str] | tuple[str, ...] = (),
+def build_update(table: TableContext, entity_name: str, changes: Mapping[str, Any], remove: list[str] | tuple[str, ...] = (),
                  operators: Mapping[str, Any] | None = None, condition: Any = None, stored: dict[str, Any] | None = None) -> dict[str, Any]:
     c = _Changes(table, entity_name, changes, list(remove), operators or {})
     entity, keys = c.entity, c.keys
@@ -230,7 +230,7 @@ def build_update(table: Table, entity_name: str, changes: Mapping[str, Any], rem
     return request
 
 
-def update_item(table: Table, entity_name: str, changes: Mapping[str, Any], remove: list[str] | tuple[str, ...], operators: Mapping[str, Any],
+def update_item(table: TableContext, entity_name: str, changes: Mapping[str, Any], remove: list[str] | tuple[str, ...], operators: Mapping[str, Any],
                 condition: Any, read_missing: bool) -> dict[str, Any]:
     from ._items import send_write
     from ._values import from_item

@@ -15,7 +15,7 @@ from single_table_runtime import SingleTableError, open_table
 from single_table_runtime._fast_put import compile_fast_write
 from single_table_runtime._fast_query import compile_fast_plan
 from single_table_runtime._keys import EntityKeys
-from single_table_runtime._query import Plan
+from single_table_runtime._query_plan import Plan
 from single_table_runtime._values import item_attributes
 
 from conftest import ROOT
@@ -100,7 +100,7 @@ def general_plan(table: Any, pattern: str, values: Any, limit: Any) -> Any:
 # The patterns the compiled plan takes (a pattern it does not take has nothing to compare). An example
 # asserts when the plan planned or refused alongside the general path; about 78% do (the others are
 # inputs it leaves to the general path).
-COMPILED_PATTERNS = [name for name in sorted(MODEL.patterns) if compile_fast_plan(MODEL, MODEL.pattern_keys(name), Plan) is not None]
+COMPILED_PATTERNS = [name for name in sorted(MODEL.patterns) if compile_fast_plan(MODEL, MODEL.pattern_keys(name)) is not None]
 
 
 @asserted_at_least(0.65)
@@ -121,7 +121,7 @@ def test_the_compiled_query_plan_is_the_general_paths_or_leaves_the_input_to_it(
         values = {name: data.draw(KIND_VALUES.get(kinds.get(name, 'STRING'), values_any) if data.draw(st.booleans()) else values_any)
                   for name in data.draw(st.lists(st.sampled_from(names), unique=True))}
         limit = data.draw(st.one_of(st.none(), st.integers(-1, 5), st.just(True)))
-    fast = compile_fast_plan(MODEL, keys, Plan)
+    fast = compile_fast_plan(MODEL, keys)
     try:
         expected = general_plan(TABLE, pattern_name, values, limit)
     except SingleTableError:
