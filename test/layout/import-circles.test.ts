@@ -1,13 +1,11 @@
-// No import circles between the source files of lib/ or of the Python runtime, type-only imports
-// included: a type two files share lives in a file below both. The graph is read from the sources
-// (every import and re-export, `import type`, `import('...')` type queries and `require('...')` of
-// a relative path; in Python every `from .x import` and `from single_table_runtime.x import`,
-// inside functions and `if TYPE_CHECKING:` as well), so it needs no build.
+// No import circles between the source files of lib/, type-only imports included: a type two files
+// share lives in a file below both. The graph is read from the sources (every import and re-export,
+// `import type`, `import('...')` type queries and `require('...')` of a relative path), so it needs
+// no build. The Python runtime has its own guard (python/tests/test_package_layout.py).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-const PYTHON_PACKAGE = 'single_table_runtime';
 
 /**
  * Circles still to break, each named by the one folder that holds all its files. Remove an entry
@@ -15,7 +13,6 @@ const PYTHON_PACKAGE = 'single_table_runtime';
  */
 const KNOWN: readonly string[] = [
   'lib/runtime/',
-  `python/${PYTHON_PACKAGE}/`,
 ];
 
 type Graph = ReadonlyMap<string, readonly string[]>;
@@ -23,7 +20,7 @@ type Graph = ReadonlyMap<string, readonly string[]>;
 /** The files under `dir` (relative to ROOT) whose names end with `ext`. */
 function sourceFiles(dir: string, ext: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith(ext) && !e.name.endsWith('.d.ts') && !e.parentPath.includes('__pycache__'))
+    .filter((e) => e.isFile() && e.name.endsWith(ext) && !e.name.endsWith('.d.ts'))
     .map((e) => relative(ROOT, join(e.parentPath, e.name)).split('\\').join('/'))
     .sort();
 }
@@ -47,28 +44,10 @@ function typescriptImports(file: string, source: string, files: ReadonlySet<stri
   return [...found];
 }
 
-/** The modules of `files` that a Python module of the package imports. */
-function pythonImports(file: string, source: string, files: ReadonlySet<string>): string[] {
-  const root = file.slice(0, file.indexOf(`${PYTHON_PACKAGE}/`) + PYTHON_PACKAGE.length);
-  const found = new Set<string>();
-  const add = (from: string, module: string) => {
-    const path = `${from}/${module.replace(/\./g, '/')}`;
-    const hit = [`${path}.py`, `${path}/__init__.py`].find((f) => files.has(f));
-    if (hit) found.add(hit);
-  };
-  for (const [, where, module, names] of source.matchAll(new RegExp(`^\\s*from\\s+(\\.|${PYTHON_PACKAGE}\\.?)([\\w.]*)\\s+import\\s+(\\([^)]*\\)|[^\\n#]+)`, 'gm'))) {
-    const from = where === '.' ? dirname(file) : root;
-    if (module) add(from, module);
-    else for (const name of names.replace(/[()]/g, '').split(',')) add(from, name.trim().split(/\s+/)[0]);
-  }
-  for (const [, module] of source.matchAll(new RegExp(`^\\s*import\\s+${PYTHON_PACKAGE}\\.([\\w.]+)`, 'gm'))) add(root, module);
-  return [...found];
-}
-
 /** The graph of `files`, each with the files it imports. */
 function graphOf(sources: ReadonlyMap<string, string>): Graph {
   const files = new Set(sources.keys());
-  return new Map([...sources].map(([file, source]) => [file, file.endsWith('.py') ? pythonImports(file, source, files) : typescriptImports(file, source, files)]));
+  return new Map([...sources].map(([file, source]) => [file, typescriptImports(file, source, files)]));
 }
 
 /** The circles of a graph: its strongly connected components of more than one file, or of one that imports itself (Tarjan). */
@@ -112,7 +91,7 @@ function describe(circle: readonly string[], graph: Graph): string {
 }
 
 const read = (files: string[]) => new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
-const sources = graphOf(read([...sourceFiles('lib', '.ts'), ...sourceFiles(`python/${PYTHON_PACKAGE}`, '.py')]));
+const sources = graphOf(read(sourceFiles('lib', '.ts')));
 const circles = circlesOf(sources);
 const isKnown = (circle: readonly string[]) => KNOWN.some((folder) => circle.every((file) => file.startsWith(folder)));
 
@@ -127,22 +106,11 @@ test('the reading finds every kind of import, and the circles they close', () =>
   expect(graph.get('lib/a/two.ts')).toEqual(['lib/a/one.ts', 'lib/b/index.ts']);
   expect(graph.get('lib/c.ts')).toEqual(['lib/a/one.ts', 'lib/b/index.ts']);
   expect(circlesOf(graph)).toEqual([['lib/a/one.ts', 'lib/a/two.ts', 'lib/b/index.ts']]);
-
-  const py = new Map([
-    ['p/single_table_runtime/_a.py', 'from __future__ import annotations\nfrom ._b import (\n    B,\n    C,\n)\n'],
-    ['p/single_table_runtime/_b.py', 'if TYPE_CHECKING:\n    from single_table_runtime._c import C\n'],
-    ['p/single_table_runtime/_c.py', 'def f():\n    from . import _a\n'],
-    ['p/single_table_runtime/_d.py', 'import json\nfrom typing import Any\n'],
-  ]);
-  const pyGraph = graphOf(py);
-  expect(pyGraph.get('p/single_table_runtime/_d.py')).toEqual([]);
-  expect(circlesOf(pyGraph)).toEqual([['p/single_table_runtime/_a.py', 'p/single_table_runtime/_b.py', 'p/single_table_runtime/_c.py']]);
   expect(circlesOf(new Map([['x.ts', ['x.ts']], ['y.ts', []]]))).toEqual([['x.ts']]);
 });
 
-test('no import circles in lib/ or the Python runtime, apart from the folders still listed as known', () => {
+test('no import circles in lib/, apart from the folders still listed as known', () => {
   expect([...sources.keys()].filter((f) => f.startsWith('lib/')).length).toBeGreaterThan(100);
-  expect([...sources.keys()].filter((f) => f.endsWith('.py')).length).toBeGreaterThan(10);
   expect(circles.filter((c) => !isKnown(c)).map((c) => describe(c, sources))).toEqual([]);
 });
 
