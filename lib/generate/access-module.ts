@@ -145,18 +145,26 @@ function queryRequest(model: TableModel, pattern: PatternModel, typeFilter: stri
   const params: string[] = [];
   const args: string[] = [];
   // The request, each value that differs between patterns written by `value` (its parameter, its literal).
-  const write = (value: (param: string, literal: string) => string) => {
-    const field = ([k, v]: [string, unknown]): string => {
-      if (k === 'IndexName') return `, ${value('IndexName', json(v))}`;
-      if (k !== 'ExpressionAttributeNames') return `, ${k}: ${json(v)}`;
-      const names = Object.entries(v as Record<string, string>).map(([n, a]) => `${json(n)}: ${n === '#pk' ? value('partitionKey', json(a)) : json(a)}`);
-      return `, ${k}: { ${names.join(', ')} }`;
+  const write = (value: (param: string, literal: string) => string): string => {
+    const field = ([key, fieldValue]: [string, unknown]): string => {
+      if (key === 'IndexName') return value('IndexName', json(fieldValue));
+      if (key !== 'ExpressionAttributeNames') return `${key}: ${json(fieldValue)}`;
+      const names = Object.entries(fieldValue as Record<string, string>)
+        .map(([name, attribute]) => `${json(name)}: ${name === '#pk' ? value('partitionKey', json(attribute)) : json(attribute)}`);
+      return `${key}: { ${names.join(', ')} }`;
     };
-    const fields = (keys: string[]) => Object.entries(fixed).filter(([k]) => keys.includes(k)).map(field).join('');
+    const fields = (keys: string[]) => Object.entries(fixed).filter(([key]) => keys.includes(key)).map(field);
+    // In the order of the request's fields, which is the order of the shape's parameters.
     const head = fields(['IndexName', 'KeyConditionExpression', 'ExpressionAttributeNames']);
-    const filter = Object.entries(typeValues).map(([k, v], i) => `, ${json(k)}: { S: ${value(`typeValue${i}`, json(v.S!))} }`).join('');
-    return `(TableName, pk, ScanIndexForward) => ({ TableName${head}, `
-      + `ExpressionAttributeValues: { ":pk": { S: pk }${filter} }, ScanIndexForward${fields(['Select', 'FilterExpression'])} })`;
+    const values = ['":pk": { S: pk }', ...Object.entries(typeValues).map(([name, typeValue], i) => `${json(name)}: { S: ${value(`typeValue${i}`, json(typeValue.S!))} }`)];
+    const request = [
+      'TableName',
+      ...head,
+      `ExpressionAttributeValues: { ${values.join(', ')} }`,
+      'ScanIndexForward',
+      ...fields(['Select', 'FilterExpression']),
+    ];
+    return `(TableName, pk, ScanIndexForward) => ({ ${request.join(', ')} })`;
   };
   // The shape names its parameter as the field: `IndexName` (shorthand) there, `IndexName: "GSI1"` inline.
   const shape = write((param, literal) => {
