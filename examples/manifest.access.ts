@@ -8,10 +8,9 @@ import type { AttributeNameOf, ClientOptions, EntityName, GetOptions, ItemOf, Ke
 import type { AccessTable, AttributeSlot, EntityAccess, IndexSlot, IndexType, ItemPut, PatternAccess, ShardModel, SlicedPatternAccess } from "../lib/runtime/access";
 import type { manifest } from "./manifest";
 
-export { updateItem, deleteItem, scan, batchGet, batchWrite, transactWrite, transactGet, decodeStream, releaseUniqueValues, where, maintainedWrites, SingleTableError, ConditionFailedError, TransactionCanceledError, UnprocessedError } from "../lib/runtime";
-export type * from "../lib/runtime";
+export * from "../lib/runtime";
 
-type M = typeof manifest;
+type Manifest = typeof manifest;
 
 /** The fingerprint of the manifest this module was generated from; the table's is checked against it when it is opened. */
 export const FINGERPRINT = "c4462448c2a3f3e4";
@@ -22,7 +21,7 @@ export const FINGERPRINT = "c4462448c2a3f3e4";
  * This module's functions read their own parts of the model; the runtime's operations it re-exports (updateItem,
  * scan, ...) read the whole model the stack deployed (SINGLE_TABLE_MODEL), or `model`, when they first need it.
  */
-export function openTable<T extends M = M>(options?: ClientOptions): AccessTable<T> {
+export function openTable<T extends Manifest = Manifest>(options?: ClientOptions): AccessTable<T> {
   return openAccess<T>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK","GSI3PK","GSI3SK","LSI1SK","LSI2SK","LSI3SK","LSI4SK","LSI5SK"], localIndexesEnabled: true }, options);
 }
 
@@ -38,31 +37,31 @@ const parts8 = ["RUNNING#", "running", booleanSegment, ""];
 
 /** Customer's attributes as its item builder checks them. */
 const CustomerAttributes: readonly AttributeSlot[] = [["username", STRING_KIND], ["email", STRING_KIND], ["name", STRING_KIND], ["createdAt", DATE_KIND]];
-const CustomerAttributesNames = /* @__PURE__ */ CustomerAttributes.map((a) => a[0]);
+const CustomerAttributesNames = /* @__PURE__ */ CustomerAttributes.map((attribute) => attribute[0]);
 
 /** What the put of Customer reads: its item builder stores what the runtime's `putItem` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
 export const CustomerPut: ItemPut = {
   name: "Customer",
   partitionKey: "PK",
   keys: ["username"],
-  item: (i: any) => {
-    if (typeof i != "object" || !i) attributeFault(CustomerPut, i, CustomerAttributes);
-    let v0: any, v1: any, v2: any, d3: string | undefined;
-    if (!(typeof (v0 = i.username) == "string" && typeof (v1 = i.email) == "string" && typeof (v2 = i.name) == "string" && (d3 = normalizeDate(i.createdAt)) !== undefined && declaredOnly(i, CustomerAttributesNames, 4))) attributeFault(CustomerPut, i, CustomerAttributes);
-    const s0 = textSegment(v0, "$");
-    const s1 = textSegment(v1, "$");
-    const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(CustomerPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
-    checkSize(CustomerPut, "PK", k0, 2048);
-    checkSize(CustomerPut, "SK", k0, 1024);
-    const o: ReturnType<ItemPut["item"]> = { "username": { S: v0 }, "email": { S: v1 }, "name": { S: v2 }, "createdAt": { S: d3! }, "PK": { S: k0 }, "SK": { S: k0 }, "Type": { S: "Customer" } };
+  item: (item: any) => {
+    if (typeof item != "object" || !item) attributeFault(CustomerPut, item, CustomerAttributes);
+    let username: any, email: any, name: any, createdAtIso: string | undefined;
+    if (!(typeof (username = item.username) == "string" && typeof (email = item.email) == "string" && typeof (name = item.name) == "string" && (createdAtIso = normalizeDate(item.createdAt)) !== undefined && declaredOnly(item, CustomerAttributesNames, 4))) attributeFault(CustomerPut, item, CustomerAttributes);
+    const usernameSegment = textSegment(username, "$");
+    const emailSegment = textSegment(email, "$");
+    const PK = usernameSegment ? "CUSTOMER#" + usernameSegment : keyFault(CustomerPut, "CUSTOMER#{username}", ["username"], [usernameSegment], "PK") as never;
+    checkSize(CustomerPut, "PK", PK, 2048);
+    checkSize(CustomerPut, "SK", PK, 1024);
+    const stored: ReturnType<ItemPut["item"]> = { "username": { S: username }, "email": { S: email }, "name": { S: name }, "createdAt": { S: createdAtIso! }, "PK": { S: PK }, "SK": { S: PK }, "Type": { S: "Customer" } };
     // GSI1
-    if (s1) {
-      const k3 = "EMAIL#" + s1;
-      checkSize(CustomerPut, "GSI1PK", k3, 2048);
-      o["GSI1PK"] = { S: k3 };
-      o["GSI1SK"] = { S: k0 };
-    } else keyFault(CustomerPut, "EMAIL#{email}", ["email"], [s1]);
-    return o;
+    if (emailSegment) {
+      const GSI1PK = "EMAIL#" + emailSegment;
+      checkSize(CustomerPut, "GSI1PK", GSI1PK, 2048);
+      stored["GSI1PK"] = { S: GSI1PK };
+      stored["GSI1SK"] = { S: PK };
+    } else keyFault(CustomerPut, "EMAIL#{email}", ["email"], [emailSegment]);
+    return stored;
   },
 };
 
@@ -76,49 +75,49 @@ const CustomerKey: EntityAccess = {
 
 /** Order's attributes as its item builder checks them. */
 const OrderAttributes: readonly AttributeSlot[] = [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND], ["trackingNumber", STRING_KIND, true], ["lines", LIST_KIND, true]];
-const OrderAttributesNames = /* @__PURE__ */ OrderAttributes.map((a) => a[0]);
+const OrderAttributesNames = /* @__PURE__ */ OrderAttributes.map((attribute) => attribute[0]);
 
 /** What the put of Order reads: its item builder stores what the runtime's `putItem` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
 export const OrderPut: ItemPut = {
   name: "Order",
   partitionKey: "PK",
   keys: ["username","orderId"],
-  item: (i: any) => {
-    if (typeof i != "object" || !i) attributeFault(OrderPut, i, OrderAttributes);
-    let v0: any, v1: any, v2: any, v4: any, v5: any, v6: any, d3: string | undefined, x6: any;
-    if (!(typeof (v0 = i.username) == "string" && typeof (v1 = i.orderId) == "string" && typeof (v2 = i.status) == "string" && (d3 = normalizeDate(i.createdAt)) !== undefined && storableNumber(v4 = i.amount) && ((v5 = i.trackingNumber) === undefined || typeof (v5) == "string") && ((v6 = i.lines) === undefined || (x6 = LIST_KIND.value(v6))) && declaredOnly(i, OrderAttributesNames, 5 + +(v5 !== undefined) + +(v6 !== undefined)))) attributeFault(OrderPut, i, OrderAttributes);
-    const s0 = textSegment(v0, "$");
-    const s1 = textSegment(v1, "$");
-    const s2 = textSegment(v2, "$");
-    const s4 = numberSegment(v4) as string;
-    const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(OrderPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
-    checkSize(OrderPut, "PK", k0, 2048);
-    const k1 = s1 ? "ORDER#" + s1 : keyFault(OrderPut, "ORDER#{orderId}", ["orderId"], [s1], "SK") as never;
-    checkSize(OrderPut, "SK", k1, 1024);
-    const o: ReturnType<ItemPut["item"]> = { "username": { S: v0 }, "orderId": { S: v1 }, "status": { S: v2 }, "createdAt": { S: d3! }, "amount": { N: String(v4) }, "PK": { S: k0 }, "SK": { S: k1 }, "Type": { S: "Order" } };
-    if (v5 !== undefined) o["trackingNumber"] = { S: v5 };
-    if (v6 !== undefined) o["lines"] = x6 as never;
+  item: (item: any) => {
+    if (typeof item != "object" || !item) attributeFault(OrderPut, item, OrderAttributes);
+    let username: any, orderId: any, status: any, amount: any, trackingNumber: any, lines: any, createdAtIso: string | undefined, linesStored: any;
+    if (!(typeof (username = item.username) == "string" && typeof (orderId = item.orderId) == "string" && typeof (status = item.status) == "string" && (createdAtIso = normalizeDate(item.createdAt)) !== undefined && storableNumber(amount = item.amount) && ((trackingNumber = item.trackingNumber) === undefined || typeof (trackingNumber) == "string") && ((lines = item.lines) === undefined || (linesStored = LIST_KIND.value(lines))) && declaredOnly(item, OrderAttributesNames, 5 + +(trackingNumber !== undefined) + +(lines !== undefined)))) attributeFault(OrderPut, item, OrderAttributes);
+    const usernameSegment = textSegment(username, "$");
+    const orderIdSegment = textSegment(orderId, "$");
+    const statusSegment = textSegment(status, "$");
+    const amountSegment = numberSegment(amount) as string;
+    const PK = usernameSegment ? "CUSTOMER#" + usernameSegment : keyFault(OrderPut, "CUSTOMER#{username}", ["username"], [usernameSegment], "PK") as never;
+    checkSize(OrderPut, "PK", PK, 2048);
+    const SK = orderIdSegment ? "ORDER#" + orderIdSegment : keyFault(OrderPut, "ORDER#{orderId}", ["orderId"], [orderIdSegment], "SK") as never;
+    checkSize(OrderPut, "SK", SK, 1024);
+    const stored: ReturnType<ItemPut["item"]> = { "username": { S: username }, "orderId": { S: orderId }, "status": { S: status }, "createdAt": { S: createdAtIso! }, "amount": { N: String(amount) }, "PK": { S: PK }, "SK": { S: SK }, "Type": { S: "Order" } };
+    if (trackingNumber !== undefined) stored["trackingNumber"] = { S: trackingNumber };
+    if (lines !== undefined) stored["lines"] = linesStored as never;
     // GSI1
-    o["GSI1PK"] = { S: k1 };
-    o["GSI1SK"] = { S: k1 };
+    stored["GSI1PK"] = { S: SK };
+    stored["GSI1SK"] = { S: SK };
     // GSI2
-    if (s2) {
-      const k3 = "ORDER#" + s2 + "#" + shardForItem(k0, k1, 3);
-      checkSize(OrderPut, "GSI2PK", k3, 2048);
-      const k4 = d3!;
-      checkSize(OrderPut, "GSI2SK", k4, 1024);
-      o["GSI2PK"] = { S: k3 };
-      o["GSI2SK"] = { S: k4 };
-    } else keyFault(OrderPut, "ORDER#{status}", ["status"], [s2]);
+    if (statusSegment) {
+      const GSI2PK = "ORDER#" + statusSegment + "#" + shardForItem(PK, SK, 3);
+      checkSize(OrderPut, "GSI2PK", GSI2PK, 2048);
+      const GSI2SK = createdAtIso!;
+      checkSize(OrderPut, "GSI2SK", GSI2SK, 1024);
+      stored["GSI2PK"] = { S: GSI2PK };
+      stored["GSI2SK"] = { S: GSI2SK };
+    } else keyFault(OrderPut, "ORDER#{status}", ["status"], [statusSegment]);
     // LSI1
-    const k5 = "ORDERED#" + d3!;
-    checkSize(OrderPut, "LSI1SK", k5, 1024);
-    o["LSI1SK"] = { S: k5 };
+    const LSI1SK = "ORDERED#" + createdAtIso!;
+    checkSize(OrderPut, "LSI1SK", LSI1SK, 1024);
+    stored["LSI1SK"] = { S: LSI1SK };
     // LSI2
-    const k6 = "AMOUNT#" + s4;
-    checkSize(OrderPut, "LSI2SK", k6, 1024);
-    o["LSI2SK"] = { S: k6 };
-    return o;
+    const LSI2SK = "AMOUNT#" + amountSegment;
+    checkSize(OrderPut, "LSI2SK", LSI2SK, 1024);
+    stored["LSI2SK"] = { S: LSI2SK };
+    return stored;
   },
 };
 
@@ -132,34 +131,34 @@ const OrderKey: EntityAccess = {
 
 /** Product's attributes as its item builder checks them. */
 const ProductAttributes: readonly AttributeSlot[] = [["productId", STRING_KIND], ["category", STRING_KIND], ["price", NUMBER_KIND], ["name", STRING_KIND]];
-const ProductAttributesNames = /* @__PURE__ */ ProductAttributes.map((a) => a[0]);
+const ProductAttributesNames = /* @__PURE__ */ ProductAttributes.map((attribute) => attribute[0]);
 
 /** What the put of Product reads: its item builder stores what the runtime's `putItem` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
 export const ProductPut: ItemPut = {
   name: "Product",
   partitionKey: "PK",
   keys: ["productId"],
-  item: (i: any) => {
-    if (typeof i != "object" || !i) attributeFault(ProductPut, i, ProductAttributes);
-    let v0: any, v1: any, v2: any, v3: any;
-    if (!(typeof (v0 = i.productId) == "string" && typeof (v1 = i.category) == "string" && storableNumber(v2 = i.price) && typeof (v3 = i.name) == "string" && declaredOnly(i, ProductAttributesNames, 4))) attributeFault(ProductPut, i, ProductAttributes);
-    const s0 = textSegment(v0, "$");
-    const s1 = textSegment(v1, "$");
-    const s2 = numberSegment(v2) as string;
-    const k0 = s0 ? "PRODUCT#" + s0 : keyFault(ProductPut, "PRODUCT#{productId}", ["productId"], [s0], "PK") as never;
-    checkSize(ProductPut, "PK", k0, 2048);
-    checkSize(ProductPut, "SK", k0, 1024);
-    const o: ReturnType<ItemPut["item"]> = { "productId": { S: v0 }, "category": { S: v1 }, "price": { N: String(v2) }, "name": { S: v3 }, "PK": { S: k0 }, "SK": { S: k0 }, "Type": { S: "Product" } };
+  item: (item: any) => {
+    if (typeof item != "object" || !item) attributeFault(ProductPut, item, ProductAttributes);
+    let productId: any, category: any, price: any, name: any;
+    if (!(typeof (productId = item.productId) == "string" && typeof (category = item.category) == "string" && storableNumber(price = item.price) && typeof (name = item.name) == "string" && declaredOnly(item, ProductAttributesNames, 4))) attributeFault(ProductPut, item, ProductAttributes);
+    const productIdSegment = textSegment(productId, "$");
+    const categorySegment = textSegment(category, "$");
+    const priceSegment = numberSegment(price) as string;
+    const PK = productIdSegment ? "PRODUCT#" + productIdSegment : keyFault(ProductPut, "PRODUCT#{productId}", ["productId"], [productIdSegment], "PK") as never;
+    checkSize(ProductPut, "PK", PK, 2048);
+    checkSize(ProductPut, "SK", PK, 1024);
+    const stored: ReturnType<ItemPut["item"]> = { "productId": { S: productId }, "category": { S: category }, "price": { N: String(price) }, "name": { S: name }, "PK": { S: PK }, "SK": { S: PK }, "Type": { S: "Product" } };
     // GSI1
-    if (s1) {
-      const k3 = "CATEGORY#" + s1;
-      checkSize(ProductPut, "GSI1PK", k3, 2048);
-      const k4 = "PRICE#" + s2;
-      checkSize(ProductPut, "GSI1SK", k4, 1024);
-      o["GSI1PK"] = { S: k3 };
-      o["GSI1SK"] = { S: k4 };
-    } else keyFault(ProductPut, "CATEGORY#{category}", ["category"], [s1]);
-    return o;
+    if (categorySegment) {
+      const GSI1PK = "CATEGORY#" + categorySegment;
+      checkSize(ProductPut, "GSI1PK", GSI1PK, 2048);
+      const GSI1SK = "PRICE#" + priceSegment;
+      checkSize(ProductPut, "GSI1SK", GSI1SK, 1024);
+      stored["GSI1PK"] = { S: GSI1PK };
+      stored["GSI1SK"] = { S: GSI1SK };
+    } else keyFault(ProductPut, "CATEGORY#{category}", ["category"], [categorySegment]);
+    return stored;
   },
 };
 
@@ -173,26 +172,26 @@ const ProductKey: EntityAccess = {
 
 /** Group's attributes as its item builder checks them. */
 const GroupAttributes: readonly AttributeSlot[] = [["groupId", STRING_KIND], ["name", STRING_KIND]];
-const GroupAttributesNames = /* @__PURE__ */ GroupAttributes.map((a) => a[0]);
+const GroupAttributesNames = /* @__PURE__ */ GroupAttributes.map((attribute) => attribute[0]);
 
 /** What the put of Group reads: its item builder stores what the runtime's `putItem` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
 export const GroupPut: ItemPut = {
   name: "Group",
   partitionKey: "PK",
   keys: ["groupId"],
-  item: (i: any) => {
-    if (typeof i != "object" || !i) attributeFault(GroupPut, i, GroupAttributes);
-    let v0: any, v1: any;
-    if (!(typeof (v0 = i.groupId) == "string" && typeof (v1 = i.name) == "string" && declaredOnly(i, GroupAttributesNames, 2))) attributeFault(GroupPut, i, GroupAttributes);
-    const s0 = textSegment(v0, "$");
-    const k0 = s0 ? "GROUP#" + s0 : keyFault(GroupPut, "GROUP#{groupId}", ["groupId"], [s0], "PK") as never;
-    checkSize(GroupPut, "PK", k0, 2048);
-    checkSize(GroupPut, "SK", k0, 1024);
-    const o: ReturnType<ItemPut["item"]> = { "groupId": { S: v0 }, "name": { S: v1 }, "PK": { S: k0 }, "SK": { S: k0 }, "Type": { S: "Group" } };
+  item: (item: any) => {
+    if (typeof item != "object" || !item) attributeFault(GroupPut, item, GroupAttributes);
+    let groupId: any, name: any;
+    if (!(typeof (groupId = item.groupId) == "string" && typeof (name = item.name) == "string" && declaredOnly(item, GroupAttributesNames, 2))) attributeFault(GroupPut, item, GroupAttributes);
+    const groupIdSegment = textSegment(groupId, "$");
+    const PK = groupIdSegment ? "GROUP#" + groupIdSegment : keyFault(GroupPut, "GROUP#{groupId}", ["groupId"], [groupIdSegment], "PK") as never;
+    checkSize(GroupPut, "PK", PK, 2048);
+    checkSize(GroupPut, "SK", PK, 1024);
+    const stored: ReturnType<ItemPut["item"]> = { "groupId": { S: groupId }, "name": { S: name }, "PK": { S: PK }, "SK": { S: PK }, "Type": { S: "Group" } };
     // GSI1
-    o["GSI1PK"] = { S: k0 };
-    o["GSI1SK"] = { S: k0 };
-    return o;
+    stored["GSI1PK"] = { S: PK };
+    stored["GSI1SK"] = { S: PK };
+    return stored;
   },
 };
 
@@ -206,29 +205,29 @@ const GroupKey: EntityAccess = {
 
 /** Membership's attributes as its item builder checks them. */
 const MembershipAttributes: readonly AttributeSlot[] = [["username", STRING_KIND], ["groupId", STRING_KIND], ["joinedAt", DATE_KIND]];
-const MembershipAttributesNames = /* @__PURE__ */ MembershipAttributes.map((a) => a[0]);
+const MembershipAttributesNames = /* @__PURE__ */ MembershipAttributes.map((attribute) => attribute[0]);
 
 /** What the put of Membership reads: its item builder stores what the runtime's `putItem` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
 export const MembershipPut: ItemPut = {
   name: "Membership",
   partitionKey: "PK",
   keys: ["username","groupId"],
-  item: (i: any) => {
-    if (typeof i != "object" || !i) attributeFault(MembershipPut, i, MembershipAttributes);
-    let v0: any, v1: any, d2: string | undefined;
-    if (!(typeof (v0 = i.username) == "string" && typeof (v1 = i.groupId) == "string" && (d2 = normalizeDate(i.joinedAt)) !== undefined && declaredOnly(i, MembershipAttributesNames, 3))) attributeFault(MembershipPut, i, MembershipAttributes);
-    const s0 = textSegment(v0, "$");
-    const s1 = textSegment(v1, "$");
-    const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(MembershipPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
-    checkSize(MembershipPut, "PK", k0, 2048);
-    const k1 = s1 ? "GROUP#" + s1 : keyFault(MembershipPut, "GROUP#{groupId}", ["groupId"], [s1], "SK") as never;
-    checkSize(MembershipPut, "SK", k1, 1024);
-    const o: ReturnType<ItemPut["item"]> = { "username": { S: v0 }, "groupId": { S: v1 }, "joinedAt": { S: d2! }, "PK": { S: k0 }, "SK": { S: k1 }, "Type": { S: "Membership" } };
+  item: (item: any) => {
+    if (typeof item != "object" || !item) attributeFault(MembershipPut, item, MembershipAttributes);
+    let username: any, groupId: any, joinedAtIso: string | undefined;
+    if (!(typeof (username = item.username) == "string" && typeof (groupId = item.groupId) == "string" && (joinedAtIso = normalizeDate(item.joinedAt)) !== undefined && declaredOnly(item, MembershipAttributesNames, 3))) attributeFault(MembershipPut, item, MembershipAttributes);
+    const usernameSegment = textSegment(username, "$");
+    const groupIdSegment = textSegment(groupId, "$");
+    const PK = usernameSegment ? "CUSTOMER#" + usernameSegment : keyFault(MembershipPut, "CUSTOMER#{username}", ["username"], [usernameSegment], "PK") as never;
+    checkSize(MembershipPut, "PK", PK, 2048);
+    const SK = groupIdSegment ? "GROUP#" + groupIdSegment : keyFault(MembershipPut, "GROUP#{groupId}", ["groupId"], [groupIdSegment], "SK") as never;
+    checkSize(MembershipPut, "SK", SK, 1024);
+    const stored: ReturnType<ItemPut["item"]> = { "username": { S: username }, "groupId": { S: groupId }, "joinedAt": { S: joinedAtIso! }, "PK": { S: PK }, "SK": { S: SK }, "Type": { S: "Membership" } };
     // GSI1
-    checkSize(MembershipPut, "GSI1SK", k0, 1024);
-    o["GSI1PK"] = { S: k1 };
-    o["GSI1SK"] = { S: k0 };
-    return o;
+    checkSize(MembershipPut, "GSI1SK", PK, 1024);
+    stored["GSI1PK"] = { S: SK };
+    stored["GSI1SK"] = { S: PK };
+    return stored;
   },
 };
 
@@ -242,38 +241,38 @@ const MembershipKey: EntityAccess = {
 
 /** Task's attributes as its item builder checks them. */
 const TaskAttributes: readonly AttributeSlot[] = [["taskId", STRING_KIND], ["name", STRING_KIND], ["running", BOOLEAN_KIND, true], ["startedAt", DATE_KIND, true]];
-const TaskAttributesNames = /* @__PURE__ */ TaskAttributes.map((a) => a[0]);
+const TaskAttributesNames = /* @__PURE__ */ TaskAttributes.map((attribute) => attribute[0]);
 
 /** What the put of Task reads: its item builder stores what the runtime's `putItem` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
 export const TaskPut: ItemPut = {
   name: "Task",
   partitionKey: "PK",
   keys: ["taskId"],
-  item: (i: any) => {
-    if (typeof i != "object" || !i) attributeFault(TaskPut, i, TaskAttributes);
-    let v0: any, v1: any, v2: any, v3: any, d3: string | undefined;
-    if (!(typeof (v0 = i.taskId) == "string" && typeof (v1 = i.name) == "string" && ((v2 = i.running) === undefined || typeof (v2) == "boolean") && ((v3 = i.startedAt) === undefined || (d3 = normalizeDate(v3)) !== undefined) && declaredOnly(i, TaskAttributesNames, 2 + +(v2 !== undefined) + +(v3 !== undefined)))) attributeFault(TaskPut, i, TaskAttributes);
-    const s0 = textSegment(v0, "$");
-    const s2 = v2 ? "true" : "";
-    const s3 = d3 ?? "";
-    const k0 = s0 ? "TASK#" + s0 : keyFault(TaskPut, "TASK#{taskId}", ["taskId"], [s0], "PK") as never;
-    checkSize(TaskPut, "PK", k0, 2048);
-    checkSize(TaskPut, "SK", k0, 1024);
-    const o: ReturnType<ItemPut["item"]> = { "taskId": { S: v0 }, "name": { S: v1 }, "PK": { S: k0 }, "SK": { S: k0 }, "Type": { S: "Task" } };
-    if (v2 !== undefined) o["running"] = { BOOL: v2 };
-    if (v3 !== undefined) o["startedAt"] = { S: d3! };
+  item: (item: any) => {
+    if (typeof item != "object" || !item) attributeFault(TaskPut, item, TaskAttributes);
+    let taskId: any, name: any, running: any, startedAt: any, startedAtIso: string | undefined;
+    if (!(typeof (taskId = item.taskId) == "string" && typeof (name = item.name) == "string" && ((running = item.running) === undefined || typeof (running) == "boolean") && ((startedAt = item.startedAt) === undefined || (startedAtIso = normalizeDate(startedAt)) !== undefined) && declaredOnly(item, TaskAttributesNames, 2 + +(running !== undefined) + +(startedAt !== undefined)))) attributeFault(TaskPut, item, TaskAttributes);
+    const taskIdSegment = textSegment(taskId, "$");
+    const runningSegment = running ? "true" : "";
+    const startedAtSegment = startedAtIso ?? "";
+    const PK = taskIdSegment ? "TASK#" + taskIdSegment : keyFault(TaskPut, "TASK#{taskId}", ["taskId"], [taskIdSegment], "PK") as never;
+    checkSize(TaskPut, "PK", PK, 2048);
+    checkSize(TaskPut, "SK", PK, 1024);
+    const stored: ReturnType<ItemPut["item"]> = { "taskId": { S: taskId }, "name": { S: name }, "PK": { S: PK }, "SK": { S: PK }, "Type": { S: "Task" } };
+    if (running !== undefined) stored["running"] = { BOOL: running };
+    if (startedAt !== undefined) stored["startedAt"] = { S: startedAtIso! };
     // GSI3
-    if (s2) {
-      const k3 = "RUNNING#" + s2;
-      checkSize(TaskPut, "GSI3PK", k3, 2048);
-      if (s3) {
-        const k4 = s3;
-        checkSize(TaskPut, "GSI3SK", k4, 1024);
-        o["GSI3PK"] = { S: k3 };
-        o["GSI3SK"] = { S: k4 };
-      } else keyFault(TaskPut, "{startedAt}", ["startedAt"], [s3]);
-    } else keyFault(TaskPut, "RUNNING#{running}", ["running"], [s2]);
-    return o;
+    if (runningSegment) {
+      const GSI3PK = "RUNNING#" + runningSegment;
+      checkSize(TaskPut, "GSI3PK", GSI3PK, 2048);
+      if (startedAtSegment) {
+        const GSI3SK = startedAtSegment;
+        checkSize(TaskPut, "GSI3SK", GSI3SK, 1024);
+        stored["GSI3PK"] = { S: GSI3PK };
+        stored["GSI3SK"] = { S: GSI3SK };
+      } else keyFault(TaskPut, "{startedAt}", ["startedAt"], [startedAtSegment]);
+    } else keyFault(TaskPut, "RUNNING#{running}", ["running"], [runningSegment]);
+    return stored;
   },
 };
 
@@ -286,33 +285,33 @@ const TaskKey: EntityAccess = {
 };
 
 /** The table as its patterns' queries read it. */
-const slot1: IndexSlot = { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" };
+const tableSlot: IndexSlot = { name: "table", type: "TABLE" as IndexType, partitionKey: "PK", sortKey: "SK" };
 
 /** The index GSI1 as its patterns' queries read it. */
-const slot2: IndexSlot = { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" };
+const GSI1Slot: IndexSlot = { name: "GSI1", type: "GSI" as IndexType, partitionKey: "GSI1PK", sortKey: "GSI1SK" };
 
 /** The index GSI2 as its patterns' queries read it. */
-const slot3: IndexSlot = { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel };
+const GSI2Slot: IndexSlot = { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK", sortKey: "GSI2SK", shards: {"readCount":3,"counts":[3],"pinnedReads":false} as ShardModel };
 
 /** The index GSI3 as its patterns' queries read it. */
-const slot4: IndexSlot = { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" };
+const GSI3Slot: IndexSlot = { name: "GSI3", type: "GSI" as IndexType, partitionKey: "GSI3PK", sortKey: "GSI3SK" };
 
 /** The index LSI1 as its patterns' queries read it. */
-const slot5: IndexSlot = { name: "LSI1", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI1SK" };
+const LSI1Slot: IndexSlot = { name: "LSI1", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI1SK" };
 
 /** The index LSI2 as its patterns' queries read it. */
-const slot6: IndexSlot = { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" };
+const LSI2Slot: IndexSlot = { name: "LSI2", type: "LSI" as IndexType, partitionKey: "PK", sortKey: "LSI2SK" };
 
 /** The Query request of the one-partition patterns of one shape (their `request`), from what differs between them. */
-const request1 = (partitionKey: string, t0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": partitionKey, "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: t0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });
+const request1 = (partitionKey: string, typeValue0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": partitionKey, "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: typeValue0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });
 
 /** The Query request of the one-partition patterns of one shape (their `request`), from what differs between them. */
-const request2 = (IndexName: string, partitionKey: string, t0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => ({ TableName, IndexName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": partitionKey, "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: t0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });
+const request2 = (IndexName: string, partitionKey: string, typeValue0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => ({ TableName, IndexName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": partitionKey, "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: typeValue0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });
 
 /** What the query of ordersForCustomer reads of the model (`patternRequest` builds its request without sending it): Get orders for a customer. */
 export const ordersForCustomerPattern: PatternAccess = {
   name: "ordersForCustomer",
-  slot: slot1,
+  slot: tableSlot,
   condition: /* @__PURE__ */ sortKeyCondition("BEGINS_WITH", parts1, parts2),
   types: { "Order": "Order" },
   request: /* @__PURE__ */ request1("PK", "Order"),
@@ -322,7 +321,7 @@ export const ordersForCustomerPattern: PatternAccess = {
 /** What the query of customerWithOrders reads of the model (`patternRequest` builds its request without sending it): A customer and their orders in one query (item collection). */
 export const customerWithOrdersPattern: PatternAccess = {
   name: "customerWithOrders",
-  slot: slot1,
+  slot: tableSlot,
   condition: /* @__PURE__ */ partitionCondition(parts1),
   types: { "Customer": "Customer", "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "PK", "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: "Customer" }, ":t1": { S: "Order" } }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
@@ -331,7 +330,7 @@ export const customerWithOrdersPattern: PatternAccess = {
 /** What the query of orderById reads of the model (`patternRequest` builds its request without sending it): Get an order by its id. */
 export const orderByIdPattern: PatternAccess = {
   name: "orderById",
-  slot: slot2,
+  slot: GSI1Slot,
   condition: /* @__PURE__ */ sortKeyCondition("EQUALS", parts2, parts2),
   types: { "Order": "Order" },
   request: /* @__PURE__ */ request2("GSI1", "GSI1PK", "Order"),
@@ -342,7 +341,7 @@ export const orderByIdPattern: PatternAccess = {
 export const ordersByStatusPattern: SlicedPatternAccess = {
   name: "ordersByStatus",
   order: "DESCENDING" as SortOrder,
-  slot: slot3,
+  slot: GSI2Slot,
   condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", parts6, parts7),
   read: /* @__PURE__ */ sliceReader({ projection: "INCLUDE", table: ["PK","SK"], entities: { "Order": ["Order", [parts1, parts2], [parts6, parts7]] }, fanOut: readShards }),
 };
@@ -350,7 +349,7 @@ export const ordersByStatusPattern: SlicedPatternAccess = {
 /** What the query of customerByEmail reads of the model (`patternRequest` builds its request without sending it): Get a customer by email. */
 export const customerByEmailPattern: PatternAccess = {
   name: "customerByEmail",
-  slot: slot2,
+  slot: GSI1Slot,
   condition: /* @__PURE__ */ partitionCondition(["EMAIL#", "email", stringSegment, ""], "CUSTOMER#{username}"),
   types: { "Customer": "Customer" },
   request: /* @__PURE__ */ request2("GSI1", "GSI1PK", "Customer"),
@@ -359,7 +358,7 @@ export const customerByEmailPattern: PatternAccess = {
 /** What the query of productsByCategory reads of the model (`patternRequest` builds its request without sending it): Products in a category within a price range, cheapest first. */
 export const productsByCategoryPattern: PatternAccess = {
   name: "productsByCategory",
-  slot: slot2,
+  slot: GSI1Slot,
   condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", ["CATEGORY#", "category", stringSegment, ""], ["PRICE#", "price", numberSegment, ""]),
   types: { "Product": "Product" },
   request: /* @__PURE__ */ request2("GSI1", "GSI1PK", "Product"),
@@ -369,7 +368,7 @@ export const productsByCategoryPattern: PatternAccess = {
 /** What the query of groupsForCustomer reads of the model (`patternRequest` builds its request without sending it): Groups a customer belongs to. */
 export const groupsForCustomerPattern: PatternAccess = {
   name: "groupsForCustomer",
-  slot: slot1,
+  slot: tableSlot,
   condition: /* @__PURE__ */ sortKeyCondition("BEGINS_WITH", parts1, parts4),
   types: { "Membership": "Membership" },
   request: /* @__PURE__ */ request1("PK", "Membership"),
@@ -379,7 +378,7 @@ export const groupsForCustomerPattern: PatternAccess = {
 /** What the query of membersOfGroup reads of the model (`patternRequest` builds its request without sending it): A group and its members (inverted adjacency list). */
 export const membersOfGroupPattern: PatternAccess = {
   name: "membersOfGroup",
-  slot: slot2,
+  slot: GSI1Slot,
   condition: /* @__PURE__ */ partitionCondition(parts4),
   types: { "Group": "Group", "Membership": "Membership" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "GSI1PK", "#type": "Type" }, ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: "Group" }, ":t1": { S: "Membership" } }, ScanIndexForward, FilterExpression: "#type IN (:t0, :t1)" }),
@@ -388,7 +387,7 @@ export const membersOfGroupPattern: PatternAccess = {
 /** What the query of runningTasks reads of the model: Tasks currently running, oldest first (sparse boolean index). */
 export const runningTasksPattern: SlicedPatternAccess = {
   name: "runningTasks",
-  slot: slot4,
+  slot: GSI3Slot,
   condition: /* @__PURE__ */ partitionCondition(parts8, "{startedAt}"),
   read: /* @__PURE__ */ sliceReader({ projection: "KEYS_ONLY", table: ["PK","SK"], entities: { "Task": ["Task", [parts5, parts5], [parts8, ["", "startedAt", dateSegment, ""]]] }, fetch: true }),
 };
@@ -398,7 +397,7 @@ export const ordersForCustomerByDatePattern: PatternAccess = {
   name: "ordersForCustomerByDate",
   order: "DESCENDING" as SortOrder,
   consistentRead: true,
-  slot: slot5,
+  slot: LSI1Slot,
   condition: /* @__PURE__ */ sortKeyCondition("BETWEEN", parts1, ["ORDERED#", "createdAt", dateSegment, ""]),
   types: { "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI1", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "PK" }, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
@@ -409,7 +408,7 @@ export const ordersForCustomerByDatePattern: PatternAccess = {
 export const ordersForCustomerByAmountPattern: PatternAccess = {
   name: "ordersForCustomerByAmount",
   order: "DESCENDING" as SortOrder,
-  slot: slot6,
+  slot: LSI2Slot,
   condition: /* @__PURE__ */ sortKeyCondition("GREATER_THAN_OR_EQUAL", parts1, ["AMOUNT#", "amount", numberSegment, ""]),
   types: { "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "LSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "PK" }, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward, Select: "ALL_ATTRIBUTES" }),
@@ -429,13 +428,13 @@ const patterns = { "ordersForCustomer": ordersForCustomerPattern, "customerWithO
  * Writes a whole item: `mode` `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not), and
  * a `condition` made with `where`; UNKNOWN_ENTITY when the manifest declares no entity so named.
  */
-export async function putItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void> {
+export async function putItem<E extends EntityName<Manifest>>(table: AccessTable<Manifest>, entity: E, item: ItemOf<Manifest, E>, options?: PutOptions<ItemOf<Manifest, E>>): Promise<void> {
   const put = named("entity", puts, entity);
   return putWith(table, put, item, options as never, collectionsOf);
 }
 
 /** Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named. */
-export async function getItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined> {
+export async function getItem<E extends EntityName<Manifest>>(table: AccessTable<Manifest>, entity: E, key: KeyOf<Manifest, E>, options?: GetOptions): Promise<ResultItemOf<Manifest, E> | undefined> {
   return getEntity(table, named("entity", keys, entity), key, options) as never;
 }
 
@@ -443,8 +442,8 @@ export async function getItem<E extends EntityName<M>>(table: AccessTable<M>, en
  * Runs an access pattern: `await` it for one page of typed results (and a cursor when there may be more),
  * or iterate it with `for await` for every page; UNKNOWN_PATTERN when the manifest declares no pattern so named.
  */
-export function query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
-): Paged<SelectedItem<M, PatternEntities<M, P>, A>> {
-  return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, ((t: any, a: any, i: any, o: any) => ("read" in a ? readPattern : queryPattern)(t, a, i, o))) as never;
+export function query<P extends PatternName<Manifest>, A extends AttributeNameOf<Manifest, PatternEntities<Manifest, P>> = never>(
+  table: AccessTable<Manifest>, pattern: P, input: PatternInput<Manifest, P>, options?: QueryOptionsOf<Manifest, P, A>,
+): Paged<SelectedItem<Manifest, PatternEntities<Manifest, P>, A>> {
+  return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, ((table: any, access: any, input: any, options: any) => ("read" in access ? readPattern : queryPattern)(table, access, input, options))) as never;
 }

@@ -8,10 +8,9 @@ import type { AttributeNameOf, ClientOptions, EntityName, GetOptions, ItemOf, Ke
 import type { AccessTable, AttributeSlot, EntityAccess, IndexSlot, IndexType, ItemPut, PatternAccess } from "../../lib/runtime/access";
 import type { manifest } from "./manifest";
 
-export { updateItem, deleteItem, scan, batchGet, batchWrite, transactWrite, transactGet, decodeStream, releaseUniqueValues, where, maintainedWrites, SingleTableError, ConditionFailedError, TransactionCanceledError, UnprocessedError } from "../../lib/runtime";
-export type * from "../../lib/runtime";
+export * from "../../lib/runtime";
 
-type M = typeof manifest;
+type Manifest = typeof manifest;
 
 /** The fingerprint of the manifest this module was generated from; the table's is checked against it when it is opened. */
 export const FINGERPRINT = "5f2e41dbf358ec13";
@@ -22,44 +21,44 @@ export const FINGERPRINT = "5f2e41dbf358ec13";
  * This module's functions read their own parts of the model; the runtime's operations it re-exports (updateItem,
  * scan, ...) read the whole model the stack deployed (SINGLE_TABLE_MODEL), or `model`, when they first need it.
  */
-export function openTable<T extends M = M>(options?: ClientOptions): AccessTable<T> {
+export function openTable<T extends Manifest = Manifest>(options?: ClientOptions): AccessTable<T> {
   return openAccess<T>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK"] }, options);
 }
 
 /** Order's attributes as its item builder checks them. */
 const OrderAttributes: readonly AttributeSlot[] = [["username", STRING_KIND], ["orderId", STRING_KIND], ["status", STRING_KIND], ["createdAt", DATE_KIND], ["amount", NUMBER_KIND]];
-const OrderAttributesNames = /* @__PURE__ */ OrderAttributes.map((a) => a[0]);
+const OrderAttributesNames = /* @__PURE__ */ OrderAttributes.map((attribute) => attribute[0]);
 
 /** What the put of Order reads: its item builder stores what the runtime's `putItem` stores, with the same errors (`itemPutRequest` builds its request without sending it). */
 export const OrderPut: ItemPut = {
   name: "Order",
   partitionKey: "PK",
   keys: ["username","orderId"],
-  item: (i: any) => {
-    if (typeof i != "object" || !i) attributeFault(OrderPut, i, OrderAttributes);
-    let v0: any, v1: any, v2: any, v4: any, d3: string | undefined;
-    if (!(typeof (v0 = i.username) == "string" && typeof (v1 = i.orderId) == "string" && typeof (v2 = i.status) == "string" && (d3 = normalizeDate(i.createdAt)) !== undefined && storableNumber(v4 = i.amount) && declaredOnly(i, OrderAttributesNames, 5))) attributeFault(OrderPut, i, OrderAttributes);
-    const s0 = textSegment(v0, "$");
-    const s1 = textSegment(v1, "$");
-    const s2 = textSegment(v2, "$");
-    const k0 = s0 ? "CUSTOMER#" + s0 : keyFault(OrderPut, "CUSTOMER#{username}", ["username"], [s0], "PK") as never;
-    checkSize(OrderPut, "PK", k0, 2048);
-    const k1 = s1 ? "ORDER#" + s1 : keyFault(OrderPut, "ORDER#{orderId}", ["orderId"], [s1], "SK") as never;
-    checkSize(OrderPut, "SK", k1, 1024);
-    const o: ReturnType<ItemPut["item"]> = { "username": { S: v0 }, "orderId": { S: v1 }, "status": { S: v2 }, "createdAt": { S: d3! }, "amount": { N: String(v4) }, "PK": { S: k0 }, "SK": { S: k1 }, "Type": { S: "Order" } };
+  item: (item: any) => {
+    if (typeof item != "object" || !item) attributeFault(OrderPut, item, OrderAttributes);
+    let username: any, orderId: any, status: any, amount: any, createdAtIso: string | undefined;
+    if (!(typeof (username = item.username) == "string" && typeof (orderId = item.orderId) == "string" && typeof (status = item.status) == "string" && (createdAtIso = normalizeDate(item.createdAt)) !== undefined && storableNumber(amount = item.amount) && declaredOnly(item, OrderAttributesNames, 5))) attributeFault(OrderPut, item, OrderAttributes);
+    const usernameSegment = textSegment(username, "$");
+    const orderIdSegment = textSegment(orderId, "$");
+    const statusSegment = textSegment(status, "$");
+    const PK = usernameSegment ? "CUSTOMER#" + usernameSegment : keyFault(OrderPut, "CUSTOMER#{username}", ["username"], [usernameSegment], "PK") as never;
+    checkSize(OrderPut, "PK", PK, 2048);
+    const SK = orderIdSegment ? "ORDER#" + orderIdSegment : keyFault(OrderPut, "ORDER#{orderId}", ["orderId"], [orderIdSegment], "SK") as never;
+    checkSize(OrderPut, "SK", SK, 1024);
+    const stored: ReturnType<ItemPut["item"]> = { "username": { S: username }, "orderId": { S: orderId }, "status": { S: status }, "createdAt": { S: createdAtIso! }, "amount": { N: String(amount) }, "PK": { S: PK }, "SK": { S: SK }, "Type": { S: "Order" } };
     // GSI1
-    o["GSI1PK"] = { S: k1 };
-    o["GSI1SK"] = { S: k1 };
+    stored["GSI1PK"] = { S: SK };
+    stored["GSI1SK"] = { S: SK };
     // GSI2
-    if (s2) {
-      const k3 = "ORDER#" + s2;
-      checkSize(OrderPut, "GSI2PK", k3, 2048);
-      const k4 = d3!;
-      checkSize(OrderPut, "GSI2SK", k4, 1024);
-      o["GSI2PK"] = { S: k3 };
-      o["GSI2SK"] = { S: k4 };
-    } else keyFault(OrderPut, "ORDER#{status}", ["status"], [s2]);
-    return o;
+    if (statusSegment) {
+      const GSI2PK = "ORDER#" + statusSegment;
+      checkSize(OrderPut, "GSI2PK", GSI2PK, 2048);
+      const GSI2SK = createdAtIso!;
+      checkSize(OrderPut, "GSI2SK", GSI2SK, 1024);
+      stored["GSI2PK"] = { S: GSI2PK };
+      stored["GSI2SK"] = { S: GSI2SK };
+    } else keyFault(OrderPut, "ORDER#{status}", ["status"], [statusSegment]);
+    return stored;
   },
 };
 
@@ -72,12 +71,12 @@ const OrderKey: EntityAccess = {
 };
 
 /** The index GSI2 as its patterns' queries read it. */
-const slot1: IndexSlot = { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK" };
+const GSI2Slot: IndexSlot = { name: "GSI2", type: "GSI" as IndexType, partitionKey: "GSI2PK" };
 
 /** What the query of ordersByStatus reads of the model (`patternRequest` builds its request without sending it). */
 export const ordersByStatusPattern: PatternAccess = {
   name: "ordersByStatus",
-  slot: slot1,
+  slot: GSI2Slot,
   condition: /* @__PURE__ */ partitionCondition(["ORDER#", "status", stringSegment, ""], "{createdAt}"),
   types: { "Order": "Order" },
   request: (TableName, pk, ScanIndexForward) => ({ TableName, IndexName: "GSI2", KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": "GSI2PK" }, ExpressionAttributeValues: { ":pk": { S: pk } }, ScanIndexForward }),
@@ -96,13 +95,13 @@ const patterns = { "ordersByStatus": ordersByStatusPattern };
  * Writes a whole item: `mode` `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not), and
  * a `condition` made with `where`; UNKNOWN_ENTITY when the manifest declares no entity so named.
  */
-export async function putItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void> {
+export async function putItem<E extends EntityName<Manifest>>(table: AccessTable<Manifest>, entity: E, item: ItemOf<Manifest, E>, options?: PutOptions<ItemOf<Manifest, E>>): Promise<void> {
   const put = named("entity", puts, entity);
   return putWith(table, put, item, options as never);
 }
 
 /** Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named. */
-export async function getItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined> {
+export async function getItem<E extends EntityName<Manifest>>(table: AccessTable<Manifest>, entity: E, key: KeyOf<Manifest, E>, options?: GetOptions): Promise<ResultItemOf<Manifest, E> | undefined> {
   return getEntity(table, named("entity", keys, entity), key, options) as never;
 }
 
@@ -110,8 +109,8 @@ export async function getItem<E extends EntityName<M>>(table: AccessTable<M>, en
  * Runs an access pattern: `await` it for one page of typed results (and a cursor when there may be more),
  * or iterate it with `for await` for every page; UNKNOWN_PATTERN when the manifest declares no pattern so named.
  */
-export function query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
-): Paged<SelectedItem<M, PatternEntities<M, P>, A>> {
+export function query<P extends PatternName<Manifest>, A extends AttributeNameOf<Manifest, PatternEntities<Manifest, P>> = never>(
+  table: AccessTable<Manifest>, pattern: P, input: PatternInput<Manifest, P>, options?: QueryOptionsOf<Manifest, P, A>,
+): Paged<SelectedItem<Manifest, PatternEntities<Manifest, P>, A>> {
   return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, queryPattern) as never;
 }

@@ -1,15 +1,18 @@
 // The typed access module `single-table generate --access` writes beside the model file: the
 // runtime's `openTable`, `putItem`, `getItem` and `query` with the same arguments, each entity's
 // and pattern's part of the model as data they look up by name, built on the runtime's primitives
-// with the kinds of its attributes (so a Lambda's bundle carries slices, not the model), and the
-// runtime's other operations re-exported: a handler moves between it and `cdk-single-table/runtime`
-// by its import line. Types come from the manifest's `defineManifest` literal (a type-only import).
-// The module is built as a tree (./code.ts) and printed. Build side: the CLI and tests.
+// with the kinds of its attributes (so a Lambda's bundle carries slices, not the model), and
+// everything else the runtime exports re-exported: a handler moves between it and
+// `cdk-single-table/runtime` by its import line. Types come from the manifest's `defineManifest`
+// literal (a type-only import). The module is built as a tree (./code.ts) and printed, each kind of
+// declaration by a builder of its own (`...Declaration`), the put's item builder by `itemBuilder`.
+// Build side: the CLI and tests.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join as joinPath } from 'node:path';
-import { Code, code, Declaration, helper, helperType, indented, join, lit as json, printModule, runtimeType, runtimeValue, shared, specifier } from './code';
+import { AccessValue, Code, code, Declaration, helper, helperType, indented, join, lit as json, Local, local, printModule, runtimeType, runtimeValue, shared, specifier } from './code';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
-import { EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel } from '../model/model';
+import type { AttributeKind } from '../manifest/structs';
+import { AttributeModel, EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel } from '../model/model';
 import { buildQueryInput } from '../runtime/query/plan';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
@@ -27,7 +30,8 @@ export interface AccessModuleOptions {
   readonly runtime?: string;
 }
 
-const KIND_NAMES: Record<string, string> = {
+/** The runtime's object that checks and converts each kind of attribute value. */
+const KIND_NAMES: Record<AttributeKind, AccessValue> = {
   STRING: 'STRING_KIND',
   NUMBER: 'NUMBER_KIND',
   BOOLEAN: 'BOOLEAN_KIND',
@@ -39,7 +43,7 @@ const KIND_NAMES: Record<string, string> = {
 };
 
 /** The runtime's segment encoder of each kind a key template can hold. */
-const SEGMENT_ENCODERS: Record<string, string> = {
+const SEGMENT_ENCODERS: Partial<Record<AttributeKind, AccessValue>> = {
   STRING: 'stringSegment',
   NUMBER: 'numberSegment',
   DATE: 'dateSegment',
@@ -141,18 +145,26 @@ function queryRequest(model: TableModel, pattern: PatternModel, typeFilter: stri
   const params: string[] = [];
   const args: string[] = [];
   // The request, each value that differs between patterns written by `value` (its parameter, its literal).
-  const write = (value: (param: string, literal: string) => string) => {
-    const field = ([k, v]: [string, unknown]): string => {
-      if (k === 'IndexName') return `, ${value('IndexName', json(v))}`;
-      if (k !== 'ExpressionAttributeNames') return `, ${k}: ${json(v)}`;
-      const names = Object.entries(v as Record<string, string>).map(([n, a]) => `${json(n)}: ${n === '#pk' ? value('partitionKey', json(a)) : json(a)}`);
-      return `, ${k}: { ${names.join(', ')} }`;
+  const write = (value: (param: string, literal: string) => string): string => {
+    const field = ([key, fieldValue]: [string, unknown]): string => {
+      if (key === 'IndexName') return value('IndexName', json(fieldValue));
+      if (key !== 'ExpressionAttributeNames') return `${key}: ${json(fieldValue)}`;
+      const names = Object.entries(fieldValue as Record<string, string>)
+        .map(([name, attribute]) => `${json(name)}: ${name === '#pk' ? value('partitionKey', json(attribute)) : json(attribute)}`);
+      return `${key}: { ${names.join(', ')} }`;
     };
-    const fields = (keys: string[]) => Object.entries(fixed).filter(([k]) => keys.includes(k)).map(field).join('');
+    const fields = (keys: string[]) => Object.entries(fixed).filter(([key]) => keys.includes(key)).map(field);
+    // In the order of the request's fields, which is the order of the shape's parameters.
     const head = fields(['IndexName', 'KeyConditionExpression', 'ExpressionAttributeNames']);
-    const filter = Object.entries(typeValues).map(([k, v], i) => `, ${json(k)}: { S: ${value(`t${i}`, json(v.S!))} }`).join('');
-    return `(TableName, pk, ScanIndexForward) => ({ TableName${head}, `
-      + `ExpressionAttributeValues: { ":pk": { S: pk }${filter} }, ScanIndexForward${fields(['Select', 'FilterExpression'])} })`;
+    const values = ['":pk": { S: pk }', ...Object.entries(typeValues).map(([name, typeValue], i) => `${json(name)}: { S: ${value(`typeValue${i}`, json(typeValue.S!))} }`)];
+    const request = [
+      'TableName',
+      ...head,
+      `ExpressionAttributeValues: { ${values.join(', ')} }`,
+      'ScanIndexForward',
+      ...fields(['Select', 'FilterExpression']),
+    ];
+    return `(TableName, pk, ScanIndexForward) => ({ ${request.join(', ')} })`;
   };
   // The shape names its parameter as the field: `IndexName` (shorthand) there, `IndexName: "GSI1"` inline.
   const shape = write((param, literal) => {
@@ -164,191 +176,281 @@ function queryRequest(model: TableModel, pattern: PatternModel, typeFilter: stri
   return { inline, shape, params, args };
 }
 
+/** JavaScript's reserved words and the globals an item builder calls: no local of the builder is so named. */
+const NOT_LOCAL = ['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends',
+  'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try',
+  'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await',
+  'arguments', 'eval', 'undefined', 'NaN', 'Infinity', 'String'];
+
+/**
+ * A namer of one function's locals: each an identifier made of the name of what it holds, the
+ * first of them so spelled, a later one with a number after it (the printer also keeps a local
+ * from hiding a runtime name the function calls).
+ */
+function localNamer(taken: readonly string[]): (base: string) => Local {
+  const used = new Set([...NOT_LOCAL, ...taken]);
+  return (base) => {
+    const identifier = base.replace(/[^\w$]/g, '_').replace(/^(?=\d)/, '_');
+    let name = identifier;
+    for (let n = 2; used.has(name); n++) name = `${identifier}${n}`;
+    used.add(name);
+    return local(name);
+  };
+}
+
+/** An attribute's locals in its entity's item builder, and how its value is checked and stored. */
+interface AttributeCode {
+  readonly attribute: AttributeModel;
+  /** The value as the item holds it (a required date or value of a kind with its own check needs none). */
+  readonly value?: Local;
+  /** The checked value as stored: a date's ISO-8601 text, or another kind's attribute value. */
+  readonly checked?: { readonly local: Local; readonly type: string };
+  /** The check of the value the operand holds or reads (a required attribute is read and checked in one). */
+  readonly check: (operand: Code) => Code;
+  /** The attribute value stored. */
+  readonly stored: Code;
+  /** Its key segment: a local of its encoded text, or the checked value itself (a required date). */
+  readonly segment?: { readonly text: Code; readonly local?: Local; readonly alwaysText: boolean };
+}
+
+/** The item builder's read of an attribute (`item.name`, or `item["a name"]`). */
+const readOf = (name: string): string => `item${/^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${json(name)}]`}`;
+
+/** The locals, check, stored value and key segment of each attribute of an entity, in declaration order. */
+function attributeCodes(entity: EntityModel, name: (base: string) => Local): AttributeCode[] {
+  return Object.values(entity.attributes).map((attribute) => {
+    const { required, type } = attribute;
+    // A required date or value of another kind is used as checked, its value not again.
+    const value = !required || ['STRING', 'NUMBER', 'BOOLEAN'].includes(type) ? name(attribute.name) : undefined;
+    const given = (operand: Code) => (required ? readOf(attribute.name) : operand);
+    const encoded = () => name(`${attribute.name}Segment`);
+    switch (type) {
+      case 'STRING':
+        return { attribute, value, check: (operand) => code`typeof (${operand}) == "string"`, stored: code`{ S: ${value!} }`, segment: segmentOf(encoded(), false) };
+      case 'NUMBER':
+        return { attribute, value, check: (operand) => code`${helper('storableNumber')}(${operand})`, stored: code`{ N: String(${value!}) }`, segment: segmentOf(encoded(), required) };
+      case 'BOOLEAN':
+        return { attribute, value, check: (operand) => code`typeof (${operand}) == "boolean"`, stored: code`{ BOOL: ${value!} }`, segment: segmentOf(encoded(), false) };
+      case 'DATE': {
+        const iso = name(`${attribute.name}Iso`);
+        return {
+          attribute,
+          value,
+          checked: { local: iso, type: 'string | undefined' },
+          check: (operand) => code`(${iso} = ${helper('normalizeDate')}(${given(operand)})) !== undefined`,
+          stored: code`{ S: ${iso}! }`,
+          segment: required ? { text: code`${iso}!`, alwaysText: true } : segmentOf(encoded(), false),
+        };
+      }
+      default: {
+        const storedValue = name(`${attribute.name}Stored`);
+        return {
+          attribute,
+          value,
+          checked: { local: storedValue, type: 'any' },
+          check: (operand) => code`(${storedValue} = ${helper(KIND_NAMES[type])}.value(${given(operand)}))`,
+          stored: code`${storedValue} as never`,
+        };
+      }
+    }
+  });
+}
+
+const segmentOf = (text: Local, alwaysText: boolean) => ({ text, local: text, alwaysText });
+
+/**
+ * The item builder's first lines: the declarations of the attributes' locals, and the one test that
+ * reads and checks every attribute in declaration order, as convertItem reads and checks them (so
+ * the first fault, or a getter's throw, is the one it meets), and finds names that hold a value and
+ * are not declared (from the count of the given attributes).
+ */
+function attributeChecks(codes: readonly AttributeCode[], owner: string, attributes: string): Code[] {
+  const declared = [
+    ...codes.flatMap((c) => (c.value ? [code`${c.value}: any`] : [])),
+    ...codes.flatMap((c) => (c.checked ? [code`${c.checked.local}: ${c.checked.type}`] : [])),
+  ];
+  // An optional attribute: read, then checked where it holds a value.
+  const checks = codes.map(({ attribute, value, check }) => (attribute.required
+    ? check(value ? code`${value} = ${readOf(attribute.name)}` : '')
+    : code`((${value!} = ${readOf(attribute.name)}) === undefined || ${check(value!)})`));
+  const requiredCount = String(codes.filter((c) => c.attribute.required).length);
+  const given = join([requiredCount, ...codes.filter((c) => !c.attribute.required).map((c) => code`+(${c.value!} !== undefined)`)], ' + ');
+  const valid = join([...checks, code`${helper('declaredOnly')}(item, ${attributes}Names, ${given})`], ' && ');
+  return [
+    code`if (typeof item != "object" || !item) ${helper('attributeFault')}(${owner}, item, ${attributes});`,
+    code`let ${join(declared, ', ')};`,
+    code`if (!(${valid})) ${helper('attributeFault')}(${owner}, item, ${attributes});`,
+  ];
+}
+
+/** The encoded segment of each attribute the keys and shards read, once each, as the runtime encodes it. */
+function segmentLines(model: TableModel, entity: EntityModel, codes: ReadonlyMap<string, AttributeCode>): Code[] {
+  const keyed = new Set<string>();
+  for (const keys of Object.values(entity.keys)) for (const template of [keys.pk, keys.sk]) template?.attributes.forEach((n) => keyed.add(n));
+  for (const index of Object.keys(entity.keys)) {
+    const shards = model.indexes[index].shards;
+    if (shards?.strategy === 'ATTRIBUTE') keyed.add(shards.attribute!);
+  }
+  return [...keyed].flatMap((name) => {
+    const { attribute, value, checked, segment } = codes.get(name)!;
+    if (!segment?.local) return [];
+    const text = attribute.type === 'STRING' ? code`${helper('textSegment')}(${value!}, ${json(model.escapeChar)})`
+      : attribute.type === 'NUMBER' ? code`${attribute.required ? '' : code`${value!} === undefined ? "" : `}${helper('numberSegment')}(${value!}) as string`
+        : attribute.type === 'BOOLEAN' ? code`${value!} ? "true" : ""`
+          : code`${checked!.local} ?? ""`;
+    return [code`const ${segment.local} = ${text};`];
+  });
+}
+
+/** A key template as written in the manifest, as errors name it. */
+const sourceOf = (model: TableModel, template: KeyTemplateModel) => template.segments.map((s) => s.literal ?? `{${s.attribute}}`).join(model.delimiter);
+
+/**
+ * The item builder's keys: each joined from its attributes' encoded segments once, its size checked
+ * against the smallest limit it is stored under, the table key always, an index key where every
+ * segment of the slot holds text (an absent one keeps the item out of the index; an unpaired
+ * surrogate is named), a sharded one with its shard. Returns the lines before the stored item, the
+ * table keys' entries of it, and the index slots' lines after it.
+ */
+function keyLines(model: TableModel, entity: EntityModel, codes: ReadonlyMap<string, AttributeCode>, owner: string, name: (base: string) => Local) {
+  const segmentOfAttribute = (attribute: string) => codes.get(attribute)!.segment!;
+  // A key's text, and the test that every segment it joins holds text (undefined: always).
+  const joinKey = (template: KeyTemplateModel) => {
+    const { texts, placeholders } = splitTemplate(template, model.delimiter);
+    const pieces: Code[] = texts.flatMap((text, i) => [
+      ...(text ? [json(text)] : []),
+      ...(i < placeholders.length ? [segmentOfAttribute(placeholders[i].attribute!).text] : []),
+    ]);
+    if (pieces.length === 0) pieces.push(json(''));
+    const tested = [...new Set(template.attributes)].map(segmentOfAttribute).filter((s) => !s.alwaysText).map((s) => s.text);
+    return { text: join(pieces, ' + '), test: tested.length ? join(tested, ' && ') : undefined };
+  };
+  const fault = (template: KeyTemplateModel, key?: string) => code`${helper('keyFault')}(${owner}, ${json(sourceOf(model, template))}, ${
+    json(template.attributes)}, [${join(template.attributes.map((n) => segmentOfAttribute(n).text), ', ')}]${key ? `, ${json(key)}` : ''})`;
+  // Keys joined at the top level, by template source: a key of the same template is that key again.
+  const joined = new Map<string, Local>();
+  // The smallest limit each key's size was checked against (by its local's name): a larger one needs no check.
+  const checked = new Map<string, number>();
+  // A table key's check is recorded only at the top level: a check inside an index slot's block
+  // may not run (the item is not in that index).
+  const sizeCheck = (attribute: string, key: Local, limit: number, record = true): Code[] => {
+    if ((checked.get(key.name) ?? Infinity) <= limit) return [];
+    if (record) checked.set(key.name, limit);
+    return [code`${helper('checkSize')}(${owner}, ${json(attribute)}, ${key}, ${limit});`];
+  };
+
+  const before: Code[] = [];
+  const stored: Code[] = [];
+  const table = model.indexes[TABLE_INDEX];
+  const tableKeys: [string, KeyTemplateModel, number][] = [[table.partitionKey, entity.keys[TABLE_INDEX].pk, MAX_PARTITION_KEY_BYTES]];
+  if (table.sortKey && entity.keys[TABLE_INDEX].sk) tableKeys.push([table.sortKey, entity.keys[TABLE_INDEX].sk, MAX_SORT_KEY_BYTES]);
+  const tableKeyLocals: Local[] = [];
+  for (const [attribute, template, limit] of tableKeys) {
+    const source = sourceOf(model, template);
+    let key = joined.get(source);
+    if (!key) {
+      const { text, test } = joinKey(template);
+      key = name(attribute);
+      before.push(test ? code`const ${key} = ${test} ? ${text} : ${fault(template, attribute)} as never;` : code`const ${key} = ${text};`);
+      joined.set(source, key);
+    }
+    before.push(...sizeCheck(attribute, key, limit));
+    tableKeyLocals.push(key);
+    stored.push(code`${json(attribute)}: { S: ${key} }`);
+  }
+
+  const slots: Code[] = [];
+  for (const indexName of Object.keys(entity.keys).filter((i) => i !== TABLE_INDEX)) {
+    const index = model.indexes[indexName];
+    const keys = entity.keys[indexName];
+    const sk = index.sortKey && keys.sk ? keys.sk : undefined;
+    const body: Code[] = [];
+    let sortKeyLocal: Local | undefined;
+    // The sort key's lines around the writes, in a block tested for its segments where it has its own.
+    const withSortKey = (indent: string, writes: Code[]): Code[] => {
+      if (!sk) return writes.map((w) => [indent, w]);
+      const known = joined.get(sourceOf(model, sk));
+      const { text, test } = joinKey(sk);
+      sortKeyLocal = known ?? name(index.sortKey!);
+      const all: Code[] = [
+        ...(known ? [] : [code`const ${sortKeyLocal} = ${text};`]),
+        ...sizeCheck(index.sortKey!, sortKeyLocal, MAX_SORT_KEY_BYTES, !known),
+        ...writes,
+        code`stored[${json(index.sortKey!)}] = { S: ${sortKeyLocal} };`,
+      ];
+      if (!test || known) return all.map((w) => [indent, w]);
+      return [code`${indent}if (${test}) {`, ...all.map((w) => [`${indent}  `, w]), code`${indent}} else ${fault(sk)};`];
+    };
+    if (index.type === 'LSI') {
+      body.push(...withSortKey('', []));
+    } else {
+      const pk = keys.pk;
+      const known = joined.get(sourceOf(model, pk));
+      const { text, test } = joinKey(pk);
+      const suffix = index.shards ? code` + ${json(model.delimiter)} + ${shardOf(index.shards, indexName, tableKeyLocals, codes, owner)}` : undefined;
+      // The key of a table key's template, unsharded, is that key's local (its size checked).
+      const same = known !== undefined && !suffix;
+      const partitionKeyLocal = same ? known : name(index.partitionKey);
+      const inner: Code[] = [
+        ...(same ? [] : [code`const ${partitionKeyLocal} = ${known ?? text}${suffix ?? ''};`]),
+        ...sizeCheck(index.partitionKey, partitionKeyLocal, MAX_PARTITION_KEY_BYTES, !same),
+      ];
+      const write = code`stored[${json(index.partitionKey)}] = { S: ${partitionKeyLocal} };`;
+      // The partition key of the same template as a table key, or with no test, is always there.
+      if (known || !test) body.push(...inner, ...withSortKey('', [write]));
+      else body.push(code`if (${test}) {`, ...inner.map((w) => ['  ', w]), ...withSortKey('  ', [write]), code`} else ${fault(pk)};`);
+      // Its local names the key for the size checks of later keys only within this slot.
+      if (!same) checked.delete(partitionKeyLocal.name);
+    }
+    if (sortKeyLocal && !joined.has(sourceOf(model, sk!))) checked.delete(sortKeyLocal.name);
+    slots.push(`// ${indexName}`, ...body);
+  }
+  return { before, stored, slots };
+}
+
+/** The shard of an item in a write-sharded index: by its table key, or by the shard attribute's encoded value. */
+function shardOf(shards: ShardModel, indexName: string, tableKeys: readonly Local[], codes: ReadonlyMap<string, AttributeCode>, owner: string): Code {
+  if (shards.strategy !== 'ATTRIBUTE') return code`${helper('shardForItem')}(${tableKeys[0]}, ${tableKeys[1] ?? '""'}, ${shards.writeCount})`;
+  const segment = codes.get(shards.attribute!)!.segment!;
+  const byValue = code`${helper('shardForValue')}(${segment.text}, ${shards.writeCount})`;
+  return segment.alwaysText ? byValue
+    : code`(${segment.text} ? ${byValue} : ${helper('shardFault')}(${owner}, ${json(indexName)}, ${json(shards.attribute)}, ${segment.text}))`;
+}
+
 /**
  * The item builder of an entity's typed put, as the code of an arrow function over the item:
  * straight-line code that stores what entityItem stores for the entity's slice and throws what it
  * throws, in the same order (lib/runtime/access/build.ts). Attributes are read by their names once,
  * checked as their kinds check them (any fault: convertItem names it), each key joined from its
  * attributes' encoded segments and its size checked, index keys written where every segment of
- * the slot holds text (an absent one keeps the item out of the index; an unpaired surrogate is
- * named), the stored item one object literal. `owner` is the constant the builder is the `item`
- * of (it has the entity's name); `attributes` the constant of the slice's attribute list.
+ * the slot holds text, the stored item one object literal. Its locals are named for what they
+ * hold: an attribute's value by the attribute's name, its encoded segment `<name>Segment`, a date
+ * as stored `<name>Iso`, another kind's stored value `<name>Stored`, a key by its key attribute.
+ * `owner` is the constant the builder is the `item` of (it has the entity's name); `attributes`
+ * the constant of the slice's attribute list.
  */
 export function itemBuilder(model: TableModel, entity: EntityModel, owner: string, attributes: string): Code {
-  const esc = json(model.escapeChar);
-  const attrs = Object.values(entity.attributes);
-  const index = new Map(attrs.map((a, j) => [a.name, j]));
-  const lines: Code[] = [];
-  const checks: Code[] = [];
-  const stored: Code[] = [];
-  const optional: Code[] = [];
-  // The value, the checked value's form and its key segment of each attribute; a segment that is
-  // text whenever the attribute's checks pass needs no test before a key is joined.
-  const segment = new Map<string, { text: string; alwaysText: boolean }>();
-  lines.push(code`if (typeof i != "object" || !i) ${helper('attributeFault')}(${owner}, i, ${attributes});`);
-  // Each attribute is read and checked in declaration order, as convertItem reads and checks them,
-  // so the first fault (or a getter's throw) is the one it meets.
-  const read = (a: { name: string }) => `i${/^[A-Za-z_$][\w$]*$/.test(a.name) ? `.${a.name}` : `[${json(a.name)}]`}`;
-  // A required date or value of another kind is used as checked (d, x), its value not again.
-  const declared: string[] = attrs.flatMap((a, j) => (a.required && !['STRING', 'NUMBER', 'BOOLEAN'].includes(a.type) ? [] : [`v${j}: any`]));
-  attrs.forEach((a, j) => {
-    const v = `v${j}`;
-    // The check of the value `operand` holds or reads (a required attribute is read and checked in one).
-    let check: (operand: string) => Code;
-    let value: string;
-    switch (a.type) {
-      case 'STRING':
-        check = (operand) => `typeof (${operand}) == "string"`;
-        value = `{ S: ${v} }`;
-        segment.set(a.name, { text: `s${j}`, alwaysText: false });
-        break;
-      case 'NUMBER':
-        check = (operand) => code`${helper('storableNumber')}(${operand})`;
-        value = `{ N: String(${v}) }`;
-        segment.set(a.name, { text: `s${j}`, alwaysText: a.required });
-        break;
-      case 'BOOLEAN':
-        check = (operand) => `typeof (${operand}) == "boolean"`;
-        value = `{ BOOL: ${v} }`;
-        segment.set(a.name, { text: `s${j}`, alwaysText: false });
-        break;
-      case 'DATE':
-        declared.push(`d${j}: string | undefined`);
-        check = () => code`(d${j} = ${helper('normalizeDate')}(${a.required ? read(a) : v})) !== undefined`;
-        value = `{ S: d${j}! }`;
-        segment.set(a.name, { text: a.required ? `d${j}!` : `s${j}`, alwaysText: a.required });
-        break;
-      default:
-        declared.push(`x${j}: any`);
-        check = () => code`(x${j} = ${helper(KIND_NAMES[a.type])}.value(${a.required ? read(a) : v}))`;
-        value = `x${j} as never`;
-    }
-    // An optional attribute: read, then checked where it holds a value.
-    checks.push(a.required ? check(`${v} = ${read(a)}`) : code`((${v} = ${read(a)}) === undefined || ${check(v)})`);
-    (a.required ? stored : optional).push(a.required ? `${json(a.name)}: ${value}` : `if (${v} !== undefined) o[${json(a.name)}] = ${value};`);
-  });
-  // Names that hold a value and are not declared, found as convertItem finds them (from the count of the given attributes).
-  const given = [String(attrs.filter((a) => a.required).length), ...attrs.map((a, j) => (a.required ? '' : `+(v${j} !== undefined)`)).filter(Boolean)].join(' + ');
-  lines.push(`let ${declared.join(', ')};`);
-  const valid = join([...checks, code`${helper('declaredOnly')}(i, ${attributes}Names, ${given})`], ' && ');
-  lines.push(code`if (!(${valid})) ${helper('attributeFault')}(${owner}, i, ${attributes});`);
-  // Segments of the attributes the keys and shards read, once each.
-  const keyed = new Set<string>();
-  for (const keys of Object.values(entity.keys)) for (const t of [keys.pk, keys.sk]) t?.attributes.forEach((n) => keyed.add(n));
-  for (const i of Object.keys(entity.keys)) {
-    const shards = model.indexes[i].shards;
-    if (shards?.strategy === 'ATTRIBUTE') keyed.add(shards.attribute!);
-  }
-  for (const name of keyed) {
-    const j = index.get(name)!;
-    const a = attrs[j];
-    const v = `v${j}`;
-    const text = a.type === 'STRING' ? code`${helper('textSegment')}(${v}, ${esc})`
-      : a.type === 'NUMBER' ? code`${a.required ? '' : `${v} === undefined ? "" : `}${helper('numberSegment')}(${v}) as string`
-        : a.type === 'BOOLEAN' ? `${v} ? "true" : ""`
-          : a.required ? undefined : `d${j} ?? ""`;
-    if (text) lines.push(code`const s${j} = ${text};`);
-  }
-  const sourceOf = (t: KeyTemplateModel) => t.segments.map((s) => s.literal ?? `{${s.attribute}}`).join(model.delimiter);
-  // A key's text, and the test that every segment it joins holds text (undefined: always).
-  const joinKey = (t: KeyTemplateModel) => {
-    const { texts, placeholders } = splitTemplate(t, model.delimiter);
-    const pieces = texts.flatMap((text, i) => [
-      ...(text ? [json(text)] : []),
-      ...(i < placeholders.length ? [segment.get(placeholders[i].attribute!)!.text] : []),
-    ]);
-    if (pieces.length === 0) pieces.push(json(''));
-    const tested = t.attributes.map((n) => segment.get(n)!).filter((g) => !g.alwaysText).map((g) => g.text);
-    return { text: pieces.join(' + '), test: tested.length ? [...new Set(tested)].join(' && ') : undefined };
-  };
-  const fault = (t: KeyTemplateModel, key?: string) =>
-    code`${helper('keyFault')}(${owner}, ${json(sourceOf(t))}, ${json(t.attributes)}, [${t.attributes.map((n) => segment.get(n)!.text).join(', ')}]${key ? `, ${json(key)}` : ''})`;
-  // Keys joined at the top level, by template source: a key of the same template is that key again.
-  const joined = new Map<string, string>();
-  // The smallest limit each key's size was checked against: a larger one needs no check.
-  const checked = new Map<string, number>();
-  // A table key's variable is recorded only at the top level: a check inside an index slot's block
-  // may not run (the item is not in that index).
-  const sized = (attribute: string, key: string, limit: number, record = true): Code => {
-    if ((checked.get(key) ?? Infinity) <= limit) return key;
-    if (record) checked.set(key, limit);
-    return code`${helper('checkSize')}(${owner}, ${json(attribute)}, ${key}, ${limit})`;
-  };
-  const table = model.indexes[TABLE_INDEX];
-  const tableKeys: [string, KeyTemplateModel, number][] = [[table.partitionKey, entity.keys[TABLE_INDEX].pk, MAX_PARTITION_KEY_BYTES]];
-  if (table.sortKey && entity.keys[TABLE_INDEX].sk) tableKeys.push([table.sortKey, entity.keys[TABLE_INDEX].sk, MAX_SORT_KEY_BYTES]);
-  const tableVars: string[] = [];
-  tableKeys.forEach(([attribute, t, limit], n) => {
-    const source = sourceOf(t);
-    let k = joined.get(source);
-    if (!k) {
-      const { text, test } = joinKey(t);
-      k = `k${n}`;
-      lines.push(test ? code`const ${k} = ${test} ? ${text} : ${fault(t, attribute)} as never;` : `const ${k} = ${text};`);
-      joined.set(source, k);
-    }
-    const check = sized(attribute, k, limit);
-    if (check !== k) lines.push(code`${check};`);
-    tableVars.push(k);
-    stored.push(`${json(attribute)}: { S: ${k} }`);
-  });
-  stored.push(`${json(model.typeAttribute)}: { S: ${json(entity.typeValue)} }`);
-  const slots: Code[] = [];
-  let n = 0;
-  for (const name of Object.keys(entity.keys).filter((i) => i !== TABLE_INDEX)) {
-    const idx = model.indexes[name];
-    const keys = entity.keys[name];
-    const sk = idx.sortKey && keys.sk ? keys.sk : undefined;
-    const body: Code[] = [];
-    let skVar: string | undefined;
-    const sortKey = (indent: string, writes: Code[]): Code[] => {
-      if (!sk) return writes.map((w) => [indent, w]);
-      const known = joined.get(sourceOf(sk));
-      const { text, test } = joinKey(sk);
-      skVar = known ?? `k${tableVars.length + ++n}`;
-      const lead = known ? [] : [`const ${skVar} = ${text};`];
-      const check = sized(idx.sortKey!, skVar, MAX_SORT_KEY_BYTES, !known);
-      const all: Code[] = [...lead, ...(check !== skVar ? [code`${check};`] : []), ...writes, `o[${json(idx.sortKey!)}] = { S: ${skVar} };`];
-      if (!test || known) return all.map((w) => [indent, w]);
-      return [`${indent}if (${test}) {`, ...all.map((w) => [`${indent}  `, w]), code`${indent}} else ${fault(sk)};`];
-    };
-    if (idx.type === 'LSI') {
-      body.push(...sortKey('', []));
-    } else {
-      const pk = keys.pk;
-      const known = joined.get(sourceOf(pk));
-      const { text, test } = joinKey(pk);
-      const shards = idx.shards;
-      let suffix: Code | undefined;
-      if (shards) {
-        const shard = shards.strategy === 'ATTRIBUTE' ? segment.get(shards.attribute!)! : undefined;
-        const by = !shard ? code`${helper('shardForItem')}(${tableVars[0]}, ${tableVars[1] ?? '""'}, ${shards.writeCount})`
-          : shard.alwaysText ? code`${helper('shardForValue')}(${shard.text}, ${shards.writeCount})`
-            : code`(${shard.text} ? ${helper('shardForValue')}(${shard.text}, ${shards.writeCount}) : ${helper('shardFault')}(${owner}, ${json(name)}, ${json(shards.attribute)}, ${shard.text}))`;
-        suffix = code` + ${json(model.delimiter)} + ${by}`;
-      }
-      // The key of a table key's template, unsharded, is that key's variable (its size checked).
-      const alias = known !== undefined && !suffix;
-      const pkVar = alias ? known : `k${tableVars.length + ++n}`;
-      const check = sized(idx.partitionKey, pkVar, MAX_PARTITION_KEY_BYTES, !alias);
-      const inner: Code[] = [...(alias ? [] : [code`const ${pkVar} = ${known ?? text}${suffix ?? ''};`]), ...(check !== pkVar ? [code`${check};`] : [])];
-      const write = `o[${json(idx.partitionKey)}] = { S: ${pkVar} };`;
-      // The partition key of the same template as a table key, or with no test, is always there.
-      if (known || !test) body.push(...inner, ...sortKey('', [write]));
-      else body.push(`if (${test}) {`, ...inner.map((w) => ['  ', w]), ...sortKey('  ', [write]), code`} else ${fault(pk)};`);
-      // Its variable names the key for the size checks of later keys only within this slot.
-      if (!alias) checked.delete(pkVar);
-    }
-    if (skVar && !joined.has(sourceOf(sk!))) checked.delete(skVar);
-    slots.push(`// ${name}`, ...body);
-  }
-  return join([
-    '(i: any) => {',
-    ...[...lines, code`const o: ReturnType<${helperType('ItemPut')}["item"]> = { ${join(stored, ', ')} };`, ...optional, ...slots, 'return o;'].map((l) => ['  ', l]),
-    '}',
-  ], '\n');
+  const name = localNamer(['item', 'stored', owner, attributes, `${attributes}Names`]);
+  const codes = attributeCodes(entity, name);
+  const byName = new Map(codes.map((c) => [c.attribute.name, c]));
+  const keys = keyLines(model, entity, byName, owner, name);
+  const stored = [
+    ...codes.filter((c) => c.attribute.required).map((c) => code`${json(c.attribute.name)}: ${c.stored}`),
+    ...keys.stored,
+    `${json(model.typeAttribute)}: { S: ${json(entity.typeValue)} }`,
+  ];
+  const optional = codes.filter((c) => !c.attribute.required).map((c) => code`if (${c.value!} !== undefined) stored[${json(c.attribute.name)}] = ${c.stored};`);
+  const lines: Code[] = [
+    ...attributeChecks(codes, owner, attributes),
+    ...segmentLines(model, entity, byName),
+    ...keys.before,
+    code`const stored: ReturnType<${helperType('ItemPut')}["item"]> = { ${join(stored, ', ')} };`,
+    ...optional,
+    ...keys.slots,
+    'return stored;',
+  ];
+  return join(['(item: any) => {', ...lines.map((line) => ['  ', line]), '}'], '\n');
 }
-
 
 /** Whether the full runtime's putItem maintains attributes of the entity: a version, timestamps or unique values. */
 const maintainsAttributes = (entity: EntityModel) => entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
@@ -360,228 +462,278 @@ function typeFilterOf(model: TableModel, pattern: PatternModel): string[] | unde
     ? pattern.entities.map((e) => model.entities[e].typeValue) : undefined;
 }
 
-/** The runtime's operations and helpers a generated module re-exports, so that one import serves a handler. */
-const REEXPORTED = ['updateItem', 'deleteItem', 'scan', 'batchGet', 'batchWrite', 'transactWrite', 'transactGet', 'decodeStream', 'releaseUniqueValues', 'where',
-  'maintainedWrites', 'SingleTableError', 'ConditionFailedError', 'TransactionCanceledError', 'UnprocessedError'];
+/** The manifest's type, as the module's declarations name it. */
+const MANIFEST = 'Manifest';
+/** The table the module's functions take. */
+const accessTable = (manifest: string): Code => code`${helperType('AccessTable')}<${manifest}>`;
 
-/** The TypeScript text of the access module of a model. */
-export function accessModule(model: TableModel, options: AccessModuleOptions): string {
-  const runtime = options.runtime ?? 'cdk-single-table/runtime';
-  const AccessTable = helperType('AccessTable');
-  const kindsOf = (entity: EntityModel, names?: readonly string[]) => code`[${join(Object.values(entity.attributes).filter((a) => !names || names.includes(a.name))
-    .map((a) => code`[${json(a.name)}, ${helper(KIND_NAMES[a.type])}${a.required ? '' : ', true'}]`), ', ')}]`;
-  // A template as its literal text around one encoder per placeholder (TemplateParts). Written more
-  // than once (a key on several slots, a pattern's partition key), its parts are one constant: a
-  // bundle holds them once, and a put composes them from the same array.
+/** What the declarations of one model's module share: its key templates as parts, attribute lists, index slots and requests. */
+interface ModuleParts {
+  readonly model: TableModel;
+  /** A template as its literal text around one encoder per placeholder (TemplateParts), shared where written more than once. */
+  readonly partsOf: (template: KeyTemplateModel) => Code;
+  /** The entity's attributes (those named, or all) as the slots that check their kinds. */
+  readonly kindsOf: (entity: EntityModel, names?: readonly string[]) => Code;
+  /** The constant of each index patterns query, by index name. */
+  readonly slotNames: ReadonlyMap<string, string>;
+  /** Whether the queries of each index read its sort key, by index name. */
+  readonly slotSortKeys: ReadonlyMap<string, boolean>;
+  /** The request of each one-partition pattern, by pattern name, and the shapes two or more share. */
+  readonly requests: QueryRequests;
+}
+
+function moduleParts(model: TableModel): ModuleParts {
+  // A template written more than once (a key on several slots, a pattern's partition key) is one
+  // constant: a bundle holds its parts once, and a put composes them from the same array.
   const partsOf = (template: KeyTemplateModel) => {
     const { texts, placeholders } = splitTemplate(template, model.delimiter);
-    const parts = placeholders.flatMap((p, i) => [json(texts[i]), json(p.attribute), helper(SEGMENT_ENCODERS[p.kind!])]);
+    const parts = placeholders.flatMap((p, i) => [json(texts[i]), json(p.attribute), helper(SEGMENT_ENCODERS[p.kind!]!)]);
     const key = JSON.stringify([texts, placeholders.map((p) => [p.attribute, p.kind])]);
     return shared('parts', key, code`[${join([...parts, json(texts[placeholders.length])], ', ')}]`);
   };
+  const kindsOf = (entity: EntityModel, names?: readonly string[]) => code`[${join(Object.values(entity.attributes).filter((a) => !names || names.includes(a.name))
+    .map((a) => code`[${json(a.name)}, ${helper(KIND_NAMES[a.type])}${a.required ? '' : ', true'}]`), ', ')}]`;
   // The indexes patterns query, each written once (name, type, keys, the shards a fan-out reads).
   // One partition reads the sort key for a sort-key condition only; a fan-out merges by it.
-  const slotSortKey = new Map<string, boolean>();
+  const slotSortKeys = new Map<string, boolean>();
   for (const pattern of Object.values(model.patterns)) {
     const reads = readsThroughSlice(model, pattern) || pattern.sortKeyCondition !== 'NONE';
-    slotSortKey.set(pattern.index, (slotSortKey.get(pattern.index) ?? false) || reads);
+    slotSortKeys.set(pattern.index, (slotSortKeys.get(pattern.index) ?? false) || reads);
   }
-  const slotNames = new Map([...slotSortKey.keys()].map((name, i) => [name, `slot${i + 1}`]));
-  const body: Declaration[] = [];
+  const slotName = localNamer([]);
+  const slotNames = new Map([...slotSortKeys.keys()].map((name) => [name, slotName(`${name}Slot`).name]));
+  return { model, partsOf, kindsOf, slotNames, slotSortKeys, requests: queryRequests(model) };
+}
 
-  const entities = Object.values(model.entities);
-  for (const entity of entities) {
-    const name = entity.name;
-    // A version, timestamps or unique values: the runtime's putItem keeps them (or refuses, for unique values), with openTable's maintainedWrites.
-    if (!maintainsAttributes(entity)) {
-      const tableKeys = entity.keys[TABLE_INDEX];
-      body.push(
-        {
-          doc: `${name}'s attributes as its item builder checks them.`,
-          code: [
-            code`const ${name}Attributes: readonly ${helperType('AttributeSlot')}[] = ${kindsOf(entity)};\n`,
-            `const ${name}AttributesNames = /* @__PURE__ */ ${name}Attributes.map((a) => a[0]);`,
-          ],
-        },
-        {
-          doc: `What the put of ${name} reads: its item builder stores what the runtime's \`putItem\` stores, with the same errors (\`itemPutRequest\` builds its request without sending it).`,
-          code: [
-            code`export const ${name}Put: ${helperType('ItemPut')} = {\n`,
-            `  name: ${json(name)},\n`,
-            `  partitionKey: ${json(model.indexes[TABLE_INDEX].partitionKey)},\n`,
-            `  keys: ${json([...new Set([...tableKeys.pk.attributes, ...tableKeys.sk?.attributes ?? []])])},\n`,
-            code`  item: ${indented(itemBuilder(model, entity, `${name}Put`, `${name}Attributes`))},\n`,
-            '};',
-          ],
-        },
-      );
-    }
-    // A get reads the table key only: its slice holds the key attributes and the table slot.
-    const { pk, sk } = entity.keys[TABLE_INDEX];
-    const table = model.indexes[TABLE_INDEX];
-    const slot = [code`pk: [${json(table.partitionKey)}, ${partsOf(pk)}]`, ...table.sortKey && sk ? [code`sk: [${json(table.sortKey)}, ${partsOf(sk)}]`] : []];
-    body.push({
-      doc: `What the get of ${name} reads: its key attributes and table key.`,
-      code: [
-        code`const ${name}Key: ${helperType('EntityAccess')} = {\n`,
-        `  name: ${json(name)},\n`,
-        `  typeValue: ${json(entity.typeValue)},\n`,
-        code`  attributes: ${kindsOf(entity, [...pk.attributes, ...sk?.attributes ?? []])},\n`,
-        code`  slots: [{ ${join(slot, ', ')} }],\n`,
-        '};',
-      ],
-    });
-  }
+/** The requests of one-partition patterns, and how a pattern's is written. */
+interface QueryRequests {
+  /** Each shape two or more patterns share: its constant, parameters and text. */
+  readonly shapes: readonly { readonly constant: string; readonly params: readonly string[]; readonly text: string }[];
+  /** The request of a pattern: a call of its shape's constant with its values, or its own literal. */
+  readonly requestOf: (pattern: string) => string;
+}
 
-  // The requests of one-partition patterns: a shape that two or more share is one function of the
-  // values that differ (a bundle holds its literal once); a shape of one pattern stays inline.
+/**
+ * The requests of one-partition patterns: a shape that two or more share is one function of the
+ * values that differ (a bundle holds its literal once); a shape of one pattern stays inline.
+ */
+function queryRequests(model: TableModel): QueryRequests {
   const requests = new Map<string, QueryRequestCode>();
-  const shapes = new Map<string, { constant?: string; params: string[]; uses: number }>();
+  const uses = new Map<string, { params: string[]; count: number }>();
   for (const pattern of Object.values(model.patterns)) {
     if (readsThroughSlice(model, pattern)) continue;
     const request = queryRequest(model, pattern, typeFilterOf(model, pattern));
     requests.set(pattern.name, request);
-    const shape = shapes.get(request.shape) ?? { params: request.params, uses: 0 };
-    shapes.set(request.shape, { ...shape, uses: shape.uses + 1 });
+    uses.set(request.shape, { params: request.params, count: (uses.get(request.shape)?.count ?? 0) + 1 });
   }
-  let shapeCount = 0;
-  for (const shape of shapes.values()) if (shape.uses > 1) shape.constant = `request${++shapeCount}`;
-  const requestOf = (name: string) => {
-    const request = requests.get(name)!;
-    const constant = shapes.get(request.shape)!.constant;
-    return constant ? `/* @__PURE__ */ ${constant}(${request.args.join(', ')})` : request.inline;
+  const shapes = [...uses].filter(([, use]) => use.count > 1).map(([text, { params }], i) => ({ constant: `request${i + 1}`, params, text }));
+  const constants = new Map(shapes.map((s) => [s.text, s.constant]));
+  return {
+    shapes,
+    requestOf: (pattern) => {
+      const request = requests.get(pattern)!;
+      const constant = constants.get(request.shape);
+      return constant ? `/* @__PURE__ */ ${constant}(${request.args.join(', ')})` : request.inline;
+    },
   };
+}
 
-  for (const [indexName, readsSortKey] of slotSortKey) {
-    const index = model.indexes[indexName];
-    const sortKey = index.sortKey && readsSortKey ? `, sortKey: ${json(index.sortKey)}` : '';
-    // The fan-out and the key size check read these of the shards.
-    const shards = index.shards ? code`, shards: ${json(pickShards(index.shards))} as ${helperType('ShardModel')}` : '';
-    body.push({
-      doc: `The ${index.type === 'TABLE' ? 'table' : `index ${indexName}`} as its patterns' queries read it.`,
-      code: code`const ${slotNames.get(indexName)!}: ${helperType('IndexSlot')} = { name: ${json(index.name)}, type: ${json(index.type)} as ${helperType('IndexType')}, partitionKey: ${
-        json(index.partitionKey)}${sortKey}${shards} };`,
-    });
-  }
-  for (const [text, { constant, params }] of shapes) {
-    if (!constant) continue;
-    body.push({
-      doc: 'The Query request of the one-partition patterns of one shape (their `request`), from what differs between them.',
-      code: code`const ${constant} = (${params.map((p) => `${p}: string`).join(', ')}): ${helperType('PatternAccess')}["request"] => ${text};`,
-    });
-  }
+/** The attributes of an entity's item builder, and the list of their names it checks the item's against. */
+function entityAttributesDeclaration(parts: ModuleParts, entity: EntityModel): Declaration {
+  return {
+    doc: `${entity.name}'s attributes as its item builder checks them.`,
+    code: [
+      code`const ${entity.name}Attributes: readonly ${helperType('AttributeSlot')}[] = ${parts.kindsOf(entity)};\n`,
+      `const ${entity.name}AttributesNames = /* @__PURE__ */ ${entity.name}Attributes.map((attribute) => attribute[0]);`,
+    ],
+  };
+}
 
-  // A pattern on a GSI keyed on the items' own attributes has no key to compose: the runtime's query
-  // serves it, over the whole model (loaded when the table first needs it).
-  const attributeKeyed = Object.values(model.patterns).filter((p) => !p.pk).map((p) => p.name);
-  const patterns = Object.values(model.patterns).filter((p) => p.pk);
-  for (const pattern of patterns) {
-    const name = pattern.name;
-    const slice = readsThroughSlice(model, pattern);
-    const types = `{ ${pattern.entities.map((e) => `${json(model.entities[e].typeValue)}: ${json(e)}`).join(', ')} }`;
-    const typeFilter = typeFilterOf(model, pattern);
-    let condition: Code;
-    if (pattern.sortKeyCondition === 'NONE') {
-      condition = code`/* @__PURE__ */ ${helper('partitionCondition')}(${partsOf(pattern.pk!)}${pattern.sk ? `, ${json(pattern.sk.source)}` : ''})`;
-    } else {
-      const args: Code[] = [json(pattern.sortKeyCondition), partsOf(pattern.pk!)];
-      if (pattern.sk || pattern.skCoverage) args.push(pattern.sk ? partsOf(pattern.sk) : 'undefined');
-      if (pattern.skCoverage) args.push(json(pattern.skCoverage));
-      condition = code`/* @__PURE__ */ ${helper('sortKeyCondition')}(${join(args, ', ')})`;
-    }
-    const description = pattern.description ? `: ${pattern.description.replace(/\*\//g, '* /')}` : '';
-    body.push({
-      doc: `What the query of ${name} reads of the model${slice ? '' : ' (`patternRequest` builds its request without sending it)'}${description}.`,
-      code: join([
-        code`export const ${name}Pattern: ${helperType(slice ? 'SlicedPatternAccess' : 'PatternAccess')} = {`,
-        `  name: ${json(name)},`,
-        // The runtime's defaults (ascending, eventually consistent) go without saying.
-        ...(pattern.order === 'DESCENDING' ? [code`  order: ${json(pattern.order)} as ${runtimeType('SortOrder')},`] : []),
-        ...(pattern.consistentRead ? ['  consistentRead: true,'] : []),
-        `  slot: ${slotNames.get(pattern.index)!},`,
-        code`  condition: ${condition},`,
-        ...(slice ? [
-          ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
-          code`  read: /* @__PURE__ */ ${helper('sliceReader')}(${modelSlice(model, pattern, partsOf)}),`,
-        ] : [
-          `  types: ${types},`,
-          `  request: ${requestOf(name)},`,
-          ...(pattern.sortKeyCondition !== 'NONE' ? [code`  withSortKey: ${helper('sortKeyRequest')},`] : []),
-        ]),
-        '};',
-      ], '\n'),
-    });
-  }
+/** What the put of an entity reads: its name, table key attributes and item builder. */
+function entityPutDeclaration(model: TableModel, entity: EntityModel): Declaration {
+  const name = entity.name;
+  const tableKeys = entity.keys[TABLE_INDEX];
+  return {
+    doc: `What the put of ${name} reads: its item builder stores what the runtime's \`putItem\` stores, with the same errors (\`itemPutRequest\` builds its request without sending it).`,
+    code: [
+      code`export const ${name}Put: ${helperType('ItemPut')} = {\n`,
+      `  name: ${json(name)},\n`,
+      `  partitionKey: ${json(model.indexes[TABLE_INDEX].partitionKey)},\n`,
+      `  keys: ${json([...new Set([...tableKeys.pk.attributes, ...tableKeys.sk?.attributes ?? []])])},\n`,
+      code`  item: ${indented(itemBuilder(model, entity, `${name}Put`, `${name}Attributes`))},\n`,
+      '};',
+    ],
+  };
+}
 
-  // The records the functions look names up in: what each entity's put and get, and each pattern's query, read.
-  const maintained = entities.filter(maintainsAttributes).map((e) => e.name);
+/** What the get of an entity reads: the table key only, its slice the key attributes and the table slot. */
+function entityKeyDeclaration(parts: ModuleParts, entity: EntityModel): Declaration {
+  const { model, partsOf } = parts;
+  const { pk, sk } = entity.keys[TABLE_INDEX];
+  const table = model.indexes[TABLE_INDEX];
+  const slot = [code`pk: [${json(table.partitionKey)}, ${partsOf(pk)}]`, ...table.sortKey && sk ? [code`sk: [${json(table.sortKey)}, ${partsOf(sk)}]`] : []];
+  return {
+    doc: `What the get of ${entity.name} reads: its key attributes and table key.`,
+    code: [
+      code`const ${entity.name}Key: ${helperType('EntityAccess')} = {\n`,
+      `  name: ${json(entity.name)},\n`,
+      `  typeValue: ${json(entity.typeValue)},\n`,
+      code`  attributes: ${parts.kindsOf(entity, [...pk.attributes, ...sk?.attributes ?? []])},\n`,
+      code`  slots: [{ ${join(slot, ', ')} }],\n`,
+      '};',
+    ],
+  };
+}
+
+/** An index as its patterns' queries read it: name, type, partition key, the sort key where read, the shards a fan-out reads. */
+function indexSlotDeclaration(parts: ModuleParts, indexName: string): Declaration {
+  const index = parts.model.indexes[indexName];
+  const sortKey = index.sortKey && parts.slotSortKeys.get(indexName) ? `, sortKey: ${json(index.sortKey)}` : '';
+  // The fan-out and the key size check read these of the shards.
+  const shards = index.shards ? code`, shards: ${json(pickShards(index.shards))} as ${helperType('ShardModel')}` : '';
+  return {
+    doc: `The ${index.type === 'TABLE' ? 'table' : `index ${indexName}`} as its patterns' queries read it.`,
+    code: code`const ${parts.slotNames.get(indexName)!}: ${helperType('IndexSlot')} = { name: ${json(index.name)}, type: ${json(index.type)} as ${
+      helperType('IndexType')}, partitionKey: ${json(index.partitionKey)}${sortKey}${shards} };`,
+  };
+}
+
+/** The Query request of one-partition patterns of one shape, as a function of what differs between them. */
+function requestShapeDeclaration(shape: QueryRequests['shapes'][number]): Declaration {
+  return {
+    doc: 'The Query request of the one-partition patterns of one shape (their `request`), from what differs between them.',
+    code: code`const ${shape.constant} = (${shape.params.map((p) => `${p}: string`).join(', ')}): ${helperType('PatternAccess')}["request"] => ${shape.text};`,
+  };
+}
+
+/** The key condition of a pattern with a composed partition key, as the runtime's condition builders make it. */
+function patternCondition(parts: ModuleParts, pattern: PatternModel): Code {
+  if (pattern.sortKeyCondition === 'NONE') {
+    return code`/* @__PURE__ */ ${helper('partitionCondition')}(${parts.partsOf(pattern.pk!)}${pattern.sk ? `, ${json(pattern.sk.source)}` : ''})`;
+  }
+  const args: Code[] = [json(pattern.sortKeyCondition), parts.partsOf(pattern.pk!)];
+  if (pattern.sk || pattern.skCoverage) args.push(pattern.sk ? parts.partsOf(pattern.sk) : 'undefined');
+  if (pattern.skCoverage) args.push(json(pattern.skCoverage));
+  return code`/* @__PURE__ */ ${helper('sortKeyCondition')}(${join(args, ', ')})`;
+}
+
+/** What the query of a pattern with a composed partition key reads: its slot and condition, and its request or slice reader. */
+function patternDeclaration(parts: ModuleParts, pattern: PatternModel): Declaration {
+  const { model } = parts;
+  const name = pattern.name;
+  const slice = readsThroughSlice(model, pattern);
+  const typeFilter = typeFilterOf(model, pattern);
+  const types = `{ ${pattern.entities.map((e) => `${json(model.entities[e].typeValue)}: ${json(e)}`).join(', ')} }`;
+  const description = pattern.description ? `: ${pattern.description.replace(/\*\//g, '* /')}` : '';
+  return {
+    doc: `What the query of ${name} reads of the model${slice ? '' : ' (`patternRequest` builds its request without sending it)'}${description}.`,
+    code: join([
+      code`export const ${name}Pattern: ${helperType(slice ? 'SlicedPatternAccess' : 'PatternAccess')} = {`,
+      `  name: ${json(name)},`,
+      // The runtime's defaults (ascending, eventually consistent) go without saying.
+      ...(pattern.order === 'DESCENDING' ? [code`  order: ${json(pattern.order)} as ${runtimeType('SortOrder')},`] : []),
+      ...(pattern.consistentRead ? ['  consistentRead: true,'] : []),
+      `  slot: ${parts.slotNames.get(pattern.index)!},`,
+      code`  condition: ${patternCondition(parts, pattern)},`,
+      ...(slice ? [
+        ...(typeFilter ? [`  typeFilter: ${json(typeFilter)},`] : []),
+        code`  read: /* @__PURE__ */ ${helper('sliceReader')}(${modelSlice(model, pattern, parts.partsOf)}),`,
+      ] : [
+        `  types: ${types},`,
+        `  request: ${parts.requests.requestOf(name)},`,
+        ...(pattern.sortKeyCondition !== 'NONE' ? [code`  withSortKey: ${helper('sortKeyRequest')},`] : []),
+      ]),
+      '};',
+    ], '\n'),
+  };
+}
+
+/** The records the functions look names up in: what each entity's put and get, and each pattern's query, read. */
+function lookupDeclarations(model: TableModel, patterns: readonly PatternModel[], attributeKeyed: readonly string[]): Declaration[] {
+  const entities = Object.values(model.entities);
+  const maintained = entities.some(maintainsAttributes);
   const record = (items: string[]) => `{ ${items.join(', ')} }`;
-  body.push(
+  return [
     {
-      doc: maintained.length ? 'What the put of each entity reads, by entity name (none for those the runtime\'s putItem writes).' : 'What the put of each entity reads, by entity name.',
-      code: `const puts = ${record(entities.map((e) => `${json(e.name)}: ${maintained.includes(e.name) ? 'undefined' : `${e.name}Put`}`))};`,
+      doc: maintained ? 'What the put of each entity reads, by entity name (none for those the runtime\'s putItem writes).' : 'What the put of each entity reads, by entity name.',
+      code: `const puts = ${record(entities.map((e) => `${json(e.name)}: ${maintainsAttributes(e) ? 'undefined' : `${e.name}Put`}`))};`,
     },
     { doc: 'What the get of each entity reads, by entity name.', code: `const keys = ${record(entities.map((e) => `${json(e.name)}: ${e.name}Key`))};` },
-  );
-  if (patterns.length) {
-    body.push({
+    ...patterns.length ? [{
       doc: attributeKeyed.length ? 'What the query of each access pattern reads, by pattern name (none for those the runtime\'s query runs).'
         : 'What the query of each access pattern reads, by pattern name.',
       code: `const patterns = ${record([...patterns.map((p) => `${json(p.name)}: ${p.name}Pattern`), ...attributeKeyed.map((name) => `${json(name)}: undefined`)])};`,
-    });
-  }
+    }] : [],
+  ];
+}
 
-  const M = 'M';
+/** The module's putItem: an entity's put with its item builder, or the runtime's for an entity whose attributes it maintains. */
+function putItemDeclaration(model: TableModel): Declaration {
+  const maintained = Object.values(model.entities).some(maintainsAttributes);
   const put = code`${helper('putWith')}(table, put, item, options as never${model.localIndexesEnabled ? code`, ${helper('collectionsOf')}` : ''})`;
-  body.push({
+  const itemOf = code`${runtimeType('ItemOf')}<${MANIFEST}, E>`;
+  return {
     doc: [
       'Writes a whole item: `mode` `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not), and',
       'a `condition` made with `where`; UNKNOWN_ENTITY when the manifest declares no entity so named.',
-      ...maintained.length ? ['Entities with a version, timestamps or unique values are written by the runtime\'s putItem, which keeps them (open the table with `maintainedWrites`).'] : [],
+      ...maintained ? ['Entities with a version, timestamps or unique values are written by the runtime\'s putItem, which keeps them (open the table with `maintainedWrites`).'] : [],
     ],
     code: join([
-      code`export async function putItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, item: ${runtimeType('ItemOf')}<${M}, E>, options?: ${
-        runtimeType('PutOptions')}<${runtimeType('ItemOf')}<${M}, E>>): Promise<void> {`,
+      code`export async function putItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${accessTable(MANIFEST)}, entity: E, item: ${itemOf}, options?: ${
+        runtimeType('PutOptions')}<${itemOf}>): Promise<void> {`,
       code`  const put = ${helper('named')}("entity", puts, entity);`,
-      maintained.length ? code`  return put ? ${put} : ${runtimeValue('putItem', 'runtimePutItem')}(table, entity, item, options);` : code`  return ${put};`,
+      maintained ? code`  return put ? ${put} : ${runtimeValue('putItem', 'runtimePutItem')}(table, entity, item, options);` : code`  return ${put};`,
       '}',
     ], '\n'),
-  });
-  body.push({
+  };
+}
+
+/** The module's getItem: the entity's key slice, read by the runtime's get of an entity. */
+function getItemDeclaration(): Declaration {
+  return {
     doc: 'Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named.',
     code: join([
-      code`export async function getItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, key: ${runtimeType('KeyOf')}<${M}, E>, options?: ${
-        runtimeType('GetOptions')}): Promise<${runtimeType('ResultItemOf')}<${M}, E> | undefined> {`,
+      code`export async function getItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${accessTable(MANIFEST)}, entity: E, key: ${
+        runtimeType('KeyOf')}<${MANIFEST}, E>, options?: ${runtimeType('GetOptions')}): Promise<${runtimeType('ResultItemOf')}<${MANIFEST}, E> | undefined> {`,
       code`  return ${helper('getEntity')}(table, ${helper('named')}("entity", keys, entity), key, options) as never;`,
       '}',
     ], '\n'),
-  });
-  if (patterns.length || attributeKeyed.length) {
-    const sliced = patterns.filter((p) => readsThroughSlice(model, p)).length;
-    // A sliced pattern's access has the slice reader; a one-partition pattern's has its request.
-    const read = sliced === 0 ? helper('queryPattern') : sliced === patterns.length ? helper('readPattern')
-      : code`((t: any, a: any, i: any, o: any) => ("read" in a ? ${helper('readPattern')} : ${helper('queryPattern')})(t, a, i, o))`;
-    const entitiesOf = code`${runtimeType('PatternEntities')}<${M}, P>`;
-    body.push({
-      doc: [
-        'Runs an access pattern: `await` it for one page of typed results (and a cursor when there may be more),',
-        'or iterate it with `for await` for every page; UNKNOWN_PATTERN when the manifest declares no pattern so named.',
-      ],
-      code: join([
-        code`export function query<P extends ${runtimeType('PatternName')}<${M}>, A extends ${runtimeType('AttributeNameOf')}<${M}, ${entitiesOf}> = never>(`,
-        code`  table: ${AccessTable}<${M}>, pattern: P, input: ${runtimeType('PatternInput')}<${M}, P>, options?: ${runtimeType('QueryOptionsOf')}<${M}, P, A>,`,
-        code`): ${runtimeType('Paged')}<${runtimeType('SelectedItem')}<${M}, ${entitiesOf}, A>> {`,
-        ...!patterns.length ? [code`  return ${runtimeValue('query', 'runtimeQuery')}(table, pattern, input, options) as never;`] : [
-          ...attributeKeyed.length ? [code`  if (pattern in patterns && !(patterns as Record<string, unknown>)[pattern]) return ${runtimeValue('query', 'runtimeQuery')}(table, pattern, input, options) as never;`] : [],
-          code`  return ${helper('pagedQuery')}(table, () => ${helper('named')}("pattern", patterns, pattern)${attributeKeyed.length ? '!' : ''}, input as never, options as never, ${read}) as never;`,
-        ],
-        '}',
-      ], '\n'),
-    });
-  }
+  };
+}
 
-  const head: Declaration[] = [
-    { code: 'type M = typeof manifest;' },
+/**
+ * The module's query: a pattern's own access, read by its request (queryPattern) or its slice
+ * (readPattern); a pattern without a composed key by the runtime's query over the whole model.
+ */
+function queryDeclaration(model: TableModel, patterns: readonly PatternModel[], attributeKeyed: readonly string[]): Declaration {
+  const sliced = patterns.filter((p) => readsThroughSlice(model, p)).length;
+  // A sliced pattern's access has the slice reader; a one-partition pattern's has its request.
+  const read = sliced === 0 ? helper('queryPattern') : sliced === patterns.length ? helper('readPattern')
+    : code`((table: any, access: any, input: any, options: any) => ("read" in access ? ${helper('readPattern')} : ${helper('queryPattern')})(table, access, input, options))`;
+  const entitiesOf = code`${runtimeType('PatternEntities')}<${MANIFEST}, P>`;
+  const runtimeQuery = code`${runtimeValue('query', 'runtimeQuery')}(table, pattern, input, options) as never;`;
+  return {
+    doc: [
+      'Runs an access pattern: `await` it for one page of typed results (and a cursor when there may be more),',
+      'or iterate it with `for await` for every page; UNKNOWN_PATTERN when the manifest declares no pattern so named.',
+    ],
+    code: join([
+      code`export function query<P extends ${runtimeType('PatternName')}<${MANIFEST}>, A extends ${runtimeType('AttributeNameOf')}<${MANIFEST}, ${entitiesOf}> = never>(`,
+      code`  table: ${accessTable(MANIFEST)}, pattern: P, input: ${runtimeType('PatternInput')}<${MANIFEST}, P>, options?: ${runtimeType('QueryOptionsOf')}<${MANIFEST}, P, A>,`,
+      code`): ${runtimeType('Paged')}<${runtimeType('SelectedItem')}<${MANIFEST}, ${entitiesOf}, A>> {`,
+      ...!patterns.length ? [code`  return ${runtimeQuery}`] : [
+        ...attributeKeyed.length ? [code`  if (pattern in patterns && !(patterns as Record<string, unknown>)[pattern]) return ${runtimeQuery}`] : [],
+        code`  return ${helper('pagedQuery')}(table, () => ${helper('named')}("pattern", patterns, pattern)${attributeKeyed.length ? '!' : ''}, input as never, options as never, ${read}) as never;`,
+      ],
+      '}',
+    ], '\n'),
+  };
+}
+
+/** The module's first declarations: the manifest's type, the fingerprint, and openTable over the model's table-wide facts. */
+function headDeclarations(model: TableModel): Declaration[] {
+  return [
+    { code: `type ${MANIFEST} = typeof manifest;` },
     { doc: 'The fingerprint of the manifest this module was generated from; the table\'s is checked against it when it is opened.', code: `export const FINGERPRINT = ${json(model.fingerprint)};` },
     {
       doc: [
@@ -591,12 +743,42 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
         'scan, ...) read the whole model the stack deployed (SINGLE_TABLE_MODEL), or `model`, when they first need it.',
       ],
       code: join([
-        code`export function openTable<T extends ${M} = ${M}>(options?: ${runtimeType('ClientOptions')}): ${AccessTable}<T> {`,
+        code`export function openTable<T extends ${MANIFEST} = ${MANIFEST}>(options?: ${runtimeType('ClientOptions')}): ${accessTable('T')} {`,
         code`  return ${helper('openAccess')}<T>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${
           json(model.typeAttribute)}, keyAttributes: ${json(model.keyAttributes)}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
         '}',
       ], '\n'),
     },
+  ];
+}
+
+/** The type-only import of the manifest: a JSON manifest is its default export (its types are not literal: names and items are loosely typed). */
+function manifestImport(options: AccessModuleOptions): string {
+  const from = json(specifier(options.file, options.manifestFile));
+  return options.manifestFile.endsWith('.json') ? `import type manifest from ${from};` : `import type { manifest } from ${from};`;
+}
+
+/** The TypeScript text of the access module of a model. */
+export function accessModule(model: TableModel, options: AccessModuleOptions): string {
+  const parts = moduleParts(model);
+  const entities = Object.values(model.entities);
+  // A pattern on a GSI keyed on the items' own attributes has no key to compose: the runtime's query
+  // serves it, over the whole model (loaded when the table first needs it).
+  const patterns = Object.values(model.patterns).filter((p) => p.pk);
+  const attributeKeyed = Object.values(model.patterns).filter((p) => !p.pk).map((p) => p.name);
+  const body: Declaration[] = [
+    // A version, timestamps or unique values: the runtime's putItem keeps them (or refuses, for unique values), with openTable's maintainedWrites.
+    ...entities.flatMap((entity) => [
+      ...maintainsAttributes(entity) ? [] : [entityAttributesDeclaration(parts, entity), entityPutDeclaration(model, entity)],
+      entityKeyDeclaration(parts, entity),
+    ]),
+    ...[...parts.slotNames.keys()].map((indexName) => indexSlotDeclaration(parts, indexName)),
+    ...parts.requests.shapes.map(requestShapeDeclaration),
+    ...patterns.map((pattern) => patternDeclaration(parts, pattern)),
+    ...lookupDeclarations(model, patterns, attributeKeyed),
+    putItemDeclaration(model),
+    getItemDeclaration(),
+    ...patterns.length || attributeKeyed.length ? [queryDeclaration(model, patterns, attributeKeyed)] : [],
   ];
   return printModule({
     header: [
@@ -606,13 +788,11 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       '// as data, so a bundle carries the parts and the code of the functions a handler calls.',
       '/* eslint-disable */',
     ],
-    runtime,
-    // A JSON manifest is its default export (its types are not literal: names and items are loosely typed).
-    imports: [options.manifestFile.endsWith('.json')
-      ? `import type manifest from ${json(specifier(options.file, options.manifestFile))};`
-      : `import type { manifest } from ${json(specifier(options.file, options.manifestFile))};`],
-    reexports: { values: REEXPORTED, types: true },
-    head,
+    runtime: options.runtime ?? 'cdk-single-table/runtime',
+    imports: [manifestImport(options)],
+    // Every name of the runtime, so a handler moves between the module and the runtime by its import line.
+    reexportsRuntime: true,
+    head: headDeclarations(model),
     sharedDocs: { parts: 'Key templates as their parts (TemplateParts), each written once.' },
     body,
   });

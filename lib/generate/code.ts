@@ -1,8 +1,19 @@
 // A small syntax tree of the TypeScript the generator writes (access-module.ts in this folder), and its
-// printer. Code is text and nodes: a name imported from the runtime (`Ref`), and a value written
-// once wherever it is used more than once (`Shared`). The printer writes the module's imports from
-// the names its code refers to, and a shared value as a constant where two or more places use it.
+// printer. Code is text and nodes: a name imported from the runtime (`Ref`), a name local to one
+// declaration (`Local`), and a value written once wherever it is used more than once (`Shared`). The
+// printer writes the module's imports from the names its code refers to, a local name so that it
+// hides none of them, and a shared value as a constant where two or more places use it.
 import { relative, dirname } from 'node:path';
+import type * as runtime from '../runtime';
+import type * as access from '../runtime/access';
+
+/**
+ * A value `cdk-single-table/runtime/access` exports, as the runtime's module declares it (a type-only
+ * import: the generator does not load the runtime), so generated code refers to no other.
+ */
+export type AccessValue = keyof typeof access & string;
+/** A value `cdk-single-table/runtime` exports. */
+export type RuntimeValue = keyof typeof runtime & string;
 
 /** A name the module imports: a value or a type, from the runtime's main entry or its `/access` entry. */
 export interface Ref {
@@ -23,6 +34,15 @@ export interface Shared {
   readonly value: Code;
 }
 
+/**
+ * A name the generated code declares within one declaration: printed as is, or with a number after
+ * it where the declaration also refers to a runtime name so spelled.
+ */
+export interface Local {
+  readonly kind: 'local';
+  readonly name: string;
+}
+
 /** Code whose every new line is indented by two more spaces. */
 export interface Indented {
   readonly kind: 'indented';
@@ -30,16 +50,19 @@ export interface Indented {
 }
 
 /** Generated code: text, nodes, and lists of them in order. */
-export type Code = string | Ref | Shared | Indented | readonly Code[];
+export type Code = string | Ref | Local | Shared | Indented | readonly Code[];
 
 /** A runtime value of the generated code's helpers (`cdk-single-table/runtime/access`). */
-export const helper = (name: string): Ref => ({ kind: 'ref', name, from: 'access', type: false });
+export const helper = (name: AccessValue): Ref => ({ kind: 'ref', name, from: 'access', type: false });
 /** A type of the generated code's helpers. */
 export const helperType = (name: string): Ref => ({ kind: 'ref', name, from: 'access', type: true });
 /** A value of the runtime's main entry, under `alias` where the module has its own of that name. */
-export const runtimeValue = (name: string, alias?: string): Ref => ({ kind: 'ref', name, alias, from: 'runtime', type: false });
+export const runtimeValue = (name: RuntimeValue, alias?: string): Ref => ({ kind: 'ref', name, alias, from: 'runtime', type: false });
 /** A type of the runtime's main entry. */
 export const runtimeType = (name: string): Ref => ({ kind: 'ref', name, from: 'runtime', type: true });
+
+/** A name local to the declaration (see Local). */
+export const local = (name: string): Local => ({ kind: 'local', name });
 
 /** `code` with each new line indented two more spaces. */
 export const indented = (inner: Code): Indented => ({ kind: 'indented', code: inner });
@@ -73,8 +96,11 @@ export interface ModuleTree {
   readonly runtime: string;
   /** Import lines after the runtime's (type-only imports of the manifest, a JSON module). */
   readonly imports: readonly string[];
-  /** Re-exports of the runtime's main entry: values and, with `types`, every type. */
-  readonly reexports?: { readonly values: readonly string[]; readonly types: boolean };
+  /**
+   * Whether the module re-exports everything the runtime's main entry exports: the names it
+   * declares itself are its own (a module's declarations win over a star re-export).
+   */
+  readonly reexportsRuntime?: boolean;
   /** The declarations before the shared constants. */
   readonly head: readonly Declaration[];
   /** The doc comment of each prefix's shared constants. */
@@ -82,15 +108,37 @@ export interface ModuleTree {
   readonly body: readonly Declaration[];
 }
 
-function visit(node: Code, at: (node: Ref | Shared) => boolean): void {
+function visit(node: Code, at: (node: Ref | Local | Shared) => boolean): void {
   if (typeof node === 'string') return;
   if (Array.isArray(node)) {
     for (const n of node) visit(n, at);
     return;
   }
-  const n = node as Ref | Shared | Indented;
+  const n = node as Ref | Local | Shared | Indented;
   if (n.kind === 'indented') visit(n.code, at);
   else if (at(n) && n.kind === 'shared') visit(n.value, at);
+}
+
+/**
+ * What each local name of a declaration is printed as: its name, or where the declaration refers
+ * to a runtime name so spelled, the name with the first number after it that no other name has.
+ */
+function localNames(declaration: Code): Map<string, string> {
+  const refs = new Set<string>();
+  const locals = new Set<string>();
+  visit(declaration, (n) => {
+    if (n.kind === 'ref') refs.add(n.alias ?? n.name);
+    else if (n.kind === 'local') locals.add(n.name);
+    return n.kind === 'shared';
+  });
+  const printed = new Map<string, string>();
+  for (const name of locals) {
+    let as = name;
+    for (let n = 2; refs.has(as) || (as !== name && locals.has(as)); n++) as = `${name}${n}`;
+    printed.set(name, as);
+    refs.add(as);
+  }
+  return printed;
 }
 
 /** Prints a module: imports of what its code refers to, shared values used twice or more as constants after `head`. */
@@ -100,6 +148,7 @@ export function printModule(tree: ModuleTree): string {
   const refs = new Map<string, Ref>();
   for (const d of all) {
     visit(d.code, (n) => {
+      if (n.kind === 'local') return false;
       if (n.kind === 'ref') {
         refs.set(`${n.from} ${n.type} ${n.name} ${n.alias ?? ''}`, n);
         return false;
@@ -120,17 +169,18 @@ export function printModule(tree: ModuleTree): string {
     counts.set(node.prefix, n);
     names.set(key, `${node.prefix}${n}`);
   }
-  const print = (node: Code): string => {
+  const print = (node: Code, locals?: Map<string, string>): string => {
     if (typeof node === 'string') return node;
-    if (Array.isArray(node)) return node.map(print).join('');
-    const n = node as Ref | Shared | Indented;
+    if (Array.isArray(node)) return node.map((n) => print(n, locals)).join('');
+    const n = node as Ref | Local | Shared | Indented;
     if (n.kind === 'ref') return n.alias ?? n.name;
-    if (n.kind === 'indented') return print(n.code).replace(/\n/g, '\n  ');
-    return names.get(n.key) ?? print(n.value);
+    if (n.kind === 'local') return locals?.get(n.name) ?? n.name;
+    if (n.kind === 'indented') return print(n.code, locals).replace(/\n/g, '\n  ');
+    return names.get(n.key) ?? print(n.value, locals);
   };
   const declaration = (d: Declaration) => {
     const doc = d.doc === undefined ? [] : typeof d.doc === 'string' ? [`/** ${d.doc} */`] : ['/**', ...d.doc.map((l) => ` * ${l}`), ' */'];
-    return [...doc, print(d.code), ''];
+    return [...doc, print(d.code, localNames(d.code)), ''];
   };
   const constants: string[] = [];
   for (const prefix of Object.keys(tree.sharedDocs)) {
@@ -145,10 +195,7 @@ export function printModule(tree: ModuleTree): string {
     const source = lit(from === 'access' ? `${tree.runtime}/access` : tree.runtime);
     return named.length ? [`import ${type ? 'type ' : ''}{ ${named.join(', ')} } from ${source};`] : [];
   };
-  const reexports = tree.reexports ? [
-    `export { ${tree.reexports.values.join(', ')} } from ${lit(tree.runtime)};`,
-    ...tree.reexports.types ? [`export type * from ${lit(tree.runtime)};`] : [],
-  ] : [];
+  const reexports = tree.reexportsRuntime ? [`export * from ${lit(tree.runtime)};`] : [];
   return [
     ...tree.header,
     ...importLine('runtime', false),

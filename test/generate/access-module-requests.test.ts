@@ -24,9 +24,9 @@ const requestOf = (pattern: string) => new RegExp(`export const ${pattern}Patter
 
 test('two patterns of one shape share one request function, each with its index, partition key attribute and type', () => {
   expect(source.match(/^const request\d+ = /gm)).toEqual(['const request1 = ']);
-  expect(source).toContain('const request1 = (IndexName: string, partitionKey: string, t0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => '
+  expect(source).toContain('const request1 = (IndexName: string, partitionKey: string, typeValue0: string): PatternAccess["request"] => (TableName, pk, ScanIndexForward) => '
     + '({ TableName, IndexName, KeyConditionExpression: "#pk = :pk", ExpressionAttributeNames: { "#pk": partitionKey, "#type": "Type" }, '
-    + 'ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: t0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });');
+    + 'ExpressionAttributeValues: { ":pk": { S: pk }, ":t0": { S: typeValue0 } }, ScanIndexForward, FilterExpression: "#type IN (:t0)" });');
   expect(requestOf('allA')).toBe('/* @__PURE__ */ request1("GSI1", "GSI1PK", "A")');
   expect(requestOf('allB')).toBe('/* @__PURE__ */ request1("GSI1", "GSI1PK", "B")');
   // The function comes before the patterns that call it when the module loads.

@@ -232,3 +232,42 @@ test('attributes are read and checked in declaration order, and undeclared names
   expect(same(manifest, Object.assign(Object.create({ extra: 1 }), { a: 'x' }))).toHaveProperty('item');
   expect(same(manifest, Object.assign(Object.create({ extra: 1 }), { a: 'x', b: undefined }))).toMatchObject({ code: 'UNKNOWN_ATTRIBUTE', attribute: 'extra' });
 });
+
+test('the builder\'s locals are named for what they hold, and hide no runtime name, global or each other, whatever the attributes are called', () => {
+  // `text` and `checkSize` are runtime helpers the builder calls, `class` a reserved word, `String`
+  // a global it calls, `item` and `stored` its own names, `a-b` no identifier and `a_b` what it becomes.
+  const manifest = {
+    entities: {
+      E: {
+        attributes: {
+          'text': { type: 'STRING', required: true },
+          'class': { type: 'STRING', required: true },
+          'item': { type: 'NUMBER', required: true },
+          'stored': { type: 'BOOLEAN' },
+          'String': { type: 'NUMBER' },
+          'a-b': { type: 'STRING' },
+          'a_b': { type: 'DATE' },
+          'checkSize': { type: 'STRING' },
+        },
+        pk: 'E#{text}#{class}',
+        sk: '{item}',
+        indexes: { GSI1: { pk: 'A#{a-b}', sk: '{a_b}#{checkSize}' }, GSI2: { pk: 'S#{stored}', sk: '{String}' } },
+      },
+    },
+    globalIndexes: { GSI1: { sharding: { shardCount: 4, strategy: 'ATTRIBUTE', shardAttribute: 'text' } }, GSI2: {} },
+  };
+  const { model } = checkManifest(manifest as unknown as SingleTableManifest);
+  const source = accessModule(model!, { file: '/app/m.access.ts', manifestFile: '/app/m.ts' });
+  expect(source).toContain('let text: any, class2: any, item2: any, stored2: any, String2: any, a_b: any, a_b2: any, checkSize2: any, a_bIso: string | undefined;');
+  expect(source).toContain('const textSegment2 = textSegment(text, "$");');
+  expect(source).toContain('const checkSizeSegment = textSegment(checkSize2, "$");');
+  expect(source).toContain('checkSize(EPut, "PK", PK, 2048);');
+  expect(source).toContain('if (String2 !== undefined) stored["String"] = { N: String(String2) };');
+  const date = '2024-01-01T00:00:00.000Z';
+  const full = { 'text': 't', 'class': 'c', 'item': 1, 'stored': true, 'String': 2, 'a-b': 'x', 'a_b': date, 'checkSize': 'k' };
+  expect(same(manifest, full)).toHaveProperty('item.GSI1PK');
+  expect(same(manifest, full)).toHaveProperty('item.GSI2SK');
+  expect(same(manifest, { ...full, 'stored': false, 'a-b': undefined })).toHaveProperty('item');
+  expect(same(manifest, { ...full, String: 'two' })).toMatchObject({ code: 'INVALID_VALUE', attribute: 'String' });
+  expect(same(manifest, { ...full, checkSize: 'k\ud800' })).toMatchObject({ code: 'INVALID_VALUE', attribute: 'checkSize' });
+});
