@@ -1,4 +1,4 @@
-export * from './manifest/structs';
+export * from './model/manifest';
 export * from './model/model';
 export { DiagnosticLevel, ManifestDiagnostic } from './manifest/diagnostics';
 export { compileManifest, checkManifest } from './manifest/compile';

@@ -3,7 +3,7 @@
 import { CliError } from './io';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../manifest/diagnostics';
-import { SingleTableManifest } from '../manifest/structs';
+import { SingleTableManifest } from '../model/manifest';
 import { TableModel } from '../model/model';
 
 /** One finding as the CLI prints it: level, code and location, then the fix. */

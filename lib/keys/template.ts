@@ -2,7 +2,7 @@
 // each segment is either literal text or exactly one `{attribute}`. Segments never mix the two,
 // so every attribute value fills a whole segment and prefixes can end at a segment boundary.
 import { booleanSegment, DATE_SEGMENT, dateSegment, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT, numberSegment, SegmentResult, stringSegment } from './encoding';
-import { AttributeKind } from '../manifest/structs';
+import { AttributeKind } from '../model/manifest';
 import type { KeySegmentModel, KeyTemplateModel } from '../model/model';
 
 const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_.-]*)\}$/;

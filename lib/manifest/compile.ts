@@ -5,8 +5,8 @@ import { DiagnosticSink, ManifestDiagnostic, ManifestError } from './diagnostics
 import { resolveManifest } from './resolve';
 import { ALL_RULES } from './rules';
 import { checkShape, MANIFEST_SHAPE } from './shape';
-import type { SingleTableManifest } from './structs';
 import { deepFreeze } from '../model/freeze';
+import type { SingleTableManifest } from '../model/manifest';
 import type { TableModel } from '../model/model';
 
 export { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from './resolve';

@@ -2,7 +2,7 @@
 // Python, Java and .NET users validate or compile a manifest without creating a construct.
 import { checkManifest, compileManifest } from './compile';
 import type { ManifestDiagnostic } from './diagnostics';
-import type { SingleTableManifest } from './structs';
+import type { SingleTableManifest } from '../model/manifest';
 import type { TableModel } from '../model/model';
 
 /** Validates and compiles access-pattern manifests. */

@@ -4,9 +4,9 @@
 // name here is documented in docs/runtime-reference.md ("Everything the module exports"), which a test checks.
 
 // The manifest: its structs and enums, and the typed literal helper.
-export * from '../manifest/structs';
-export { defineManifest } from '../manifest/infer';
-export type { EntityName, ItemOf, PatternEntities, PatternInput, PatternName, ResultItemOf, TaggedItem, TypedManifest } from '../manifest/infer';
+export * from '../model/manifest';
+export { defineManifest } from '../model/infer';
+export type { EntityName, ItemOf, PatternEntities, PatternInput, PatternName, ResultItemOf, TaggedItem, TypedManifest } from '../model/infer';
 export type { TableModel } from '../model/model';
 export { MODEL_FORMAT, MODEL_FORMAT_VERSION } from '../model/format';
 export type { ModelDocument, ModelFile } from '../model/format';

@@ -16,7 +16,7 @@ import type { StreamChange, StreamDecodeOptions } from './streams/decode-stream'
 import type { StreamEventInput } from './streams/stream-record';
 import type { TableContext } from './table/context';
 import type { TransactWriteOptions } from './transact/transact-write';
-import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../manifest/infer';
+import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../model/infer';
 
 type EntityDef<M, E extends EntityName<M>> = LiteralOf<M> extends { readonly entities: infer X } ? X[E & keyof X] : never;
 type TemplateAttributes<D> =

@@ -9,7 +9,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SingleTableMonitoringOptions } from '../../lib/construct/monitoring/options';
 import { DASHBOARD_WIDGETS_PER_SCOPE, throttleAlarmsPerScope } from '../../lib/construct/monitoring/per-index';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { edited, validManifest } from '../fixtures/valid-manifest';
 
 type Props = Partial<SingleTableProps>;

@@ -5,7 +5,7 @@ import { App, Stack, StackProps } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { validManifest } from '../fixtures/valid-manifest';
 
 export interface Statement {

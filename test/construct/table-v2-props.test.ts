@@ -12,7 +12,7 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { synthError } from './synth';
 import { SingleTable, SingleTableProps } from '../../lib/construct/single-table';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { AttributeKind } from '../../lib/model/manifest';
 import { IndexType } from '../../lib/model/model';
 import { edited } from '../fixtures/valid-manifest';
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { localData } from '../../examples/local-data';
 import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { AttributeKind, SingleTableManifest } from '../../lib/model/manifest';
 import { htmlView, renderHtmlView } from '../../lib/reports/html';
 import { escapeHtml } from '../../lib/reports/html/page';
 import { mermaidDiagram, mermaidText } from '../../lib/reports/mermaid';

@@ -4,7 +4,7 @@
 // with the attributes the index projects.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { StoredItem } from './samples';
-import { ProjectionKind } from '../../manifest/structs';
+import { ProjectionKind } from '../../model/manifest';
 import { IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
 import { fromAttributeValue } from '../../runtime/keys/marshall';
 import { compareUtf8 } from '../../runtime/query/fanout-order';

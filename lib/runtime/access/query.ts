@@ -12,7 +12,7 @@ import type { SliceReader } from './slice-read';
 import type { AccessModel, AccessTable } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
-import type { SortKeyCondition } from '../../manifest/structs';
+import type { SortKeyCondition } from '../../model/manifest';
 import type { IndexModel, PatternModel, SortKeyCoverage } from '../../model/model';
 import { decodeCursor, encodeCursor } from '../keys/cursor';
 import { checkSize, keyError } from '../keys/item-keys';

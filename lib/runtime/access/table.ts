@@ -6,8 +6,8 @@
 // runtime's: an operation of `cdk-single-table/runtime` that reads the whole model (updateItem,
 // scan, ...) loads it then, once, from the deployed model file or the `model` option.
 import { composeParts, partsSource, TemplateParts } from '../../keys/template';
-import type { SingleTableManifest } from '../../manifest/structs';
 import { MODEL_PATH_ENV } from '../../model/environment';
+import type { SingleTableManifest } from '../../model/manifest';
 import type { TableModel } from '../../model/model';
 import { checkSize, requiredKey } from '../keys/item-keys';
 import type { AttributeSlot } from '../keys/values';

@@ -1,7 +1,7 @@
 // BatchGetItem over any number of keys of any entities, results in request order.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { batchGetItems, BatchEntry, keyId } from './send-batches';
-import type { EntityName, TaggedItem } from '../../manifest/infer';
+import type { EntityName, TaggedItem } from '../../model/infer';
 import { TABLE_INDEX } from '../../model/model';
 import { keyFromInput } from '../items/requests';
 import { entityOf } from '../keys/values';

@@ -3,7 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { collectionsOf, withItemCollectionRequest } from './item-collections';
 import { buildDelete } from './requests';
 import { writeFailure } from './write-failure';
-import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
+import type { EntityName, ItemOf, ResultItemOf } from '../../model/infer';
 import type { Where } from '../expressions/where';
 import { toItem } from '../query/results';
 import { maintainedFor, TableContext } from '../table/context';

@@ -1,6 +1,6 @@
 // GetItem by an entity's table key.
 import { buildGet } from './requests';
-import type { EntityName, ResultItemOf } from '../../manifest/infer';
+import type { EntityName, ResultItemOf } from '../../model/infer';
 import { toItem } from '../query/results';
 import type { TableContext } from '../table/context';
 import { GetItemCommand } from '../table/sdk';

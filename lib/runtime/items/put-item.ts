@@ -3,7 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { collectionsOf, withItemCollectionRequest } from './item-collections';
 import { buildPut, PutMode } from './requests';
 import { writeFailure } from './write-failure';
-import type { EntityName, ItemOf } from '../../manifest/infer';
+import type { EntityName, ItemOf } from '../../model/infer';
 import type { Where } from '../expressions/where';
 import { maintainedFor, TableContext } from '../table/context';
 import { PutItemCommand } from '../table/sdk';

@@ -4,7 +4,7 @@ import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dyn
 import { collectionsOf, withItemCollectionRequest } from './item-collections';
 import { buildUpdate, UpdateExtras, UpdateOperators, updateReadingMissing } from './update';
 import { writeFailure } from './write-failure';
-import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
+import type { EntityName, ItemOf, ResultItemOf } from '../../model/infer';
 import { toItem } from '../query/results';
 import { maintainedFor, TableContext } from '../table/context';
 import { GetItemCommand, UpdateItemCommand } from '../table/sdk';

@@ -3,7 +3,7 @@
 // Read options (filter, attributes) apply to every request; paging options say how many pages
 // an `await` reads, and iteration reads them all (./pages.ts).
 import { paged, Paged } from './pages';
-import type { PatternEntities, PatternInput, PatternName } from '../../manifest/infer';
+import type { PatternEntities, PatternInput, PatternName } from '../../model/infer';
 import type { TableContext } from '../table/context';
 import type { AttributeNameOf, QueryOptionsOf, SelectedItem } from '../types';
 import { optionedPage } from './optioned-page';

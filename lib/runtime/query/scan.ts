@@ -5,7 +5,7 @@ import type { AttributeValue, ScanCommandInput } from '@aws-sdk/client-dynamodb'
 import { paged, Paged, PagingOptions } from './pages';
 import { optionedRead, ReadOptions } from './read-options';
 import { EntityItem, keptOnly, ResultShape, toEntityItems } from './results';
-import type { EntityName } from '../../manifest/infer';
+import type { EntityName } from '../../model/infer';
 import { TABLE_INDEX, TableModel } from '../../model/model';
 import { decodeCursor, encodeCursor } from '../keys/cursor';
 import { entityOf } from '../keys/values';

@@ -12,9 +12,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { expiredByTtl, imageValues, StreamEventInput, StreamEventName, StreamRecordInput } from './stream-record';
 import { decodeString, encodeString } from '../../keys/encoding';
-import type { EntityName, ResultItemOf } from '../../manifest/infer';
-import { AttributeKind, SingleTableManifest } from '../../manifest/structs';
 import { didYouMean } from '../../model/closest-name';
+import type { EntityName, ResultItemOf } from '../../model/infer';
+import { AttributeKind, SingleTableManifest } from '../../model/manifest';
 import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { fromItem } from '../keys/marshall';
 import { parseKey } from '../query/results';

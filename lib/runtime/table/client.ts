@@ -6,8 +6,8 @@
 import { contextOf, ClientOptions } from './context';
 import { deployedModel, isModelDocument, loadModel } from './load-model';
 import { resolveModel } from '../../manifest/resolve';
-import type { SingleTableManifest } from '../../manifest/structs';
 import type { ModelFile } from '../../model/format';
+import type { SingleTableManifest } from '../../model/manifest';
 import { batchGet } from '../batch/batch-get';
 import { batchWrite } from '../batch/batch-write';
 import { deleteItem } from '../items/delete-item';

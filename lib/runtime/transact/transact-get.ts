@@ -2,7 +2,7 @@
 // the reads), at twice the read units of strongly consistent reads. Results in request order.
 import { MAX_TRANSACT_ITEMS } from './plan';
 import { sendTransaction, TransactItemRef } from './send';
-import type { EntityName, TaggedItem } from '../../manifest/infer';
+import type { EntityName, TaggedItem } from '../../model/infer';
 import { TABLE_INDEX } from '../../model/model';
 import { keyFromInput } from '../items/requests';
 import { entityOf, valuesText } from '../keys/values';
