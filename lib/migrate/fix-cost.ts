@@ -9,7 +9,7 @@ import { ProjectionKind } from '../model/manifest';
 import { attributeKeyNames, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../model/model';
 import { IndexEffect, indexWrites } from '../reports/cost-writes';
 import { attributeBytes } from '../reports/item-size';
-import { fromAttributeValue } from '../runtime/keys/marshall';
+import { fromAttributeValue } from '../runtime/attributes/marshall';
 
 type Item = Record<string, AttributeValue>;
 

@@ -12,7 +12,7 @@ import { modelJson } from '../../lib/model/document';
 import { AttributeKind, SingleTableManifest } from '../../lib/model/manifest';
 import type { TableModel } from '../../lib/model/model';
 import { buildPut } from '../../lib/runtime/items/requests';
-import { decodeCursor, encodeCursor } from '../../lib/runtime/keys/cursor';
+import { decodeCursor, encodeCursor } from '../../lib/runtime/query/cursor';
 import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';
 import { buildQueryInput, planQuery, queryBinding } from '../../lib/runtime/query/plan';
 import { buildTransactWrite, UntypedAction } from '../../lib/runtime/transact/plan';

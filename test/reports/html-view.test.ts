@@ -10,7 +10,7 @@ import { htmlView, renderHtmlView } from '../../lib/reports/html';
 import { escapeHtml } from '../../lib/reports/html/page';
 import { mermaidDiagram, mermaidText } from '../../lib/reports/mermaid';
 import { createClient } from '../../lib/runtime';
-import { tableKey } from '../../lib/runtime/keys/item-keys';
+import { tableKey } from '../../lib/runtime/attributes/item-keys';
 import { Engine, startEngine } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 

@@ -8,7 +8,7 @@ import { ALLOWED_DELIMITERS, booleanSegment, dateSegment, escapeCharFor, numberS
 import { partsTemplate, SegmentEncode, TemplateParts } from '../../lib/keys/template';
 import type { SortKeyCondition } from '../../lib/model/manifest';
 import { itemPutRequest, partitionCondition } from '../../lib/runtime/access';
-import { keyConditionFor, keysOf } from '../../lib/runtime/keys/key-condition';
+import { keyConditionFor, keysOf } from '../../lib/runtime/query/key-condition';
 import { propertyRuns } from '../support/property-runs';
 
 const ENCODERS: SegmentEncode[] = [stringSegment, numberSegment, dateSegment, booleanSegment];

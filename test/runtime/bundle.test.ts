@@ -100,7 +100,7 @@ test('a handler carries only the operations it calls', () => {
     expect(putQuery).not.toContain(absent);
   }
   const get = inputsOf('bench/handlers/cdk-single-table-get.ts');
-  for (const absent of ['lib/runtime/keys/key-condition.ts', 'lib/runtime/query/plan.ts', 'lib/runtime/keys/cursor.ts', 'lib/runtime/items/item-collections.ts', 'lib/runtime/query/fanout.ts',
+  for (const absent of ['lib/runtime/query/key-condition.ts', 'lib/runtime/query/plan.ts', 'lib/runtime/query/cursor.ts', 'lib/runtime/items/item-collections.ts', 'lib/runtime/query/fanout.ts',
     'lib/runtime/access/write.ts', 'lib/runtime/access/query.ts']) {
     expect(get).not.toContain(absent);
   }

@@ -14,10 +14,10 @@ import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding
 import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
 import type { SortKeyCondition } from '../../model/manifest';
 import type { IndexModel, PatternModel, SortKeyCoverage } from '../../model/model';
-import { decodeCursor, encodeCursor } from '../keys/cursor';
-import { checkSize, keyError } from '../keys/item-keys';
-import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys, plainKey } from '../keys/key-condition';
-import { fromItem } from '../keys/marshall';
+import { checkSize, keyError } from '../attributes/item-keys';
+import { fromItem } from '../attributes/marshall';
+import { decodeCursor, encodeCursor } from '../query/cursor';
+import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys, plainKey } from '../query/key-condition';
 import { paged, Paged, PagingOptions } from '../query/pages';
 import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query/plan';
 import { OptionedRead, optionedRead, ReadOptions } from '../query/read-options';

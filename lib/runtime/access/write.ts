@@ -2,12 +2,12 @@
 // with the same errors and the same request as `putItem`.
 import type { AttributeValue, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { AccessTable } from './table';
+import { valuesText } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { ItemCollectionListener, WritingTable } from '../items/item-collections';
 import type { PutOptions } from '../items/put-item';
 import { putCondition, PutMode } from '../items/requests';
 import { ConditionFailedError, writeFailure } from '../items/write-failure';
-import { valuesText } from '../keys/values';
 import { PutItemCommand } from '../table/sdk';
 import { sendWrite } from '../table/send';
 

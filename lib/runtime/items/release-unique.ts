@@ -13,7 +13,7 @@ import type { AttributeValue, TransactWriteItemsCommandInput } from '@aws-sdk/cl
 import { guardKeyAttributes } from './unique';
 import { GUARD_OWNER_ATTRIBUTE } from '../../keys/unique-guard';
 import { TABLE_INDEX } from '../../model/model';
-import { attributeOf, attributeValue } from '../keys/values';
+import { attributeOf, attributeValue } from '../attributes/values';
 import { decodeStreamRecord } from '../streams/decode-stream';
 import { expiredByTtl, imageValues, StreamEventInput } from '../streams/stream-record';
 import type { TableContext } from '../table/context';

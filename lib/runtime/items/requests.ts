@@ -3,10 +3,10 @@
 import type { AttributeValue, DeleteItemCommandInput, GetItemCommandInput, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { MaintainedWrites } from './maintained-writes';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
+import { checkAttributeKeyValues, keyAttributes, tableKey, writeItemKeys } from '../attributes/item-keys';
+import { attributeOf, attributeValue, entityOf, itemAttributes } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { Where } from '../expressions/where';
-import { checkAttributeKeyValues, keyAttributes, tableKey, writeItemKeys } from '../keys/item-keys';
-import { attributeOf, attributeValue, entityOf, itemAttributes } from '../keys/values';
 import { SingleTableError } from '../table/errors';
 
 type Values = Readonly<Record<string, unknown>>;

@@ -10,11 +10,11 @@ import type { ConditionParts, MaintainedWrites } from './maintained-writes';
 import { existenceCondition } from './requests';
 import type { ConditionFailedError } from './write-failure';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
+import { checkAttributeKeyValues, indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from '../attributes/item-keys';
+import { fromAttributeValue, storableNumber } from '../attributes/marshall';
+import { attributeOf, attributeValue, entityOf } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { Where } from '../expressions/where';
-import { checkAttributeKeyValues, indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from '../keys/item-keys';
-import { fromAttributeValue, storableNumber } from '../keys/marshall';
-import { attributeOf, attributeValue, entityOf } from '../keys/values';
 import { SingleTableError } from '../table/errors';
 
 /** Options of an update. */

@@ -7,10 +7,10 @@
 // condition of the caller's by that condition (expressions/where.ts), so a handler whose writes
 // have neither carries none of their wording.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { tableKeyNames } from '../attributes/item-keys';
+import { fromItem } from '../attributes/marshall';
+import { valuesText } from '../attributes/values';
 import type { Where } from '../expressions/where';
-import { tableKeyNames } from '../keys/item-keys';
-import { fromItem } from '../keys/marshall';
-import { valuesText } from '../keys/values';
 import type { TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
 

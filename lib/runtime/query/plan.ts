@@ -2,12 +2,12 @@
 // order, consistency and the Query input of one partition (one shard of a sharded index).
 // Everything that can be wrong with the input fails here, before any network call.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import { attributeKeyCondition } from './attribute-key-condition';
+import { AttributeComparison, ComposedPattern, KeyCondition, keyConditionFor, KeyedPattern, PatternKeys, patternKeys } from './key-condition';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../../keys/encoding';
 import { didYouMean } from '../../model/closest-name';
 import { IndexModel, PatternModel, populatesIndex, TableModel } from '../../model/model';
-import { attributeKeyCondition } from '../keys/attribute-key-condition';
-import { checkSize } from '../keys/item-keys';
-import { AttributeComparison, ComposedPattern, KeyCondition, keyConditionFor, KeyedPattern, PatternKeys, patternKeys } from '../keys/key-condition';
+import { checkSize } from '../attributes/item-keys';
 import { SingleTableError } from '../table/errors';
 
 /** Options of one query call. */

@@ -2,13 +2,13 @@
 // segments (Segment / TotalSegments) are read at once, and one cursor holds every segment's
 // position, so a scan resumes where it stopped, segment by segment.
 import type { AttributeValue, ScanCommandInput } from '@aws-sdk/client-dynamodb';
+import { decodeCursor, encodeCursor } from './cursor';
 import { paged, Paged, PagingOptions } from './pages';
 import { optionedRead, ReadOptions } from './read-options';
 import { EntityItem, keptOnly, ResultShape, toEntityItems } from './results';
 import type { EntityName } from '../../model/infer';
 import { TABLE_INDEX, TableModel } from '../../model/model';
-import { decodeCursor, encodeCursor } from '../keys/cursor';
-import { entityOf } from '../keys/values';
+import { entityOf } from '../attributes/values';
 import type { TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { ScanCommand } from '../table/sdk';

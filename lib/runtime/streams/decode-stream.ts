@@ -16,7 +16,7 @@ import { didYouMean } from '../../model/closest-name';
 import type { EntityName, ResultItemOf } from '../../model/infer';
 import { AttributeKind, SingleTableManifest } from '../../model/manifest';
 import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
-import { fromItem } from '../keys/marshall';
+import { fromItem } from '../attributes/marshall';
 import { parseKey } from '../query/results';
 import { SingleTableError } from '../table/errors';
 import type { KeyOf } from '../types';

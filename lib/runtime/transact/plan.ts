@@ -6,14 +6,14 @@
 import type { AttributeValue, ConditionCheck, GetItemCommandInput, Put, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
 import type { TransactItemRef } from './send';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
+import { keyAttributes, tableKey, tableKeyNames } from '../attributes/item-keys';
+import { entityOf, valuesText } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import { ExpressionPlaceholders, ExpressionRefs } from '../expressions/refs';
 import { MaintainedWrites, maintainedWrites } from '../items/maintained-writes';
 import { buildDelete, buildPut, keyFromInput } from '../items/requests';
 import { GuardWrite, guardItem, guardWrites, heldByCondition, unchangedCondition } from '../items/unique';
 import { buildUpdate, missingIndexInputs, partialIndexUpdateInTransaction, touchedByOperator, UpdateOperators } from '../items/update';
-import { keyAttributes, tableKey, tableKeyNames } from '../keys/item-keys';
-import { entityOf, valuesText } from '../keys/values';
 import { SingleTableError } from '../table/errors';
 
 type Item = Record<string, AttributeValue>;
