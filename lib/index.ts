@@ -1,8 +1,7 @@
 export * from './model/manifest';
 export * from './model/model';
 export { DiagnosticLevel, ManifestDiagnostic } from './manifest/diagnostics';
-export { compileManifest, checkManifest } from './manifest/compile';
-export * from './manifest/manifest-compiler';
+export { compileManifest, checkManifest, ManifestCompiler } from './manifest/compile';
 export * from './construct/single-table';
 export * from './construct/single-table-base';
 export type { GrantOptionsOf, ISingleTableOf, SingleTableOf, StreamConsumerOptionsOf } from './construct/typed';

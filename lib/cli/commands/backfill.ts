@@ -9,7 +9,7 @@ import type { BackfillCheckpoint, BackfillResult } from '../../migrate/run';
 import type { SingleTableManifest } from '../../model/manifest';
 import type { TableModel } from '../../model/model';
 import { Command } from '../command';
-import { modelOf } from '../compile';
+import { modelOf } from '../findings';
 import { CliError, CliIo, EXIT } from '../io';
 import { loadManifest, loadValue } from '../load';
 import { seconds, startEngine } from '../local/engine';
