@@ -14,10 +14,10 @@ export type { ModelDocument, ModelFile } from '../model/format';
 // Opening the table.
 export { openTable } from './table/context';
 export type { ClientOptions, TableContext } from './table/context';
-export type { ItemCollectionEstimate, ItemCollectionReporting } from './items/item-collections';
+export type { ItemCollectionEstimate, ItemCollectionReporting } from './table/context';
 export type { RetryPolicy } from './table/retry';
 export { maintainedWrites } from './items/maintained-writes';
-export type { MaintainedWrites } from './items/maintained-writes';
+export type { MaintainedWrites } from './table/context';
 
 // The operations and their options.
 export { putItem } from './items/put-item';
@@ -26,14 +26,14 @@ export type { PutMode } from './items/requests';
 export { getItem } from './items/get-item';
 export type { GetOptions } from './items/get-item';
 export { updateItem } from './items/update-item';
-export type { UpdateOperators, UpdateOptions } from './items/update';
+export type { UpdateOperators, UpdateOptions } from './items/update-options';
 export { deleteItem } from './items/delete-item';
 export type { DeleteOptions } from './items/delete-item';
 export { query } from './query/query';
 export type { QueryOptions } from './query/plan';
 export { scan } from './query/scan';
 export type { ScanOptions } from './query/scan';
-export type { Paged, PagingOptions } from './query/pages';
+export type { Paged, PagingOptions, QueryPage } from './query/pages';
 export type { ReadOptions } from './query/read-options';
 export { batchGet } from './batch/batch-get';
 export type { BatchGetOptions } from './batch/batch-get';
@@ -50,12 +50,11 @@ export { where } from './expressions/where';
 export type { Where } from './expressions/where';
 export type { AttributeOperator, Condition, SizeComparison } from './expressions/condition';
 export { createClient } from './table/client';
-export type { CreateClientOptions } from './table/client';
+export type { CreateClientOptions, SingleTableClient } from './table/client';
 export type * from './types';
 
 // Errors.
-export { SingleTableError, UnprocessedError } from './table/errors';
+export { ConditionFailedError, SingleTableError, UnprocessedError } from './table/errors';
 export type { ErrorContext, RuntimeErrorCode } from './table/errors';
-export { ConditionFailedError } from './items/write-failure';
 export { TransactionCanceledError } from './transact/send';
 export type { CancellationReason } from './transact/send';

@@ -1,22 +1,12 @@
 // The client's TypeScript surface, inferred from a `defineManifest` literal: item types per
 // entity, table keys from the key templates, pattern inputs, tagged results, and no `consistent`
 // option on patterns that query a GSI.
-import type { BatchGetOptions } from './batch/batch-get';
 import type { Where } from './expressions/where';
-import type { DeleteOptions } from './items/delete-item';
-import type { GetOptions } from './items/get-item';
-import type { PutOptions } from './items/put-item';
-import type { ReleaseOptions, ReleaseResult } from './items/release-unique';
 import type { PutMode } from './items/requests';
-import type { UpdateOptions } from './items/update';
-import type { Paged, PagingOptions } from './query/pages';
+import type { UpdateOptions } from './items/update-options';
+import type { PagingOptions } from './query/pages';
 import type { QueryOptions } from './query/plan';
-import type { ScanOptions } from './query/scan';
-import type { StreamChange, StreamDecodeOptions } from './streams/decode-stream';
-import type { StreamEventInput } from './streams/stream-record';
-import type { TableContext } from './table/context';
-import type { TransactWriteOptions } from './transact/transact-write';
-import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../model/infer';
+import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../model/infer';
 
 type EntityDef<M, E extends EntityName<M>> = LiteralOf<M> extends { readonly entities: infer X } ? X[E & keyof X] : never;
 type TemplateAttributes<D> =
@@ -96,12 +86,6 @@ export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
 export type QueryOptionsOf<M, P extends PatternName<M>, A extends string = string> =
   PatternQueryOptions<M, P> & ReadOptionsOf<M, PatternEntities<M, P>, A> & Pick<PagingOptions, 'pages'>;
 
-/** One page of results; `cursor` is set when there may be more. */
-export interface QueryPage<T> {
-  readonly items: T[];
-  readonly cursor?: string;
-}
-
 /** A key to read in a batch. */
 export type BatchGetRequest<M> = { [E in EntityName<M>]: { readonly entity: E; readonly key: KeyOf<M, E> } }[EntityName<M>];
 
@@ -159,42 +143,3 @@ export type TransactWriteAction<M> = {
     readonly type: 'conditionCheck'; readonly entity: E; readonly key: KeyOf<M, E>; readonly condition: ActionCondition;
   };
 }[EntityName<M>];
-
-/**
- * Every operation bound to one table, for scripts and tests: the same names, arguments and results
- * as the functions (`putItem(table, ...)` is `client.putItem(...)`), without the table argument.
- */
-export interface SingleTableClient<M> {
-  /** The table the operations run on (pass it to the functions too). */
-  readonly table: TableContext<M>;
-  /** See `putItem`. */
-  putItem<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void>;
-  /** See `getItem`. */
-  getItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined>;
-  /** See `updateItem`. */
-  updateItem<E extends EntityName<M>>(
-    entity: E, changes: KeyOf<M, E> & Partial<ItemOf<M, E>>, options?: UpdateItemOptions<M, E>,
-  ): Promise<ResultItemOf<M, E>>;
-  /** See `deleteItem`. */
-  deleteItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: DeleteOptions<ItemOf<M, E>>): Promise<ResultItemOf<M, E> | undefined>;
-  /** See `query`. */
-  query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-    pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
-  ): Paged<SelectedItem<M, PatternEntities<M, P>, A>>;
-  /** See `scan`. */
-  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
-    options?: ScanOptions<M, E, A>,
-  ): Paged<SelectedItem<M, E, A>>;
-  /** See `batchGet`. */
-  batchGet(requests: readonly BatchGetRequest<M>[], options?: BatchGetOptions): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
-  /** See `batchWrite`. */
-  batchWrite(requests: readonly BatchWriteRequest<M>[]): Promise<void>;
-  /** See `transactWrite`. */
-  transactWrite(actions: readonly TransactWriteAction<M>[], options?: TransactWriteOptions): Promise<void>;
-  /** See `transactGet`. */
-  transactGet(requests: readonly BatchGetRequest<M>[]): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
-  /** See `decodeStream`. */
-  decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: StreamDecodeOptions<E>): StreamChange<M, E>[];
-  /** See `releaseUniqueValues`. */
-  releaseUniqueValues(event: StreamEventInput, options?: ReleaseOptions): Promise<ReleaseResult>;
-}

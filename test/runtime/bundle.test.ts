@@ -151,6 +151,7 @@ const MAINTAINED_CODE = [/VERSION_CONFLICT/, /UNIQUE_NEEDS_TRANSACTION/, /expect
 test('a handler over a model without versioned, timestamped or unique entities carries none of their code', async () => {
   for (const entry of Object.keys(BUDGETS) as (keyof typeof BUDGETS)[]) {
     expect(inputsOf(entry)).not.toContain('lib/runtime/items/maintained-writes.ts');
+    expect(inputsOf(entry)).not.toContain('lib/runtime/items/version-timestamps.ts');
     for (const { code } of [results[entry].fromSources, results[entry].asPackage]) {
       for (const pattern of MAINTAINED_CODE) expect(code).not.toMatch(pattern);
     }
@@ -167,7 +168,7 @@ test('the operations with no condition compiler unless a condition is made: the 
     for (const pattern of [...MAINTAINED_CODE, /caller's condition/, /TRANSACTION_CANCELLED|TransactWriteItems/]) expect(result.code).not.toMatch(pattern);
   }
   const inputs = Object.keys((await bundle(handler)).inputs);
-  for (const absent of ['lib/runtime/items/maintained-writes.ts', 'lib/runtime/expressions/condition.ts', 'lib/runtime/transact/plan.ts', 'lib/runtime/items/update.ts', 'lib/runtime/expressions/where.ts']) {
+  for (const absent of ['lib/runtime/items/maintained-writes.ts', 'lib/runtime/items/version-timestamps.ts', 'lib/runtime/expressions/condition.ts', 'lib/runtime/transact/plan.ts', 'lib/runtime/items/update.ts', 'lib/runtime/expressions/where.ts']) {
     expect(inputs).not.toContain(absent);
   }
   // A filter made with where brings the compiler, and the write's wording of a failed condition does not come with it.

@@ -7,7 +7,8 @@ import { madeByWhere } from '../expressions/made-by-where';
 import type { ItemCollectionListener, WritingTable } from '../items/item-collections';
 import type { PutOptions } from '../items/put-item';
 import { putCondition, PutMode } from '../items/requests';
-import { ConditionFailedError, writeFailure } from '../items/write-failure';
+import { writeFailure } from '../items/write-failure';
+import { ConditionFailedError } from '../table/errors';
 import { PutItemCommand } from '../table/sdk';
 import { sendWrite } from '../table/send';
 

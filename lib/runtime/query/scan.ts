@@ -3,7 +3,7 @@
 // position, so a scan resumes where it stopped, segment by segment.
 import type { AttributeValue, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import { decodeCursor, encodeCursor } from './cursor';
-import { paged, Paged, PagingOptions } from './pages';
+import { paged, Paged, PagingOptions, QueryPage } from './pages';
 import { optionedRead, ReadOptions } from './read-options';
 import { EntityItem, keptOnly, ResultShape, toEntityItems } from './results';
 import type { EntityName } from '../../model/infer';
@@ -13,7 +13,7 @@ import type { TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { ScanCommand } from '../table/sdk';
 import { send } from '../table/send';
-import type { AttributeNameOf, QueryPage, ReadOptionsOf, SelectedItem } from '../types';
+import type { AttributeNameOf, ReadOptionsOf, SelectedItem } from '../types';
 
 type Item = Record<string, AttributeValue>;
 
