@@ -4,7 +4,7 @@
 // as data, so a bundle carries the parts and the code of the functions a handler calls.
 /* eslint-disable */
 import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, attributeFault, booleanSegment, checkSize, collectionsOf, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, numberSegment, openAccess, pagedQuery, partitionCondition, putWith, queryPattern, readPattern, readShards, shardForItem, sliceReader, sortKeyCondition, sortKeyRequest, storableNumber, stringSegment, textSegment } from "../lib/runtime/access";
-import type { AttributeNameOf, ClientOptions, EntityName, GetOptions, ItemOf, KeyOf, Paged, PatternEntities, PatternInput, PatternName, PutOptions, QueryOptionsOf, ResultItemOf, SelectedItem, SortOrder } from "../lib/runtime";
+import type { AttributeNameOf, EntityName, GetItemOptions, ItemOf, KeyOf, OpenTableOptions, Paged, PatternEntities, PatternInput, PatternName, PutItemOptions, QueryOptions, ResultItemOf, SelectedItem, SortOrder } from "../lib/runtime";
 import type { AccessTable, AttributeSlot, EntityAccess, IndexSlot, IndexType, ItemPut, PatternAccess, ShardModel, SlicedPatternAccess } from "../lib/runtime/access";
 import type { manifest } from "./manifest";
 
@@ -22,7 +22,7 @@ export const FINGERPRINT = "c4462448c2a3f3e4";
  * This module's functions read their own parts of the model; the runtime's operations it re-exports (updateItem,
  * scan, ...) read the whole model the stack deployed (SINGLE_TABLE_MODEL), or `model`, when they first need it.
  */
-export function openTable<T extends M = M>(options?: ClientOptions): AccessTable<T> {
+export function openTable<T extends M = M>(options?: OpenTableOptions): AccessTable<T> {
   return openAccess<T>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK","GSI3PK","GSI3SK","LSI1SK","LSI2SK","LSI3SK","LSI4SK","LSI5SK"], localIndexesEnabled: true }, options);
 }
 
@@ -429,13 +429,13 @@ const patterns = { "ordersForCustomer": ordersForCustomerPattern, "customerWithO
  * Writes a whole item: `mode` `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not), and
  * a `condition` made with `where`; UNKNOWN_ENTITY when the manifest declares no entity so named.
  */
-export async function putItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void> {
+export async function putItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, item: ItemOf<M, E>, options?: PutItemOptions<ItemOf<M, E>>): Promise<void> {
   const put = named("entity", puts, entity);
   return putWith(table, put, item, options as never, collectionsOf);
 }
 
 /** Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named. */
-export async function getItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined> {
+export async function getItem<E extends EntityName<M>>(table: AccessTable<M>, entity: E, key: KeyOf<M, E>, options?: GetItemOptions): Promise<ResultItemOf<M, E> | undefined> {
   return getEntity(table, named("entity", keys, entity), key, options) as never;
 }
 
@@ -444,7 +444,7 @@ export async function getItem<E extends EntityName<M>>(table: AccessTable<M>, en
  * or iterate it with `for await` for every page; UNKNOWN_PATTERN when the manifest declares no pattern so named.
  */
 export function query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
+  table: AccessTable<M>, pattern: P, input: PatternInput<M, P>, options?: QueryOptions<M, P, A>,
 ): Paged<SelectedItem<M, PatternEntities<M, P>, A>> {
   return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, ((t: any, a: any, i: any, o: any) => ("read" in a ? readPattern : queryPattern)(t, a, i, o))) as never;
 }

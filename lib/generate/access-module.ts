@@ -541,7 +541,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     ],
     code: join([
       code`export async function putItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, item: ${runtimeType('ItemOf')}<${M}, E>, options?: ${
-        runtimeType('PutOptions')}<${runtimeType('ItemOf')}<${M}, E>>): Promise<void> {`,
+        runtimeType('PutItemOptions')}<${runtimeType('ItemOf')}<${M}, E>>): Promise<void> {`,
       code`  const put = ${helper('named')}("entity", puts, entity);`,
       maintained.length ? code`  return put ? ${put} : ${runtimeValue('putItem', 'runtimePutItem')}(table, entity, item, options);` : code`  return ${put};`,
       '}',
@@ -551,7 +551,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     doc: 'Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named.',
     code: join([
       code`export async function getItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, key: ${runtimeType('KeyOf')}<${M}, E>, options?: ${
-        runtimeType('GetOptions')}): Promise<${runtimeType('ResultItemOf')}<${M}, E> | undefined> {`,
+        runtimeType('GetItemOptions')}): Promise<${runtimeType('ResultItemOf')}<${M}, E> | undefined> {`,
       code`  return ${helper('getEntity')}(table, ${helper('named')}("entity", keys, entity), key, options) as never;`,
       '}',
     ], '\n'),
@@ -569,7 +569,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       ],
       code: join([
         code`export function query<P extends ${runtimeType('PatternName')}<${M}>, A extends ${runtimeType('AttributeNameOf')}<${M}, ${entitiesOf}> = never>(`,
-        code`  table: ${AccessTable}<${M}>, pattern: P, input: ${runtimeType('PatternInput')}<${M}, P>, options?: ${runtimeType('QueryOptionsOf')}<${M}, P, A>,`,
+        code`  table: ${AccessTable}<${M}>, pattern: P, input: ${runtimeType('PatternInput')}<${M}, P>, options?: ${runtimeType('QueryOptions')}<${M}, P, A>,`,
         code`): ${runtimeType('Paged')}<${runtimeType('SelectedItem')}<${M}, ${entitiesOf}, A>> {`,
         ...!patterns.length ? [code`  return ${runtimeValue('query', 'runtimeQuery')}(table, pattern, input, options) as never;`] : [
           ...attributeKeyed.length ? [code`  if (pattern in patterns && !(patterns as Record<string, unknown>)[pattern]) return ${runtimeValue('query', 'runtimeQuery')}(table, pattern, input, options) as never;`] : [],
@@ -591,7 +591,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
         'scan, ...) read the whole model the stack deployed (SINGLE_TABLE_MODEL), or `model`, when they first need it.',
       ],
       code: join([
-        code`export function openTable<T extends ${M} = ${M}>(options?: ${runtimeType('ClientOptions')}): ${AccessTable}<T> {`,
+        code`export function openTable<T extends ${M} = ${M}>(options?: ${runtimeType('OpenTableOptions')}): ${AccessTable}<T> {`,
         code`  return ${helper('openAccess')}<T>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${
           json(model.typeAttribute)}, keyAttributes: ${json(model.keyAttributes)}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
         '}',

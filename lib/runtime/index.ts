@@ -13,28 +13,27 @@ export type { ModelDocument, ModelFile } from '../model/format';
 
 // Opening the table.
 export { openTable } from './table/context';
-export type { ClientOptions, TableContext } from './table/context';
-export type { ItemCollectionEstimate, ItemCollectionReporting } from './table/context';
+export type { ItemCollectionEstimate, ItemCollectionReporting, OpenTableOptions, TableContext } from './table/context';
 export type { RetryPolicy } from './table/retry';
 export { maintainedWrites } from './items/maintained-writes';
 export type { MaintainedWrites } from './table/context';
 
 // The operations and their options.
 export { putItem } from './items/put-item';
-export type { PutOptions } from './items/put-item';
+export type { PutItemOptions } from './items/put-item';
 export type { PutMode } from './items/requests';
 export { getItem } from './items/get-item';
-export type { GetOptions } from './items/get-item';
+export type { GetItemOptions } from './items/get-item';
 export { updateItem } from './items/update-item';
-export type { UpdateOperators, UpdateOptions } from './items/update-options';
+export type { UntypedUpdateItemOptions, UpdateOperators } from './items/update-options';
 export { deleteItem } from './items/delete-item';
-export type { DeleteOptions } from './items/delete-item';
+export type { DeleteItemOptions } from './items/delete-item';
 export { query } from './query/query';
-export type { QueryOptions } from './query/plan';
+export type { UntypedQueryOptions } from './query/plan';
 export { scan } from './query/scan';
 export type { ScanOptions } from './query/scan';
 export type { Paged, PagingOptions, QueryPage } from './query/pages';
-export type { ReadOptions } from './query/read-options';
+export type { UntypedReadOptions } from './query/read-options';
 export { batchGet } from './batch/batch-get';
 export type { BatchGetOptions } from './batch/batch-get';
 export { batchWrite } from './batch/batch-write';
@@ -42,10 +41,10 @@ export { transactWrite } from './transact/transact-write';
 export type { TransactWriteOptions } from './transact/transact-write';
 export { transactGet } from './transact/transact-get';
 export { decodeStream } from './streams/decode-stream';
-export type { StreamChange, StreamDecodeOptions, StreamDecoder, StreamKeyOf } from './streams/decode-stream';
+export type { DecodeStreamOptions, StreamChange, StreamDecoder, StreamKeyOf } from './streams/decode-stream';
 export type { StreamAttributeValue, StreamEventInput, StreamEventName, StreamImage, StreamRecordData, StreamRecordInput } from './streams/stream-record';
 export { releaseUniqueValues } from './items/release-unique';
-export type { ReleaseOptions, ReleaseResult, UniqueValueRef } from './items/release-unique';
+export type { ReleaseResult, ReleaseUniqueValuesOptions, UniqueValueRef } from './items/release-unique';
 export { where } from './expressions/where';
 export type { Where } from './expressions/where';
 export type { AttributeOperator, Condition, SizeComparison } from './expressions/condition';

@@ -3,9 +3,9 @@
 // option on patterns that query a GSI.
 import type { Where } from './expressions/where';
 import type { PutMode } from './items/requests';
-import type { UpdateOptions } from './items/update-options';
+import type { UntypedUpdateItemOptions } from './items/update-options';
 import type { PagingOptions } from './query/pages';
-import type { QueryOptions } from './query/plan';
+import type { UntypedQueryOptions } from './query/plan';
 import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../model/infer';
 
 type EntityDef<M, E extends EntityName<M>> = LiteralOf<M> extends { readonly entities: infer X } ? X[E & keyof X] : never;
@@ -36,7 +36,7 @@ export interface UpdateOperatorsOf<Item> {
 export type UpdateItemOptions<M, E extends EntityName<M>> = {
   readonly remove?: readonly OptionalAttributeOf<M, E>[];
   readonly condition?: Where<ItemOf<M, E>>;
-} & Pick<UpdateOptions, 'readMissing'> & UpdateOperatorsOf<ItemOf<M, E>>;
+} & Pick<UntypedUpdateItemOptions, 'readMissing'> & UpdateOperatorsOf<ItemOf<M, E>>;
 
 /** Attributes of an entity that may be removed (the optional ones). */
 export type OptionalAttributeOf<M, E extends EntityName<M>> = {
@@ -47,6 +47,8 @@ type PatternIndexOf<M, P> = LiteralOf<M> extends { readonly accessPatterns?: inf
   ? NonNullable<AP>[P & keyof NonNullable<AP>] extends { readonly index: infer I extends string } ? I : 'table'
   : 'table';
 type OnGsi<I> = I extends 'table' ? false : I extends `LSI${number}` ? false : true;
+/** Strong consistency only where the pattern's index allows it. */
+type ConsistentOption<M, P> = OnGsi<PatternIndexOf<M, P>> extends true ? { readonly consistent?: false } : { readonly consistent?: boolean };
 
 /** Attribute names of one or more entities. */
 export type AttributeNameOf<M, E extends EntityName<M>> = E extends EntityName<M> ? Extract<keyof ItemOf<M, E>, string> : never;
@@ -57,17 +59,13 @@ export type SelectedItem<M, E extends EntityName<M>, A extends string = never> =
   : string extends A ? TaggedItem<M, E>
     : E extends EntityName<M> ? { readonly entity: E; readonly item: Pick<ResultItemOf<M, E>, A & keyof ResultItemOf<M, E>> } : never;
 
-/** Query options of a pattern: strong consistency only where the index allows it. */
-export type PatternQueryOptions<M, P> = Omit<QueryOptions, 'consistent'> &
-  (OnGsi<PatternIndexOf<M, P>> extends true ? { readonly consistent?: false } : { readonly consistent?: boolean });
-
 type ValueIn<M, E extends EntityName<M>, K> = E extends EntityName<M> ? (K extends keyof ItemOf<M, E> ? ItemOf<M, E>[K] : never) : never;
 
 /** The attributes a filter over entities `E` may name: each attribute of any of them, with its type. */
 export type FilterItem<M, E extends EntityName<M>> = { [K in AttributeNameOf<M, E>]?: ValueIn<M, E, K> };
 
 /** Options of a read that filters (`filter`, a Condition over the entities' attributes) or projects (`attributes`). */
-export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
+export type ReadOptions<M, E extends EntityName<M>, A extends string> = {
   /**
    * Keeps only the items the condition (made with `where`) holds for. DynamoDB applies it after reading: `limit`
    * counts the items read, so a page can hold fewer than `limit` (or none) and still have a cursor.
@@ -83,8 +81,8 @@ export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
 };
 
 /** Options of `query`: the pattern's query options, its read options (`filter`, `attributes`) and paging (`pages`). */
-export type QueryOptionsOf<M, P extends PatternName<M>, A extends string = string> =
-  PatternQueryOptions<M, P> & ReadOptionsOf<M, PatternEntities<M, P>, A> & Pick<PagingOptions, 'pages'>;
+export type QueryOptions<M, P extends PatternName<M>, A extends string = string> =
+  Omit<UntypedQueryOptions, 'consistent'> & ConsistentOption<M, P> & ReadOptions<M, PatternEntities<M, P>, A> & Pick<PagingOptions, 'pages'>;
 
 /** A key to read in a batch. */
 export type BatchGetRequest<M> = { [E in EntityName<M>]: { readonly entity: E; readonly key: KeyOf<M, E> } }[EntityName<M>];

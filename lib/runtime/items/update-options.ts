@@ -2,7 +2,7 @@
 // maintained-write hooks (table/context.ts) can name them without reaching the update's code.
 
 /** Options of an update. */
-export interface UpdateOptions {
+export interface UntypedUpdateItemOptions {
   /** Optional attributes to remove. @default - none */
   readonly remove?: readonly string[];
   /**

@@ -5,7 +5,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { decodeCursor, encodeCursor } from './cursor';
 import { finishPage } from './finish-page';
-import { planQuery, QueryOptions, QueryPlan, queryBinding } from './plan';
+import { planQuery, UntypedQueryOptions, QueryPlan, queryBinding } from './plan';
 import type { EntityItem } from './results';
 import type { TableContext } from '../table/context';
 
@@ -30,7 +30,7 @@ export async function patternPage(
   table: TableContext<unknown>,
   patternName: string,
   input: Readonly<Record<string, unknown>>,
-  options: QueryOptions,
+  options: UntypedQueryOptions,
   read: IndexReader,
   plan = planQuery(table.model, patternName, input, options),
 ): Promise<{ items: EntityItem[]; cursor?: string }> {

@@ -53,7 +53,7 @@ export type StreamChange<M, E extends EntityName<M> = EntityName<M>> = E extends
 } : never;
 
 /** Options of `decodeStream`. */
-export interface StreamDecodeOptions<E extends string = string> {
+export interface DecodeStreamOptions<E extends string = string> {
   /** Only changes of these entities. @default - every entity */
   readonly entities?: readonly E[];
   /** Only these kinds of change. @default - INSERT, MODIFY and REMOVE */
@@ -95,7 +95,7 @@ export function decodeStreamRecord<M>(decoder: StreamDecoder<M>, record: StreamR
  * model's entities and, with options, changes of other entities or kinds. Sends nothing.
  */
 export function decodeStream<M, E extends EntityName<M> = EntityName<M>>(
-  decoder: StreamDecoder<M>, event: StreamEventInput, options: StreamDecodeOptions<E> = {},
+  decoder: StreamDecoder<M>, event: StreamEventInput, options: DecodeStreamOptions<E> = {},
 ): StreamChange<M, E>[] {
   const entities = options.entities && new Set<string>(options.entities);
   entities?.forEach((name) => {

@@ -3,7 +3,7 @@
 // `openTable` and import the functions they call instead. Given a manifest rather than a compiled
 // model file, it resolves the manifest at start (no validation rules: `single-table check` and the
 // synth validate it).
-import { contextOf, ClientOptions, TableContext } from './context';
+import { contextOf, OpenTableOptions, TableContext } from './context';
 import { deployedModel, isModelDocument, loadModel } from './load-model';
 import { resolveModel } from '../../manifest/resolve';
 import type { ModelFile } from '../../model/format';
@@ -13,30 +13,30 @@ import { batchGet } from '../batch/batch-get';
 import type { BatchGetOptions } from '../batch/batch-get';
 import { batchWrite } from '../batch/batch-write';
 import { deleteItem } from '../items/delete-item';
-import type { DeleteOptions } from '../items/delete-item';
+import type { DeleteItemOptions } from '../items/delete-item';
 import { getItem } from '../items/get-item';
-import type { GetOptions } from '../items/get-item';
+import type { GetItemOptions } from '../items/get-item';
 import { collectionsOf } from '../items/item-collections';
 import { maintainedWrites } from '../items/maintained-writes';
 import { putItem } from '../items/put-item';
-import type { PutOptions } from '../items/put-item';
+import type { PutItemOptions } from '../items/put-item';
 import { releaseUniqueValues } from '../items/release-unique';
-import type { ReleaseOptions, ReleaseResult } from '../items/release-unique';
+import type { ReleaseUniqueValuesOptions, ReleaseResult } from '../items/release-unique';
 import { updateItem } from '../items/update-item';
 import type { Paged } from '../query/pages';
 import { query } from '../query/query';
 import { scan } from '../query/scan';
 import type { ScanOptions } from '../query/scan';
 import { decodeStream } from '../streams/decode-stream';
-import type { StreamChange, StreamDecodeOptions } from '../streams/decode-stream';
+import type { StreamChange, DecodeStreamOptions } from '../streams/decode-stream';
 import type { StreamEventInput } from '../streams/stream-record';
 import { transactGet } from '../transact/transact-get';
 import { transactWrite } from '../transact/transact-write';
 import type { TransactWriteOptions } from '../transact/transact-write';
-import type { AttributeNameOf, BatchGetRequest, BatchWriteRequest, KeyOf, QueryOptionsOf, SelectedItem, TransactWriteAction, UpdateItemOptions } from '../types';
+import type { AttributeNameOf, BatchGetRequest, BatchWriteRequest, KeyOf, QueryOptions, SelectedItem, TransactWriteAction, UpdateItemOptions } from '../types';
 
 /** Options of `createClient`: those of `openTable`, and a manifest may stand for the model. */
-export interface CreateClientOptions<M extends SingleTableManifest = SingleTableManifest> extends Omit<ClientOptions, 'model' | 'maintainedWrites'> {
+export interface CreateClientOptions<M extends SingleTableManifest = SingleTableManifest> extends Omit<OpenTableOptions, 'model' | 'maintainedWrites'> {
   /**
    * The manifest (typed when it comes from `defineManifest`), or a compiled model file (then give
    * the manifest's type: `createClient<typeof manifest>({ model })`).
@@ -77,18 +77,20 @@ export interface SingleTableClient<M> {
   /** The table the operations run on (pass it to the functions too). */
   readonly table: TableContext<M>;
   /** See `putItem`. */
-  putItem<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void>;
+  putItem<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: PutItemOptions<ItemOf<M, E>>): Promise<void>;
   /** See `getItem`. */
-  getItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined>;
+  getItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: GetItemOptions): Promise<ResultItemOf<M, E> | undefined>;
   /** See `updateItem`. */
   updateItem<E extends EntityName<M>>(
     entity: E, changes: KeyOf<M, E> & Partial<ItemOf<M, E>>, options?: UpdateItemOptions<M, E>,
   ): Promise<ResultItemOf<M, E>>;
   /** See `deleteItem`. */
-  deleteItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: DeleteOptions<ItemOf<M, E>>): Promise<ResultItemOf<M, E> | undefined>;
+  deleteItem<E extends EntityName<M>>(
+    entity: E, key: KeyOf<M, E>, options?: DeleteItemOptions<ItemOf<M, E>>,
+  ): Promise<ResultItemOf<M, E> | undefined>;
   /** See `query`. */
   query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-    pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
+    pattern: P, input: PatternInput<M, P>, options?: QueryOptions<M, P, A>,
   ): Paged<SelectedItem<M, PatternEntities<M, P>, A>>;
   /** See `scan`. */
   scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
@@ -103,7 +105,7 @@ export interface SingleTableClient<M> {
   /** See `transactGet`. */
   transactGet(requests: readonly BatchGetRequest<M>[]): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
   /** See `decodeStream`. */
-  decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: StreamDecodeOptions<E>): StreamChange<M, E>[];
+  decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: DecodeStreamOptions<E>): StreamChange<M, E>[];
   /** See `releaseUniqueValues`. */
-  releaseUniqueValues(event: StreamEventInput, options?: ReleaseOptions): Promise<ReleaseResult>;
+  releaseUniqueValues(event: StreamEventInput, options?: ReleaseUniqueValuesOptions): Promise<ReleaseResult>;
 }

@@ -14,12 +14,12 @@ import { TABLE_NAME_ENV } from '../../model/environment';
 import type { ModelFile } from '../../model/format';
 import type { SingleTableManifest } from '../../model/manifest';
 import type { EntityModel, TableModel } from '../../model/model';
-import type { UpdateOperators, UpdateOptions } from '../items/update-options';
+import type { UpdateOperators, UntypedUpdateItemOptions } from '../items/update-options';
 
 type Values = Readonly<Record<string, unknown>>;
 
 /** Options of `openTable` (and of `createClient`). */
-export interface ClientOptions {
+export interface OpenTableOptions {
   /**
    * The compiled model, for tests and scripts (a `.model.json` that `single-table generate` writes);
    * checked against SINGLE_TABLE_FINGERPRINT when that is set.
@@ -58,7 +58,7 @@ export interface TableContext<M = SingleTableManifest> {
   /** The SDK client it sends with. */
   readonly dynamodb: DynamoDBClient;
   /** The options it was opened with. */
-  readonly options: ClientOptions;
+  readonly options: OpenTableOptions;
   /** Attributes results leave out: key attributes and the type attribute (storage details). */
   readonly strip: ReadonlySet<string>;
   /** The hooks of versioned, timestamped and unique entities' writes (`maintainedWrites`); set whenever the model has such an entity. */
@@ -76,7 +76,7 @@ export interface TableContext<M = SingleTableManifest> {
  *     import type { manifest } from './manifest';
  *     const table = openTable<typeof manifest>();
  */
-export function openTable<M = SingleTableManifest>(options: ClientOptions = {}): TableContext<M> {
+export function openTable<M = SingleTableManifest>(options: OpenTableOptions = {}): TableContext<M> {
   const { model } = options;
   return contextOf<M>(model === undefined ? deployedModel() : loadModel(model), options, model !== undefined);
 }
@@ -85,7 +85,7 @@ export function openTable<M = SingleTableManifest>(options: ClientOptions = {}):
  * The context of a loaded model: table name, SDK client, and the maintained-write hooks when given;
  * a model the code carries (`carried`) is checked against the deployed manifest's fingerprint.
  */
-export function contextOf<M>(model: TableModel, options: ClientOptions, carried: boolean): TableContext<M> {
+export function contextOf<M>(model: TableModel, options: OpenTableOptions, carried: boolean): TableContext<M> {
   return {
     model,
     ...connect(carried ? model.fingerprint : undefined, options),
@@ -113,7 +113,7 @@ export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'main
 }
 
 /** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint (if any) is checked. */
-export function connect(fingerprint: string | undefined, options: ClientOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
+export function connect(fingerprint: string | undefined, options: OpenTableOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
   if (fingerprint !== undefined) checkFingerprint(fingerprint);
@@ -150,7 +150,7 @@ export interface ConditionalWriteInput {
 }
 
 /** The options of a single-item write as the unique path reads them. */
-export interface UniqueWriteOptions extends Pick<UpdateOptions, 'readMissing'>, UpdateOperators {
+export interface UniqueWriteOptions extends Pick<UntypedUpdateItemOptions, 'readMissing'>, UpdateOperators {
   readonly mode?: string;
   readonly condition?: unknown;
   readonly remove?: readonly string[];
