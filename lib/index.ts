@@ -1,8 +1,7 @@
-export * from './manifest/structs';
+export * from './model/manifest';
 export * from './model/model';
 export { DiagnosticLevel, ManifestDiagnostic } from './manifest/diagnostics';
-export { compileManifest, checkManifest } from './manifest/compile';
-export * from './manifest/manifest-compiler';
+export { compileManifest, checkManifest, ManifestCompiler } from './manifest/compile';
 export * from './construct/single-table';
 export * from './construct/props';
 export * from './construct/single-table-base';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { CliError, CliIo, progress } from './io';
 import { resolveFromProject } from './project';
-import { SingleTableManifest } from '../manifest/structs';
+import { SingleTableManifest } from '../model/manifest';
 
 const TS_EXTENSIONS = ['.ts', '.cts', '.mts'];
 const JS_EXTENSIONS = ['.js', '.cjs'];

@@ -2,7 +2,7 @@
 // `manifest` with the library's enums spelled out, so the file reads and diffs like one written by hand.
 import { extname } from 'node:path';
 import { CliError, EXIT } from './io';
-import type { SingleTableManifest } from '../manifest/structs';
+import type { SingleTableManifest } from '../model/manifest';
 
 // The manifest properties whose values are enum members, by property name.
 const ENUMS: { [property: string]: string } = {

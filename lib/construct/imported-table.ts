@@ -11,7 +11,7 @@ import { TABLE_NAME } from './table-options';
 import { compileManifest } from '../manifest/compile';
 import { DiagnosticSink } from '../manifest/diagnostics';
 import { anything, checkShape, opt, Shape } from '../manifest/shape';
-import type { SingleTableManifest } from '../manifest/structs';
+import type { SingleTableManifest } from '../model/manifest';
 import { IndexType, TableModel } from '../model/model';
 
 /** What identifies an existing SingleTable: its manifest and its name or ARN. */

@@ -6,7 +6,7 @@ import { AttributeType, GlobalSecondaryIndexPropsV2, LocalSecondaryIndexProps, P
 import { BillingFacts, globalIndexCapacity } from './billing';
 import { globalIndexFeatures } from './features/render';
 import type { SingleTableProps } from './props';
-import { AttributeKind, ProjectionKind } from '../manifest/structs';
+import { AttributeKind, ProjectionKind } from '../model/manifest';
 import { IndexModel, IndexType, KeyAttributeModel, TableModel } from '../model/model';
 
 const PROJECTION: Record<ProjectionKind, ProjectionType> = {

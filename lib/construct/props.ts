@@ -4,7 +4,7 @@
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import type { Billing, PointInTimeRecoverySpecification, StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { SingleTableFeatureProps } from './features/options';
-import type { SingleTableManifest } from '../manifest/structs';
+import type { SingleTableManifest } from '../model/manifest';
 
 /** Properties of a `SingleTable`. */
 export interface SingleTableProps extends SingleTableFeatureProps {

@@ -24,8 +24,8 @@ import type { StreamConsumerOptions } from './streams/options';
 import { checkPropsShape, checkTableOptions } from './table-options';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, DiagnosticSink, formatDiagnostic } from '../manifest/diagnostics';
-import type { SingleTableManifest } from '../manifest/structs';
 import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../model/environment';
+import type { SingleTableManifest } from '../model/manifest';
 import { TableModel } from '../model/model';
 
 /**

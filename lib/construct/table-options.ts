@@ -7,8 +7,8 @@ import { PointInTimeRecoverySpecification, StreamViewType, TableEncryption } fro
 import type { SingleTableProps } from './props';
 import type { DiagnosticSink } from '../manifest/diagnostics';
 import { anything, bool, checkShape, enumOf, name as userName, opt, Shape, text, whole } from '../manifest/shape';
-import { AttributeKind } from '../manifest/structs';
 import { describeType, describeValue, own } from '../manifest/values';
+import { AttributeKind } from '../model/manifest';
 import type { TableModel } from '../model/model';
 
 /** Where props findings are: the props of the construct the error is raised on. */

@@ -10,7 +10,7 @@ import type { SingleTableGrantOptions } from './grants/options';
 import type { ISingleTable } from './i-single-table';
 import type { SingleTable } from './single-table';
 import type { StreamConsumerOptions } from './streams/options';
-import type { EntityName, PatternName } from '../manifest/infer';
+import type { EntityName, PatternName } from '../model/infer';
 
 /** Grant options whose pattern names are those of manifest `M`. */
 export type GrantOptionsOf<M> = Omit<SingleTableGrantOptions, 'patterns'> & {

@@ -11,7 +11,7 @@ import type {
   Projection,
   ProvisionedThroughput,
 } from '@aws-sdk/client-dynamodb';
-import { AttributeKind, ProjectionKind } from '../manifest/structs';
+import { AttributeKind, ProjectionKind } from '../model/manifest';
 import { IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../model/model';
 
 /**

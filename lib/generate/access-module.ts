@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join as joinPath } from 'node:path';
 import { AccessValue, Code, code, Declaration, helper, helperType, indented, join, lit as json, Local, local, printModule, runtimeType, runtimeValue, shared, specifier } from './code';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
-import type { AttributeKind } from '../manifest/structs';
+import type { AttributeKind } from '../model/manifest';
 import { AttributeModel, EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel } from '../model/model';
 import { buildQueryInput } from '../runtime/query/plan';
 
@@ -680,7 +680,7 @@ function putItemDeclaration(model: TableModel): Declaration {
     ],
     code: join([
       code`export async function putItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${accessTable(MANIFEST)}, entity: E, item: ${itemOf}, options?: ${
-        runtimeType('PutOptions')}<${itemOf}>): Promise<void> {`,
+        runtimeType('PutItemOptions')}<${itemOf}>): Promise<void> {`,
       code`  const put = ${helper('named')}("entity", puts, entity);`,
       maintained ? code`  return put ? ${put} : ${runtimeValue('putItem', 'runtimePutItem')}(table, entity, item, options);` : code`  return ${put};`,
       '}',
@@ -694,7 +694,7 @@ function getItemDeclaration(): Declaration {
     doc: 'Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named.',
     code: join([
       code`export async function getItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${accessTable(MANIFEST)}, entity: E, key: ${
-        runtimeType('KeyOf')}<${MANIFEST}, E>, options?: ${runtimeType('GetOptions')}): Promise<${runtimeType('ResultItemOf')}<${MANIFEST}, E> | undefined> {`,
+        runtimeType('KeyOf')}<${MANIFEST}, E>, options?: ${runtimeType('GetItemOptions')}): Promise<${runtimeType('ResultItemOf')}<${MANIFEST}, E> | undefined> {`,
       code`  return ${helper('getEntity')}(table, ${helper('named')}("entity", keys, entity), key, options) as never;`,
       '}',
     ], '\n'),
@@ -719,7 +719,7 @@ function queryDeclaration(model: TableModel, patterns: readonly PatternModel[], 
     ],
     code: join([
       code`export function query<P extends ${runtimeType('PatternName')}<${MANIFEST}>, A extends ${runtimeType('AttributeNameOf')}<${MANIFEST}, ${entitiesOf}> = never>(`,
-      code`  table: ${accessTable(MANIFEST)}, pattern: P, input: ${runtimeType('PatternInput')}<${MANIFEST}, P>, options?: ${runtimeType('QueryOptionsOf')}<${MANIFEST}, P, A>,`,
+      code`  table: ${accessTable(MANIFEST)}, pattern: P, input: ${runtimeType('PatternInput')}<${MANIFEST}, P>, options?: ${runtimeType('QueryOptions')}<${MANIFEST}, P, A>,`,
       code`): ${runtimeType('Paged')}<${runtimeType('SelectedItem')}<${MANIFEST}, ${entitiesOf}, A>> {`,
       ...!patterns.length ? [code`  return ${runtimeQuery}`] : [
         ...attributeKeyed.length ? [code`  if (pattern in patterns && !(patterns as Record<string, unknown>)[pattern]) return ${runtimeQuery}`] : [],
@@ -743,7 +743,7 @@ function headDeclarations(model: TableModel): Declaration[] {
         'scan, ...) read the whole model the stack deployed (SINGLE_TABLE_MODEL), or `model`, when they first need it.',
       ],
       code: join([
-        code`export function openTable<T extends ${MANIFEST} = ${MANIFEST}>(options?: ${runtimeType('ClientOptions')}): ${accessTable('T')} {`,
+        code`export function openTable<T extends ${MANIFEST} = ${MANIFEST}>(options?: ${runtimeType('OpenTableOptions')}): ${accessTable('T')} {`,
         code`  return ${helper('openAccess')}<T>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${
           json(model.typeAttribute)}, keyAttributes: ${json(model.keyAttributes)}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
         '}',

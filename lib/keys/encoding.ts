@@ -9,7 +9,7 @@
 // plus one) is written as the escape character followed by 'A' + its code. The delimiter is then
 // the smallest byte that can follow a value, which keeps tuples in order ("Ann" < "Ann Lee" even
 // when more segments follow), and escaped characters keep their relative order.
-import { AttributeKind } from '../manifest/structs';
+import { AttributeKind } from '../model/manifest';
 
 /** Delimiters a manifest may choose: low ASCII punctuation, below every digit and letter. */
 export const ALLOWED_DELIMITERS = '!#$%&*+';

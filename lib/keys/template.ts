@@ -1,8 +1,13 @@
 // Key templates: `CUSTOMER#{username}`. A template is a list of segments joined by the delimiter;
 // each segment is either literal text or exactly one `{attribute}`. Segments never mix the two,
 // so every attribute value fills a whole segment and prefixes can end at a segment boundary.
+//
+// lib/keys holds the key formats (templates, value encoding, shard choice, unique guards, what an
+// index entry holds), shared by the compiler and the runtime and matched byte for byte by the
+// Python runtime. Building requests from them is the runtime's: an item's key attributes in
+// runtime/attributes, a query's key condition and cursor in runtime/query.
 import { booleanSegment, DATE_SEGMENT, dateSegment, encodeValue, KEYABLE_KINDS, NUMBER_SEGMENT, numberSegment, SegmentResult, stringSegment } from './encoding';
-import { AttributeKind } from '../manifest/structs';
+import { AttributeKind } from '../model/manifest';
 import type { KeySegmentModel, KeyTemplateModel } from '../model/model';
 
 const PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_.-]*)\}$/;

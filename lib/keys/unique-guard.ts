@@ -13,7 +13,7 @@
 // scope value, `TENANT#acme#<mark>#...`: the mark segment still tells them from every entity key
 // (no segment of an entity key can be it), and the prefix puts them under the tenant's LeadingKeys.
 import { encodeString, encodeValue, SegmentResult } from './encoding';
-import type { AttributeKind } from '../manifest/structs';
+import type { AttributeKind } from '../model/manifest';
 import type { KeyTemplateModel } from '../model/model';
 
 /**

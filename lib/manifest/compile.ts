@@ -1,15 +1,14 @@
-// Compiles a manifest into the frozen table model: resolution (./resolve.ts), then every check
-// that needs the whole resolved picture, one function per rule in ./rules. The construct, the CLI
-// and the reports compile; the Lambda runtime only resolves (see resolve.ts).
+// The one compile entry: a manifest into the frozen table model, resolution (./resolve.ts) then
+// every check that needs the whole resolved picture, one function per rule in ./rules. The
+// construct, the CLI and the reports call these functions; `ManifestCompiler` offers the same two
+// to Python, Java and .NET users.
 import { DiagnosticSink, ManifestDiagnostic, ManifestError } from './diagnostics';
 import { resolveManifest } from './resolve';
 import { ALL_RULES } from './rules';
 import { checkShape, MANIFEST_SHAPE } from './shape';
-import type { SingleTableManifest } from './structs';
 import { deepFreeze } from '../model/freeze';
+import type { SingleTableManifest } from '../model/manifest';
 import type { TableModel } from '../model/model';
-
-export { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from './resolve';
 
 /** The result of compiling: the model and every warning. */
 export interface CompiledManifest {
@@ -38,4 +37,27 @@ export function checkManifest(manifest: SingleTableManifest): { model?: TableMod
   for (const rule of ALL_RULES) rule(draft, manifest, sink);
   if (sink.hasErrors) return { diagnostics: sink.all };
   return { model: deepFreeze(draft), diagnostics: sink.all };
+}
+
+// jsii does not export free functions: this class is how Python, Java and .NET users validate or
+// compile a manifest without creating a construct.
+/** Validates and compiles access-pattern manifests. */
+export class ManifestCompiler {
+  /**
+   * Every finding about a manifest, errors and warnings; never throws.
+   * An empty list means the manifest compiles without warnings.
+   */
+  public static check(manifest: SingleTableManifest): ManifestDiagnostic[] {
+    return checkManifest(manifest).diagnostics;
+  }
+
+  /**
+   * The compiled, frozen table model. Throws an error listing every problem (code, location,
+   * bad value and fix) when the manifest has errors.
+   */
+  public static compile(manifest: SingleTableManifest): TableModel {
+    return compileManifest(manifest).model;
+  }
+
+  private constructor() {}
 }

@@ -1,8 +1,8 @@
 // The fix for a use of an index that is not declared. When a declared GSI nothing uses looks like
 // the name (`GSl2` beside uses of `GSI2`), the declaration is what is misspelled: renaming it fixes
 // every use at once, where "did you mean 'GSl2'?" would spread the typo.
-import type { SingleTableManifest } from './structs';
 import { closestName, didYouMean } from '../model/closest-name';
+import type { SingleTableManifest } from '../model/manifest';
 
 /** The fix for `name`, used somewhere but not an index of `known` (listed as `use one of`). */
 export function undeclaredIndexFix(name: string, manifest: SingleTableManifest, known: readonly string[], otherwise: string): string {

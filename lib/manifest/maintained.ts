@@ -1,7 +1,7 @@
 // Attributes the runtime maintains for an entity that asks for them: a version number (optimistic
 // locking) and creation / last-write timestamps. The model holds them as attributes of the entity,
 // so conditions, key templates and reports see them like declared ones.
-import { AttributeKind, EntityDefinition } from './structs';
+import { AttributeKind, EntityDefinition } from '../model/manifest';
 
 /** Default name of an entity's version attribute. */
 export const DEFAULT_VERSION_ATTRIBUTE = 'version';

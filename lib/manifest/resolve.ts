@@ -9,6 +9,12 @@ import { fingerprintOf } from './fingerprint';
 import { undeclaredIndexFix } from './index-name-fix';
 import { DEFAULT_CREATED_AT, DEFAULT_UPDATED_AT, DEFAULT_VERSION_ATTRIBUTE, maintainedAttributes } from './maintained';
 import { defaultValueBytes, estimateItemBytes, peakEntryWriteUnits, shardsFor } from './sizes';
+import { describeValue, dict } from './values';
+import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
+import { indexAnswers } from '../keys/index-attributes';
+import { parseTemplate } from '../keys/template';
+import { closestName } from '../model/closest-name';
+import { deepFreeze } from '../model/freeze';
 import {
   AccessPatternDefinition,
   AttributeKind,
@@ -19,13 +25,7 @@ import {
   SingleTableManifest,
   SortKeyCondition,
   SortOrder,
-} from './structs';
-import { describeValue, dict } from './values';
-import { ALLOWED_DELIMITERS, escapeCharFor } from '../keys/encoding';
-import { indexAnswers } from '../keys/index-attributes';
-import { parseTemplate } from '../keys/template';
-import { closestName } from '../model/closest-name';
-import { deepFreeze } from '../model/freeze';
+} from '../model/manifest';
 import {
   AttributeModel,
   EntityIndexKeysModel,

@@ -4,9 +4,9 @@
 // one finding that names where it is, what it holds and what it takes, and resolution only runs on
 // a manifest of the right shape, so no TypeError and no silent default can follow from it.
 import type { DiagnosticSink } from './diagnostics';
-import { AttributeKind, ProjectionKind, ShardStrategy, SortKeyCondition, SortOrder } from './structs';
 import { describeType, describeValue, nameProblem } from './values';
 import { closestName, didYouMean } from '../model/closest-name';
+import { AttributeKind, ProjectionKind, ShardStrategy, SortKeyCondition, SortOrder } from '../model/manifest';
 
 /** Largest shard count the library fans out over. */
 export const MAX_SHARDS = 100;

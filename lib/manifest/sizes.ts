@@ -1,7 +1,7 @@
 // Size estimates from declared typical sizes. DynamoDB counts an item's size as the UTF-8 bytes
 // of its attribute names plus its values; an index entry holds the table keys, the index keys
 // and the projected attributes. Used for shard sizing at compile time and by the cost reports.
-import { AttributeKind, ProjectionKind } from './structs';
+import { AttributeKind, ProjectionKind } from '../model/manifest';
 import { attributeKeyNames, EntityModel, IndexModel, KeyTemplateModel, populatesIndex, TABLE_INDEX } from '../model/model';
 
 // Keyed by the kinds' values, not computed from AttributeKind's members: a bundler keeps an

@@ -5,11 +5,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { ItemFix } from './plan';
 import { writeUnits } from '../manifest/sizes';
-import { ProjectionKind } from '../manifest/structs';
+import { ProjectionKind } from '../model/manifest';
 import { attributeKeyNames, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../model/model';
 import { IndexEffect, indexWrites } from '../reports/cost-writes';
 import { attributeBytes } from '../reports/item-size';
-import { fromAttributeValue } from '../runtime/keys/marshall';
+import { fromAttributeValue } from '../runtime/attributes/marshall';
 
 type Item = Record<string, AttributeValue>;
 

@@ -8,8 +8,8 @@ import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys
 import { guardMark } from '../keys/unique-guard';
 import { isModelDocument, ModelFile } from '../model/format';
 import { EntityModel, IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../model/model';
-import { indexInputs, writeItemKeys } from '../runtime/keys/item-keys';
-import { fromItem } from '../runtime/keys/marshall';
+import { indexInputs, writeItemKeys } from '../runtime/attributes/item-keys';
+import { fromItem } from '../runtime/attributes/marshall';
 import { parseKey } from '../runtime/query/results';
 import { loadModel } from '../runtime/table/load-model';
 

@@ -15,7 +15,7 @@ import { buildFixUpdate, storedKey } from './fix-input';
 import { GuardContext, guardStoredItem, readGuards } from './guards';
 import { BackfillPlan, ItemFix, itemFix, KeyViolation } from './plan';
 import { WriteBudget } from './write-budget';
-import { fromItem } from '../runtime/keys/marshall';
+import { fromItem } from '../runtime/attributes/marshall';
 import { RetryPolicy, withThrottlingRetry } from '../runtime/table/retry';
 
 type Item = Record<string, AttributeValue>;

@@ -1,7 +1,7 @@
 // The compiled table model: the single immutable description of the table that the construct,
 // the runtime and the reports read. Built once by `compileManifest`; nothing downstream parses a
 // template or re-derives a rule. Plain data (jsii structs), frozen.
-import { AttributeKind, ProjectionKind, ShardStrategy, SortKeyCondition, SortOrder } from '../manifest/structs';
+import { AttributeKind, ProjectionKind, ShardStrategy, SortKeyCondition, SortOrder } from './manifest';
 
 /** Name of the pseudo-index that stands for the table's own key. */
 export const TABLE_INDEX = 'table';

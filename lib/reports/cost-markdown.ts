@@ -3,7 +3,7 @@ import { CostReport } from './cost';
 import { ENTRY_OVERHEAD_BYTES } from './cost-storage';
 import { IndexEffect, WriteCost, WriteKind } from './cost-writes';
 import { renderTable, ReportTable } from './report-table';
-import { AttributeKind } from '../manifest/structs';
+import { AttributeKind } from '../model/manifest';
 import { IndexType, TableModel } from '../model/model';
 
 const RULES = [

@@ -9,7 +9,7 @@ import { EntitySizes } from './cost-sizes';
 import { segmentsOverlap } from '../keys/template';
 import { itemsPerPartition } from '../manifest/rules/hot-partitions';
 import { readUnits, shardedQueryReadUnits } from '../manifest/sizes';
-import { SortKeyCondition } from '../manifest/structs';
+import { SortKeyCondition } from '../model/manifest';
 import { FetchMode, IndexType, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../model/model';
 
 /** The read cost of one access pattern. */

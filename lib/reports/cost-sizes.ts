@@ -5,8 +5,8 @@ import { attributeBytes } from './item-size';
 import { normalizeDate, utf8Length } from '../keys/encoding';
 import { composeKey } from '../keys/template';
 import { indexEntryBytes, indexKeyBytes } from '../manifest/sizes';
-import { AttributeKind, ProjectionKind } from '../manifest/structs';
 import { dict, own } from '../manifest/values';
+import { AttributeKind, ProjectionKind } from '../model/manifest';
 import { attributeKeyNames, EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model/model';
 
 /** Sample items by entity name: one plain item per entity, as the runtime would be given it. */

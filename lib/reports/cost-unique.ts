@@ -7,7 +7,7 @@ import { EntitySizes } from './cost-sizes';
 import { writeCost, WriteKind } from './cost-writes';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../keys/unique-guard';
 import { indexKeyBytes, readUnits, writeUnits } from '../manifest/sizes';
-import { AttributeKind } from '../manifest/structs';
+import { AttributeKind } from '../model/manifest';
 import { EntityModel, TABLE_INDEX, TableModel } from '../model/model';
 
 /** One write of an entity with unique attributes, as the transaction it is. */

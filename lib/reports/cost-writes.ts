@@ -5,7 +5,7 @@
 // KEYS_ONLY entry is cheap, an ALL entry costs what the table write costs.
 import { EntitySizes } from './cost-sizes';
 import { writeUnits } from '../manifest/sizes';
-import { ProjectionKind, ShardStrategy } from '../manifest/structs';
+import { ProjectionKind, ShardStrategy } from '../model/manifest';
 import { attributeKeyNames, EntityModel, IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model/model';
 
 /** A kind of write to an item. */

@@ -8,7 +8,7 @@ import { entitySizes, EntitySizes, SampleItems } from './cost-sizes';
 import { storageCosts, StorageCost } from './cost-storage';
 import { uniqueWriteCosts, UniqueWriteCost } from './cost-unique';
 import { keyAttributesOn, writeCost, WriteCost, WriteKind } from './cost-writes';
-import { AttributeKind } from '../manifest/structs';
+import { AttributeKind } from '../model/manifest';
 import { EntityModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../model/model';
 
 /** Options of the cost report. */

@@ -1,7 +1,7 @@
 // Words for model facts that several reports print: key templates (with shard suffixes), when an
 // entity is in a sparse index, projections and fetch modes. Kept in one place so the entity charts,
 // the index charts and the access-pattern table always say the same thing.
-import { AttributeKind, ProjectionKind } from '../manifest/structs';
+import { AttributeKind, ProjectionKind } from '../model/manifest';
 import { attributeKeyNames, EntityModel, FetchMode, IndexModel, IndexType, KeyAttributeModel, KeyTemplateModel, TableModel } from '../model/model';
 
 /** A partition key template as stored: with the shard suffix on a sharded GSI. */

@@ -10,7 +10,7 @@ import { renderHtmlView } from './html';
 import { designJson } from './json';
 import { mermaidDiagram } from './mermaid';
 import { compileManifest } from '../manifest/compile';
-import { SingleTableManifest } from '../manifest/structs';
+import { SingleTableManifest } from '../model/manifest';
 
 /** Design reports of a manifest: entity charts, access patterns, cost. */
 export class DesignReports {

@@ -2,7 +2,7 @@
 // left, the indexes they populate (edges labelled with their key templates) in the middle, and the
 // access patterns on the right, each pointing at the index it queries with its key condition.
 import { keyPairText, partitionKeyText, projectionText } from './describe';
-import { SortKeyCondition } from '../manifest/structs';
+import { SortKeyCondition } from '../model/manifest';
 import { IndexType, populatesIndex, TableModel } from '../model/model';
 
 const CONDITION_TEXT: { [condition: string]: string } = {

@@ -2,7 +2,7 @@
 // sends, its order and consistency, what the index projects and whether a follow-up fetch is needed.
 import { fetchText, partitionKeyText, projectionText } from './describe';
 import { ReportTable } from './report-table';
-import { AttributeKind, ShardStrategy, SortKeyCondition, SortOrder } from '../manifest/structs';
+import { AttributeKind, ShardStrategy, SortKeyCondition, SortOrder } from '../model/manifest';
 import { IndexModel, PatternModel, SortKeyCoverage, TableModel } from '../model/model';
 
 const COMPARISON: { [condition: string]: string } = {

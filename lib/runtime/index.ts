@@ -4,37 +4,36 @@
 // name here is documented in docs/runtime-reference.md ("Everything the module exports"), which a test checks.
 
 // The manifest: its structs and enums, and the typed literal helper.
-export * from '../manifest/structs';
-export { defineManifest } from '../manifest/infer';
-export type { EntityName, ItemOf, PatternEntities, PatternInput, PatternName, ResultItemOf, TaggedItem, TypedManifest } from '../manifest/infer';
+export * from '../model/manifest';
+export { defineManifest } from '../model/infer';
+export type { EntityName, ItemOf, PatternEntities, PatternInput, PatternName, ResultItemOf, TaggedItem, TypedManifest } from '../model/infer';
 export type { TableModel } from '../model/model';
 export { MODEL_FORMAT, MODEL_FORMAT_VERSION } from '../model/format';
 export type { ModelDocument, ModelFile } from '../model/format';
 
 // Opening the table.
 export { openTable } from './table/context';
-export type { ClientOptions, TableContext } from './table/context';
-export type { ItemCollectionEstimate, ItemCollectionReporting } from './items/item-collections';
+export type { ItemCollectionEstimate, ItemCollectionReporting, OpenTableOptions, TableContext } from './table/context';
 export type { RetryPolicy } from './table/retry';
 export { maintainedWrites } from './items/maintained-writes';
-export type { MaintainedWrites } from './items/maintained-writes';
+export type { MaintainedWrites } from './table/context';
 
 // The operations and their options.
 export { putItem } from './items/put-item';
-export type { PutOptions } from './items/put-item';
+export type { PutItemOptions } from './items/put-item';
 export type { PutMode } from './items/requests';
 export { getItem } from './items/get-item';
-export type { GetOptions } from './items/get-item';
+export type { GetItemOptions } from './items/get-item';
 export { updateItem } from './items/update-item';
-export type { UpdateOperators, UpdateOptions } from './items/update';
+export type { UntypedUpdateItemOptions, UpdateOperators } from './items/update-options';
 export { deleteItem } from './items/delete-item';
-export type { DeleteOptions } from './items/delete-item';
+export type { DeleteItemOptions } from './items/delete-item';
 export { query } from './query/query';
-export type { QueryOptions } from './query/plan';
+export type { UntypedQueryOptions } from './query/plan';
 export { scan } from './query/scan';
 export type { ScanOptions } from './query/scan';
-export type { Paged, PagingOptions } from './query/pages';
-export type { ReadOptions } from './query/read-options';
+export type { Paged, PagingOptions, QueryPage } from './query/pages';
+export type { UntypedReadOptions } from './query/read-options';
 export { batchGet } from './batch/batch-get';
 export type { BatchGetOptions } from './batch/batch-get';
 export { batchWrite } from './batch/batch-write';
@@ -42,20 +41,19 @@ export { transactWrite } from './transact/transact-write';
 export type { TransactWriteOptions } from './transact/transact-write';
 export { transactGet } from './transact/transact-get';
 export { decodeStream } from './streams/decode-stream';
-export type { StreamChange, StreamDecodeOptions, StreamDecoder, StreamKeyOf } from './streams/decode-stream';
+export type { DecodeStreamOptions, StreamChange, StreamDecoder, StreamKeyOf } from './streams/decode-stream';
 export type { StreamAttributeValue, StreamEventInput, StreamEventName, StreamImage, StreamRecordData, StreamRecordInput } from './streams/stream-record';
 export { releaseUniqueValues } from './items/release-unique';
-export type { ReleaseOptions, ReleaseResult, UniqueValueRef } from './items/release-unique';
+export type { ReleaseResult, ReleaseUniqueValuesOptions, UniqueValueRef } from './items/release-unique';
 export { where } from './expressions/where';
 export type { Where } from './expressions/where';
 export type { AttributeOperator, Condition, SizeComparison } from './expressions/condition';
 export { createClient } from './table/client';
-export type { CreateClientOptions } from './table/client';
+export type { CreateClientOptions, SingleTableClient } from './table/client';
 export type * from './types';
 
 // Errors.
-export { SingleTableError, UnprocessedError } from './table/errors';
+export { ConditionFailedError, SingleTableError, UnprocessedError } from './table/errors';
 export type { ErrorContext, RuntimeErrorCode } from './table/errors';
-export { ConditionFailedError } from './items/write-failure';
 export { TransactionCanceledError } from './transact/send';
 export type { CancellationReason } from './transact/send';

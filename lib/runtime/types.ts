@@ -1,22 +1,12 @@
 // The client's TypeScript surface, inferred from a `defineManifest` literal: item types per
 // entity, table keys from the key templates, pattern inputs, tagged results, and no `consistent`
 // option on patterns that query a GSI.
-import type { BatchGetOptions } from './batch/batch-get';
 import type { Where } from './expressions/where';
-import type { DeleteOptions } from './items/delete-item';
-import type { GetOptions } from './items/get-item';
-import type { PutOptions } from './items/put-item';
-import type { ReleaseOptions, ReleaseResult } from './items/release-unique';
 import type { PutMode } from './items/requests';
-import type { UpdateOptions } from './items/update';
-import type { Paged, PagingOptions } from './query/pages';
-import type { QueryOptions } from './query/plan';
-import type { ScanOptions } from './query/scan';
-import type { StreamChange, StreamDecodeOptions } from './streams/decode-stream';
-import type { StreamEventInput } from './streams/stream-record';
-import type { TableContext } from './table/context';
-import type { TransactWriteOptions } from './transact/transact-write';
-import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternInput, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../manifest/infer';
+import type { UntypedUpdateItemOptions } from './items/update-options';
+import type { PagingOptions } from './query/pages';
+import type { UntypedQueryOptions } from './query/plan';
+import type { EntityName, ItemOf, LiteralOf, PatternEntities, PatternName, Placeholders, ResultItemOf, TaggedItem } from '../model/infer';
 
 type EntityDef<M, E extends EntityName<M>> = LiteralOf<M> extends { readonly entities: infer X } ? X[E & keyof X] : never;
 type TemplateAttributes<D> =
@@ -46,7 +36,7 @@ export interface UpdateOperatorsOf<Item> {
 export type UpdateItemOptions<M, E extends EntityName<M>> = {
   readonly remove?: readonly OptionalAttributeOf<M, E>[];
   readonly condition?: Where<ItemOf<M, E>>;
-} & Pick<UpdateOptions, 'readMissing'> & UpdateOperatorsOf<ItemOf<M, E>>;
+} & Pick<UntypedUpdateItemOptions, 'readMissing'> & UpdateOperatorsOf<ItemOf<M, E>>;
 
 /** Attributes of an entity that may be removed (the optional ones). */
 export type OptionalAttributeOf<M, E extends EntityName<M>> = {
@@ -57,6 +47,8 @@ type PatternIndexOf<M, P> = LiteralOf<M> extends { readonly accessPatterns?: inf
   ? NonNullable<AP>[P & keyof NonNullable<AP>] extends { readonly index: infer I extends string } ? I : 'table'
   : 'table';
 type OnGsi<I> = I extends 'table' ? false : I extends `LSI${number}` ? false : true;
+/** Strong consistency only where the pattern's index allows it. */
+type ConsistentOption<M, P> = OnGsi<PatternIndexOf<M, P>> extends true ? { readonly consistent?: false } : { readonly consistent?: boolean };
 
 /** Attribute names of one or more entities. */
 export type AttributeNameOf<M, E extends EntityName<M>> = E extends EntityName<M> ? Extract<keyof ItemOf<M, E>, string> : never;
@@ -67,17 +59,13 @@ export type SelectedItem<M, E extends EntityName<M>, A extends string = never> =
   : string extends A ? TaggedItem<M, E>
     : E extends EntityName<M> ? { readonly entity: E; readonly item: Pick<ResultItemOf<M, E>, A & keyof ResultItemOf<M, E>> } : never;
 
-/** Query options of a pattern: strong consistency only where the index allows it. */
-export type PatternQueryOptions<M, P> = Omit<QueryOptions, 'consistent'> &
-  (OnGsi<PatternIndexOf<M, P>> extends true ? { readonly consistent?: false } : { readonly consistent?: boolean });
-
 type ValueIn<M, E extends EntityName<M>, K> = E extends EntityName<M> ? (K extends keyof ItemOf<M, E> ? ItemOf<M, E>[K] : never) : never;
 
 /** The attributes a filter over entities `E` may name: each attribute of any of them, with its type. */
 export type FilterItem<M, E extends EntityName<M>> = { [K in AttributeNameOf<M, E>]?: ValueIn<M, E, K> };
 
 /** Options of a read that filters (`filter`, a Condition over the entities' attributes) or projects (`attributes`). */
-export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
+export type ReadOptions<M, E extends EntityName<M>, A extends string> = {
   /**
    * Keeps only the items the condition (made with `where`) holds for. DynamoDB applies it after reading: `limit`
    * counts the items read, so a page can hold fewer than `limit` (or none) and still have a cursor.
@@ -93,14 +81,8 @@ export type ReadOptionsOf<M, E extends EntityName<M>, A extends string> = {
 };
 
 /** Options of `query`: the pattern's query options, its read options (`filter`, `attributes`) and paging (`pages`). */
-export type QueryOptionsOf<M, P extends PatternName<M>, A extends string = string> =
-  PatternQueryOptions<M, P> & ReadOptionsOf<M, PatternEntities<M, P>, A> & Pick<PagingOptions, 'pages'>;
-
-/** One page of results; `cursor` is set when there may be more. */
-export interface QueryPage<T> {
-  readonly items: T[];
-  readonly cursor?: string;
-}
+export type QueryOptions<M, P extends PatternName<M>, A extends string = string> =
+  Omit<UntypedQueryOptions, 'consistent'> & ConsistentOption<M, P> & ReadOptions<M, PatternEntities<M, P>, A> & Pick<PagingOptions, 'pages'>;
 
 /** A key to read in a batch. */
 export type BatchGetRequest<M> = { [E in EntityName<M>]: { readonly entity: E; readonly key: KeyOf<M, E> } }[EntityName<M>];
@@ -159,42 +141,3 @@ export type TransactWriteAction<M> = {
     readonly type: 'conditionCheck'; readonly entity: E; readonly key: KeyOf<M, E>; readonly condition: ActionCondition;
   };
 }[EntityName<M>];
-
-/**
- * Every operation bound to one table, for scripts and tests: the same names, arguments and results
- * as the functions (`putItem(table, ...)` is `client.putItem(...)`), without the table argument.
- */
-export interface SingleTableClient<M> {
-  /** The table the operations run on (pass it to the functions too). */
-  readonly table: TableContext<M>;
-  /** See `putItem`. */
-  putItem<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: PutOptions<ItemOf<M, E>>): Promise<void>;
-  /** See `getItem`. */
-  getItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: GetOptions): Promise<ResultItemOf<M, E> | undefined>;
-  /** See `updateItem`. */
-  updateItem<E extends EntityName<M>>(
-    entity: E, changes: KeyOf<M, E> & Partial<ItemOf<M, E>>, options?: UpdateItemOptions<M, E>,
-  ): Promise<ResultItemOf<M, E>>;
-  /** See `deleteItem`. */
-  deleteItem<E extends EntityName<M>>(entity: E, key: KeyOf<M, E>, options?: DeleteOptions<ItemOf<M, E>>): Promise<ResultItemOf<M, E> | undefined>;
-  /** See `query`. */
-  query<P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-    pattern: P, input: PatternInput<M, P>, options?: QueryOptionsOf<M, P, A>,
-  ): Paged<SelectedItem<M, PatternEntities<M, P>, A>>;
-  /** See `scan`. */
-  scan<E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
-    options?: ScanOptions<M, E, A>,
-  ): Paged<SelectedItem<M, E, A>>;
-  /** See `batchGet`. */
-  batchGet(requests: readonly BatchGetRequest<M>[], options?: BatchGetOptions): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
-  /** See `batchWrite`. */
-  batchWrite(requests: readonly BatchWriteRequest<M>[]): Promise<void>;
-  /** See `transactWrite`. */
-  transactWrite(actions: readonly TransactWriteAction<M>[], options?: TransactWriteOptions): Promise<void>;
-  /** See `transactGet`. */
-  transactGet(requests: readonly BatchGetRequest<M>[]): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]>;
-  /** See `decodeStream`. */
-  decodeStream<E extends EntityName<M> = EntityName<M>>(event: StreamEventInput, options?: StreamDecodeOptions<E>): StreamChange<M, E>[];
-  /** See `releaseUniqueValues`. */
-  releaseUniqueValues(event: StreamEventInput, options?: ReleaseOptions): Promise<ReleaseResult>;
-}

@@ -12,9 +12,9 @@ import { EmbeddedEngine, EngineKind, LOCAL_CLIENT_CONFIG, startEmbeddedEngine } 
 import { invokeLambda, localEnvironment } from '../engine/invoke-lambda';
 import { assemblyFunctions, findFunction } from '../engine/lambda-functions';
 import { readTemplateFile, templateFromAssembly } from '../engine/templates';
-import type { SingleTableManifest } from '../manifest/structs';
+import type { SingleTableManifest } from '../model/manifest';
 import { createClient, CreateClientOptions } from '../runtime/table/client';
-import type { SingleTableClient } from '../runtime/types';
+import type { SingleTableClient } from '../runtime/table/client';
 
 export type { EngineKind, EmbeddedEngine } from '../engine/engine';
 /** The sample items and pattern inputs of `single-table local --data`. */

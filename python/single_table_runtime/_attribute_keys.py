@@ -1,5 +1,5 @@
 """Queries of a GSI keyed on the items' own attributes (multi-attribute keys), as the Node.js runtime
-plans them (lib/runtime/keys/attribute-key-condition.ts): nothing is composed, the query compares the
+plans them (lib/runtime/query/attribute-key-condition.ts): nothing is composed, the query compares the
 attributes themselves, DynamoDB's rules checked first. Every partition attribute by equality; sort
 attributes left to right, each by equality but the last one given, which takes the pattern's
 condition (BEGINS_WITH: a prefix of a STRING or DATE; DynamoDB's begins_with takes no number).

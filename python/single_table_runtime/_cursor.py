@@ -1,4 +1,4 @@
-"""Opaque page cursors in the Node.js runtime's format (lib/runtime/keys/cursor.ts): base64url JSON of
+"""Opaque page cursors in the Node.js runtime's format (lib/runtime/query/cursor.ts): base64url JSON of
 the pattern name, the position (DynamoDB's LastEvaluatedKey, or a fan-out state) and a checksum
 over both and the query they belong to. A cursor either runtime issues resumes in the other.
 

@@ -1,5 +1,5 @@
 """Keys composed from the model's templates exactly as the Node.js runtime composes them
-(lib/keys/template.ts, lib/runtime/keys/item-keys.ts, lib/runtime/keys/key-condition.ts): the table key, every
+(lib/keys/template.ts, lib/runtime/attributes/item-keys.ts, lib/runtime/query/key-condition.ts): the table key, every
 index slot an item populates (left out when an input is absent, so sparse indexes stay sparse),
 shard suffixes, UTF-8 size limits, and the key condition of a pattern's query.
 """

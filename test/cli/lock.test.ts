@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './run';
-import { ShardingDefinition } from '../../lib/manifest/structs';
+import { ShardingDefinition } from '../../lib/model/manifest';
 import { edited } from '../fixtures/valid-manifest';
 
 let dir: string;

@@ -12,8 +12,8 @@ import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambd
 import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { assemblyFunctions } from '../../lib/engine/lambda-functions';
-import { AttributeKind } from '../../lib/manifest/structs';
 import { modelJson } from '../../lib/model/document';
+import { AttributeKind } from '../../lib/model/manifest';
 import { edited, validManifest } from '../fixtures/valid-manifest';
 
 /** The fixture manifest with one more attribute: another fingerprint, another model file. */

@@ -10,7 +10,7 @@ import { SingleTableMonitoringOptions } from '../../lib/construct/monitoring/opt
 import { DASHBOARD_WIDGETS_PER_SCOPE, throttleAlarmsPerScope } from '../../lib/construct/monitoring/per-index';
 import { SingleTableProps } from '../../lib/construct/props';
 import { SingleTable } from '../../lib/construct/single-table';
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { edited, validManifest } from '../fixtures/valid-manifest';
 
 type Props = Partial<SingleTableProps>;

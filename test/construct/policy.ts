@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SingleTableProps } from '../../lib/construct/props';
 import { SingleTable } from '../../lib/construct/single-table';
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { validManifest } from '../fixtures/valid-manifest';
 
 export interface Statement {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { synth, synthError } from './synth';
-import { ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
+import { ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import { edited } from '../fixtures/valid-manifest';
 
 const sharded = (sharding?: ShardingDefinition) => edited((m) => { m.globalIndexes!.GSI2.sharding = sharding; });

@@ -4,7 +4,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { StreamViewType, TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth } from './synth';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { AttributeKind } from '../../lib/model/manifest';
 import { edited } from '../fixtures/valid-manifest';
 
 const keySchema = (pk: string, sk?: string) => [

@@ -3,7 +3,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { SingleTableProps } from '../../lib/construct/props';
 import { SingleTable } from '../../lib/construct/single-table';
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { validManifest } from '../fixtures/valid-manifest';
 
 export interface Synthesized {

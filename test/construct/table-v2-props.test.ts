@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { synthError } from './synth';
 import { SingleTableProps } from '../../lib/construct/props';
 import { SingleTable } from '../../lib/construct/single-table';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { AttributeKind } from '../../lib/model/manifest';
 import { IndexType } from '../../lib/model/model';
 import { edited } from '../fixtures/valid-manifest';
 

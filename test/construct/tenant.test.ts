@@ -9,7 +9,7 @@ import { WriteOperation } from '../../lib/construct/grants/options';
 import { guardKeyPatterns } from '../../lib/construct/grants/tenant';
 import { encodeSegment } from '../../lib/keys/encoding';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
 import { buildPut } from '../../lib/runtime/items/requests';
 import { buildReadUnique, guardKeyAttributes } from '../../lib/runtime/items/unique';
 import { propertyRuns } from '../support/property-runs';

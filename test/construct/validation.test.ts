@@ -4,8 +4,8 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { TableEncryptionV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { synth, synthError } from './synth';
-import { ManifestCompiler } from '../../lib/manifest/manifest-compiler';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { ManifestCompiler } from '../../lib/manifest/compile';
+import { AttributeKind } from '../../lib/model/manifest';
 import { edited, validManifest } from '../fixtures/valid-manifest';
 
 test('manifest errors fail the synth with every error, its location, bad value and fix', () => {

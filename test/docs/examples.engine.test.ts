@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asRunnable, checkedFiles, ROOT, writeModule } from './doc-blocks';
 import { resolveModel } from '../../lib/manifest/resolve';
-import type { SingleTableManifest } from '../../lib/manifest/structs';
 import { modelDocument } from '../../lib/model/document';
+import type { SingleTableManifest } from '../../lib/model/manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 const ENV = ['TABLE_NAME', 'SINGLE_TABLE_MODEL', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;

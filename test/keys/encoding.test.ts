@@ -10,7 +10,7 @@ import {
   NUMBER_SEGMENT,
   utf8Length,
 } from '../../lib/keys/encoding';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { AttributeKind } from '../../lib/model/manifest';
 import { propertyRuns } from '../support/property-runs';
 
 const ESC = escapeCharFor('#');

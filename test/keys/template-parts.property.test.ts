@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { ALLOWED_DELIMITERS, booleanSegment, dateSegment, escapeCharFor, numberSegment, stringSegment } from '../../lib/keys/encoding';
 import { composeParts, composePrefix, partsSegments, partsTemplate, SegmentEncode, templateParts } from '../../lib/keys/template';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { AttributeKind } from '../../lib/model/manifest';
 import type { KeySegmentModel, KeyTemplateModel } from '../../lib/model/model';
 import { propertyRuns } from '../support/property-runs';
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { ALLOWED_DELIMITERS, decodeString, encodeValue, escapeCharFor } from '../../lib/keys/encoding';
 import { composeKey, parseTemplate } from '../../lib/keys/template';
 import { guardKey, guardMark, isGuardKey, scopePrefix } from '../../lib/keys/unique-guard';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { AttributeKind } from '../../lib/model/manifest';
 import { assertedAtLeast, propertyRuns } from '../support/property-runs';
 
 const delimiter = fc.constantFrom(...ALLOWED_DELIMITERS.split(''));

@@ -2,7 +2,7 @@
 // every rule that refuses a declaration DynamoDB would reject or the library could not serve.
 import { compileManifest } from '../../lib/manifest/compile';
 import { DiagnosticLevel } from '../../lib/manifest/diagnostics';
-import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
 import { findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 

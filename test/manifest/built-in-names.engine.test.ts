@@ -1,7 +1,7 @@
 // Names that are also built-in object properties, end to end on the engine: an entity, attribute,
 // index and pattern named that way work exactly like any other name, and an undeclared one is an
 // unknown name, never something found on Object.prototype.
-import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
 import { createClient, SingleTableError } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiagnosticLevel } from '../../lib/manifest/diagnostics';
-import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { AttributeKind, SingleTableManifest } from '../../lib/model/manifest';
 import { run } from '../cli/run';
 import { edited, findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 

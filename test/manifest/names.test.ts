@@ -1,6 +1,6 @@
 // Naming and shape rules: what DynamoDB and CloudFormation would reject about names, and clashes
 // between data attributes and the attributes the library writes.
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { edited, findings, theFinding, validManifest } from '../fixtures/valid-manifest';
 
 test('the fixture manifest has no findings', () => {

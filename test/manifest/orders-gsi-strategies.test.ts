@@ -4,7 +4,7 @@
 // the example's own earlier tables write it `ORDER#<orderId>`, which is what is used here.
 import { composeKey } from '../../lib/keys/template';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, SortOrder } from '../../lib/manifest/structs';
+import { AttributeKind, SortOrder } from '../../lib/model/manifest';
 import { KeyTemplateModel } from '../../lib/model/model';
 
 const { model, diagnostics } = compileManifest({

@@ -1,7 +1,7 @@
 // Access pattern rules: a pattern names what exists, its index holds its entities, and the query
 // it describes (sort-key condition, order, consistency, attributes) is one DynamoDB can run.
 import { checkManifest } from '../../lib/manifest/compile';
-import { AttributeKind, SortKeyCondition, SortOrder } from '../../lib/manifest/structs';
+import { AttributeKind, SortKeyCondition, SortOrder } from '../../lib/model/manifest';
 import { SortKeyCoverage } from '../../lib/model/model';
 import { edited, findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 

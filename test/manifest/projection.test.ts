@@ -1,6 +1,6 @@
 // Projection rules: INCLUDE lists name declared data attributes, and all INCLUDE lists together stay
 // within DynamoDB's 100 projected attributes per table.
-import { ProjectionKind } from '../../lib/manifest/structs';
+import { ProjectionKind } from '../../lib/model/manifest';
 import { edited, findings, theFinding, withOrderAttributes } from '../fixtures/valid-manifest';
 
 describe('TOO_MANY_PROJECTED_ATTRIBUTES', () => {

@@ -4,7 +4,7 @@ import { manifest as exampleManifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { ManifestError } from '../../lib/manifest/diagnostics';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { validManifest } from '../fixtures/valid-manifest';
 
 const codesOf = (run: () => unknown): string[] => {

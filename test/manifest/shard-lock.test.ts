@@ -1,7 +1,7 @@
 // The shard lock check on its own: text in, findings and the new text out, no files.
 import { compileManifest } from '../../lib/manifest/compile';
 import { applyShardLock, formatShardLock, lockNames } from '../../lib/manifest/shard-lock';
-import { ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
+import { ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import { TableModel } from '../../lib/model/model';
 import { edited } from '../fixtures/valid-manifest';
 

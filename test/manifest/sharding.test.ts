@@ -2,7 +2,7 @@
 // more shards than the index has (about 800 write units per second per partition).
 import { compileManifest } from '../../lib/manifest/compile';
 import { DiagnosticLevel } from '../../lib/manifest/diagnostics';
-import { AttributeKind, ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
+import { AttributeKind, ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import { edited, theFinding, validManifest } from '../fixtures/valid-manifest';
 
 const sharded = (sharding: ShardingDefinition) => edited((m) => { m.globalIndexes!.GSI2.sharding = sharding; });

@@ -1,6 +1,6 @@
 // Key template rules: templates name declared attributes, table keys can always be composed, every
 // index slot gets the templates it needs, and no two entities can produce the same key.
-import { AttributeKind, ShardStrategy } from '../../lib/manifest/structs';
+import { AttributeKind, ShardStrategy } from '../../lib/model/manifest';
 import { edited, findings, ManifestDraft, theFinding } from '../fixtures/valid-manifest';
 
 describe('TEMPLATE_INVALID', () => {

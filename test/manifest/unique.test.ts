@@ -1,6 +1,6 @@
 // Unique attribute rules: declared, keyable, listed once; guard items' type value is reserved.
 import { resolveModel } from '../../lib/manifest/resolve';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { AttributeKind } from '../../lib/model/manifest';
 import { edited, findings, theFinding } from '../fixtures/valid-manifest';
 
 describe('unique attributes', () => {

@@ -11,7 +11,7 @@ import { planBackfill } from '../../lib/migrate/plan';
 import { backfill } from '../../lib/migrate/run';
 import { TableModel } from '../../lib/model/model';
 import { createClient } from '../../lib/runtime';
-import { fromItem } from '../../lib/runtime/keys/marshall';
+import { fromItem } from '../../lib/runtime/attributes/marshall';
 import { CATEGORIES, Row, shopManifest, shopRows, STATUSES, Version } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages } from '../support/requests';

@@ -5,10 +5,10 @@
 import { AttributeValue, DeleteItemCommand, DynamoDBClient, PutItemCommand, ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { THROTTLING_ERRORS } from '../../lib/construct/backfill/definition';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { SingleTableManifest } from '../../lib/manifest/structs';
 import { planBackfill } from '../../lib/migrate/plan';
 import { backfill } from '../../lib/migrate/run';
 import { runSegment } from '../../lib/migrate/worker';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
 import * as retries from '../../lib/runtime/table/retry';
 import { shopManifest, shopRows } from '../fixtures/shop';

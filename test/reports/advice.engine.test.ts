@@ -9,7 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localData } from '../../examples/local-data';
 import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import type { SingleTableManifest } from '../../lib/manifest/structs';
+import type { SingleTableManifest } from '../../lib/model/manifest';
 import { designAdvice } from '../../lib/reports/advice/advice';
 import { SECONDS_PER_MONTH } from '../../lib/reports/advice/prices';
 import { AdviceRule } from '../../lib/reports/advice/rules';

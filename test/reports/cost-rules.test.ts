@@ -1,7 +1,7 @@
 // Each write, read and storage rule of the cost model, on a small manifest built for it.
 import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { AttributeKind, ProjectionKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
 import { costReport } from '../../lib/reports/cost';
 import { costMarkdown } from '../../lib/reports/cost-markdown';
 import { patternReadCosts } from '../../lib/reports/cost-reads';

@@ -10,9 +10,9 @@ import { guardItemBytes } from '../../lib/reports/cost-unique';
 import { writeCost, WriteKind } from '../../lib/reports/cost-writes';
 import { entityChart } from '../../lib/reports/entity-chart';
 import { attributeBytes } from '../../lib/reports/item-size';
+import { keyAttributes, tableKey } from '../../lib/runtime/attributes/item-keys';
+import { fromItem } from '../../lib/runtime/attributes/marshall';
 import { guardItem, guardWrites } from '../../lib/runtime/items/unique';
-import { keyAttributes, tableKey } from '../../lib/runtime/keys/item-keys';
-import { fromItem } from '../../lib/runtime/keys/marshall';
 import { uniqueManifest } from '../fixtures/unique-manifest';
 
 const model = resolveModel(uniqueManifest);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { costReport } from '../../lib/reports/cost';
 import { entitySizes } from '../../lib/reports/cost-sizes';
 import { IndexEffect, writeCost, WriteKind } from '../../lib/reports/cost-writes';

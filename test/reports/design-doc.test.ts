@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, ProjectionKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { AttributeKind, ProjectionKind, SingleTableManifest } from '../../lib/model/manifest';
 import { designDocument, designMarkdown } from '../../lib/reports/design-doc';
 
 const GOLDEN = join(__dirname, '__golden__', 'example-docs.md');

@@ -5,12 +5,12 @@ import fc from 'fast-check';
 import { localData } from '../../examples/local-data';
 import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { AttributeKind, SingleTableManifest } from '../../lib/model/manifest';
 import { htmlView, renderHtmlView } from '../../lib/reports/html';
 import { escapeHtml } from '../../lib/reports/html/page';
 import { mermaidDiagram, mermaidText } from '../../lib/reports/mermaid';
 import { createClient } from '../../lib/runtime';
-import { tableKey } from '../../lib/runtime/keys/item-keys';
+import { tableKey } from '../../lib/runtime/attributes/item-keys';
 import { Engine, startEngine } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 

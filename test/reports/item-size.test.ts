@@ -1,7 +1,7 @@
 // DynamoDB's item size rules, and the sizes the cost model takes from sample items.
 import { manifest as example } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, ProjectionKind, SingleTableManifest } from '../../lib/manifest/structs';
+import { AttributeKind, ProjectionKind, SingleTableManifest } from '../../lib/model/manifest';
 import { costReport } from '../../lib/reports/cost';
 import { entitySizes } from '../../lib/reports/cost-sizes';
 import { IndexEffect, writeCost, WriteKind } from '../../lib/reports/cost-writes';

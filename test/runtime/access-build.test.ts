@@ -6,9 +6,9 @@ import { OrderPut, openTable } from '../../bench/model/manifest.access';
 import { sampleOrders } from '../../bench/model/order';
 import { ALLOWED_DELIMITERS, booleanSegment, dateSegment, escapeCharFor, numberSegment, stringSegment } from '../../lib/keys/encoding';
 import { partsTemplate, SegmentEncode, TemplateParts } from '../../lib/keys/template';
-import type { SortKeyCondition } from '../../lib/manifest/structs';
+import type { SortKeyCondition } from '../../lib/model/manifest';
 import { itemPutRequest, partitionCondition } from '../../lib/runtime/access';
-import { keyConditionFor, keysOf } from '../../lib/runtime/keys/key-condition';
+import { keyConditionFor, keysOf } from '../../lib/runtime/query/key-condition';
 import { propertyRuns } from '../support/property-runs';
 
 const ENCODERS: SegmentEncode[] = [stringSegment, numberSegment, dateSegment, booleanSegment];

@@ -6,7 +6,7 @@ import { createHash } from 'crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { byteCompare, FakeIndex, FakeItem, idOf, Item, naiveMerge, TieOrder } from './fanout-fake';
-import { decodeCursor, encodeCursor } from '../../lib/runtime/keys/cursor';
+import { decodeCursor, encodeCursor } from '../../lib/runtime/query/cursor';
 import { fanOutQuery, FanOutState, ShardPage, ShardPageFetcher } from '../../lib/runtime/query/fanout';
 import { propertyRuns } from '../support/property-runs';
 

@@ -2,7 +2,7 @@
 // the shard attribute reads only that value's shard under every count ever declared, and finds
 // every item, also those written before a count change; without the value it reads every shard.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ShardStrategy } from '../../lib/manifest/structs';
+import { ShardStrategy } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
 import { ShardedOrder, shardedOrders } from '../fixtures/sharded-orders';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';

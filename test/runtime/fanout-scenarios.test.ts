@@ -5,7 +5,7 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
-import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/manifest/structs';
+import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { accessModule } from '../../lib/generate/access-module';
 import { ALLOWED_DELIMITERS } from '../../lib/keys/encoding';
 import { checkManifest } from '../../lib/manifest/compile';
-import type { SingleTableManifest } from '../../lib/manifest/structs';
+import type { SingleTableManifest } from '../../lib/model/manifest';
 import type { TableModel } from '../../lib/model/model';
 import * as runtime from '../../lib/runtime';
 import * as access from '../../lib/runtime/access';

@@ -9,7 +9,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { manifest } from '../../examples/manifest';
 import { SingleTable } from '../../lib/construct/single-table';
-import { SingleTableManifest } from '../../lib/manifest/structs';
+import { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient, CreateClientOptions } from '../../lib/runtime';
 import { reportItemCollections } from '../../lib/runtime/items/item-collections';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';

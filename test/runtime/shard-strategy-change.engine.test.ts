@@ -4,7 +4,7 @@
 // and misses them (which the shard lock turns into a synth error, SHARD_LOCK_STRATEGY_MISSING).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { PreviousShardStrategy, ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
+import { PreviousShardStrategy, ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
 import { ShardedOrder, shardedOrders } from '../fixtures/sharded-orders';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';

@@ -2,8 +2,8 @@
 // table per test with both ways of reaching it: createClient's object and openTable's context.
 import { Engine, startEngine, synthesizedTemplate } from './engine';
 import { resolveModel } from '../../lib/manifest/resolve';
-import type { SingleTableManifest } from '../../lib/manifest/structs';
 import { modelDocument } from '../../lib/model/document';
+import type { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient, openTable } from '../../lib/runtime';
 
 /** Registers the engine's start and stop for the calling test file; `fresh()` creates an empty table. */

@@ -9,7 +9,7 @@ import { join } from 'path';
 import { DynamoDBClient, DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { SHARED_ENGINE_ENV, TEMPLATE_CACHE_ENV } from './shared-engine';
 import { EngineKind, startEmbeddedEngine } from '../../lib/engine/engine';
-import type { SingleTableManifest } from '../../lib/manifest/structs';
+import type { SingleTableManifest } from '../../lib/model/manifest';
 import { connectLocalEngine } from '../../lib/testing';
 
 

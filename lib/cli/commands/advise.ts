@@ -6,7 +6,7 @@ import { designAdvice } from '../../reports/advice/advice';
 import { adviceMarkdown } from '../../reports/advice/advice-markdown';
 import { ON_DEMAND_PRICES } from '../../reports/advice/prices';
 import { Command } from '../command';
-import { modelOf } from '../compile';
+import { modelOf } from '../findings';
 import { CliError, EXIT } from '../io';
 import { loadManifest } from '../load';
 import { manifestFileText } from '../manifest-file';

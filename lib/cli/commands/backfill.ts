@@ -4,12 +4,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { SingleTableManifest } from '../../manifest/structs';
 import { BackfillPlan, BackfillPlanError, planBackfill } from '../../migrate/plan';
 import type { BackfillCheckpoint, BackfillResult } from '../../migrate/run';
+import type { SingleTableManifest } from '../../model/manifest';
 import type { TableModel } from '../../model/model';
 import { Command } from '../command';
-import { modelOf } from '../compile';
+import { modelOf } from '../findings';
 import { CliError, CliIo, EXIT } from '../io';
 import { loadManifest, loadValue } from '../load';
 import { seconds, startEngine } from '../local/engine';

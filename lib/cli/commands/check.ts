@@ -8,7 +8,7 @@ import { applyShardLock, describeRecorded } from '../../manifest/shard-lock';
 import { defaultModelFile, modelFileState } from '../../model/document';
 import { TableModel } from '../../model/model';
 import { Command, FlagValues } from '../command';
-import { formatFinding } from '../compile';
+import { formatFinding } from '../findings';
 import { CliIo, EXIT } from '../io';
 import { loadManifest } from '../load';
 import { LOCK_HELP, LOCK_OPTIONS, readLock } from '../lock';

@@ -2,7 +2,7 @@
 import { costReport } from '../../reports/cost';
 import { costMarkdown } from '../../reports/cost-markdown';
 import { Command } from '../command';
-import { modelOf } from '../compile';
+import { modelOf } from '../findings';
 import { CliError, EXIT } from '../io';
 import { loadManifest, loadSamples } from '../load';
 

@@ -13,7 +13,7 @@ import { renderHtmlView, ViewSamples } from '../../reports/html';
 import { designJson } from '../../reports/json';
 import { mermaidDiagram } from '../../reports/mermaid';
 import { Command } from '../command';
-import { modelOf } from '../compile';
+import { modelOf } from '../findings';
 import { CliError, CliIo, EXIT } from '../io';
 import { loadManifest, loadValue } from '../load';
 import { checkData, LocalData } from '../local/local-run';

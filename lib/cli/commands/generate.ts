@@ -5,7 +5,7 @@ import { relative, resolve } from 'node:path';
 import { accessFileState, accessModule, accessModuleRuntime, defaultAccessFile } from '../../generate/access-module';
 import { defaultModelFile, modelFileState, modelJson } from '../../model/document';
 import { Command } from '../command';
-import { modelOf } from '../compile';
+import { modelOf } from '../findings';
 import { EXIT } from '../io';
 import { loadManifest } from '../load';
 

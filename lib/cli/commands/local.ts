@@ -7,7 +7,7 @@ import type { EngineKind } from '../../engine/engine';
 import { renderHtmlView } from '../../reports/html';
 import { completeSamples } from '../../reports/html/samples';
 import { Command } from '../command';
-import { modelOf } from '../compile';
+import { modelOf } from '../findings';
 import { CliError, CliIo, EXIT, progress } from '../io';
 import { loadManifest, loadValue } from '../load';
 import { formatMeasured, MeasuredUnits, round } from '../local/capacity';

@@ -5,7 +5,7 @@ import { DiagnosticLevel } from '../../manifest/diagnostics';
 import { applyShardLock, describeRecorded, ShardLockEntry } from '../../manifest/shard-lock';
 import { IndexType, TableModel } from '../../model/model';
 import { Command } from '../command';
-import { formatFinding, modelOf } from '../compile';
+import { formatFinding, modelOf } from '../findings';
 import { CliError, EXIT } from '../io';
 import { loadManifest } from '../load';
 import { LOCK_HELP, LOCK_OPTIONS, readLock } from '../lock';

@@ -7,7 +7,7 @@ import { LocalEngine } from './engine';
 import { FoundTemplate } from './template';
 import { createTableInputFromTemplate } from '../../engine/create-table';
 import { readUnits } from '../../manifest/sizes';
-import { SingleTableManifest } from '../../manifest/structs';
+import { SingleTableManifest } from '../../model/manifest';
 import { FetchMode, IndexType, TABLE_INDEX, TableModel } from '../../model/model';
 import { entitySizes, EntitySizes } from '../../reports/cost-sizes';
 import { writeCost, WriteKind } from '../../reports/cost-writes';

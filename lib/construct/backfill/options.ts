@@ -1,7 +1,7 @@
 // The props of a backfill job (SingleTable.addBackfill / SingleTableBackfill).
 import type { Duration } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { SingleTableManifest } from '../../manifest/structs';
+import type { SingleTableManifest } from '../../model/manifest';
 import type { ISingleTable } from '../i-single-table';
 
 /** Options of `SingleTable.addBackfill`. */

@@ -6,7 +6,7 @@
 import type { TenantIsolation } from './options';
 import { encodeSegment } from '../../keys/encoding';
 import { guardMark } from '../../keys/unique-guard';
-import { AttributeKind } from '../../manifest/structs';
+import { AttributeKind } from '../../model/manifest';
 import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { finding } from '../design-error';
 

@@ -1,11 +1,11 @@
 // Multi-attribute GSI keys: an index keyed on the items' own attributes (up to four per side, each
 // keeping its type). DynamoDB checks an indexed attribute's type on every write of an item that
 // has it, so one attribute name must mean one key type in every entity that declares it.
-import { didYouMean } from '../../model/closest-name';
-import { attributeKeyNames, IndexType, TableModel } from '../../model/model';
-import { AttributeKind } from '../structs';
-import { own } from '../values';
 import type { ManifestRule } from './rule';
+import { didYouMean } from '../../model/closest-name';
+import { AttributeKind } from '../../model/manifest';
+import { attributeKeyNames, IndexType, TableModel } from '../../model/model';
+import { own } from '../values';
 
 /** Most attributes on each side of a multi-attribute key. */
 export const MAX_KEY_ATTRIBUTES = 4;

@@ -2,12 +2,12 @@
 // per second; a GSI partition key with few values funnels every write of an entity into one of a
 // few partitions. Every LSI caps each item collection (the items under one table partition key
 // value, with their LSI entries) at 10 GB, after which writes to that collection fail.
-import { segmentsOverlap } from '../../keys/template';
-import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../../model/model';
-import { indexEntryBytes, shardsFor, writeUnits } from '../sizes';
-import { AttributeKind } from '../structs';
 import { MAX_KEY_ATTRIBUTES } from './attribute-keys';
 import { entitiesOn, ManifestRule } from './rule';
+import { segmentsOverlap } from '../../keys/template';
+import { AttributeKind } from '../../model/manifest';
+import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../../model/model';
+import { indexEntryBytes, shardsFor, writeUnits } from '../sizes';
 
 /** Write units per second one partition takes. */
 export const PARTITION_WRITE_UNITS = 1000;

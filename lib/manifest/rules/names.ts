@@ -1,7 +1,7 @@
 // Naming rules: what CloudFormation and DynamoDB reject about index and attribute names.
 import type { ManifestRule } from './rule';
+import type { SingleTableManifest } from '../../model/manifest';
 import { IndexModel, IndexType, LSI_SLOTS, TABLE_INDEX } from '../../model/model';
-import type { SingleTableManifest } from '../structs';
 import { describeValue, own } from '../values';
 
 const INDEX_NAME = /^[a-zA-Z0-9_.-]{3,255}$/;

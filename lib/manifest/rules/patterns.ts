@@ -1,8 +1,8 @@
 // Access pattern rules: every pattern can be served by the index it names, as declared.
-import { didYouMean } from '../../model/closest-name';
-import { attributeKeyNames, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
-import { SingleTableManifest, SortKeyCondition } from '../structs';
 import type { ManifestRule } from './rule';
+import { didYouMean } from '../../model/closest-name';
+import { SingleTableManifest, SortKeyCondition } from '../../model/manifest';
+import { attributeKeyNames, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
 import { undeclaredIndexFix } from '../index-name-fix';
 
 /** A pattern names known entities, a known index, and an index each of its entities populates. */

@@ -1,8 +1,8 @@
 // Projection rules: INCLUDE lists and DynamoDB's limits of 20 projected attributes per index and
 // 100 per table.
-import { didYouMean } from '../../model/closest-name';
-import { ProjectionKind } from '../structs';
 import type { ManifestRule } from './rule';
+import { didYouMean } from '../../model/closest-name';
+import { ProjectionKind } from '../../model/manifest';
 
 /** `include` only goes with INCLUDE projection, and INCLUDE names declared attributes. */
 export const includeListsAreValid: ManifestRule = (model, manifest, sink) => {

@@ -1,6 +1,6 @@
+import type { SingleTableManifest } from '../../model/manifest';
 import { populatesIndex, TableModel } from '../../model/model';
 import type { DiagnosticSink } from '../diagnostics';
-import type { SingleTableManifest } from '../structs';
 
 /**
  * One validation rule: reads the resolved (not yet frozen) model and the manifest as written,

@@ -1,9 +1,9 @@
 // Sharding rules: settings that can work, and enough shards for the declared peak.
 import { didYouMean } from '../../model/closest-name';
+import { AttributeKind, ShardStrategy } from '../../model/manifest';
 import { IndexType } from '../../model/model';
 import { MAX_SHARDS } from '../shape';
 import { peakEntryWriteUnits, SAFE_WRITES_PER_PARTITION, shardsFor } from '../sizes';
-import { AttributeKind, ShardStrategy } from '../structs';
 import { own } from '../values';
 import { entitiesOn, ManifestRule } from './rule';
 

@@ -1,9 +1,9 @@
 // Key template rules: table keys are always composable, and no two entities share a key.
+import { entitiesOn, ManifestRule } from './rule';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../../keys/encoding';
 import { segmentsOverlap, SHARD_SEGMENT } from '../../keys/template';
+import { AttributeKind } from '../../model/manifest';
 import { IndexType, KeySegmentModel, KeyTemplateModel, TABLE_INDEX } from '../../model/model';
-import { AttributeKind } from '../structs';
-import { entitiesOn, ManifestRule } from './rule';
 import { describeValue } from '../values';
 
 /** Table key attributes must be required, and booleans cannot be table key segments. */

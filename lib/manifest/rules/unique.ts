@@ -1,11 +1,11 @@
 // Unique attribute rules: each names a declared attribute of a kind a guard key can hold, once,
 // no entity's type value is the one guard items carry, and each scope is a leading partition key attribute
 // of a unique attribute's.
+import type { ManifestRule } from './rule';
 import { guardMark } from '../../keys/unique-guard';
 import { didYouMean } from '../../model/closest-name';
+import { AttributeKind } from '../../model/manifest';
 import { EntityModel, TABLE_INDEX } from '../../model/model';
-import { AttributeKind } from '../structs';
-import type { ManifestRule } from './rule';
 import { describeValue } from '../values';
 
 /** Kinds whose values a guard key encodes: a boolean has two values, lists, maps and sets none that keys hold. */

@@ -6,7 +6,7 @@ import { monthlyDifference, monthlyFigures, MonthlyFigures, OnDemandPrices, pric
 import { ADVICE_RULES, AdviceRule, Needs, Proposal, patternsReading } from './rules';
 import { checkManifest, compileManifest } from '../../manifest/compile';
 import { itemsPerPartition } from '../../manifest/rules/hot-partitions';
-import { SingleTableManifest } from '../../manifest/structs';
+import { SingleTableManifest } from '../../model/manifest';
 import { IndexModel, IndexType, TableModel } from '../../model/model';
 import { costReport } from '../cost';
 import { WriteKind } from '../cost-writes';

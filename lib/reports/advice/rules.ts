@@ -8,7 +8,7 @@ import { checkManifest } from '../../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../../manifest/diagnostics';
 import { ITEM_COLLECTION_BYTES, itemsPerPartition } from '../../manifest/rules/hot-partitions';
 import { indexEntryBytes, shardsFor, writeUnits } from '../../manifest/sizes';
-import { GlobalIndexDefinition, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../manifest/structs';
+import { GlobalIndexDefinition, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../model/manifest';
 import { EntityModel, FetchMode, IndexModel, IndexType, KeyTemplateModel, LSI_SLOTS, PatternModel, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
 import { filteredEntities } from '../cost-reads';
 

@@ -4,9 +4,9 @@
 // with the attributes the index projects.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { StoredItem } from './samples';
-import { ProjectionKind } from '../../manifest/structs';
+import { ProjectionKind } from '../../model/manifest';
 import { IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
-import { fromAttributeValue } from '../../runtime/keys/marshall';
+import { fromAttributeValue } from '../../runtime/attributes/marshall';
 import { compareUtf8 } from '../../runtime/query/fanout-order';
 import { projectionText } from '../describe';
 

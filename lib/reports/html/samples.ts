@@ -3,8 +3,8 @@
 // Every item becomes what DynamoDB would store, with the keys the runtime composes, so the view
 // shows physical keys exactly as a table holds them.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { AttributeKind, SortKeyCondition } from '../../manifest/structs';
 import { didYouMean } from '../../model/closest-name';
+import { AttributeKind, SortKeyCondition } from '../../model/manifest';
 import { EntityModel, IndexModel, PatternModel, patternKeyAttributes, TableModel } from '../../model/model';
 import { itemToWrite } from '../../runtime/items/requests';
 import { planQuery } from '../../runtime/query/plan';

@@ -5,8 +5,8 @@
 // same order: a fault is named by these helpers, which word it as the runtime's checks do (an
 // attribute's fault by convertItem itself).
 import { UNPAIRED_SURROGATE, encodeString } from '../../keys/encoding';
-import { keyError, shardFor } from '../keys/item-keys';
-import { AttributeSlot, convertItem } from '../keys/values';
+import { keyError, shardFor } from '../attributes/item-keys';
+import { AttributeSlot, convertItem } from '../attributes/values';
 import { SingleTableError } from '../table/errors';
 
 type Owner = { readonly name: string };

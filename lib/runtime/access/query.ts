@@ -12,15 +12,15 @@ import type { SliceReader } from './slice-read';
 import type { AccessModel, AccessTable } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
-import type { SortKeyCondition } from '../../manifest/structs';
+import type { SortKeyCondition } from '../../model/manifest';
 import type { IndexModel, PatternModel, SortKeyCoverage } from '../../model/model';
-import { decodeCursor, encodeCursor } from '../keys/cursor';
-import { checkSize, keyError } from '../keys/item-keys';
-import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys, plainKey } from '../keys/key-condition';
-import { fromItem } from '../keys/marshall';
+import { checkSize, keyError } from '../attributes/item-keys';
+import { fromItem } from '../attributes/marshall';
+import { decodeCursor, encodeCursor } from '../query/cursor';
+import { checkNames, KeyCondition, keyConditionFor, KeyedPattern, keysOf, NamedPattern, PatternKeys, plainKey } from '../query/key-condition';
 import { paged, Paged, PagingOptions } from '../query/pages';
-import { checkKeySizes, QueryOptions, queryBinding, readOptions } from '../query/plan';
-import { OptionedRead, optionedRead, ReadOptions } from '../query/read-options';
+import { checkKeySizes, UntypedQueryOptions, queryBinding, readOptions } from '../query/plan';
+import { OptionedRead, optionedRead, UntypedReadOptions } from '../query/read-options';
 import { EntityItem, keptOnly, toEntityItems } from '../query/results';
 import { QueryCommand } from '../table/sdk';
 import { send } from '../table/send';
@@ -29,7 +29,7 @@ type Input = Readonly<Record<string, unknown>>;
 type Page = Promise<{ items: EntityItem[]; cursor?: string }>;
 
 /** The options of a generated query: the runtime's `query` options, untyped (the module types them from the manifest). */
-export type PatternOptions = QueryOptions & ReadOptions & PagingOptions;
+export type PatternOptions = UntypedQueryOptions & UntypedReadOptions & PagingOptions;
 
 /** The index a generated query reads: the facts of it that the request, the checks and the fan-out read (one per index in a module). */
 export type IndexSlot = Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'>;
@@ -138,7 +138,7 @@ const NO_OPTIONS: PatternOptions = {};
  * pattern's entities and index as the whole model declares them (which the table then loads);
  * undefined without either.
  */
-function optioned(table: AccessTable<unknown>, pattern: PatternBase, options: ReadOptions): OptionedRead | undefined {
+function optioned(table: AccessTable<unknown>, pattern: PatternBase, options: UntypedReadOptions): OptionedRead | undefined {
   if (options.filter === undefined && options.attributes === undefined) return undefined;
   const { model } = table;
   const declared = model.patterns[pattern.name];

@@ -4,9 +4,9 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { AccessModel, AccessTable, EntityAccess, tableKeyNames, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { partsSource } from '../../keys/template';
-import type { GetOptions } from '../items/get-item';
-import { fromItem } from '../keys/marshall';
-import { checkedValue } from '../keys/values';
+import { fromItem } from '../attributes/marshall';
+import { checkedValue } from '../attributes/values';
+import type { GetItemOptions } from '../items/get-item';
 import { SingleTableError } from '../table/errors';
 import { GetItemCommand } from '../table/sdk';
 import { send } from '../table/send';
@@ -34,7 +34,7 @@ export function entityKey(model: AccessModel, entity: EntityAccess, key: Readonl
 
 /** Reads an item of an entity by its table key; undefined when there is none. */
 export async function getEntity(
-  table: AccessTable<unknown>, entity: EntityAccess, key: Readonly<Record<string, unknown>>, options: GetOptions = {},
+  table: AccessTable<unknown>, entity: EntityAccess, key: Readonly<Record<string, unknown>>, options: GetItemOptions = {},
 ): Promise<Record<string, unknown> | undefined> {
   const input = { TableName: table.tableName, Key: entityKey(table.access, entity, key), ConsistentRead: options.consistent ?? false };
   const out = await send(table, () => table.dynamodb.send(new GetItemCommand(input)));

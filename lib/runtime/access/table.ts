@@ -6,13 +6,13 @@
 // runtime's: an operation of `cdk-single-table/runtime` that reads the whole model (updateItem,
 // scan, ...) loads it then, once, from the deployed model file or the `model` option.
 import { composeParts, partsSource, TemplateParts } from '../../keys/template';
-import type { SingleTableManifest } from '../../manifest/structs';
 import { MODEL_PATH_ENV } from '../../model/environment';
+import type { SingleTableManifest } from '../../model/manifest';
 import type { TableModel } from '../../model/model';
-import { checkSize, requiredKey } from '../keys/item-keys';
-import type { AttributeSlot } from '../keys/values';
+import { checkSize, requiredKey } from '../attributes/item-keys';
+import type { AttributeSlot } from '../attributes/values';
 import type { TableContext } from '../table/context';
-import { ClientOptions, connect } from '../table/context';
+import { OpenTableOptions, connect } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { deployedModel, loadModel } from '../table/load-model';
 
@@ -34,7 +34,7 @@ export interface AccessTable<M = SingleTableManifest> extends TableContext<M> {
  * that the table was deployed from the manifest the module was generated from (its fingerprint
  * against the stack's SINGLE_TABLE_FINGERPRINT). Generated modules call it; handlers call theirs.
  */
-export function openAccess<M>(access: AccessModel, options: ClientOptions = {}): AccessTable<M> {
+export function openAccess<M>(access: AccessModel, options: OpenTableOptions = {}): AccessTable<M> {
   let model: TableModel | undefined;
   return {
     access,
@@ -51,7 +51,7 @@ export function openAccess<M>(access: AccessModel, options: ClientOptions = {}):
  * The whole model, for the runtime's operations: the one the stack deployed (SINGLE_TABLE_MODEL), or
  * the `model` option. Throws MANIFEST_MISMATCH when it was compiled from another manifest than the module.
  */
-function wholeModel(access: AccessModel, options: ClientOptions): TableModel {
+function wholeModel(access: AccessModel, options: OpenTableOptions): TableModel {
   const model = options.model === undefined ? deployedModel() : loadModel(options.model);
   if (model.fingerprint !== access.fingerprint) {
     const source = options.model === undefined ? `the model the stack deployed (${MODEL_PATH_ENV})` : 'the `model` option';

@@ -2,12 +2,13 @@
 // with the same errors and the same request as `putItem`.
 import type { AttributeValue, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { AccessTable } from './table';
+import { valuesText } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { ItemCollectionListener, WritingTable } from '../items/item-collections';
-import type { PutOptions } from '../items/put-item';
+import type { PutItemOptions } from '../items/put-item';
 import { putCondition, PutMode } from '../items/requests';
-import { ConditionFailedError, writeFailure } from '../items/write-failure';
-import { valuesText } from '../keys/values';
+import { writeFailure } from '../items/write-failure';
+import { ConditionFailedError } from '../table/errors';
 import { PutItemCommand } from '../table/sdk';
 import { sendWrite } from '../table/send';
 
@@ -48,7 +49,7 @@ const writing = new WeakMap<AccessTable<unknown>, WritingTable>();
  * declares it, which the table then loads.
  */
 export async function putWith(
-  table: AccessTable<unknown>, put: ItemPut, item: unknown, options: PutOptions = {},
+  table: AccessTable<unknown>, put: ItemPut, item: unknown, options: PutItemOptions = {},
   collections?: (table: WritingTable) => ItemCollectionListener | undefined,
 ): Promise<void> {
   const { mode = 'upsert', condition } = options;

@@ -1,10 +1,10 @@
 // BatchGetItem over any number of keys of any entities, results in request order.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { batchGetItems, BatchEntry, keyId } from './send-batches';
-import type { EntityName, TaggedItem } from '../../manifest/infer';
+import type { EntityName, TaggedItem } from '../../model/infer';
 import { TABLE_INDEX } from '../../model/model';
+import { entityOf } from '../attributes/values';
 import { keyFromInput } from '../items/requests';
-import { entityOf } from '../keys/values';
 import { toItem } from '../query/results';
 import type { TableContext } from '../table/context';
 import type { BatchGetRequest } from '../types';

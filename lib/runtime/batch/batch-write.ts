@@ -2,10 +2,10 @@
 import type { AttributeValue, WriteRequest } from '@aws-sdk/client-dynamodb';
 import { BatchEntry, batchWriteItems, keyId } from './send-batches';
 import { TABLE_INDEX } from '../../model/model';
+import { tableKeyNames } from '../attributes/item-keys';
+import { entityOf, valuesText } from '../attributes/values';
 import { collectionsOf } from '../items/item-collections';
 import { itemToWrite, keyFromInput } from '../items/requests';
-import { tableKeyNames } from '../keys/item-keys';
-import { entityOf, valuesText } from '../keys/values';
 import { maintainedFor, TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import type { BatchWriteRequest } from '../types';

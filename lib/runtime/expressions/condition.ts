@@ -8,8 +8,8 @@ import type { ExpressionRefs } from './refs';
 import { describe } from '../../keys/encoding';
 import { didYouMean } from '../../model/closest-name';
 import type { AttributeModel, EntityModel } from '../../model/model';
-import { storableNumber, toAttributeValue } from '../keys/marshall';
-import { attributeValue, VALUE_KINDS } from '../keys/values';
+import { storableNumber, toAttributeValue } from '../attributes/marshall';
+import { attributeValue, VALUE_KINDS } from '../attributes/values';
 import { SingleTableError } from '../table/errors';
 
 type Ordered = string | number | Date;

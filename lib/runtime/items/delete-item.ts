@@ -3,7 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { collectionsOf, withItemCollectionRequest } from './item-collections';
 import { buildDelete } from './requests';
 import { writeFailure } from './write-failure';
-import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
+import type { EntityName, ItemOf, ResultItemOf } from '../../model/infer';
 import type { Where } from '../expressions/where';
 import { toItem } from '../query/results';
 import { maintainedFor, TableContext } from '../table/context';
@@ -12,7 +12,7 @@ import { sendWrite } from '../table/send';
 import type { KeyOf } from '../types';
 
 /** Options of `deleteItem`. */
-export interface DeleteOptions<Item = Record<string, unknown>> {
+export interface DeleteItemOptions<Item = Record<string, unknown>> {
   /** Fail with CONDITION_FAILED when there is no such item. @default false */
   readonly mustExist?: boolean;
   /** A condition the stored item must meet, made with `where`. @default - none */
@@ -23,7 +23,7 @@ export interface DeleteOptions<Item = Record<string, unknown>> {
 
 /** Deletes an item; returns what it held, undefined when there was none. */
 export async function deleteItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteOptions<ItemOf<M, E>> = {},
+  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteItemOptions<ItemOf<M, E>> = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
   const maintained = maintainedFor(table, entity);
   // An entity with unique values frees them with their guard items, in a transaction.

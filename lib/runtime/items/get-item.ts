@@ -1,6 +1,6 @@
 // GetItem by an entity's table key.
 import { buildGet } from './requests';
-import type { EntityName, ResultItemOf } from '../../manifest/infer';
+import type { EntityName, ResultItemOf } from '../../model/infer';
 import { toItem } from '../query/results';
 import type { TableContext } from '../table/context';
 import { GetItemCommand } from '../table/sdk';
@@ -8,14 +8,14 @@ import { send } from '../table/send';
 import type { KeyOf } from '../types';
 
 /** Options of `getItem`. */
-export interface GetOptions {
+export interface GetItemOptions {
   /** Strongly consistent read. @default false */
   readonly consistent?: boolean;
 }
 
 /** Reads an item by its table key; undefined when there is none. */
 export async function getItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: GetOptions = {},
+  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: GetItemOptions = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
   const input = buildGet(table.model, table.tableName, entity, key, options.consistent);
   const out = await send(table, () => table.dynamodb.send(new GetItemCommand(input)));

@@ -7,7 +7,7 @@
 import type { ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
 import { ITEM_COLLECTION_DIMENSION, ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_METRIC, ITEM_COLLECTION_NAMESPACE, ITEM_COLLECTION_WARNING_GB } from '../../model/metrics';
 import type { TableModel } from '../../model/model';
-import type { TableContext } from '../table/context';
+import type { ItemCollectionReporting, TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
 
 /** Where the lines go: console in Lambda (stdout is the log stream). */
@@ -15,28 +15,6 @@ export interface MetricLog {
   log(line: string): void;
   warn(line: string): void;
 }
-
-/** One item collection's size estimate, as a write on a table with LSIs returned it. */
-export interface ItemCollectionEstimate {
-  /** The table written to. */
-  readonly tableName: string;
-  /** The collection's partition key value (as stored, e.g. `CUSTOMER#ann`). */
-  readonly partitionKey?: string;
-  /** The estimate's lower bound, in GB. */
-  readonly lowerBoundGB: number;
-  /** The estimate's upper bound, in GB; DynamoDB rejects writes that take a collection past 10 GB. */
-  readonly upperBoundGB: number;
-}
-
-/**
- * What the runtime does with the size estimates writes return on a table with LSIs:
- * - `'emf'`: one CloudWatch Embedded Metric Format line per estimate on stdout (the metric the
- *   construct's item collection alarm watches), and a warning from 8 GB;
- * - `'off'`: writes do not ask for estimates, and nothing is logged;
- * - a function: called with each estimate (the write has succeeded; an error it throws is logged,
- *   never thrown to the writer).
- */
-export type ItemCollectionReporting = 'emf' | 'off' | ((estimate: ItemCollectionEstimate) => void);
 
 /** The default: the construct's alarm needs the metric lines. */
 export const DEFAULT_ITEM_COLLECTION_REPORTING: ItemCollectionReporting = 'emf';

@@ -3,14 +3,14 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { collectionsOf, withItemCollectionRequest } from './item-collections';
 import { buildPut, PutMode } from './requests';
 import { writeFailure } from './write-failure';
-import type { EntityName, ItemOf } from '../../manifest/infer';
+import type { EntityName, ItemOf } from '../../model/infer';
 import type { Where } from '../expressions/where';
 import { maintainedFor, TableContext } from '../table/context';
 import { PutItemCommand } from '../table/sdk';
 import { sendWrite } from '../table/send';
 
 /** Options of `putItem`. */
-export interface PutOptions<Item = Record<string, unknown>> {
+export interface PutItemOptions<Item = Record<string, unknown>> {
   /** `upsert` overwrites, `create` fails if the item exists, `replace` fails if it does not. @default 'upsert' */
   readonly mode?: PutMode;
   /** A condition the stored item must meet, made with `where`; ANDed with the mode's. @default - none */
@@ -19,7 +19,7 @@ export interface PutOptions<Item = Record<string, unknown>> {
 
 /** Writes a whole item. */
 export async function putItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, item: ItemOf<M, E>, { mode, condition }: PutOptions<ItemOf<M, E>> = {},
+  table: TableContext<M>, entity: E, item: ItemOf<M, E>, { mode, condition }: PutItemOptions<ItemOf<M, E>> = {},
 ): Promise<void> {
   const maintained = maintainedFor(table, entity);
   // An entity with unique values writes them with their guard items, in a transaction.

@@ -13,7 +13,7 @@ import type { AttributeValue, TransactWriteItemsCommandInput } from '@aws-sdk/cl
 import { guardKeyAttributes } from './unique';
 import { GUARD_OWNER_ATTRIBUTE } from '../../keys/unique-guard';
 import { TABLE_INDEX } from '../../model/model';
-import { attributeOf, attributeValue } from '../keys/values';
+import { attributeOf, attributeValue } from '../attributes/values';
 import { decodeStreamRecord } from '../streams/decode-stream';
 import { expiredByTtl, imageValues, StreamEventInput } from '../streams/stream-record';
 import type { TableContext } from '../table/context';
@@ -22,7 +22,7 @@ import { TransactWriteItemsCommand } from '../table/sdk';
 import { sendTransaction, TransactionCanceledError } from '../transact/send';
 
 /** Options of `releaseUniqueValues`. */
-export interface ReleaseOptions {
+export interface ReleaseUniqueValuesOptions {
   /**
    * Also release the values of items removed by requests, not only by time to live: for items
    * other code deleted with DeleteItem or BatchWriteItem, which leave guards as TTL does. The
@@ -62,7 +62,9 @@ export interface ReleaseResult {
  * before anything is sent, when such a record has no old image (the stream's view must be
  * OLD_IMAGE or NEW_AND_OLD_IMAGES).
  */
-export async function releaseUniqueValues<M>(table: TableContext<M>, event: StreamEventInput, options: ReleaseOptions = {}): Promise<ReleaseResult> {
+export async function releaseUniqueValues<M>(
+  table: TableContext<M>, event: StreamEventInput, options: ReleaseUniqueValuesOptions = {},
+): Promise<ReleaseResult> {
   const { model } = table;
   const pk = model.indexes[TABLE_INDEX].partitionKey;
   const sk = model.indexes[TABLE_INDEX].sortKey!;

@@ -1,12 +1,12 @@
 // Pure builders for single-item commands: manifest model + input -> SDK command input.
 // Nothing here talks to DynamoDB; client.ts sends what these return.
 import type { AttributeValue, DeleteItemCommandInput, GetItemCommandInput, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
-import type { MaintainedWrites } from './maintained-writes';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
+import { checkAttributeKeyValues, keyAttributes, tableKey, writeItemKeys } from '../attributes/item-keys';
+import { attributeOf, attributeValue, entityOf, itemAttributes } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { Where } from '../expressions/where';
-import { checkAttributeKeyValues, keyAttributes, tableKey, writeItemKeys } from '../keys/item-keys';
-import { attributeOf, attributeValue, entityOf, itemAttributes } from '../keys/values';
+import type { VersionTimestampHooks } from '../table/context';
 import { SingleTableError } from '../table/errors';
 
 type Values = Readonly<Record<string, unknown>>;
@@ -30,7 +30,7 @@ export function itemToWrite(model: TableModel, entity: EntityModel, item: Readon
  */
 export function buildPut(
   model: TableModel, tableName: string, entityName: string, item: Readonly<Record<string, unknown>>, mode: PutMode = 'upsert', condition?: Where<unknown>,
-  maintained?: MaintainedWrites,
+  maintained?: VersionTimestampHooks,
 ): PutItemCommandInput {
   const entity = entityOf(model, entityName);
   const kept = maintained?.put(model, entity, item);
@@ -93,7 +93,7 @@ export function buildGet(model: TableModel, tableName: string, entityName: strin
  */
 export function buildDelete(
   model: TableModel, tableName: string, entityName: string, key: Values, mustExist = false, condition?: Where<unknown>, version?: number,
-  maintained?: MaintainedWrites,
+  maintained?: VersionTimestampHooks,
 ): DeleteItemCommandInput {
   const entity = entityOf(model, entityName);
   const input: DeleteItemCommandInput = { TableName: tableName, Key: keyFromInput(model, entity, key), ReturnValues: 'ALL_OLD' };

@@ -6,24 +6,15 @@
 // as UNIQUE_VIOLATION.
 import { getItem } from './get-item';
 import { buildDelete, buildPut } from './requests';
-import { buildUpdate, touchedByOperator, UpdateOperators, UpdateOptions } from './update';
-import { ConditionalWriteInput, writeFailure } from './write-failure';
+import { buildUpdate, touchedByOperator } from './update';
+import { writeFailure } from './write-failure';
 import type { Where } from '../expressions/where';
-import type { TableContext } from '../table/context';
+import type { ConditionalWriteInput, TableContext, UniqueWriteOptions } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { TransactionCanceledError } from '../transact/send';
 import { transactWrite } from '../transact/transact-write';
 
 type Values = Record<string, unknown>;
-
-/** The options of a single-item write as the unique path reads them. */
-export interface UniqueWriteOptions extends Pick<UpdateOptions, 'readMissing'>, UpdateOperators {
-  readonly mode?: string;
-  readonly condition?: unknown;
-  readonly remove?: readonly string[];
-  readonly mustExist?: boolean;
-  readonly version?: number;
-}
 
 /**
  * The write of an entity with unique attributes, as a transaction with its guard writes; undefined

@@ -8,10 +8,10 @@ import type { AttributeValue, GetItemCommandInput, Put } from '@aws-sdk/client-d
 import { MAX_PARTITION_KEY_BYTES } from '../../keys/encoding';
 import { GUARD_OWNER_ATTRIBUTE, guardKey, guardMark, scopePrefix } from '../../keys/unique-guard';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
+import { checkSize, keyAttributes, tableKey } from '../attributes/item-keys';
+import { fromAttributeValue } from '../attributes/marshall';
+import { attributeOf } from '../attributes/values';
 import type { ExpressionRefs } from '../expressions/refs';
-import { checkSize, keyAttributes, tableKey } from '../keys/item-keys';
-import { fromAttributeValue } from '../keys/marshall';
-import { attributeOf } from '../keys/values';
 import { SingleTableError } from '../table/errors';
 
 type Item = Record<string, AttributeValue>;

@@ -2,9 +2,10 @@
 // `readMissing`, the other inputs of an index whose keys move are read first (update.ts).
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { collectionsOf, withItemCollectionRequest } from './item-collections';
-import { buildUpdate, UpdateExtras, UpdateOperators, updateReadingMissing } from './update';
+import { buildUpdate, UpdateExtras, updateReadingMissing } from './update';
+import type { UpdateOperators } from './update-options';
 import { writeFailure } from './write-failure';
-import type { EntityName, ItemOf, ResultItemOf } from '../../manifest/infer';
+import type { EntityName, ItemOf, ResultItemOf } from '../../model/infer';
 import { toItem } from '../query/results';
 import { maintainedFor, TableContext } from '../table/context';
 import { GetItemCommand, UpdateItemCommand } from '../table/sdk';

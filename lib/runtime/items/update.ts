@@ -6,54 +6,22 @@
 // moves); pass them too, let the update read them (`readMissing`), or write the whole item with
 // `putItem(..., { mode: 'replace' })`.
 import type { AttributeValue, GetItemCommandInput, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
-import type { ConditionParts, MaintainedWrites } from './maintained-writes';
 import { existenceCondition } from './requests';
-import type { ConditionFailedError } from './write-failure';
+import type { UpdateOperators } from './update-options';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
+import { checkAttributeKeyValues, indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from '../attributes/item-keys';
+import { fromAttributeValue, storableNumber } from '../attributes/marshall';
+import { attributeOf, attributeValue, entityOf } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { Where } from '../expressions/where';
-import { checkAttributeKeyValues, indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from '../keys/item-keys';
-import { fromAttributeValue, storableNumber } from '../keys/marshall';
-import { attributeOf, attributeValue, entityOf } from '../keys/values';
-import { SingleTableError } from '../table/errors';
-
-/** Options of an update. */
-export interface UpdateOptions {
-  /** Optional attributes to remove. @default - none */
-  readonly remove?: readonly string[];
-  /**
-   * When the update changes some inputs of an index's keys but not all, read the others from the
-   * stored item (a consistent GetItem of just those attributes) and update on the condition that
-   * they still hold the values read; when another writer changed them in between, read and try
-   * again, up to READ_MISSING_ATTEMPTS times. Without it such an update fails with
-   * PARTIAL_INDEX_UPDATE naming every missing attribute.
-   * @default false
-   */
-  readonly readMissing?: boolean;
-}
-
-/**
- * Update operators beside setting and removing, by attribute. None may touch an attribute a key is
- * composed from: the new value is computed by DynamoDB, so the index keys could not be.
- */
-export interface UpdateOperators {
-  /** NUMBER: add the number (negative to subtract); STRING_SET / NUMBER_SET: add the members. @default - none */
-  readonly add?: Readonly<Record<string, unknown>>;
-  /** LIST: append the elements (an absent list starts empty). @default - none */
-  readonly append?: Readonly<Record<string, unknown>>;
-  /** LIST: prepend the elements (an absent list starts empty). @default - none */
-  readonly prepend?: Readonly<Record<string, unknown>>;
-  /** STRING_SET / NUMBER_SET: delete the members (a set left empty is removed). @default - none */
-  readonly deleteFromSet?: Readonly<Record<string, unknown>>;
-  /** Set the value only where the item has none (if_not_exists). @default - none */
-  readonly setIfMissing?: Readonly<Record<string, unknown>>;
-}
+import type { ConditionParts, VersionTimestampHooks } from '../table/context';
+import { ConditionFailedError, SingleTableError } from '../table/errors';
 
 /** What an update adds beside its values and removals: operators, the caller's condition, and the hooks of a versioned or timestamped entity. */
 export interface UpdateExtras {
   readonly operators?: UpdateOperators;
   readonly condition?: Where<unknown>;
-  readonly maintained?: MaintainedWrites;
+  readonly maintained?: VersionTimestampHooks;
 }
 
 type OperatorName = keyof UpdateOperators;

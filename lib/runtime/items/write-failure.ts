@@ -3,43 +3,16 @@
 // inputs read for `readMissing`, and the caller's own condition. When the write asked DynamoDB for
 // the stored item on failure (ReturnValuesOnConditionCheckFailure: ALL_OLD, which it does whenever
 // there is more than existence to tell apart), the stored item says which part failed. A version
-// conflict is told by the table's maintained-write hooks (maintained-writes.ts) and a failed
+// conflict is told by the table's maintained-write hooks (version-timestamps.ts) and a failed
 // condition of the caller's by that condition (expressions/where.ts), so a handler whose writes
 // have neither carries none of their wording.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { tableKeyNames } from '../attributes/item-keys';
+import { fromItem } from '../attributes/marshall';
+import { valuesText } from '../attributes/values';
 import type { Where } from '../expressions/where';
-import { tableKeyNames } from '../keys/item-keys';
-import { fromItem } from '../keys/marshall';
-import { valuesText } from '../keys/values';
-import type { TableContext } from '../table/context';
-import { SingleTableError } from '../table/errors';
-
-/** A write refused by its condition: CONDITION_FAILED, or VERSION_CONFLICT for a versioned entity. */
-export class ConditionFailedError extends SingleTableError {
-  /**
-   * The item as stored when the write was refused (without key and type attributes), when the
-   * write asked for it (it had a condition of the caller's or a version); undefined when there was no item.
-   */
-  public readonly item?: Record<string, unknown>;
-  // Declared only: the maintained-write hooks set them on a VERSION_CONFLICT, so the class emits no code for them.
-  /** VERSION_CONFLICT: the version the write expected; undefined for a put that only creates. */
-  declare public readonly expectedVersion?: number;
-  /** VERSION_CONFLICT: the version stored. */
-  declare public readonly storedVersion?: number;
-
-  constructor(code: 'CONDITION_FAILED' | 'VERSION_CONFLICT', message: string, entity: string, cause: unknown, item?: Record<string, unknown>) {
-    super(code, message, { entity, cause });
-    this.name = 'ConditionFailedError';
-    this.item = item;
-  }
-}
-
-/** What of a write's input tells its condition's parts apart. */
-export interface ConditionalWriteInput {
-  readonly ConditionExpression?: string;
-  readonly ExpressionAttributeValues?: Record<string, AttributeValue>;
-  readonly ReturnValuesOnConditionCheckFailure?: string;
-}
+import type { ConditionalWriteInput, TableContext } from '../table/context';
+import { ConditionFailedError } from '../table/errors';
 
 /**
  * The error of a write refused by its condition; `values` hold the item's table key attributes.

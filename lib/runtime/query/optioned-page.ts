@@ -1,15 +1,16 @@
 // A pattern page with read options (filter, attributes): the plan finishes each request with them,
 // and they decide whether entries are fetched and which attributes results keep.
 import { IndexReader, patternPage } from './pattern-page';
-import { planQuery, QueryOptions } from './plan';
-import { optionedRead, ReadOptions } from './read-options';
+import { planQuery, UntypedQueryOptions } from './plan';
+import { optionedRead, UntypedReadOptions } from './read-options';
 import { EntityItem, keptOnly } from './results';
 import { FetchMode } from '../../model/model';
 import type { TableContext } from '../table/context';
 
 /** `patternPage` with `filter` and `attributes` applied; a bad option rejects, as every failure of a query does. */
 export async function optionedPage(
-  table: TableContext<unknown>, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions & ReadOptions, read: IndexReader,
+  table: TableContext<unknown>, patternName: string, input: Readonly<Record<string, unknown>>, options: UntypedQueryOptions & UntypedReadOptions,
+  read: IndexReader,
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const plan = planQuery(table.model, patternName, input, options);
   const optioned = optionedRead(table.model, plan.index, plan.pattern.entities, options, { pattern: patternName }, plan.pattern);

@@ -2,7 +2,6 @@
 // iterated (`for await`), it reads page after page, each when the previous one is used up, from
 // the cursor each page returns. Nothing is sent until it is awaited or iterated.
 import { SingleTableError } from '../table/errors';
-import type { QueryPage } from '../types';
 
 /** The paging options of a query or scan. */
 export interface PagingOptions {
@@ -14,6 +13,12 @@ export interface PagingOptions {
    * @default 1
    */
   readonly pages?: number | 'all';
+}
+
+/** One page of results; `cursor` is set when there may be more. */
+export interface QueryPage<T> {
+  readonly items: T[];
+  readonly cursor?: string;
 }
 
 /** A paged read: `await` it for one page (or `pages` merged), or iterate it with `for await` for every page from the cursor on. */

@@ -3,10 +3,10 @@
 // module's slice reader); a query with read options (filter, attributes) passes the plan those
 // options make (optioned-page.ts).
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { decodeCursor, encodeCursor } from './cursor';
 import { finishPage } from './finish-page';
-import { planQuery, QueryOptions, QueryPlan, queryBinding } from './plan';
+import { planQuery, UntypedQueryOptions, QueryPlan, queryBinding } from './plan';
 import type { EntityItem } from './results';
-import { decodeCursor, encodeCursor } from '../keys/cursor';
 import type { TableContext } from '../table/context';
 
 type Item = Record<string, AttributeValue>;
@@ -30,7 +30,7 @@ export async function patternPage(
   table: TableContext<unknown>,
   patternName: string,
   input: Readonly<Record<string, unknown>>,
-  options: QueryOptions,
+  options: UntypedQueryOptions,
   read: IndexReader,
   plan = planQuery(table.model, patternName, input, options),
 ): Promise<{ items: EntityItem[]; cursor?: string }> {

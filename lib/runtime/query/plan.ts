@@ -2,16 +2,16 @@
 // order, consistency and the Query input of one partition (one shard of a sharded index).
 // Everything that can be wrong with the input fails here, before any network call.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import { attributeKeyCondition } from './attribute-key-condition';
+import { AttributeComparison, ComposedPattern, KeyCondition, keyConditionFor, KeyedPattern, PatternKeys, patternKeys } from './key-condition';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../../keys/encoding';
 import { didYouMean } from '../../model/closest-name';
 import { IndexModel, PatternModel, populatesIndex, TableModel } from '../../model/model';
-import { attributeKeyCondition } from '../keys/attribute-key-condition';
-import { checkSize } from '../keys/item-keys';
-import { AttributeComparison, ComposedPattern, KeyCondition, keyConditionFor, KeyedPattern, PatternKeys, patternKeys } from '../keys/key-condition';
+import { checkSize } from '../attributes/item-keys';
 import { SingleTableError } from '../table/errors';
 
 /** Options of one query call. */
-export interface QueryOptions {
+export interface UntypedQueryOptions {
   /** Most items in the page. @default - DynamoDB's 1 MB page (sharded indexes: 100) */
   readonly limit?: number;
   /** Result order. @default - the pattern's order */
@@ -42,11 +42,11 @@ export interface QueryPlan extends BoundQuery {
   readonly index: IndexModel;
 }
 
-const NO_OPTIONS: QueryOptions = {};
+const NO_OPTIONS: UntypedQueryOptions = {};
 
 /** Plans a pattern's query; throws on any bad input. */
 export function planQuery(
-  model: TableModel, patternName: string, input: Readonly<Record<string, unknown>>, options: QueryOptions = NO_OPTIONS,
+  model: TableModel, patternName: string, input: Readonly<Record<string, unknown>>, options: UntypedQueryOptions = NO_OPTIONS,
 ): QueryPlan {
   const pattern = Object.hasOwn(model.patterns, patternName) ? model.patterns[patternName] : undefined;
   if (!pattern) {
@@ -66,7 +66,7 @@ export function planQuery(
  * `options.consistent ?? pattern.consistentRead`.
  */
 export function readOptions(
-  pattern: Pick<PatternModel, 'name' | 'consistentRead' | 'order'>, index: Pick<IndexModel, 'name' | 'type'>, options: QueryOptions,
+  pattern: Pick<PatternModel, 'name' | 'consistentRead' | 'order'>, index: Pick<IndexModel, 'name' | 'type'>, options: UntypedQueryOptions,
 ): boolean {
   const { limit, order } = options;
   if ((options.consistent ?? pattern.consistentRead) && index.type === 'GSI') {

@@ -3,9 +3,9 @@
 // Read options (filter, attributes) apply to every request; paging options say how many pages
 // an `await` reads, and iteration reads them all (./pages.ts).
 import { paged, Paged } from './pages';
-import type { PatternEntities, PatternInput, PatternName } from '../../manifest/infer';
+import type { PatternEntities, PatternInput, PatternName } from '../../model/infer';
 import type { TableContext } from '../table/context';
-import type { AttributeNameOf, QueryOptionsOf, SelectedItem } from '../types';
+import type { AttributeNameOf, QueryOptions, SelectedItem } from '../types';
 import { optionedPage } from './optioned-page';
 import { patternPage } from './pattern-page';
 import { readAnyPattern } from './read-index';
@@ -18,7 +18,7 @@ export function query<M, P extends PatternName<M>, A extends AttributeNameOf<M, 
   table: TableContext<M>,
   pattern: P,
   input: PatternInput<M, P>,
-  options: QueryOptionsOf<M, P, A> = {},
+  options: QueryOptions<M, P, A> = {},
 ): Paged<SelectedItem<M, PatternEntities<M, P>, A>> {
   const values = input as Readonly<Record<string, unknown>>;
   const optioned = options.filter !== undefined || options.attributes !== undefined;

@@ -14,7 +14,7 @@ import { SingleTableError } from '../table/errors';
 import type { ErrorContext } from '../table/errors';
 
 /** The read options, untyped (the operations type them from the manifest). */
-export interface ReadOptions {
+export interface UntypedReadOptions {
   /** Keeps only the items the condition (made by `where`) holds for; evaluated by DynamoDB after `limit` is counted. */
   readonly filter?: unknown;
   /** The only attributes results hold. */
@@ -36,7 +36,7 @@ export interface OptionedRead {
  * `finish` adds them to each request.
  */
 export function optionedRead(
-  model: TableModel, index: IndexModel, entities: readonly string[], options: ReadOptions, place: ErrorContext, pattern?: PatternModel,
+  model: TableModel, index: IndexModel, entities: readonly string[], options: UntypedReadOptions, place: ErrorContext, pattern?: PatternModel,
 ): OptionedRead {
   const projected = options.attributes === undefined ? undefined : projectedRead(model, index, entities, options.attributes, place);
   if (pattern && projected) checkDeclaredReads(pattern, options.attributes!);

@@ -5,7 +5,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DATE_SEGMENT, decodeNumber, decodeString, NUMBER_SEGMENT } from '../../keys/encoding';
 import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
-import { fromItem } from '../keys/marshall';
+import { fromItem } from '../attributes/marshall';
 
 /** One typed result: the entity's name and its item. */
 export interface EntityItem {

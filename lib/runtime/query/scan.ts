@@ -2,23 +2,23 @@
 // segments (Segment / TotalSegments) are read at once, and one cursor holds every segment's
 // position, so a scan resumes where it stopped, segment by segment.
 import type { AttributeValue, ScanCommandInput } from '@aws-sdk/client-dynamodb';
-import { paged, Paged, PagingOptions } from './pages';
-import { optionedRead, ReadOptions } from './read-options';
+import { decodeCursor, encodeCursor } from './cursor';
+import { paged, Paged, PagingOptions, QueryPage } from './pages';
+import { optionedRead, UntypedReadOptions } from './read-options';
 import { EntityItem, keptOnly, ResultShape, toEntityItems } from './results';
-import type { EntityName } from '../../manifest/infer';
+import type { EntityName } from '../../model/infer';
 import { TABLE_INDEX, TableModel } from '../../model/model';
-import { decodeCursor, encodeCursor } from '../keys/cursor';
-import { entityOf } from '../keys/values';
+import { entityOf } from '../attributes/values';
 import type { TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { ScanCommand } from '../table/sdk';
 import { send } from '../table/send';
-import type { AttributeNameOf, QueryPage, ReadOptionsOf, SelectedItem } from '../types';
+import type { AttributeNameOf, ReadOptions, SelectedItem } from '../types';
 
 type Item = Record<string, AttributeValue>;
 
 /** Options of `scan`; `filter` and `attributes` apply as on queries. */
-export type ScanOptions<M = unknown, E extends EntityName<M> = EntityName<M>, A extends string = string> = ReadOptionsOf<M, E, A> & {
+export type ScanOptions<M = unknown, E extends EntityName<M> = EntityName<M>, A extends string = string> = ReadOptions<M, E, A> & {
   /** The entities to return; the scan filters on the type attribute. @default - every entity */
   readonly entities?: readonly E[];
   /** Splits the table into this many segments (TotalSegments), read in parallel. @default - one sequential scan */
@@ -135,7 +135,7 @@ function planScan(model: TableModel, tableName: string, options: ScanOptions<unk
   if (Object.keys(values).length) input.ExpressionAttributeValues = values;
   let shape: ResultShape = { index: TABLE_INDEX, decodeKeys: false };
   if (options.attributes !== undefined || options.filter !== undefined) {
-    const read = optionedRead(model, table, entities, options as ReadOptions, {});
+    const read = optionedRead(model, table, entities, options as UntypedReadOptions, {});
     read.finish(input);
     shape = read.shape ?? shape;
   }

@@ -12,11 +12,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { expiredByTtl, imageValues, StreamEventInput, StreamEventName, StreamRecordInput } from './stream-record';
 import { decodeString, encodeString } from '../../keys/encoding';
-import type { EntityName, ResultItemOf } from '../../manifest/infer';
-import { AttributeKind, SingleTableManifest } from '../../manifest/structs';
 import { didYouMean } from '../../model/closest-name';
+import type { EntityName, ResultItemOf } from '../../model/infer';
+import { AttributeKind, SingleTableManifest } from '../../model/manifest';
 import { EntityModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
-import { fromItem } from '../keys/marshall';
+import { fromItem } from '../attributes/marshall';
 import { parseKey } from '../query/results';
 import { SingleTableError } from '../table/errors';
 import type { KeyOf } from '../types';
@@ -53,7 +53,7 @@ export type StreamChange<M, E extends EntityName<M> = EntityName<M>> = E extends
 } : never;
 
 /** Options of `decodeStream`. */
-export interface StreamDecodeOptions<E extends string = string> {
+export interface DecodeStreamOptions<E extends string = string> {
   /** Only changes of these entities. @default - every entity */
   readonly entities?: readonly E[];
   /** Only these kinds of change. @default - INSERT, MODIFY and REMOVE */
@@ -95,7 +95,7 @@ export function decodeStreamRecord<M>(decoder: StreamDecoder<M>, record: StreamR
  * model's entities and, with options, changes of other entities or kinds. Sends nothing.
  */
 export function decodeStream<M, E extends EntityName<M> = EntityName<M>>(
-  decoder: StreamDecoder<M>, event: StreamEventInput, options: StreamDecodeOptions<E> = {},
+  decoder: StreamDecoder<M>, event: StreamEventInput, options: DecodeStreamOptions<E> = {},
 ): StreamChange<M, E>[] {
   const entities = options.entities && new Set<string>(options.entities);
   entities?.forEach((name) => {

@@ -1,21 +1,25 @@
 // The context every operation takes: the model, the table name, the SDK client and the options.
 // Built once per container, at cold start, from the compiled model file; the operations
 // (items/, query/, batch/, transact/, streams/) are plain functions over it, so a handler's
-// bundle holds only those it calls.
-import { SingleTableError } from './errors';
+// bundle holds only those it calls. The types of the options live here too, with the contract of
+// the maintained-write hooks an option carries, so the writes that implement them import this
+// file and nothing here imports them.
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { ConditionFailedError, SingleTableError } from './errors';
 import { checkFingerprint } from './fingerprint-check';
 import { deployedModel, loadModel } from './load-model';
 import type { RetryPolicy } from './retry';
 import { DynamoDBClient } from './sdk';
-import type { SingleTableManifest } from '../../manifest/structs';
 import { TABLE_NAME_ENV } from '../../model/environment';
 import type { ModelFile } from '../../model/format';
+import type { SingleTableManifest } from '../../model/manifest';
 import type { EntityModel, TableModel } from '../../model/model';
-import type { ItemCollectionReporting } from '../items/item-collections';
-import type { MaintainedWrites } from '../items/maintained-writes';
+import type { UpdateOperators, UntypedUpdateItemOptions } from '../items/update-options';
+
+type Values = Readonly<Record<string, unknown>>;
 
 /** Options of `openTable` (and of `createClient`). */
-export interface ClientOptions {
+export interface OpenTableOptions {
   /**
    * The compiled model, for tests and scripts (a `.model.json` that `single-table generate` writes);
    * checked against SINGLE_TABLE_FINGERPRINT when that is set.
@@ -54,7 +58,7 @@ export interface TableContext<M = SingleTableManifest> {
   /** The SDK client it sends with. */
   readonly dynamodb: DynamoDBClient;
   /** The options it was opened with. */
-  readonly options: ClientOptions;
+  readonly options: OpenTableOptions;
   /** Attributes results leave out: key attributes and the type attribute (storage details). */
   readonly strip: ReadonlySet<string>;
   /** The hooks of versioned, timestamped and unique entities' writes (`maintainedWrites`); set whenever the model has such an entity. */
@@ -72,7 +76,7 @@ export interface TableContext<M = SingleTableManifest> {
  *     import type { manifest } from './manifest';
  *     const table = openTable<typeof manifest>();
  */
-export function openTable<M = SingleTableManifest>(options: ClientOptions = {}): TableContext<M> {
+export function openTable<M = SingleTableManifest>(options: OpenTableOptions = {}): TableContext<M> {
   const { model } = options;
   return contextOf<M>(model === undefined ? deployedModel() : loadModel(model), options, model !== undefined);
 }
@@ -81,7 +85,7 @@ export function openTable<M = SingleTableManifest>(options: ClientOptions = {}):
  * The context of a loaded model: table name, SDK client, and the maintained-write hooks when given;
  * a model the code carries (`carried`) is checked against the deployed manifest's fingerprint.
  */
-export function contextOf<M>(model: TableModel, options: ClientOptions, carried: boolean): TableContext<M> {
+export function contextOf<M>(model: TableModel, options: OpenTableOptions, carried: boolean): TableContext<M> {
   return {
     model,
     ...connect(carried ? model.fingerprint : undefined, options),
@@ -109,9 +113,112 @@ export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'main
 }
 
 /** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint (if any) is checked. */
-export function connect(fingerprint: string | undefined, options: ClientOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
+export function connect(fingerprint: string | undefined, options: OpenTableOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
   if (fingerprint !== undefined) checkFingerprint(fingerprint);
   return { tableName, dynamodb: options.client ?? new DynamoDBClient({}), options };
+}
+
+/** One item collection's size estimate, as a write on a table with LSIs returned it. */
+export interface ItemCollectionEstimate {
+  /** The table written to. */
+  readonly tableName: string;
+  /** The collection's partition key value (as stored, e.g. `CUSTOMER#ann`). */
+  readonly partitionKey?: string;
+  /** The estimate's lower bound, in GB. */
+  readonly lowerBoundGB: number;
+  /** The estimate's upper bound, in GB; DynamoDB rejects writes that take a collection past 10 GB. */
+  readonly upperBoundGB: number;
+}
+
+/**
+ * What the runtime does with the size estimates writes return on a table with LSIs:
+ * - `'emf'`: one CloudWatch Embedded Metric Format line per estimate on stdout (the metric the
+ *   construct's item collection alarm watches), and a warning from 8 GB;
+ * - `'off'`: writes do not ask for estimates, and nothing is logged;
+ * - a function: called with each estimate (the write has succeeded; an error it throws is logged,
+ *   never thrown to the writer).
+ */
+export type ItemCollectionReporting = 'emf' | 'off' | ((estimate: ItemCollectionEstimate) => void);
+
+/** What of a write's input tells its condition's parts apart. */
+export interface ConditionalWriteInput {
+  readonly ConditionExpression?: string;
+  readonly ExpressionAttributeValues?: Record<string, AttributeValue>;
+  readonly ReturnValuesOnConditionCheckFailure?: string;
+}
+
+/** The options of a single-item write as the unique path reads them. */
+export interface UniqueWriteOptions extends Pick<UntypedUpdateItemOptions, 'readMissing'>, UpdateOperators {
+  readonly mode?: string;
+  readonly condition?: unknown;
+  readonly remove?: readonly string[];
+  readonly mustExist?: boolean;
+  readonly version?: number;
+}
+
+/** A condition of a single-item write, as a command input holds it. */
+export interface ConditionParts {
+  readonly ConditionExpression: string;
+  readonly ExpressionAttributeNames: Record<string, string>;
+  readonly ExpressionAttributeValues?: Record<string, AttributeValue>;
+  /** Set where the stored item tells a version conflict apart. */
+  readonly ReturnValuesOnConditionCheckFailure?: 'ALL_OLD';
+}
+
+/** A put as the hooks shape it: the item with the attributes the runtime keeps, and a versioned entity's condition. */
+export interface MaintainedPut {
+  readonly item: Values;
+  /** A versioned entity: the condition of the put in `mode` (undefined: the mode's own existence condition). */
+  readonly condition?: (mode: string) => ConditionParts;
+}
+
+/** An update as the hooks shape it. */
+export interface MaintainedUpdate {
+  /** The input with the next version and updatedAt. */
+  readonly input: Values;
+  /** A versioned entity: the item exists at the version the update read. */
+  readonly condition?: ConditionParts;
+  /** Attributes the runtime sets, which no update operator may change. */
+  readonly owned: readonly string[];
+}
+
+/** How a refused write is worded: the reason, and VERSION_CONFLICT with the versions expected and stored. */
+export type FailureWording = (why: string, code?: 'VERSION_CONFLICT') => ConditionFailedError;
+
+/**
+ * Hooks of single-item writes (put, update, delete) for entities with a version, timestamps or
+ * unique attributes: `openTable` refuses a model with such an entity without them.
+ */
+export interface MaintainedWrites extends VersionTimestampHooks {
+  /**
+   * The write of an entity with unique attributes as a transaction with its guard writes;
+   * undefined when the write touches no unique value and goes as the single-item operation.
+   */
+  readonly unique: UniqueWrite;
+}
+
+/** The write of an entity with unique attributes (items/unique-write.ts), as the hooks hold it. */
+export type UniqueWrite = (
+  table: TableContext<unknown>, op: 'put' | 'update' | 'delete', entity: string, values: Record<string, unknown>, options: UniqueWriteOptions,
+) => Promise<unknown> | undefined;
+
+/** The hooks of the version and timestamps an entity keeps; transactions take them themselves. */
+export interface VersionTimestampHooks {
+  /**
+   * A put's item with the next version (1 for a create) and the timestamps, and its version
+   * condition, stamped `now` (ISO-8601 UTC; the current time when not given).
+   */
+  put(model: TableModel, entity: EntityModel, item: Values, now?: string): MaintainedPut;
+  /** An update's input with the next version and updatedAt (`now`, default the current time), and its version condition. */
+  update(model: TableModel, entity: EntityModel, given: Values, now?: string): MaintainedUpdate;
+  /** The condition of a delete at the version the caller read. */
+  deleteAt(model: TableModel, entity: EntityModel, version: number): ConditionParts;
+  /** A batch put's item with the timestamps. */
+  stamp(entity: EntityModel, item: Values): Values;
+  /** VERSION_CONFLICT when the version is what refused the write; undefined otherwise. */
+  conflict(
+    entity: EntityModel, input: ConditionalWriteInput, stored: Record<string, AttributeValue>, creates: boolean, fail: FailureWording,
+  ): ConditionFailedError | undefined;
 }

@@ -103,3 +103,23 @@ function jsonSafe(_key: string, value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
   return value instanceof Set ? [...value] : value;
 }
+
+/** A write refused by its condition: CONDITION_FAILED, or VERSION_CONFLICT for a versioned entity. */
+export class ConditionFailedError extends SingleTableError {
+  /**
+   * The item as stored when the write was refused (without key and type attributes), when the
+   * write asked for it (it had a condition of the caller's or a version); undefined when there was no item.
+   */
+  public readonly item?: Record<string, unknown>;
+  // Declared only: the maintained-write hooks set them on a VERSION_CONFLICT, so the class emits no code for them.
+  /** VERSION_CONFLICT: the version the write expected; undefined for a put that only creates. */
+  declare public readonly expectedVersion?: number;
+  /** VERSION_CONFLICT: the version stored. */
+  declare public readonly storedVersion?: number;
+
+  constructor(code: 'CONDITION_FAILED' | 'VERSION_CONFLICT', message: string, entity: string, cause: unknown, item?: Record<string, unknown>) {
+    super(code, message, { entity, cause });
+    this.name = 'ConditionFailedError';
+    this.item = item;
+  }
+}

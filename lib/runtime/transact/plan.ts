@@ -6,14 +6,16 @@
 import type { AttributeValue, ConditionCheck, GetItemCommandInput, Put, TransactWriteItem, Update } from '@aws-sdk/client-dynamodb';
 import type { TransactItemRef } from './send';
 import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
+import { keyAttributes, tableKey, tableKeyNames } from '../attributes/item-keys';
+import { entityOf, valuesText } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import { ExpressionPlaceholders, ExpressionRefs } from '../expressions/refs';
-import { MaintainedWrites, maintainedWrites } from '../items/maintained-writes';
 import { buildDelete, buildPut, keyFromInput } from '../items/requests';
 import { GuardWrite, guardItem, guardWrites, heldByCondition, unchangedCondition } from '../items/unique';
-import { buildUpdate, missingIndexInputs, partialIndexUpdateInTransaction, touchedByOperator, UpdateOperators } from '../items/update';
-import { keyAttributes, tableKey, tableKeyNames } from '../keys/item-keys';
-import { entityOf, valuesText } from '../keys/values';
+import { buildUpdate, missingIndexInputs, partialIndexUpdateInTransaction, touchedByOperator } from '../items/update';
+import type { UpdateOperators } from '../items/update-options';
+import { versionTimestampHooks } from '../items/version-timestamps';
+import type { VersionTimestampHooks } from '../table/context';
 import { SingleTableError } from '../table/errors';
 
 type Item = Record<string, AttributeValue>;
@@ -177,12 +179,12 @@ export function buildReadStamp(
   return { input, attribute };
 }
 
-/** The maintained-write hooks with the transaction's time. */
-function stampedAt(now: string): MaintainedWrites {
+/** The version and timestamp hooks with the transaction's time. */
+function stampedAt(now: string): VersionTimestampHooks {
   return {
-    ...maintainedWrites,
-    put: (m, e, item) => maintainedWrites.put(m, e, item, now),
-    update: (m, e, given) => maintainedWrites.update(m, e, given, now),
+    ...versionTimestampHooks,
+    put: (m, e, item) => versionTimestampHooks.put(m, e, item, now),
+    update: (m, e, given) => versionTimestampHooks.update(m, e, given, now),
   };
 }
 
@@ -223,7 +225,7 @@ function guardRequests(
 
 /** One action's own item, what its unique attributes hold after it, and the item's table key (a guard's owner). */
 function actionItem(
-  model: TableModel, tableName: string, entity: EntityModel, action: UntypedAction, i: number, maintained: MaintainedWrites,
+  model: TableModel, tableName: string, entity: EntityModel, action: UntypedAction, i: number, maintained: VersionTimestampHooks,
 ): { item: TransactWriteItem; after?: Values; owner: Item } {
   const name = entity.name;
   switch (action.type) {

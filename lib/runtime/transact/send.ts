@@ -7,8 +7,8 @@
 // SDK's own retry) or that is still in progress (TransactionInProgressException) is one
 // idempotent request: DynamoDB applies it at most once within 10 minutes.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { valuesText } from '../attributes/values';
 import type { GuardRef } from '../items/unique';
-import { valuesText } from '../keys/values';
 import type { TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { backoff, RetryPolicy } from '../table/retry';

@@ -2,10 +2,10 @@
 // the reads), at twice the read units of strongly consistent reads. Results in request order.
 import { MAX_TRANSACT_ITEMS } from './plan';
 import { sendTransaction, TransactItemRef } from './send';
-import type { EntityName, TaggedItem } from '../../manifest/infer';
+import type { EntityName, TaggedItem } from '../../model/infer';
 import { TABLE_INDEX } from '../../model/model';
+import { entityOf, valuesText } from '../attributes/values';
 import { keyFromInput } from '../items/requests';
-import { entityOf, valuesText } from '../keys/values';
 import { toItem } from '../query/results';
 import type { TableContext } from '../table/context';
 import { SingleTableError } from '../table/errors';

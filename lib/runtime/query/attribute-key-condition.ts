@@ -4,13 +4,13 @@
 // equality but the last one given, which takes the pattern's condition (BEGINS_WITH: a prefix of
 // a STRING or DATE; DynamoDB's begins_with takes no number).
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { checkSize } from './item-keys';
+import { compareUtf8 } from './fanout-order';
 import type { AttributeComparison, KeyCondition } from './key-condition';
 import { checkNames } from './key-condition';
-import { VALUE_KINDS, valuesText } from './values';
 import { DATE_RULE, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, mustBe } from '../../keys/encoding';
 import type { IndexModel, KeyAttributeModel, PatternModel } from '../../model/model';
-import { compareUtf8 } from '../query/fanout-order';
+import { checkSize } from '../attributes/item-keys';
+import { VALUE_KINDS, valuesText } from '../attributes/values';
 import { SingleTableError } from '../table/errors';
 
 type Input = Readonly<Record<string, unknown>>;

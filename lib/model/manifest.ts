@@ -1,7 +1,8 @@
-// The access-pattern manifest: plain data that users write once and that drives the construct,
-// the runtime and the reports. Everything here is a jsii struct or enum, so Python, Java and .NET
-// CDK users can pass a manifest too. This file must not import aws-cdk-lib or constructs: the
-// Lambda runtime reads the same manifest.
+// The access-pattern manifest's shape: plain data that users write once and that drives the
+// construct, the runtime and the reports. Everything here is a jsii struct or enum, so Python, Java
+// and .NET CDK users can pass a manifest too. It lives in the model's home, beside the compiled
+// model whose enums it defines, because the runtime exports it and types its items from it (./infer.ts),
+// and a Lambda's imports never reach the compiler (lib/manifest). It imports nothing.
 
 /** The type of an entity attribute. Decides validation, key encoding and the stored value. */
 export enum AttributeKind {

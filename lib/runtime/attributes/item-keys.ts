@@ -2,6 +2,10 @@
 // every index slot the entity populates (absent when an input is missing, empty or false, so the
 // item stays out of a sparse index), shard suffixes, and UTF-8 size limits that DynamoDB enforces
 // but local engines do not.
+//
+// runtime/attributes turns an item's values into the attributes a request sends: values.ts checks
+// and converts them, marshall.ts converts AttributeValues both ways, this file composes the key
+// attributes with the key formats of lib/keys.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { encodeValue, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SegmentResult, utf8Length } from '../../keys/encoding';
 import { shardedKey, shardForItem, shardForValue } from '../../keys/shard';

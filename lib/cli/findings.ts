@@ -1,9 +1,10 @@
-// Manifest to model for the commands that need a valid one; on errors they print every finding,
-// located, and fail, pointing at `check`.
+// How the commands print findings, and the model of a manifest for the commands that need a valid
+// one (compiled by lib/manifest/compile.ts, the one compile entry): on errors they print every
+// finding, located, and fail, pointing at `check`.
 import { CliError } from './io';
 import { checkManifest } from '../manifest/compile';
 import { DiagnosticLevel, ManifestDiagnostic } from '../manifest/diagnostics';
-import { SingleTableManifest } from '../manifest/structs';
+import { SingleTableManifest } from '../model/manifest';
 import { TableModel } from '../model/model';
 
 /** One finding as the CLI prints it: level, code and location, then the fix. */

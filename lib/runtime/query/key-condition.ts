@@ -5,12 +5,12 @@
 // A pattern over several entities composes the prefix their sort keys share (resolve.ts), so a
 // parent `X#a` and its children `X#a#CHILD#...` come back from one query.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { keyError } from './item-keys';
-import { valuesText } from './values';
+import { compareUtf8 } from './fanout-order';
 import { mustBe, stringSegment } from '../../keys/encoding';
 import { composeParts, composePrefix, TemplateParts, templateParts } from '../../keys/template';
 import { KeyTemplateModel, PatternModel, SortKeyCoverage, TableModel } from '../../model/model';
-import { compareUtf8 } from '../query/fanout-order';
+import { keyError } from '../attributes/item-keys';
+import { valuesText } from '../attributes/values';
 import { SingleTableError } from '../table/errors';
 
 

@@ -1,7 +1,7 @@
 // TypeScript-only types inferred from a manifest literal: item types per entity and input types
 // per access pattern, so a typo in an attribute, entity or pattern name is a compile error.
 // Not part of the jsii surface (generics); exported from `cdk-single-table/runtime`.
-import type { AttributeKind, SingleTableManifest, SortKeyCondition } from './structs';
+import type { AttributeKind, SingleTableManifest, SortKeyCondition } from './manifest';
 
 /** A manifest type with every array readonly, so `const` inference can match it. */
 export type ManifestLiteral<T = SingleTableManifest> = T extends readonly (infer U)[]
