@@ -7,14 +7,6 @@ import { dirname, join, normalize, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
-/**
- * Circles still to break, each named by the one folder that holds all its files. Remove an entry
- * once its folder has none: the last test fails while an entry names a folder without a circle.
- */
-const KNOWN: readonly string[] = [
-  'lib/runtime/',
-];
-
 type Graph = ReadonlyMap<string, readonly string[]>;
 
 /** The files under `dir` (relative to ROOT) whose names end with `ext`. */
@@ -93,7 +85,6 @@ function describe(circle: readonly string[], graph: Graph): string {
 const read = (files: string[]) => new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
 const sources = graphOf(read(sourceFiles('lib', '.ts')));
 const circles = circlesOf(sources);
-const isKnown = (circle: readonly string[]) => KNOWN.some((folder) => circle.every((file) => file.startsWith(folder)));
 
 test('the reading finds every kind of import, and the circles they close', () => {
   const ts = new Map([
@@ -109,11 +100,7 @@ test('the reading finds every kind of import, and the circles they close', () =>
   expect(circlesOf(new Map([['x.ts', ['x.ts']], ['y.ts', []]]))).toEqual([['x.ts']]);
 });
 
-test('no import circles in lib/, apart from the folders still listed as known', () => {
+test('no import circles in lib/', () => {
   expect([...sources.keys()].filter((f) => f.startsWith('lib/')).length).toBeGreaterThan(100);
-  expect(circles.filter((c) => !isKnown(c)).map((c) => describe(c, sources))).toEqual([]);
-});
-
-test('each folder listed as known still has a circle', () => {
-  expect(KNOWN.filter((folder) => !circles.some((c) => c.every((file) => file.startsWith(folder))))).toEqual([]);
+  expect(circles.map((c) => describe(c, sources))).toEqual([]);
 });
