@@ -31,7 +31,8 @@ export async function readShards(
   const sort = shardAttribute ? index.sortAttributes! : undefined;
   const partition: Record<string, AttributeValue> = {};
   for (const c of shardAttribute ? condition.attributes!.slice(0, index.partitionAttributes!.length) : []) partition[c.attribute] = c.values[0];
-  const valueOf = (shard: number): AttributeValue => (shardAttribute ? { N: String(shard) } : { S: shardedKey(condition.pk, shard, model.delimiter) });
+  const valueOf = (shard: number): AttributeValue =>
+    (shardAttribute ? { N: String(shard) } : { S: shardedKey(condition.pk, shard, model.delimiter) });
   const placeholder = shardAttribute ? ':shard' : ':pk';
   const result = await fanOutQuery((shard, start, limit) => sendQuery(table, shardQueryInput(base, placeholder, valueOf(shard), start, limit)), {
     shards,
