@@ -208,11 +208,19 @@ test('HOT_PARTITION_KEY: low-cardinality partition attributes; the fix shards th
   const found = findings(m).filter((d) => d.code === 'HOT_PARTITION_KEY');
   expect(found.map((d) => d.location)).toEqual(['index ByStatus, entity Invoice', 'index ByStatus, entity CreditNote']);
   expect(found[0].message).toContain('partition attributes ["status"] have at most 4 value(s) (status: 4 distinct values)');
-  expect(found[0].fix).toMatch(/^shard the index: globalIndexes\.ByStatus\.sharding = \{ peakWritesPerSecond: <peak writes\/s> \} \(the runtime writes the shard into the NUMBER attribute ByStatusShard, the last partition key attribute\); or add a high-cardinality attribute to globalIndexes\.ByStatus\.partitionAttributes \(up to 3 beside the shard\)/);
+  expect(found[0].fix).toMatch(/^shard the index: globalIndexes\.ByStatus\.sharding = \{ peakWritesPerSecond: <peak writes\/s> \} \(the runtime writes the shard into the NUMBER attribute ByStatusShard, the last partition key attribute\); or add a high-cardinality attribute to globalIndexes\.ByStatus\.partitionAttributes \(up to 4\)/);
   const rated = edited((d) => { d.globalIndexes!.ByStatus.partitionAttributes = ['status']; d.entities.Invoice.writesPerSecond = 3000; });
   expect(findings(rated).find((d) => d.code === 'HOT_PARTITION_KEY')!.fix).toContain('globalIndexes.ByStatus.sharding = { shardCount: 4 }');
   const sharded = edited((d) => { d.globalIndexes!.ByStatus.partitionAttributes = ['status']; d.globalIndexes!.ByStatus.sharding = { shardCount: 4 }; });
   expect(findings(sharded).map((d) => d.code)).not.toContain('HOT_PARTITION_KEY');
+  // Four partition attributes leave no room for the shard: the fix makes room first.
+  const full = edited((d) => {
+    for (const e of [d.entities.Invoice, d.entities.CreditNote]) {
+      for (const n of ['desk', 'team', 'shift']) e.attributes![n] = { type: AttributeKind.STRING, required: true, distinctValues: 2 };
+    }
+    d.globalIndexes!.ByStatus.partitionAttributes = ['status', 'desk', 'team', 'shift'];
+  });
+  expect(findings(full).find((d) => d.code === 'HOT_PARTITION_KEY')?.fix ?? '').toMatch(/^shard the index: move one of the 4 partitionAttributes to sortAttributes \(the shard takes a partition key attribute\), then globalIndexes\.ByStatus\.sharding = /);
 });
 
 test('KEY_ATTRIBUTE_NAME_INVALID: a name longer than DynamoDB allows for a key attribute', () => {

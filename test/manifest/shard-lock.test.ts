@@ -100,3 +100,10 @@ test('a sharded multi-attribute index is recorded and checked like a composed on
   expect(resharded.diagnostics.map((d) => [d.code, d.location, d.fix])).toEqual([['SHARD_LOCK_COUNT_MISSING', 'index ByStatus', 'add 4 to previousShardCounts: previousShardCounts: [4]']]);
   expect(applyShardLock(attributeKeyed({ shardCount: 8, previousShardCounts: [4] }), 'app', first.text).recorded).toEqual({ ByStatus: { counts: [8], strategies: [] } });
 });
+
+test('a multi-attribute index no longer sharded: the lock says its key would lose the shard attribute', () => {
+  const { text } = applyShardLock(compileManifest(shardedTournamentManifest({ shardCount: 4 })).model, 'app', undefined);
+  const { diagnostics } = applyShardLock(compileManifest(shardedTournamentManifest()).model, 'app', text);
+  expect(diagnostics.map((d) => d.code)).toEqual(['SHARD_LOCK_INDEX_UNSHARDED']);
+  expect(diagnostics[0].message).toContain("items written since hold the shard attribute ByStatusShard, which the index's key no longer has: a deployed GSI's key cannot change");
+});

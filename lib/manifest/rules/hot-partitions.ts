@@ -48,14 +48,16 @@ export const lowCardinalityKeysAreSharded: ManifestRule = (model, _manifest, sin
       const key = index.partitionAttributes
         ? `partition attributes ${JSON.stringify(index.partitionAttributes.map((a) => a.name))}`
         : `partition key ${JSON.stringify(entity.keys[index.name].pk.source)}`;
+      const full = index.partitionAttributes?.length === MAX_KEY_ATTRIBUTES;
       const load = rate === undefined
         ? `${entity.name} declares no writesPerSecond, so its writes are assumed able to exceed`
         : `${entity.name}'s ${rate} writes/s x ${units} write unit(s) = ${rate * units} units/s exceed`;
       sink.warning('HOT_PARTITION_KEY', `index ${index.name}, entity ${entity.name}`,
         `${key} ha${index.partitionAttributes ? 've' : 's'} at most ${values} value(s) (${describeValues(entity, index)}), and one value can take every write; ${load} the ${PARTITION_WRITE_UNITS} write units/s one partition takes`,
-        `shard the index: globalIndexes.${index.name}.sharding = { ${rate === undefined ? 'peakWritesPerSecond: <peak writes/s>' : `shardCount: ${shardsFor(rate * units)}`} }${
+        `shard the index: ${full ? `move one of the ${MAX_KEY_ATTRIBUTES} partitionAttributes to sortAttributes (the shard takes a partition key attribute), then ` : ''}globalIndexes.${index.name}.sharding = { ${
+          rate === undefined ? 'peakWritesPerSecond: <peak writes/s>' : `shardCount: ${shardsFor(rate * units)}`} }${
           index.partitionAttributes ? ` (the runtime writes the shard into the NUMBER attribute ${shardKeyAttributeName(index.name)}, the last partition key attribute)` : ''}; or add a high-cardinality attribute to ${
-          index.partitionAttributes ? `globalIndexes.${index.name}.partitionAttributes (up to ${MAX_KEY_ATTRIBUTES - 1} beside the shard)` : 'the partition key'}; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`);
+          index.partitionAttributes ? `globalIndexes.${index.name}.partitionAttributes (up to ${MAX_KEY_ATTRIBUTES})` : 'the partition key'}; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`);
     }
   }
 };
