@@ -38,7 +38,8 @@ def compile_fast_write(keys: EntityKeys) -> FastWrite | None:
         return None
     env: dict[str, Any] = {'search': _escapable(model.escape_char).search, 'encode_number': encode_number, 'js_number_text': js_number_text,
                            'normalize_date': normalize_date, 'shard': keys._shard, 'fnv1a': fnv1a, 'mix32': mix32,
-                           'between': keys.between_table_keys.after, 'Slots': [slot for slot, *_ in keys.slot_plan]}
+                           'between': keys.between_table_keys.after, 'Slots': [slot for slot, *_ in keys.slot_plan],
+                           'AttributeShards': keys.attribute_shards}
     lines = ['def fast_write(item):', '    if item.__class__ is not dict:', '        return None', '    get = item.get', '    out = {}']
     segment = {}
     for i, (name, kind, check, required) in enumerate(keys.attribute_checks):
@@ -116,6 +117,12 @@ def compile_fast_write(keys: EntityKeys) -> FastWrite | None:
             number = pk_number if pk_number is not None else sk_number
             lines.append(f'    if k{number} is not None:')
             lines += ['        ' + x for x in inner]
+    for s, slot in enumerate(keys.attribute_shards):
+        # A sharded multi-attribute GSI: the shard as a number of its own (RANDOM inlined as above).
+        shards = slot.index['shards']
+        shard = (f'mix32(fnv1a({sk}[{len(keys.table_sk_head)}:], between(fnv1a({pk}[{len(keys.table_pk_head)}:], {keys.table_pk_seed})))) '
+                 f"% {shards['writeCount']}" if slot.shard_kind is None else f'shard(AttributeShards[{s}], item, table)')
+        lines.append(f"    out[{shards['keyAttribute']!r}] = {{'N': str({shard})}}")
     lines.append(f"    out[{model.type_attribute!r}] = {{'S': {entity['typeValue']!r}}}")
     lines.append('    return out')
     exec(compile('\n'.join(lines), f'<single-table put of {entity["name"]}>', 'exec'), env)  # noqa: S102 - code made from the model's own names, each repr()'d

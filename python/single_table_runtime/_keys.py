@@ -156,12 +156,13 @@ class EntityKeys:
             if name == 'table':
                 continue
             index = model.indexes[name]
-            shards = index.get('shards')
-            shard_kind = entity['attributes'][shards['attribute']]['type'] if shards and shards['strategy'] == 'ATTRIBUTE' else None
             self.slots.append(_Slot(index, keys, None if index['type'] == 'LSI' else template_parts(keys['pk'], d),
-                                    template_parts(keys['sk'], d) if index.get('sortKey') and keys.get('sk') else None, shard_kind,
+                                    template_parts(keys['sk'], d) if index.get('sortKey') and keys.get('sk') else None, shard_kind_of(entity, index),
                                     None if index['type'] == 'LSI' else number(keys['pk']),
                                     number(keys['sk']) if index.get('sortKey') and keys.get('sk') else None))
+        # The sharded multi-attribute GSIs the entity populates: each item stores its shard there as a number of its own.
+        self.attribute_shards = [_Slot(index, {}, None, None, shard_kind_of(entity, index), None, None) for index in model.indexes.values()
+                                 if (index.get('shards') or {}).get('keyAttribute') and entity['name'] in (index.get('entities') or ())]
         self.encoders = tuple(encoders.items())
         self.slot_plan = tuple((slot, slot.pk_number, slot.sk_number, slot.pk_attribute, slot.sk_attribute, slot.sharded) for slot in self.slots)
         # Each template as its head and, per attribute, the attribute's place in ``encoders`` and the text after it.
@@ -253,6 +254,13 @@ class EntityKeys:
                 out[sk_attribute] = {'S': sk}
             else:
                 out[pk_attribute] = {'S': pk}
+        if self.attribute_shards:
+            self.write_attribute_shards(values, table, out)
+
+    def write_attribute_shards(self, values: Values, table: tuple[str, str], out: dict[str, Any]) -> None:
+        """The shard of each sharded multi-attribute GSI the entity populates into ``out``, as its shard attribute's number."""
+        for slot in self.attribute_shards:
+            out[slot.index['shards']['keyAttribute']] = {'N': str(self._shard(slot, values, table))}
 
     def slot(self, index_name: str) -> _Slot:
         return next(s for s in self.slots if s.index['name'] == index_name)
@@ -299,13 +307,23 @@ class EntityKeys:
         return shard_for_value(encoded, shards['writeCount'])
 
     def index_inputs(self, index: dict[str, Any]) -> list[str]:
-        """The attributes an index slot's keys are computed from (the shard attribute included)."""
-        keys = self.entity['keys'][index['name']]
-        names = ([] if index['type'] == 'LSI' else list(keys['pk']['attributes'])) + list(keys.get('sk', {}).get('attributes', []))
+        """The attributes an index slot's keys are computed from (the shard attribute included); of a multi-attribute GSI,
+        its key attributes."""
+        if 'partitionAttributes' in index:
+            names = [a['name'] for a in index['partitionAttributes'] + (index.get('sortAttributes') or [])]
+        else:
+            keys = self.entity['keys'][index['name']]
+            names = ([] if index['type'] == 'LSI' else list(keys['pk']['attributes'])) + list(keys.get('sk', {}).get('attributes', []))
         shards = index.get('shards')
         if shards and shards['strategy'] == 'ATTRIBUTE':
             names.append(shards['attribute'])
         return list(dict.fromkeys(names))
+
+
+def shard_kind_of(entity: dict[str, Any], index: dict[str, Any]) -> str | None:
+    """The kind of an index's shard attribute in the entity when its shards follow an attribute (ATTRIBUTE), else None."""
+    shards = index.get('shards')
+    return entity['attributes'][shards['attribute']]['type'] if shards and shards['strategy'] == 'ATTRIBUTE' else None
 
 
 # ---- the key condition of a pattern's query -------------------------------------------------------

@@ -80,11 +80,13 @@ class _Changes:
                     raise SingleTableError('INVALID_VALUE', f'is part of the table key, which identifies the item: {op} cannot change it', **where)
                 if name in owned:
                     raise SingleTableError('INVALID_VALUE', f'is maintained by the runtime: {op} cannot change it', **where)
-                for slot in keys.slots:
-                    if name in keys.index_inputs(slot.index):
-                        raise SingleTableError('PARTIAL_INDEX_UPDATE', f"is part of index {slot.index['name']}'s key, and {op} leaves its new value to DynamoDB, "
-                                               f'so the index key cannot be computed; set {name} to its new value instead (read the item first, '
-                                               'or let the update read the other inputs with read_missing=True)', **where)
+                # A multi-attribute GSI's own key attributes move with the item; only its shard is computed here.
+                computed = [slot for slot in keys.slots if name in keys.index_inputs(slot.index)] + [
+                    slot for slot in keys.attribute_shards if slot.shard_kind and name == slot.index['shards']['attribute']]
+                for slot in computed[:1]:
+                    raise SingleTableError('PARTIAL_INDEX_UPDATE', f"is part of index {slot.index['name']}'s key, and {op} leaves its new value to DynamoDB, "
+                                           f'so the index key cannot be computed; set {name} to its new value instead (read the item first, '
+                                           'or let the update read the other inputs with read_missing=True)', **where)
                 if name in changed:
                     raise SingleTableError('INVALID_VALUE', f'is changed twice in one update ({op} and another change)', **where)
                 changed.add(name)
@@ -105,6 +107,14 @@ class _Changes:
             lacking = [n for n in inputs if values.get(n) is None and n not in key_names]
             if lacking:
                 self.missing[slot.index['name']] = lacking
+        for slot in keys.attribute_shards:
+            # A sharded multi-attribute GSI: an update that sets one of its key attributes (or the shard attribute)
+            # writes the item's shard, which needs the shard attribute (ATTRIBUTE) and nothing else.
+            attribute = slot.index['shards']['attribute'] if slot.shard_kind else None
+            if not any(n in changed for n in keys.index_inputs(slot.index)) or attribute is None:
+                continue
+            if attribute not in self.removed and values.get(attribute) is None and attribute not in key_names:
+                self.missing[slot.index['name']] = [attribute]
 
     @property
     def lacking(self) -> list[str]:
@@ -205,6 +215,9 @@ def build_update(table: Table, entity_name: str, changes: Mapping[str, Any], rem
                 removes.append(name_ref(index['partitionKey']))
             if index.get('sortKey'):
                 removes.append(name_ref(index['sortKey']))
+    for slot in keys.attribute_shards:
+        if any(n in c.changed for n in keys.index_inputs(slot.index)):
+            set_attr(slot.index['shards']['keyAttribute'], {'N': str(keys._shard(slot, known, table_key))})
     if not (sets or removes or adds or deletes):
         raise SingleTableError('INVALID_VALUE', 'the update sets and removes nothing', entity=entity['name'])
     existence = c.versioned or _existence(table, True)

@@ -44,7 +44,7 @@ def test_pages_hold_every_item_once_in_index_order(items: set[tuple[str, ...]], 
     state = None
     with ThreadPoolExecutor(max_workers=shard_count) as executor:
         for _ in range(len(items) + 2):
-            page, state = fan_out_query(fetch, executor, shards=list(range(shard_count)), limit=limit, descending=descending, sort_key=KEYS[0],
+            page, state = fan_out_query(fetch, executor, shards=list(range(shard_count)), limit=limit, descending=descending, sort_keys=[KEYS[0]],
                                         tie_break_keys=list(KEYS[1:]), state=state)
             assert len(page) <= limit
             read += [tuple(item[a]['S'] for a in KEYS) for item in page]
