@@ -14,7 +14,7 @@ from ._errors import SingleTableError, did_you_mean
 from ._keys import EntityKeys, PatternKeys
 
 MODEL_FORMAT = 'cdk-single-table/model'
-MODEL_FORMAT_VERSION = 3
+MODEL_FORMAT_VERSION = 4
 TABLE_INDEX = 'table'
 
 

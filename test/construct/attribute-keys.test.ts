@@ -30,6 +30,22 @@ test('the index keys on the attributes in order, each defined with its own type'
   expect(byName('GSI1').KeySchema).toEqual([{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'GSI1SK', KeyType: 'RANGE' }]);
 });
 
+test('a sharded index keys on its NUMBER shard attribute last among the partition keys', () => {
+  const manifest = attributeKeyedManifest();
+  const sharded = { ...manifest.globalIndexes!.ByStatus, sharding: { shardCount: 4 } };
+  const { table, singleTable } = synth({}, { ...manifest, globalIndexes: { ...manifest.globalIndexes, ByStatus: sharded } });
+  const index = table.GlobalSecondaryIndexes.find((i: { IndexName: string }) => i.IndexName === 'ByStatus');
+  expect(index.KeySchema).toEqual([
+    { AttributeName: 'tenantId', KeyType: 'HASH' },
+    { AttributeName: 'status', KeyType: 'HASH' },
+    { AttributeName: 'ByStatusShard', KeyType: 'HASH' },
+    { AttributeName: 'amount', KeyType: 'RANGE' },
+    { AttributeName: 'issuedAt', KeyType: 'RANGE' },
+  ]);
+  expect(table.AttributeDefinitions).toEqual(expect.arrayContaining([{ AttributeName: 'ByStatusShard', AttributeType: 'N' }]));
+  expect(singleTable.indexKeys('ByStatus').partitionKeys).toEqual(['tenantId', 'status', 'ByStatusShard']);
+});
+
 test('an index without sort attributes has a partition key only', () => {
   const manifest = attributeKeyedManifest();
   const { table } = synth({}, { ...manifest, globalIndexes: { ...manifest.globalIndexes, ByTenant: { partitionAttributes: ['tenantId', 'status'] } } });

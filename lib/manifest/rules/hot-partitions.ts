@@ -3,7 +3,7 @@
 // few partitions. Every LSI caps each item collection (the items under one table partition key
 // value, with their LSI entries) at 10 GB, after which writes to that collection fail.
 import { segmentsOverlap } from '../../keys/template';
-import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../../model/model';
+import { EntityModel, IndexModel, IndexType, shardKeyAttributeName, TABLE_INDEX, TableModel } from '../../model/model';
 import { indexEntryBytes, shardsFor, writeUnits } from '../sizes';
 import { AttributeKind } from '../structs';
 import { MAX_KEY_ATTRIBUTES } from './attribute-keys';
@@ -53,9 +53,9 @@ export const lowCardinalityKeysAreSharded: ManifestRule = (model, _manifest, sin
         : `${entity.name}'s ${rate} writes/s x ${units} write unit(s) = ${rate * units} units/s exceed`;
       sink.warning('HOT_PARTITION_KEY', `index ${index.name}, entity ${entity.name}`,
         `${key} ha${index.partitionAttributes ? 've' : 's'} at most ${values} value(s) (${describeValues(entity, index)}), and one value can take every write; ${load} the ${PARTITION_WRITE_UNITS} write units/s one partition takes`,
-        index.partitionAttributes
-          ? `add a high-cardinality attribute to globalIndexes.${index.name}.partitionAttributes (up to ${MAX_KEY_ATTRIBUTES}); or use a composed, sharded key instead; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`
-          : `shard the index: globalIndexes.${index.name}.sharding = { ${rate === undefined ? 'peakWritesPerSecond: <peak writes/s>' : `shardCount: ${shardsFor(rate * units)}`} }; or add a high-cardinality attribute to the partition key; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`);
+        `shard the index: globalIndexes.${index.name}.sharding = { ${rate === undefined ? 'peakWritesPerSecond: <peak writes/s>' : `shardCount: ${shardsFor(rate * units)}`} }${
+          index.partitionAttributes ? ` (the runtime writes the shard into the NUMBER attribute ${shardKeyAttributeName(index.name)}, the last partition key attribute)` : ''}; or add a high-cardinality attribute to ${
+          index.partitionAttributes ? `globalIndexes.${index.name}.partitionAttributes (up to ${MAX_KEY_ATTRIBUTES - 1} beside the shard)` : 'the partition key'}; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`);
     }
   }
 };
