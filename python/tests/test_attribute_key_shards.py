@@ -5,7 +5,6 @@ a query reads every shard (or, pinned, the value's shards) and merges them in th
 shard attribute."""
 from __future__ import annotations
 
-import copy
 import os
 import random
 from decimal import Decimal
@@ -27,21 +26,10 @@ ROUNDS = [-1, -0.5, 0, 0.25, 1, 2, 9, 10, 10.5, 100, 1000, 12345678901234567890]
 BRACKETS = ['LOWER', 'UPPER', 'UPPER-PLAYIN', 'Z\u00e9', 'Z\U0001f600', 'Z\uffff']
 
 
-def sharded(definitions: dict[str, Any], **shards: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The tournament's model and CreateTable input with TournamentRegionIndex write-sharded as ``shards`` declares."""
-    document = copy.deepcopy(definitions['tournament']['model'])
-    document['model']['indexes'][INDEX]['shards'] = {'strategy': 'RANDOM', 'strategies': ['RANDOM'], 'pinnedReads': False, 'keyAttribute': SHARD,
-                                                      **shards}
-    table = copy.deepcopy(definitions['tournament']['table'])
-    table['AttributeDefinitions'].append({'AttributeName': SHARD, 'AttributeType': 'N'})
-    [gsi] = table['GlobalSecondaryIndexes']
-    gsi['KeySchema'].insert(sum(k['KeyType'] == 'HASH' for k in gsi['KeySchema']), {'AttributeName': SHARD, 'KeyType': 'HASH'})
-    return document, table
-
-
-def counts(count: int, before: list[int] | None = None, **more: Any) -> dict[str, Any]:
-    every = [*(before or []), count]
-    return {'writeCount': count, 'readCount': max(every), 'counts': every, **more}
+def sharded(definitions: dict[str, Any], way: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The tournament's model with TournamentRegionIndex write-sharded one way (test/python/fixtures.ts), and its CreateTable input."""
+    fixture = definitions['shardedTournament']
+    return fixture['models'][way], fixture['table']
 
 
 @pytest.fixture
@@ -90,7 +78,7 @@ def assert_in_index_order(read: list[dict[str, Any]], items: list[dict[str, Any]
 
 
 def test_put_batch_and_transaction_store_the_shard_and_results_never_show_it(definitions: dict[str, Any], dynamodb: Any, engine_table: Any) -> None:
-    document, definition = sharded(definitions, **counts(4))
+    document, definition = sharded(definitions, 'random')
     table = open_table(document, table_name=engine_table(definition), client=dynamodb)
     rng = random.Random(7)
     items = [match(i, rng) for i in range(12)]
@@ -101,7 +89,7 @@ def test_put_batch_and_transaction_store_the_shard_and_results_never_show_it(def
     for item in items:
         key = {'PK': {'S': f"MATCH#{item['matchId']}"}, 'SK': {'S': 'MATCH'}}
         stored = dynamodb.get_item(TableName=table.table_name, Key=key)['Item']
-        assert stored[SHARD] == {'N': str(shard_for_item(key['PK']['S'], 'MATCH', 4))}
+        assert stored[SHARD] == {'N': str(shard_for_item(key['PK']['S'], 'MATCH', 5))}
         got = table.get('Match', {'matchId': item['matchId']})
         assert got is not None and SHARD not in got
     assert len({dynamodb.get_item(TableName=table.table_name, Key={'PK': {'S': f"MATCH#{i['matchId']}"}, 'SK': {'S': 'MATCH'}})['Item'][SHARD]['N']
@@ -112,7 +100,7 @@ def test_put_batch_and_transaction_store_the_shard_and_results_never_show_it(def
 
 @pytest.mark.parametrize('limit', [1, 3, 7])
 def test_pages_in_both_orders_hold_every_item_once_in_index_order(definitions: dict[str, Any], dynamodb: Any, engine_table: Any, limit: int) -> None:
-    document, definition = sharded(definitions, **counts(5))
+    document, definition = sharded(definitions, 'random')
     table = open_table(document, table_name=engine_table(definition), client=dynamodb)
     rng = random.Random(limit)
     items = [match(i, rng) for i in range(40)]
@@ -126,7 +114,7 @@ def test_pages_in_both_orders_hold_every_item_once_in_index_order(definitions: d
 
 def test_an_update_of_a_key_attribute_writes_the_shard_and_an_attribute_shard_needs_its_attribute(definitions: dict[str, Any], dynamodb: Any,
                                                                                                engine_table: Any) -> None:
-    document, definition = sharded(definitions, **counts(4, strategy='ATTRIBUTE', strategies=['ATTRIBUTE'], attribute='round', pinnedReads=True))
+    document, definition = sharded(definitions, 'byRound')
     table = open_table(document, table_name=engine_table(definition), client=dynamodb)
     table.put('Match', {**WHERE, 'matchId': 'm1', 'round': 1, 'bracket': 'LOWER', 'scheduledAt': '2026-03-01T00:00:00.000Z'})
     key = {'PK': {'S': 'MATCH#m1'}, 'SK': {'S': 'MATCH'}}
@@ -150,42 +138,54 @@ def test_an_update_of_a_key_attribute_writes_the_shard_and_an_attribute_shard_ne
 
 
 def test_pinned_reads_query_the_values_shard_under_every_count(definitions: dict[str, Any], dynamodb: Any, engine_table: Any) -> None:
-    # region (a partition attribute) pins the shard: 3 shards before, 5 now; bracket would pin it for EQUALS only.
-    before, definition = sharded(definitions, **counts(3, strategy='ATTRIBUTE', strategies=['ATTRIBUTE'], attribute='region', pinnedReads=True))
-    now, _ = sharded(definitions, **counts(5, [3], strategy='ATTRIBUTE', strategies=['ATTRIBUTE'], attribute='region', pinnedReads=True))
+    # bracket, a sort attribute, pins the shard of an EQUALS pattern's query that gives it: 3 shards before, 5 now.
+    before, definition = sharded(definitions, 'byBracketOf3')
+    now, _ = sharded(definitions, 'byBracket')
     name = engine_table(definition)
     old, new = open_table(before, table_name=name, client=dynamodb), open_table(now, table_name=name, client=dynamodb)
     rng = random.Random(3)
-    items = [match(i, rng) for i in range(16)]
+    items = [match(i, rng) for i in range(30)]
     for i, item in enumerate(items):
         (old if i % 2 else new).put('Match', item)
-    plan = plan_query(new, 'matches', WHERE)
-    pinned = shards_to_query(new, plan, WHERE)
-    assert pinned == sorted({shard_for_value('NA-EAST', 3), shard_for_value('NA-EAST', 5)})
-    assert_in_index_order(read_all(new, 'matches', WHERE, 3, 'asc'), items)
+    for bracket in BRACKETS:
+        given = {**WHERE, 'round': 1, 'bracket': bracket}
+        assert shards_to_query(new, plan_query(new, 'matches', given), given) == sorted({shard_for_value(bracket, 3), shard_for_value(bracket, 5)})
+        assert_in_index_order(read_all(new, 'matches', given, 2, 'asc'), [i for i in items if i['round'] == 1 and i['bracket'] == bracket])
+    # Without the value, or with a condition other than EQUALS on it, every shard.
+    assert shards_to_query(new, plan_query(new, 'matches', WHERE), WHERE) == [0, 1, 2, 3, 4]
+    given = {**WHERE, 'round': 1, 'bracket': 'UPPER'}
+    assert shards_to_query(new, plan_query(new, 'matchesByPrefix', given), given) == [0, 1, 2, 3, 4]
+    assert_in_index_order(read_all(new, 'matches', WHERE, 3, 'desc'), items, descending=True)
+
+
+def test_a_partition_attribute_pins_the_shard_of_every_query(definitions: dict[str, Any]) -> None:
+    table = open_table(sharded(definitions, 'byRegion')[0], table_name='never-created', client=object())
+    given = {**WHERE, 'round': 1, 'bracket': 'UPP'}
+    assert shards_to_query(table, plan_query(table, 'matchesByPrefix', given), given) == [shard_for_value('NA-EAST', 4)]
 
 
 def test_resharded_random_counts_read_items_written_under_each(definitions: dict[str, Any], dynamodb: Any, engine_table: Any) -> None:
-    before, definition = sharded(definitions, **counts(6))
-    now, _ = sharded(definitions, **counts(2, [6]))
+    before, definition = sharded(definitions, 'randomOf3')
+    now, _ = sharded(definitions, 'random')
     name = engine_table(definition)
     old, new = open_table(before, table_name=name, client=dynamodb), open_table(now, table_name=name, client=dynamodb)
     rng = random.Random(5)
     items = [match(i, rng) for i in range(20)]
     for i, item in enumerate(items):
         (old if i % 2 else new).put('Match', item)
-    assert shards_to_query(new, plan_query(new, 'matches', WHERE), WHERE) == list(range(6))
+    assert shards_to_query(new, plan_query(new, 'matches', WHERE), WHERE) == [0, 1, 2, 3, 4]
     assert_in_index_order(read_all(new, 'matches', WHERE, 4, 'desc'), items, descending=True)
 
 
 def test_a_state_that_is_not_a_fan_outs_is_an_invalid_cursor(definitions: dict[str, Any]) -> None:
-    document, _ = sharded(definitions, **counts(2))
+    document, _ = sharded(definitions, 'random')
     table = open_table(document, table_name='never-created', client=object())
     plan = plan_query(table, 'matches', WHERE)
     binding = query_binding(INDEX, plan.condition, plan.descending, table.model.fingerprint)
     good = ['1', 'LOWER', '2026-03-01T00:00:00.000Z', 'MATCH#m1', 'MATCH']
-    for state in ({'after': [good, ['x', *good[1:]]], 'last': 0},  # a round that is no number
-                  {'after': [good, good[:4]], 'last': 0},  # a position short of a key
-                  {'after': [good], 'last': 0}):  # another shard count
+    others = [None] * 3
+    for state in ({'after': [good, ['x', *good[1:]], *others], 'last': 0},  # a round that is no number
+                  {'after': [good, good[:4], *others], 'last': 0},  # a position short of a key
+                  {'after': [good, *others], 'last': 0}):  # another shard count
         with pytest.raises(SingleTableError, match=r'\[INVALID_CURSOR\] pattern matches: fan-out query: '):
             table.query('matches', WHERE, cursor=encode_cursor('matches', binding, state))
