@@ -163,6 +163,8 @@ class EntityKeys:
         # The sharded multi-attribute GSIs the entity populates: each item stores its shard there as a number of its own.
         self.attribute_shards = [_Slot(index, {}, None, None, shard_kind_of(entity, index), None, None) for index in model.indexes.values()
                                  if (index.get('shards') or {}).get('keyAttribute') and entity['name'] in (index.get('entities') or ())]
+        # Every slot an update may move: the composed ones, then the sharded multi-attribute GSIs' shards.
+        self.index_slots = [*self.slots, *self.attribute_shards]
         self.encoders = tuple(encoders.items())
         self.slot_plan = tuple((slot, slot.pk_number, slot.sk_number, slot.pk_attribute, slot.sk_attribute, slot.sharded) for slot in self.slots)
         # Each template as its head and, per attribute, the attribute's place in ``encoders`` and the text after it.
@@ -267,7 +269,11 @@ class EntityKeys:
 
     def slot_keys(self, slot: _Slot, values: Values, table: tuple[str, str], out: dict[str, Any],
                   composed: list[str | Absent | Fault] | None = None) -> dict[str, Any] | None:
-        """The key attributes of one index slot into ``out``; None (nothing written) when an input is absent."""
+        """The key attributes of one index slot into ``out``; None (nothing written) when an input is absent. Of a sharded
+        multi-attribute GSI, its shard attribute."""
+        if slot.index.get('partitionAttributes'):
+            out[slot.index['shards']['keyAttribute']] = {'N': str(self._shard(slot, values, table))}
+            return out
         pk_value = None
         if slot.pk is not None:
             pk = composed[slot.pk_number] if composed else compose(slot.pk, values, self.model.escape_char)  # type: ignore[index]
@@ -307,16 +313,24 @@ class EntityKeys:
         return shard_for_value(encoded, shards['writeCount'])
 
     def index_inputs(self, index: dict[str, Any]) -> list[str]:
-        """The attributes an index slot's keys are computed from (the shard attribute included); of a multi-attribute GSI,
-        its key attributes."""
+        """The attributes whose change moves an index slot's keys (the shard attribute included): of a sharded
+        multi-attribute GSI, its key attributes too, whose new values put the item in another partition."""
         if 'partitionAttributes' in index:
-            names = [a['name'] for a in index['partitionAttributes'] + (index.get('sortAttributes') or [])]
-        else:
-            keys = self.entity['keys'][index['name']]
-            names = ([] if index['type'] == 'LSI' else list(keys['pk']['attributes'])) + list(keys.get('sk', {}).get('attributes', []))
+            return list(dict.fromkeys([a['name'] for a in index['partitionAttributes'] + (index.get('sortAttributes') or [])] + self.index_needs(index)))
+        return self.index_needs(index)
+
+    def index_needs(self, index: dict[str, Any]) -> list[str]:
+        """The attributes an index slot's keys are computed from, which an update that moves them needs: every input of a
+        composed key; of a multi-attribute GSI's shard, only the shard attribute (ATTRIBUTE), as DynamoDB keys the index
+        on the stored attributes themselves."""
         shards = index.get('shards')
-        if shards and shards['strategy'] == 'ATTRIBUTE':
-            names.append(shards['attribute'])
+        shard = shards['attribute'] if shards and shards['strategy'] == 'ATTRIBUTE' else None
+        if 'partitionAttributes' in index:
+            return [shard] if shard else []
+        keys = self.entity['keys'][index['name']]
+        names = ([] if index['type'] == 'LSI' else list(keys['pk']['attributes'])) + list(keys.get('sk', {}).get('attributes', []))
+        if shard:
+            names.append(shard)
         return list(dict.fromkeys(names))
 
 
