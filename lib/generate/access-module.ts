@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join as joinPath } from 'node:path';
 import { Code, code, Declaration, helper, helperType, indented, join, lit as json, printModule, runtimeType, runtimeValue, shared, specifier } from './code';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
-import { EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel } from '../model/model';
+import { EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel, writtenKeyAttributes } from '../model/model';
 import { buildQueryInput } from '../runtime/query/plan';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
@@ -350,8 +350,13 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
 }
 
 
-/** Whether the full runtime's putItem maintains attributes of the entity: a version, timestamps or unique values. */
-const maintainsAttributes = (entity: EntityModel) => entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
+/**
+ * Whether the full runtime's putItem writes the entity: it maintains attributes of it (a version,
+ * timestamps or unique values), or writes the shard of a sharded multi-attribute GSI it is on.
+ */
+const putByRuntime = (model: TableModel, entity: EntityModel) =>
+  entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined
+  || Object.values(model.indexes).some((i) => i.shards?.keyAttribute && i.entities!.includes(entity.name));
 
 /** The type values a pattern's query filters on: where entities it does not return have entries in its index, which carry the type attribute. */
 function typeFilterOf(model: TableModel, pattern: PatternModel): string[] | undefined {
@@ -392,8 +397,8 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   const entities = Object.values(model.entities);
   for (const entity of entities) {
     const name = entity.name;
-    // A version, timestamps or unique values: the runtime's putItem keeps them (or refuses, for unique values), with openTable's maintainedWrites.
-    if (!maintainsAttributes(entity)) {
+    // A version, timestamps or unique values (the runtime's putItem keeps them, with openTable's maintainedWrites), or a multi-attribute index's shard: the runtime's putItem writes it.
+    if (!putByRuntime(model, entity)) {
       const tableKeys = entity.keys[TABLE_INDEX];
       body.push(
         {
@@ -514,7 +519,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   }
 
   // The records the functions look names up in: what each entity's put and get, and each pattern's query, read.
-  const maintained = entities.filter(maintainsAttributes).map((e) => e.name);
+  const maintained = entities.filter((e) => putByRuntime(model, e)).map((e) => e.name);
   const record = (items: string[]) => `{ ${items.join(', ')} }`;
   body.push(
     {
@@ -537,7 +542,8 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
     doc: [
       'Writes a whole item: `mode` `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not), and',
       'a `condition` made with `where`; UNKNOWN_ENTITY when the manifest declares no entity so named.',
-      ...maintained.length ? ['Entities with a version, timestamps or unique values are written by the runtime\'s putItem, which keeps them (open the table with `maintainedWrites`).'] : [],
+      ...maintained.length ? ['Entities with a version, timestamps or unique values are written by the runtime\'s putItem, which keeps them (open the table with `maintainedWrites`);',
+        'so are those on a sharded multi-attribute index, whose shard it writes.'] : [],
     ],
     code: join([
       code`export async function putItem<E extends ${runtimeType('EntityName')}<${M}>>(table: ${AccessTable}<${M}>, entity: E, item: ${runtimeType('ItemOf')}<${M}, E>, options?: ${
@@ -593,7 +599,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
       code: join([
         code`export function openTable<T extends ${M} = ${M}>(options?: ${runtimeType('ClientOptions')}): ${AccessTable}<T> {`,
         code`  return ${helper('openAccess')}<T>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${
-          json(model.typeAttribute)}, keyAttributes: ${json(model.keyAttributes)}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
+          json(model.typeAttribute)}, keyAttributes: ${json(writtenKeyAttributes(model))}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
         '}',
       ], '\n'),
     },

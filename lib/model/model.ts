@@ -297,6 +297,19 @@ export function hashKeyAttributes(index: Pick<IndexModel, 'partitionAttributes' 
   return shard ? [...partition, { name: shard, kind: 'NUMBER' as AttributeKind }] : partition;
 }
 
+/**
+ * Every attribute the runtime writes for keys, which results leave out: the composed key attributes
+ * (`keyAttributes`) and the shard attributes of sharded multi-attribute GSIs.
+ */
+export function writtenKeyAttributes(model: Pick<TableModel, 'keyAttributes' | 'indexes'>): string[] {
+  const shards: string[] = [];
+  for (const name in model.indexes) {
+    const shard = model.indexes[name].shards?.keyAttribute;
+    if (shard) shards.push(shard);
+  }
+  return shards.length ? [...model.keyAttributes, ...shards] : model.keyAttributes;
+}
+
 /** A multi-attribute GSI's key attribute names, partition then sort; none for a composed key. */
 export function attributeKeyNames(index: Pick<IndexModel, 'partitionAttributes' | 'sortAttributes'>): string[] {
   return [...index.partitionAttributes ?? [], ...index.sortAttributes ?? []].map((a) => a.name);

@@ -11,6 +11,7 @@ import type { SingleTableManifest } from '../../manifest/structs';
 import { TABLE_NAME_ENV } from '../../model/environment';
 import type { ModelFile } from '../../model/format';
 import type { EntityModel, TableModel } from '../../model/model';
+import { writtenKeyAttributes } from '../../model/model';
 import type { ItemCollectionReporting } from '../items/item-collections';
 import type { MaintainedWrites } from '../items/maintained-writes';
 
@@ -85,7 +86,7 @@ export function contextOf<M>(model: TableModel, options: ClientOptions, carried:
   return {
     model,
     ...connect(carried ? model.fingerprint : undefined, options),
-    strip: new Set([...model.keyAttributes, model.typeAttribute]),
+    strip: new Set([...writtenKeyAttributes(model), model.typeAttribute]),
     maintained: options.maintainedWrites,
   };
 }
