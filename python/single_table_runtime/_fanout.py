@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import heapq
 import math
-from decimal import Decimal, InvalidOperation
+import re
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable
 
 from ._errors import SingleTableError
@@ -121,11 +122,13 @@ class _Shard:
         return [_key(self.passed, a) for a in self.key_attributes]
 
 
+# A number's text as DynamoDB writes it: a sign, digits with at most one point (at least one digit), an exponent.
+_NUMBER_TEXT = re.compile(r'[+-]?([0-9]*)(?:\.([0-9]*))?(?:[eE][+-]?[0-9]+)?')
+
+
 def _number_text(text: str) -> bool:
-    try:
-        return Decimal(text).is_finite()
-    except InvalidOperation:
-        return False
+    m = _NUMBER_TEXT.fullmatch(text)
+    return m is not None and bool(m[1] or m[2])
 
 
 def check_state(state: Any, shards: list[int], key_count: int, pattern: str | None, numbers: tuple[bool, ...] = ()) -> None:

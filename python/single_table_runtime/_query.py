@@ -139,6 +139,7 @@ def build_query_input(table: Table, plan: Plan, partition_key: str, start: dict[
         if shards:
             # Sharded: the partition key ends with the shard attribute; each shard's query gives its number as :shard.
             names['#shard'] = shards['keyAttribute']
+            values[':shard'] = {'N': '0'}
             expression += ' AND #shard = :shard'
     elif sk:
         names = sk_names.copy()

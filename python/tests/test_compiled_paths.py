@@ -62,7 +62,7 @@ def test_the_compiled_builder_builds_what_the_general_path_builds_or_leaves_the_
 # The tournament's Match on its GSI write-sharded by random shard, by round (a NUMBER) and by bracket: the
 # shard attribute the compiled builder writes is the general path's.
 @asserted_at_least(0.75)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.sampled_from(['random', 'byRound', 'byBracket']), st.data())
 def test_the_compiled_builder_writes_a_multi_attribute_gsis_shard_as_the_general_path_does(definitions: dict[str, Any], way: str, data: Any) -> None:
     compare_builders(load_model(definitions['shardedTournament']['models'][way]), 'Match', data)
