@@ -5,7 +5,7 @@ shard suffixes, UTF-8 size limits, and the key condition of a pattern's query.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from ._encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, bound_encoder, encode_value, must_be,
                        utf8_length)
@@ -165,6 +165,13 @@ class EntityKeys:
                                  if (index.get('shards') or {}).get('keyAttribute') and entity['name'] in (index.get('entities') or ())]
         # Every slot an update may move: the composed ones, then the sharded multi-attribute GSIs' shards.
         self.index_slots = [*self.slots, *self.attribute_shards]
+        # Per attribute name that keys a multi-attribute GSI: those GSIs, and the size limit there (the partition's when in both).
+        self.keyed_values: dict[str, tuple[list[str], int]] = {}
+        for index in model.indexes.values():
+            for attrs, limit in ((index.get('partitionAttributes'), MAX_PARTITION_KEY_BYTES), (index.get('sortAttributes'), MAX_SORT_KEY_BYTES)):
+                for a in attrs or ():
+                    indexes, least = self.keyed_values.get(a['name'], ([], limit))
+                    self.keyed_values[a['name']] = ([*indexes, index['name']], min(least, limit))
         self.encoders = tuple(encoders.items())
         self.slot_plan = tuple((slot, slot.pk_number, slot.sk_number, slot.pk_attribute, slot.sk_attribute, slot.sharded) for slot in self.slots)
         # Each template as its head and, per attribute, the attribute's place in ``encoders`` and the text after it.
@@ -258,6 +265,23 @@ class EntityKeys:
                 out[pk_attribute] = {'S': pk}
         if self.attribute_shards:
             self.write_attribute_shards(values, table, out)
+
+    def check_key_values(self, values: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Checks the stored values of attributes that key a multi-attribute GSI: DynamoDB refuses an empty string in a key
+        attribute, and a value over the key size limit, even on an item that lacks the index's other attributes."""
+        for name, av in values:
+            s = av.get('S')
+            key = None if s is None else self.keyed_values.get(name)
+            if key is None:
+                continue
+            indexes, limit = key
+            if s == '':
+                raise SingleTableError('INVALID_VALUE', f"is a key attribute of {', '.join(indexes)}, which cannot hold an empty string (DynamoDB refuses it); "
+                                       f"leave the attribute out to keep the item out of {'that index' if len(indexes) == 1 else 'those indexes'}",
+                                       entity=self.entity['name'], attribute=name)
+            if len(s) * 3 > limit and utf8_length(s) > limit:
+                raise SingleTableError('KEY_TOO_LARGE', f"is {utf8_length(s)} bytes of UTF-8, and as a key attribute of {', '.join(indexes)} DynamoDB allows {limit}",
+                                       entity=self.entity['name'], attribute=name)
 
     def write_attribute_shards(self, values: Values, table: tuple[str, str], out: dict[str, Any]) -> None:
         """The shard of each sharded multi-attribute GSI the entity populates into ``out``, as its shard attribute's number."""

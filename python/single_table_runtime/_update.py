@@ -147,6 +147,8 @@ def build_update(table: Table, entity_name: str, changes: Mapping[str, Any], rem
     lacking = c.lacking
     if lacking and stored is None:
         raise c.partial_index_update('', "; or let the update read them with read_missing=True, or write the whole item with put(..., mode='replace')")
+    if keys.keyed_values:
+        keys.check_key_values(c.set)
     names: dict[str, str] = {}
     values: dict[str, Any] = {}
     sets: list[str] = []

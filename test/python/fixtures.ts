@@ -74,12 +74,14 @@ export interface PythonFixtures {
 }
 
 /** Writes the corpus and the tables' definitions to a new folder; `endpoint` is the engine the Python tests create tables on. */
-export function writePythonFixtures(endpoint: string): PythonFixtures & { readonly dir: string; readonly counts: Record<string, number> } {
+export async function writePythonFixtures(
+  endpoint: string,
+): Promise<PythonFixtures & { readonly dir: string; readonly counts: Record<string, number> }> {
   const dir = mkdtempSync(join(tmpdir(), 'single-table-python-'));
   const corpus = join(dir, 'corpus.json');
   const tables = join(dir, 'tables.json');
   try {
-    const counts = writeCorpus(corpus);
+    const counts = await writeCorpus(corpus);
     const fixture = (model: object, template: object) => ({ model, template, table: createTableInputFromTemplate(template as never, 'placeholder') });
     const quickStart = quickStartManifest();
     const assembly = join(dir, 'quick-start', 'cdk.out');
