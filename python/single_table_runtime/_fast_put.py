@@ -68,7 +68,7 @@ def compile_fast_write(keys: EntityKeys) -> FastWrite | None:
             body += [f'if {v}.__class__ is not str:', '    return None', f"out[{n}] = {{'S': {v}}}"]
             if name in keys.keyed_values:
                 # A multi-attribute GSI's key attribute: empty, or perhaps too long, is the general path's to refuse.
-                body += [f"if {v} == '' or len({v}) * 3 > {keys.keyed_values[name][1]}:", '    return None']
+                body += [f"if {v} == '' or len({v}) * 4 > {keys.keyed_values[name][1]}:", '    return None']
             if keyed:
                 body += [f"if {v} == '':", f'    s{i} = None', f'elif search({v}) is not None:', '    return None', 'else:', f'    s{i} = {v}']
         elif kind == 'NUMBER':

@@ -279,7 +279,7 @@ class EntityKeys:
                 raise SingleTableError('INVALID_VALUE', f"is a key attribute of {', '.join(indexes)}, which cannot hold an empty string (DynamoDB refuses it); "
                                        f"leave the attribute out to keep the item out of {'that index' if len(indexes) == 1 else 'those indexes'}",
                                        entity=self.entity['name'], attribute=name)
-            if len(s) * 3 > limit and utf8_length(s) > limit:
+            if len(s) * 4 > limit and utf8_length(s) > limit:  # a code point is at most 4 bytes of UTF-8
                 raise SingleTableError('KEY_TOO_LARGE', f"is {utf8_length(s)} bytes of UTF-8, and as a key attribute of {', '.join(indexes)} DynamoDB allows {limit}",
                                        entity=self.entity['name'], attribute=name)
 

@@ -84,13 +84,15 @@ export async function writePythonFixtures(
     const counts = await writeCorpus(corpus);
     const fixture = (model: object, template: object) => ({ model, template, table: createTableInputFromTemplate(template as never, 'placeholder') });
     const quickStart = quickStartManifest();
+    const shardedTemplate = synthesizedTemplate(shardedTournament(TOURNAMENT_SHARDINGS.random));
     const assembly = join(dir, 'quick-start', 'cdk.out');
     writeFileSync(tables, JSON.stringify({
       example: fixture(exampleDocument, synthesizedTemplate()),
       maintained: fixture(modelDocument(resolveModel(maintainedManifest)), synthesizedTemplate(maintainedManifest)),
       tournament: fixture(modelDocument(resolveModel(tournamentManifest())), synthesizedTemplate(tournamentManifest())),
       shardedTournament: {
-        table: createTableInputFromTemplate(synthesizedTemplate(shardedTournament(TOURNAMENT_SHARDINGS.random)) as never, 'placeholder'),
+        template: shardedTemplate,
+        table: createTableInputFromTemplate(shardedTemplate as never, 'placeholder'),
         models: Object.fromEntries(Object.entries(TOURNAMENT_SHARDINGS)
           .map(([name, sharding]) => [name, modelDocument(resolveModel(shardedTournament(sharding)))])),
       },
