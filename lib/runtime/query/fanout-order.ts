@@ -47,11 +47,16 @@ function utf8Rank(unit: number): number {
   return unit >= 0xd800 ? unit + 0x2000 : unit;
 }
 
-/** The string value of a key attribute; the library's key attributes are all strings. */
+/** The string value of a key attribute; composed key attributes are all strings. */
 export function keyString(item: Item, attribute: string): string {
-  const value = item[attribute]?.S;
+  return keyText(item, attribute, false);
+}
+
+/** The text of a key attribute's value: a string (S), or a number's (N). */
+export function keyText(item: Item, attribute: string, numeric: boolean | undefined): string {
+  const value = numeric ? item[attribute]?.N : item[attribute]?.S;
   if (value === undefined) {
-    throw new Error(`fan-out query: item has no string key attribute '${attribute}' (got ${JSON.stringify(item[attribute])}); `
+    throw new Error(`fan-out query: item has no ${numeric ? 'number' : 'string'} key attribute '${attribute}' (got ${JSON.stringify(item[attribute])}); `
       + 'every item of an index query carries the index and table keys');
   }
   return value;
@@ -73,11 +78,7 @@ export function tupleSortString(item: Item, attributes: readonly SortAttribute[]
   let out = '';
   for (let i = 0; i < attributes.length; i++) {
     const { name, numeric } = attributes[i];
-    const value = numeric ? item[name]?.N : item[name]?.S;
-    if (value === undefined) {
-      throw new Error(`fan-out query: item has no ${numeric ? 'number' : 'string'} key attribute '${name}' (got ${JSON.stringify(item[name])}); `
-        + 'every item of an index query carries the index and table keys');
-    }
+    const value = keyText(item, name, numeric);
     out += (numeric ? numberSortText(value) : value.includes('\0') ? value.replace(/\0/g, '\0\x02') : value) + '\0\x01';
   }
   return out;

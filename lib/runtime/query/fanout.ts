@@ -4,7 +4,7 @@
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { heapPop, heapPush } from './fanout-heap';
-import { compareUtf8Known, hasHighUnit, isNumberText, itemOrder, keyString, SortAttribute, tupleSortString } from './fanout-order';
+import { compareUtf8Known, hasHighUnit, isNumberText, itemOrder, keyString, keyText, SortAttribute, tupleSortString } from './fanout-order';
 import { mustBe } from '../../keys/encoding';
 import { SingleTableError } from '../table/errors';
 
@@ -302,7 +302,7 @@ class ShardCursor {
     const passed = this.#passed;
     if (!passed) return this.#start ?? null;
     const { attributes, numeric } = this.#keys;
-    return attributes.map((a, i) => (numeric?.[i] ? passed[a].N! : keyString(passed, a)));
+    return attributes.map((a, i) => keyText(passed, a, numeric?.[i]));
   }
 
   /**

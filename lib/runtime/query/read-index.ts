@@ -2,7 +2,7 @@
 // a write-sharded GSI one query per shard the input can be on, in parallel, merged in index order
 // by the fan-out (./fanout.ts) behind one position.
 import type { AttributeValue, QueryCommandInput, QueryCommandOutput } from '@aws-sdk/client-dynamodb';
-import { fanOutQuery, FanOutOptions, FanOutState, ShardPageFetcher } from './fanout';
+import { fanOutQuery, FanOutState } from './fanout';
 import { shardsToQuery } from './fanout-shards';
 import type { IndexPage, IndexReader } from './pattern-page';
 import { buildQueryInput, QueryPlan, shardQueryInput } from './plan';
@@ -25,39 +25,24 @@ export async function readShards(
   const { index, condition } = plan;
   const tableIndex = model.indexes[TABLE_INDEX];
   const base = buildQueryInput(model, table.tableName, plan, condition.pk);
-  const tieBreakKeys = [tableIndex.partitionKey, tableIndex.sortKey!];
+  // A multi-attribute GSI's shard is a NUMBER attribute of its own, each shard's query asks for
+  // its number, and the merge orders by the sort attributes' tuple; a composed key's is a suffix.
   const shardAttribute = index.shards!.keyAttribute;
-  let fetch: ShardPageFetcher;
-  let options: Pick<FanOutOptions, 'sortKey' | 'sortAttributes' | 'sorted' | 'partitionKeyOf'>;
-  if (shardAttribute) {
-    // A multi-attribute GSI: each shard's query asks for its number in the shard attribute; the
-    // merge orders by the sort attributes' tuple.
-    const sort = index.sortAttributes!;
-    const partition: Record<string, AttributeValue> = {};
-    for (const c of condition.attributes!.slice(0, index.partitionAttributes!.length)) partition[c.attribute] = c.values[0];
-    const shardValue = (shard: number): AttributeValue => ({ N: String(shard) });
-    fetch = (shard, start, limit) => sendQuery(table, shardQueryInput(base, ':shard', shardValue(shard), start, limit));
-    options = {
-      sortKey: tieBreakKeys[0],
-      sortAttributes: sort.map((a) => ({ name: a.name, numeric: a.kind === 'NUMBER' })),
-      sorted: sort.length > 0,
-      partitionKeyOf: (shard) => ({ ...partition, [shardAttribute]: shardValue(shard) }),
-    };
-  } else {
-    const partitionOf = (shard: number) => shardedKey(condition.pk, shard, model.delimiter);
-    fetch = (shard, start, limit) => sendQuery(table, shardQueryInput(base, ':pk', { S: partitionOf(shard) }, start, limit));
-    options = {
-      sortKey: index.sortKey ?? tableIndex.partitionKey,
-      sorted: index.sortKey !== undefined,
-      partitionKeyOf: (shard) => ({ [index.partitionKey]: { S: partitionOf(shard) } }),
-    };
-  }
-  const result = await fanOutQuery(fetch, {
-    ...options,
+  const sort = shardAttribute ? index.sortAttributes! : undefined;
+  const partition: Record<string, AttributeValue> = {};
+  for (const c of shardAttribute ? condition.attributes!.slice(0, index.partitionAttributes!.length) : []) partition[c.attribute] = c.values[0];
+  const valueOf = (shard: number): AttributeValue =>
+    (shardAttribute ? { N: String(shard) } : { S: shardedKey(condition.pk, shard, model.delimiter) });
+  const placeholder = shardAttribute ? ':shard' : ':pk';
+  const result = await fanOutQuery((shard, start, limit) => sendQuery(table, shardQueryInput(base, placeholder, valueOf(shard), start, limit)), {
     shards,
     limit: plan.limit ?? 100,
     descending: plan.descending,
-    tieBreakKeys,
+    sortKey: index.sortKey ?? tableIndex.partitionKey,
+    sortAttributes: sort?.map((a) => ({ name: a.name, numeric: a.kind === 'NUMBER' })),
+    sorted: sort ? sort.length > 0 : index.sortKey !== undefined,
+    tieBreakKeys: [tableIndex.partitionKey, tableIndex.sortKey!],
+    partitionKeyOf: (shard) => ({ ...partition, [shardAttribute ?? index.partitionKey]: valueOf(shard) }),
     concurrency: table.options.shardConcurrency,
     state,
     pattern: plan.pattern.name,
