@@ -4,7 +4,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { allows, onIndex, policyOf } from './iam';
 import { newFunction, tableStack } from './policy';
 import { synth, synthError } from './synth';
-import { AttributeKind } from '../../lib/manifest/structs';
+import { AttributeKind } from '../../lib/model/manifest';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
 import { shardedTournamentManifest } from '../fixtures/tournament';
 

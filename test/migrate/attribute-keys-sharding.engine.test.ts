@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { shardForItem } from '../../lib/keys/shard';
 import { resolveModel } from '../../lib/manifest/resolve';
-import { ShardingDefinition } from '../../lib/manifest/structs';
+import { ShardingDefinition } from '../../lib/model/manifest';
 import { backfill, planBackfill } from '../../lib/migrate';
 import { createClient } from '../../lib/runtime';
 import { run } from '../cli/run';

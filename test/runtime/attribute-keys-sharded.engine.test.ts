@@ -7,7 +7,7 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { shardForItem, shardForValue } from '../../lib/keys/shard';
 import { compileManifest } from '../../lib/manifest/compile';
-import { ShardingDefinition, ShardStrategy } from '../../lib/manifest/structs';
+import { ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
 import { shardedTournamentManifest } from '../fixtures/tournament';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';

@@ -5,7 +5,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { shardForValue } from '../../lib/keys/shard';
 import { compileManifest } from '../../lib/manifest/compile';
-import { ShardStrategy } from '../../lib/manifest/structs';
+import { ShardStrategy } from '../../lib/model/manifest';
 import { fanOutQuery, FanOutState, ShardPageFetcher } from '../../lib/runtime/query/fanout';
 import { compareUtf8, isNumberText, numberSortText, SortAttribute, tupleSortString } from '../../lib/runtime/query/fanout-order';
 import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';

@@ -4,7 +4,7 @@
 // without it is refused before any request naming what to pass, like a composed key's inputs.
 import { shardForItem, shardForValue } from '../../lib/keys/shard';
 import { compileManifest } from '../../lib/manifest/compile';
-import { ShardStrategy } from '../../lib/manifest/structs';
+import { ShardStrategy } from '../../lib/model/manifest';
 import { buildPut } from '../../lib/runtime/items/requests';
 import { buildUpdate } from '../../lib/runtime/items/update';
 import { buildTransactWrite } from '../../lib/runtime/transact/plan';
