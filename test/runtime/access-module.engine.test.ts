@@ -11,6 +11,7 @@ import { manifest } from '../../examples/manifest';
 import * as access from '../../examples/manifest.access';
 import modelFile from '../../examples/manifest.model.json';
 import { createClient, deleteItem, EntityName, PatternName, SingleTableError, updateItem, where } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 
@@ -41,9 +42,9 @@ async function seed(): Promise<void> {
 
 beforeAll(async () => {
   engine = await startEngine();
-  generic = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
+  generic = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName: await engine.createTable() });
   // The other table gets the same items through the runtime, so that the two start equal.
-  seeded = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
+  seeded = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName: await engine.createTable() });
   table = access.openTable({ client: seeded.table.dynamodb, tableName: seeded.table.tableName, model: modelFile });
   await seed();
   record(generic.table.dynamodb, sent.generic);

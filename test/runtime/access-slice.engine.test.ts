@@ -11,6 +11,7 @@ import { accessModule, readsThroughSlice } from '../../lib/generate/access-modul
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, TableContext } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { manifest } from '../fixtures/access-slice-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -36,7 +37,7 @@ let table: unknown;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  const db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite(Array.from({ length: 40 }, (_, i) => ({
     type: 'put' as const,
     entity: 'Order' as const,

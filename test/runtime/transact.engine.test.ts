@@ -6,6 +6,7 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, maintainedWrites, openTable, SingleTableError, transactGet, TransactionCanceledError, transactWrite, where } from '../../lib/runtime';
 import { TableContext } from '../../lib/runtime/table/context';
+import { compileModelFile } from '../../lib/testing';
 import { uniqueManifest as manifest } from '../fixtures/unique-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
@@ -118,7 +119,7 @@ describe('transactWrite', () => {
     expect(await raw('CUSTOMER#cy', 'PROFILE')).not.toHaveProperty('GSI1PK');
     await transactWrite(table, [{ type: 'update', entity: 'Customer', changes: { username: 'cy', tier: 'gold', joinedAt } }]);
     expect(await raw('CUSTOMER#cy', 'PROFILE')).toMatchObject({ GSI1PK: { S: 'TIER#gold' }, GSI1SK: { S: joinedAt } });
-    const db = createClient({ model: manifest, client: engine.client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
     expect((await db.query('byTier', { tier: 'gold' }, { consistent: false })).items.map((i) => i.item.username)).toContain('cy');
     await transactWrite(table, [{ type: 'update', entity: 'Customer', changes: { username: 'cy' }, remove: ['tier'] }]);
     const item = await raw('CUSTOMER#cy', 'PROFILE');

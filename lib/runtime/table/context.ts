@@ -18,14 +18,15 @@ import type { UpdateOperators, UntypedUpdateItemOptions } from '../items/update-
 
 type Values = Readonly<Record<string, unknown>>;
 
-/** Options of `openTable` (and of `createClient`). */
-export interface OpenTableOptions {
+/** Options of `openTable` (and of `createClient`); `M` is the manifest's type, which a typed `model` carries. */
+export interface OpenTableOptions<M = SingleTableManifest> {
   /**
-   * The compiled model, for tests and scripts (a `.model.json` that `single-table generate` writes);
-   * checked against SINGLE_TABLE_FINGERPRINT when that is set.
+   * The compiled model, for tests and scripts (a `.model.json` that `single-table generate` writes,
+   * or `compileModelFile(manifest)` of `cdk-single-table/testing`, which also carries the manifest's
+   * type); checked against SINGLE_TABLE_FINGERPRINT when that is set.
    * @default - the model the stack deployed, from the file SINGLE_TABLE_MODEL names (`SingleTable.connect` sets it)
    */
-  readonly model?: ModelFile;
+  readonly model?: ModelFile<M>;
   /** The SDK client. @default - a new DynamoDBClient with the environment's region and credentials */
   readonly client?: DynamoDBClient;
   /** The table name. @default - the TABLE_NAME environment variable */
@@ -58,7 +59,7 @@ export interface TableContext<M = SingleTableManifest> {
   /** The SDK client it sends with. */
   readonly dynamodb: DynamoDBClient;
   /** The options it was opened with. */
-  readonly options: OpenTableOptions;
+  readonly options: OpenTableOptions<unknown>;
   /** Attributes results leave out: key attributes and the type attribute (storage details). */
   readonly strip: ReadonlySet<string>;
   /** The hooks of versioned, timestamped and unique entities' writes (`maintainedWrites`); set whenever the model has such an entity. */
@@ -76,7 +77,7 @@ export interface TableContext<M = SingleTableManifest> {
  *     import type { manifest } from './manifest';
  *     const table = openTable<typeof manifest>();
  */
-export function openTable<M = SingleTableManifest>(options: OpenTableOptions = {}): TableContext<M> {
+export function openTable<M = SingleTableManifest>(options: OpenTableOptions<M> = {}): TableContext<M> {
   const { model } = options;
   return contextOf<M>(model === undefined ? deployedModel() : loadModel(model), options, model !== undefined);
 }
@@ -85,7 +86,7 @@ export function openTable<M = SingleTableManifest>(options: OpenTableOptions = {
  * The context of a loaded model: table name, SDK client, and the maintained-write hooks when given;
  * a model the code carries (`carried`) is checked against the deployed manifest's fingerprint.
  */
-export function contextOf<M>(model: TableModel, options: OpenTableOptions, carried: boolean): TableContext<M> {
+export function contextOf<M>(model: TableModel, options: OpenTableOptions<unknown>, carried: boolean): TableContext<M> {
   return {
     model,
     ...connect(carried ? model.fingerprint : undefined, options),
@@ -113,7 +114,7 @@ export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'main
 }
 
 /** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint (if any) is checked. */
-export function connect(fingerprint: string | undefined, options: OpenTableOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
+export function connect(fingerprint: string | undefined, options: OpenTableOptions<unknown>): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
   if (fingerprint !== undefined) checkFingerprint(fingerprint);
