@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { accessModule, readsThroughSlice } from '../../lib/generate/access-module';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, openTable, query, TableContext } from '../../lib/runtime';
+import { createClient, openTable, query, Table } from '../../lib/runtime';
 import { compileModelFile } from '../../lib/testing';
 import { manifest } from '../fixtures/access-slice-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
@@ -31,7 +31,7 @@ const INPUTS: Record<string, Record<string, unknown>> = {
 
 let engine: Engine;
 let dir: string;
-let full: TableContext<M>;
+let full: Table<M>;
 let access: Record<string, Loose> & { openTable(options: object): unknown };
 let table: unknown;
 

@@ -1,5 +1,5 @@
 // DynamoDB Local for one manifest, started before a file's tests and stopped after them, and a new
-// table per test with both ways of reaching it: createClient's object and openTable's context.
+// table per test with both ways of reaching it: createClient's object and openTable's table.
 import { Engine, startEngine, synthesizedTemplate } from './engine';
 import type { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient, openTable } from '../../lib/runtime';

@@ -3,7 +3,7 @@
 // `openTable` and import the functions they call instead. Like `openTable`, it reads a compiled
 // model file, never a manifest: tests and scripts that start from one compile it in-process with
 // `compileModelFile` (`cdk-single-table/testing`).
-import { contextOf, OpenTableOptions, TableContext } from './context';
+import { OpenTableOptions, Table, tableOf } from './context';
 import { deployedModel, loadModel } from './load-model';
 import type { EntityName, ItemOf, PatternEntities, PatternInput, PatternName, ResultItemOf, TaggedItem } from '../../model/infer';
 import type { SingleTableManifest } from '../../model/manifest';
@@ -43,7 +43,7 @@ export type CreateClientOptions<M extends SingleTableManifest = SingleTableManif
 /** Every operation bound to one table (see `SingleTableClient`); it keeps versions, timestamps and unique values itself. */
 export function createClient<M extends SingleTableManifest = SingleTableManifest>(options: CreateClientOptions<M> = {}): SingleTableClient<M> {
   const source = options.model;
-  const table = contextOf<M>(source === undefined ? deployedModel() : loadModel(source), { ...options, maintainedWrites }, source !== undefined);
+  const table = tableOf<M>(source === undefined ? deployedModel() : loadModel(source), { ...options, maintainedWrites }, source !== undefined);
   collectionsOf(table); // checks the itemCollections option now, not at the first write
   const t = table as never;
   return {
@@ -69,7 +69,7 @@ export function createClient<M extends SingleTableManifest = SingleTableManifest
  */
 export interface SingleTableClient<M> {
   /** The table the operations run on (pass it to the functions too). */
-  readonly table: TableContext<M>;
+  readonly table: Table<M>;
   /** See `putItem`. */
   putItem<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: PutItemOptions<ItemOf<M, E>>): Promise<void>;
   /** See `getItem`. */

@@ -1,5 +1,5 @@
-// The context every operation takes: the model, the table name, the SDK client and the options.
-// Built once per container, at cold start, from the compiled model file; the operations
+// The open table every operation takes: the model, the table name, the SDK client and the options.
+// Opened once per container, at cold start, from the compiled model file; the operations
 // (items/, query/, batch/, transact/, streams/) are plain functions over it, so a handler's
 // bundle holds only those it calls. The types of the options live here too, with the contract of
 // the maintained-write hooks an option carries, so the writes that implement them import this
@@ -46,14 +46,22 @@ export interface OpenTableOptions<M = SingleTableManifest> {
   readonly maintainedWrites?: MaintainedWrites;
 }
 
+/** The table-wide facts of a model that generated functions read; `localIndexesEnabled` only where it is true. */
+export type AccessModel = Pick<TableModel, 'fingerprint' | 'delimiter' | 'escapeChar' | 'typeAttribute' | 'keyAttributes'> & Partial<Pick<TableModel, 'localIndexesEnabled'>>;
+
 /**
- * One table as the operations see it. `M` is the manifest's type (`typeof manifest` of a
- * `defineManifest` literal): it types entity names, items and pattern inputs, and costs nothing
- * at run time.
+ * An open table, as `openTable` (the runtime's, or a generated access module's) returns it and
+ * every operation takes it. `M` is the manifest's type (`typeof manifest` of a `defineManifest`
+ * literal): it types entity names, items and pattern inputs, and costs nothing at run time.
  */
-export interface TableContext<M = SingleTableManifest> {
-  /** The compiled model. */
+export interface Table<M = SingleTableManifest> {
+  /** The compiled model (a generated module's table loads it when a runtime operation first reads it). */
   readonly model: TableModel;
+  /**
+   * The model's table-wide facts, among them the fingerprint of its manifest: what a generated
+   * module's functions read, after checking that fingerprint against their module's.
+   */
+  readonly access: AccessModel;
   /** The table it reads and writes. */
   readonly tableName: string;
   /** The SDK client it sends with. */
@@ -77,18 +85,19 @@ export interface TableContext<M = SingleTableManifest> {
  *     import type { manifest } from './manifest';
  *     const table = openTable<typeof manifest>();
  */
-export function openTable<M = SingleTableManifest>(options: OpenTableOptions<M> = {}): TableContext<M> {
+export function openTable<M = SingleTableManifest>(options: OpenTableOptions<M> = {}): Table<M> {
   const { model } = options;
-  return contextOf<M>(model === undefined ? deployedModel() : loadModel(model), options, model !== undefined);
+  return tableOf<M>(model === undefined ? deployedModel() : loadModel(model), options, model !== undefined);
 }
 
 /**
- * The context of a loaded model: table name, SDK client, and the maintained-write hooks when given;
+ * The table of a loaded model: table name, SDK client, and the maintained-write hooks when given;
  * a model the code carries (`carried`) is checked against the deployed manifest's fingerprint.
  */
-export function contextOf<M>(model: TableModel, options: OpenTableOptions<unknown>, carried: boolean): TableContext<M> {
+export function tableOf<M>(model: TableModel, options: OpenTableOptions<unknown>, carried: boolean): Table<M> {
   return {
     model,
+    access: model,
     ...connect(carried ? model.fingerprint : undefined, options),
     strip: new Set([...model.keyAttributes, model.typeAttribute]),
     maintained: options.maintainedWrites,
@@ -102,7 +111,7 @@ export function contextOf<M>(model: TableModel, options: OpenTableOptions<unknow
  * twice). Checked by the writes, not by openTable, so a handler that only reads such entities
  * carries none of their code.
  */
-export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'maintained'>, entityName: string): MaintainedWrites | undefined {
+export function maintainedFor(table: Pick<Table<unknown>, 'model' | 'maintained'>, entityName: string): MaintainedWrites | undefined {
   // What the entity keeps: none for a plain entity (or an unknown one, which the write refuses by name).
   const { version, timestamps, unique }: Partial<EntityModel> = table.model.entities[entityName] ?? {};
   const kept = [version && `version ${version}`, timestamps && 'timestamps', unique && `unique ${unique}`].filter(Boolean);
@@ -113,8 +122,8 @@ export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'main
   return table.maintained;
 }
 
-/** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint (if any) is checked. */
-export function connect(fingerprint: string | undefined, options: OpenTableOptions<unknown>): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
+/** What every table holds besides its model: the table name, the SDK client and the options, once the fingerprint (if any) is checked. */
+export function connect(fingerprint: string | undefined, options: OpenTableOptions<unknown>): Pick<Table, 'tableName' | 'dynamodb' | 'options'> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
   if (fingerprint !== undefined) checkFingerprint(fingerprint);
@@ -202,7 +211,7 @@ export interface MaintainedWrites extends VersionTimestampHooks {
 
 /** The write of an entity with unique attributes (items/unique-write.ts), as the hooks hold it. */
 export type UniqueWrite = (
-  table: TableContext<unknown>, op: 'put' | 'update' | 'delete', entity: string, values: Record<string, unknown>, options: UniqueWriteOptions,
+  table: Table<unknown>, op: 'put' | 'update' | 'delete', entity: string, values: Record<string, unknown>, options: UniqueWriteOptions,
 ) => Promise<unknown> | undefined;
 
 /** The hooks of the version and timestamps an entity keeps; transactions take them themselves. */
