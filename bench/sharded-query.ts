@@ -144,8 +144,8 @@ async function fanOut(client: DynamoDBClient, n: number, filtered: boolean, conc
     evaluated += out.ScannedCount ?? 0;
     return out;
   };
-  const partitionKey = { attribute: 'GSI2PK', valueOf: (shard: number) => shardedKey(BASE_KEY, shard, '#') };
-  const page = await fanOutQuery(fetch, { shards: SHARD_NUMBERS, limit: n, descending: true, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKey, concurrency });
+  const partitionKeyOf = (shard: number) => ({ GSI2PK: { S: shardedKey(BASE_KEY, shard, '#') } });
+  const page = await fanOutQuery(fetch, { shards: SHARD_NUMBERS, limit: n, descending: true, sortKey: 'GSI2SK', tieBreakKeys: ['PK', 'SK'], partitionKeyOf, concurrency });
   return { items: page.items, read, evaluated, requests };
 }
 

@@ -1,13 +1,13 @@
 // Secondary indexes rendered from the model: exactly the declared GSIs and, unless turned off, the
 // five LSI slots. Composed key attributes are strings; a multi-attribute GSI keys on the items' own
-// attributes with their types. CDK derives the attribute definitions from these key schemas, so only
+// attributes with their types (a sharded one also on its NUMBER shard attribute, last). CDK derives the attribute definitions from these key schemas, so only
 // key attributes in use are defined.
 import { AttributeType, GlobalSecondaryIndexPropsV2, LocalSecondaryIndexProps, ProjectionType } from 'aws-cdk-lib/aws-dynamodb';
 import { BillingFacts, globalIndexCapacity } from './billing';
 import { globalIndexFeatures } from './features/render';
 import type { SingleTableProps } from './props';
 import { AttributeKind, ProjectionKind } from '../model/manifest';
-import { IndexModel, IndexType, KeyAttributeModel, TableModel } from '../model/model';
+import { hashKeyAttributes, IndexModel, IndexType, KeyAttributeModel, TableModel } from '../model/model';
 
 const PROJECTION: Record<ProjectionKind, ProjectionType> = {
   [ProjectionKind.ALL]: ProjectionType.ALL,
@@ -32,7 +32,7 @@ const keyAttribute = (a: KeyAttributeModel) =>
 function keyOf(index: IndexModel): Pick<GlobalSecondaryIndexPropsV2, 'partitionKey' | 'sortKey' | 'partitionKeys' | 'sortKeys'> {
   if (index.partitionAttributes) {
     const sortKeys = (index.sortAttributes ?? []).map(keyAttribute);
-    return { partitionKeys: index.partitionAttributes.map(keyAttribute), sortKeys: sortKeys.length ? sortKeys : undefined };
+    return { partitionKeys: hashKeyAttributes(index).map(keyAttribute), sortKeys: sortKeys.length ? sortKeys : undefined };
   }
   return { partitionKey: stringKey(index.partitionKey), sortKey: index.sortKey === undefined ? undefined : stringKey(index.sortKey) };
 }

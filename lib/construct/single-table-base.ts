@@ -17,7 +17,7 @@ import { DiagnosticLevel } from '../manifest/diagnostics';
 import { own } from '../manifest/values';
 import { didYouMean } from '../model/closest-name';
 import { FINGERPRINT_ENV, MODEL_PATH_ENV, TABLE_NAME_ENV } from '../model/environment';
-import { IndexType, TABLE_INDEX, TableModel } from '../model/model';
+import { hashKeyAttributes, IndexType, TABLE_INDEX, TableModel } from '../model/model';
 
 /** The members of `ISingleTable` that follow from the model and the table. */
 export abstract class SingleTableBase extends Construct implements ISingleTable {
@@ -72,7 +72,7 @@ export abstract class SingleTableBase extends Construct implements ISingleTable 
     return {
       partitionKey: index.partitionKey,
       sortKey: index.sortKey,
-      partitionKeys: index.partitionAttributes ? index.partitionAttributes.map((a) => a.name) : [index.partitionKey],
+      partitionKeys: index.partitionAttributes ? hashKeyAttributes(index).map((a) => a.name) : [index.partitionKey],
       sortKeys: index.sortAttributes ? index.sortAttributes.map((a) => a.name) : index.sortKey === undefined ? [] : [index.sortKey],
     };
   }

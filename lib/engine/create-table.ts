@@ -12,7 +12,7 @@ import type {
   ProvisionedThroughput,
 } from '@aws-sdk/client-dynamodb';
 import { AttributeKind, ProjectionKind } from '../model/manifest';
-import { IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../model/model';
+import { hashKeyAttributes, IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../model/model';
 
 /**
  * CreateTable input for the table a SingleTable builds from `model`: the same key schema, attribute
@@ -41,7 +41,7 @@ export function createTableInputFromModel(model: TableModel, tableName: string):
   const globals = indexes.filter((i) => i.type === IndexType.GSI).map((index): GlobalSecondaryIndex => ({
     IndexName: index.name,
     KeySchema: index.partitionAttributes
-      ? [...index.partitionAttributes.map((a) => key(a.name, typeOf(a), 'HASH')), ...(index.sortAttributes ?? []).map((a) => key(a.name, typeOf(a), 'RANGE'))]
+      ? [...hashKeyAttributes(index).map((a) => key(a.name, typeOf(a), 'HASH')), ...(index.sortAttributes ?? []).map((a) => key(a.name, typeOf(a), 'RANGE'))]
       : [key(index.partitionKey, 'S', 'HASH'), ...(index.sortKey === undefined ? [] : [key(index.sortKey, 'S', 'RANGE')])],
     Projection: indexProjection(index),
   }));

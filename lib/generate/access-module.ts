@@ -12,7 +12,7 @@ import { basename, dirname, extname, join as joinPath } from 'node:path';
 import { AccessValue, Code, code, Declaration, helper, helperType, indented, join, lit as json, Local, local, printModule, runtimeType, runtimeValue, shared, specifier } from './code';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../keys/encoding';
 import type { AttributeKind } from '../model/manifest';
-import { AttributeModel, EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel } from '../model/model';
+import { AttributeModel, EntityModel, KeySegmentModel, KeyTemplateModel, PatternModel, populatesIndex, ShardModel, TABLE_INDEX, TableModel, writtenKeyAttributes } from '../model/model';
 import { buildQueryInput } from '../runtime/query/plan';
 
 /** Where `generate --access` writes the module of a manifest file: `orders.ts` -> `orders.access.ts`, beside it. */
@@ -452,8 +452,13 @@ export function itemBuilder(model: TableModel, entity: EntityModel, owner: strin
   return join(['(item: any) => {', ...lines.map((line) => ['  ', line]), '}'], '\n');
 }
 
-/** Whether the full runtime's putItem maintains attributes of the entity: a version, timestamps or unique values. */
-const maintainsAttributes = (entity: EntityModel) => entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined;
+/**
+ * Whether the full runtime's putItem writes the entity: it maintains attributes of it (a version,
+ * timestamps or unique values), or writes the shard of a sharded multi-attribute GSI it is on.
+ */
+const putByRuntime = (model: TableModel, entity: EntityModel) =>
+  entity.version !== undefined || entity.timestamps !== undefined || entity.unique !== undefined
+  || Object.values(model.indexes).some((i) => i.shards?.keyAttribute && i.entities!.includes(entity.name));
 
 /** The type values a pattern's query filters on: where entities it does not return have entries in its index, which carry the type attribute. */
 function typeFilterOf(model: TableModel, pattern: PatternModel): string[] | undefined {
@@ -654,12 +659,12 @@ function patternDeclaration(parts: ModuleParts, pattern: PatternModel): Declarat
 /** The records the functions look names up in: what each entity's put and get, and each pattern's query, read. */
 function lookupDeclarations(model: TableModel, patterns: readonly PatternModel[], attributeKeyed: readonly string[]): Declaration[] {
   const entities = Object.values(model.entities);
-  const maintained = entities.some(maintainsAttributes);
+  const maintained = entities.some((e) => putByRuntime(model, e));
   const record = (items: string[]) => `{ ${items.join(', ')} }`;
   return [
     {
       doc: maintained ? 'What the put of each entity reads, by entity name (none for those the runtime\'s putItem writes).' : 'What the put of each entity reads, by entity name.',
-      code: `const puts = ${record(entities.map((e) => `${json(e.name)}: ${maintainsAttributes(e) ? 'undefined' : `${e.name}Put`}`))};`,
+      code: `const puts = ${record(entities.map((e) => `${json(e.name)}: ${putByRuntime(model, e) ? 'undefined' : `${e.name}Put`}`))};`,
     },
     { doc: 'What the get of each entity reads, by entity name.', code: `const keys = ${record(entities.map((e) => `${json(e.name)}: ${e.name}Key`))};` },
     ...patterns.length ? [{
@@ -672,14 +677,15 @@ function lookupDeclarations(model: TableModel, patterns: readonly PatternModel[]
 
 /** The module's putItem: an entity's put with its item builder, or the runtime's for an entity whose attributes it maintains. */
 function putItemDeclaration(model: TableModel): Declaration {
-  const maintained = Object.values(model.entities).some(maintainsAttributes);
+  const maintained = Object.values(model.entities).some((e) => putByRuntime(model, e));
   const put = code`${helper('putWith')}(table, put, item, options as never${model.localIndexesEnabled ? code`, ${helper('collectionsOf')}` : ''})`;
   const itemOf = code`${runtimeType('ItemOf')}<${MANIFEST}, E>`;
   return {
     doc: [
       'Writes a whole item: `mode` `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not), and',
       'a `condition` made with `where`; UNKNOWN_ENTITY when the manifest declares no entity so named.',
-      ...maintained ? ['Entities with a version, timestamps or unique values are written by the runtime\'s putItem, which keeps them (open the table with `maintainedWrites`).'] : [],
+      ...maintained ? ['Entities with a version, timestamps or unique values are written by the runtime\'s putItem, which keeps them (open the table with `maintainedWrites`);',
+        'so are those on a sharded multi-attribute index, whose shard it writes.'] : [],
     ],
     code: join([
       code`export async function putItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${tableType(MANIFEST)}, entity: E, item: ${itemOf}, options?: ${
@@ -757,7 +763,7 @@ function headDeclarations(model: TableModel): Declaration[] {
       code: join([
         code`export function openTable<T extends ${MANIFEST} = ${MANIFEST}>(options?: ${runtimeType('OpenTableOptions')}): ${tableType('T')} {`,
         code`  return ${helper('openAccess')}<T>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${
-          json(model.typeAttribute)}, keyAttributes: ${json(model.keyAttributes)}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
+          json(model.typeAttribute)}, keyAttributes: ${json(writtenKeyAttributes(model))}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
         '}',
       ], '\n'),
     },
@@ -781,7 +787,7 @@ export function accessModule(model: TableModel, options: AccessModuleOptions): s
   const body: Declaration[] = [
     // A version, timestamps or unique values: the runtime's putItem keeps them (or refuses, for unique values), with openTable's maintainedWrites.
     ...entities.flatMap((entity) => [
-      ...maintainsAttributes(entity) ? [] : [entityAttributesDeclaration(parts, entity), entityPutDeclaration(model, entity)],
+      ...putByRuntime(model, entity) ? [] : [entityAttributesDeclaration(parts, entity), entityPutDeclaration(model, entity)],
       entityKeyDeclaration(parts, entity),
     ]),
     ...[...parts.slotNames.keys()].map((indexName) => indexSlotDeclaration(parts, indexName)),

@@ -39,6 +39,7 @@ import {
   LSI_SLOTS,
   PatternModel,
   ShardModel,
+  shardKeyAttributeName,
   SortKeyCoverage,
   TABLE_INDEX,
   TableModel,
@@ -135,7 +136,7 @@ function resolve(manifest: SingleTableManifest, sink: DiagnosticSink): TableMode
   for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
     const index = indexes[name];
     if (index?.type === IndexType.GSI && index.partitionAttributes) resolveAttributeKeys(index, entities);
-    if (index?.type === IndexType.GSI && def?.sharding && !index.partitionAttributes) {
+    if (index?.type === IndexType.GSI && def?.sharding) {
       const shards = resolveShards(def, index, entities, indexes, typeAttribute);
       // Compile rejects such counts with their property; the Lambda, which resolves without that
       // check, must still never compose a `#NaN` shard.
@@ -373,6 +374,7 @@ function resolveShards(
     strategies,
     pinnedReads: strategy === ShardStrategy.ATTRIBUTE && sharding.shardAttribute !== undefined && strategies.length === 1,
     peakWritesPerSecond: sharding.peakWritesPerSecond,
+    keyAttribute: index.partitionAttributes ? shardKeyAttributeName(index.name) : undefined,
   };
 }
 

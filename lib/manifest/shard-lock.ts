@@ -6,7 +6,7 @@
 import { DiagnosticLevel, ManifestDiagnostic } from './diagnostics';
 import { strategyLabel } from './resolve';
 import { MAX_SHARDS } from './shape';
-import { IndexType, ShardModel, TableModel } from '../model/model';
+import { IndexType, ShardModel, shardKeyAttributeName, TableModel } from '../model/model';
 
 /** What the lock holds of one sharded GSI: counts ascending, strategies (`RANDOM`, `ATTRIBUTE:<attribute>`) sorted. */
 export interface IndexLock {
@@ -48,7 +48,9 @@ export function applyShardLock(model: TableModel, name: string, text: string | u
     if (!shards) {
       diagnostics.push(lockError('SHARD_LOCK_INDEX_UNSHARDED', index,
         `the shard lock '${name}' records shard counts ${locked.counts.join(', ')}, but the manifest ${model.indexes[index] ? 'no longer shards it' : 'no longer declares it'}; ` +
-          `items written since keep shard-suffixed ${index} partition keys, which unsharded queries never match`,
+          (model.indexes[index]?.partitionAttributes
+            ? `items written since hold the shard attribute ${shardKeyAttributeName(index)}, which the index's key no longer has: a deployed GSI's key cannot change`
+            : `items written since keep shard-suffixed ${index} partition keys, which unsharded queries never match`),
         `keep the sharding with shardCount and previousShardCounts: [${locked.counts.join(', ')}]; only once no item holds a suffixed key any more, delete '${index}' from the entry '${name}' of the lock file deliberately`));
       continue;
     }

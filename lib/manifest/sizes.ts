@@ -29,7 +29,9 @@ export function indexKeyBytes(entity: Pick<EntityModel, 'attributes' | 'keys'>, 
   if (index.partitionAttributes) {
     // The item's own attributes: written anyway, counted here only for the index entry.
     const names = attributeKeyNames(index);
-    return names.reduce((sum, name) => sum + name.length + (entity.attributes[name]?.typicalSizeBytes ?? 0), 0);
+    // A sharded one's shard attribute: its name and a small number (about 2 bytes).
+    const shard = index.shards?.keyAttribute;
+    return names.reduce((sum, name) => sum + name.length + (entity.attributes[name]?.typicalSizeBytes ?? 0), shard ? shard.length + 2 : 0);
   }
   const keys = entity.keys[index.name];
   if (!keys) return 0;

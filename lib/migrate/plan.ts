@@ -7,8 +7,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, utf8Length } from '../keys/encoding';
 import { guardMark } from '../keys/unique-guard';
 import { isModelDocument, ModelFile } from '../model/format';
-import { EntityModel, IndexModel, IndexType, KeyAttributeModel, TABLE_INDEX, TableModel } from '../model/model';
-import { indexInputs, writeItemKeys } from '../runtime/attributes/item-keys';
+import { EntityModel, IndexModel, KeyAttributeModel, ShardModel, TABLE_INDEX, TableModel, writtenKeyAttributes } from '../model/model';
+import { indexInputs, indexSlots, writeItemKeys } from '../runtime/attributes/item-keys';
 import { fromItem } from '../runtime/attributes/marshall';
 import { parseKey } from '../runtime/query/results';
 import { loadModel } from '../runtime/table/load-model';
@@ -43,8 +43,9 @@ export interface BackfillPlan {
   /** Per entity of `next`, the changes known from the two models (or from the shard history). */
   readonly entities: EntityPlan[];
   /**
-   * The attributes a backfill may set or remove: every secondary index key attribute and the type
-   * attribute, of both models; never the table key, never an attribute an entity declares.
+   * The attributes a backfill may set or remove: every secondary index key attribute the runtime
+   * writes (composed keys, a multi-attribute GSI's shard attribute) and the type attribute, of both
+   * models; never the table key, never an attribute an entity declares.
    */
   readonly managed: string[];
 }
@@ -112,7 +113,7 @@ export function planBackfill(nextModel: BackfillModel, previousModel?: BackfillM
   const managed = new Set<string>();
   for (const model of previous ? [previous, next] : [next]) {
     const table = model.indexes[TABLE_INDEX];
-    for (const attr of model.keyAttributes) if (attr !== table.partitionKey && attr !== table.sortKey) managed.add(attr);
+    for (const attr of writtenKeyAttributes(model)) if (attr !== table.partitionKey && attr !== table.sortKey) managed.add(attr);
     managed.add(model.typeAttribute);
   }
   for (const model of previous ? [previous, next] : [next]) {
@@ -171,7 +172,7 @@ function slotChanges(previous: TableModel, next: TableModel, entity: EntityModel
       changes.push({ index: name, change: 'TEMPLATE', detail: `${describeSlot(was)} -> ${describeSlot(now)}` });
     }
     const [a, b] = [wasIndex.shards, nowIndex.shards];
-    const label = (s: typeof a) => (s ? `${s.writeCount} shard(s), ${s.strategy}${s.attribute ? ` on ${s.attribute}` : ''}` : 'unsharded');
+    const label = (s: typeof a) => (s ? shardsLabel(s) : 'unsharded');
     if (label(a) !== label(b)) changes.push({ index: name, change: 'SHARDS', detail: `${label(a)} -> ${label(b)}` });
   }
   changes.push(...attributeIndexChanges(previous, next, entity));
@@ -182,10 +183,12 @@ function slotChanges(previous: TableModel, next: TableModel, entity: EntityModel
 
 /**
  * The multi-attribute GSIs the entity's items enter or leave: nothing is written for them (DynamoDB
- * indexes the stored values), but an entered one refuses values of another type or size.
+ * indexes the stored values) but a sharded one's shard attribute, and an entered one refuses values
+ * of another type or size. Sharding added, changed or removed rewrites the shard attribute.
  */
 function attributeIndexChanges(previous: TableModel, next: TableModel, entity: EntityModel): SlotChange[] {
   const keyedOn = (i: IndexModel) => `keyed on ${attributeList(i.partitionAttributes!)}${i.sortAttributes?.length ? ` / ${attributeList(i.sortAttributes)}` : ''}`;
+  const sharding = (i: IndexModel) => (i.shards ? `${shardsLabel(i.shards)} in ${i.shards.keyAttribute}` : 'unsharded');
   const populated = (model: TableModel, name: string) => {
     const index = Object.hasOwn(model.indexes, name) ? model.indexes[name] : undefined;
     return index?.partitionAttributes && index.entities?.includes(entity.name) ? index : undefined;
@@ -193,15 +196,27 @@ function attributeIndexChanges(previous: TableModel, next: TableModel, entity: E
   const changes: SlotChange[] = [];
   for (const name of new Set([...Object.keys(previous.indexes), ...Object.keys(next.indexes)])) {
     const [was, now] = [populated(previous, name), populated(next, name)];
-    if (was && now && keyedOn(was) === keyedOn(now)) continue;
+    if (was && now && keyedOn(was) === keyedOn(now)) {
+      if (sharding(was) !== sharding(now)) {
+        const written = now.shards ? `${now.shards.keyAttribute} written` : `${was.shards!.keyAttribute} removed`;
+        changes.push({ index: name, change: 'SHARDS', detail: `${sharding(was)} -> ${sharding(now)}: ${written}` });
+      }
+      continue;
+    }
     if (was) changes.push({ index: name, change: 'REMOVED', detail: `${keyedOn(was)}: DynamoDB drops its entries, nothing is removed from the items` });
     if (now) {
       changes.push({
-        index: name, change: 'ADDED', detail: `${keyedOn(now)}: DynamoDB indexes the stored values, nothing is written; an item whose value has another type or size is listed as failed`,
+        index: name,
+        change: 'ADDED',
+        detail: `${keyedOn(now)}: DynamoDB indexes the stored values, ${now.shards ? `${sharding(now)} written` : 'nothing is written'}; an item whose value has another type or size is listed as failed`,
       });
     }
   }
   return changes;
+}
+
+function shardsLabel(s: ShardModel): string {
+  return `${s.writeCount} shard(s), ${s.strategy}${s.attribute ? ` on ${s.attribute}` : ''}`;
 }
 
 function attributeList(attrs: readonly KeyAttributeModel[]): string {
@@ -211,7 +226,7 @@ function attributeList(attrs: readonly KeyAttributeModel[]): string {
 /** Without the previous model: the resharded slots the shard history declares. */
 function shardHistory(next: TableModel, entity: EntityModel): SlotChange[] {
   const changes: SlotChange[] = [];
-  for (const name in entity.keys) {
+  for (const name of indexSlots(next, entity)) {
     const shards = next.indexes[name].shards;
     if (!shards) continue;
     const counts = shards.counts.filter((n) => n !== shards.writeCount);
@@ -337,11 +352,7 @@ function entityNamed(model: TableModel, name: string | undefined): EntityModel |
  */
 function conditionOf(plan: BackfillPlan, entity: EntityModel, item: Item): ItemCondition {
   const names = new Set(plan.managed);
-  for (const slot in entity.keys) {
-    const index = plan.next.indexes[slot];
-    if (index.type === IndexType.TABLE) continue;
-    for (const name of indexInputs(entity, index)) names.add(name);
-  }
+  for (const slot of indexSlots(plan.next, entity)) for (const name of indexInputs(entity, plan.next.indexes[slot])) names.add(name);
   const attributes: { [name: string]: AttributeValue | undefined } = {};
   for (const name of names) attributes[name] = item[name];
   return { attributes };

@@ -13,7 +13,7 @@ export const MODEL_FORMAT = 'cdk-single-table/model';
  * The version of the file's layout. Raised when a field changes meaning or a field the runtime
  * needs is added; a runtime refuses a file of another version rather than misreading it.
  */
-export const MODEL_FORMAT_VERSION = 3;
+export const MODEL_FORMAT_VERSION = 4;
 
 /**
  * What a compiled model file looks like to TypeScript when a handler imports it as JSON (its enums

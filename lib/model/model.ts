@@ -68,6 +68,14 @@ export interface ShardModel {
   readonly pinnedReads: boolean;
   /** The declared peak writes per second, if the count was derived from it. @default - none */
   readonly peakWritesPerSecond?: number;
+  /**
+   * On a multi-attribute GSI: the NUMBER attribute the runtime writes the shard into,
+   * `<index name>Shard`, the last attribute of the index's partition key (after
+   * `partitionAttributes`, which it is not listed in). Stored on every item of the index's
+   * entities; results never show it.
+   * @default - a composed GSI: the shard is a suffix of the partition key string
+   */
+  readonly keyAttribute?: string;
 }
 
 /** One attribute of a multi-attribute GSI key: an item attribute the index keys on as stored. */
@@ -271,6 +279,35 @@ export interface TableModel {
  */
 export function populatesIndex(entity: Pick<EntityModel, 'name' | 'keys'>, index: Pick<IndexModel, 'name' | 'entities'>): boolean {
   return index.entities ? index.entities.includes(entity.name) : entity.keys[index.name] !== undefined;
+}
+
+/** The name of a sharded multi-attribute GSI's shard attribute (ShardModel.keyAttribute). */
+export function shardKeyAttributeName(indexName: string): string {
+  return `${indexName}Shard`;
+}
+
+/**
+ * A multi-attribute GSI's physical partition key, in key schema order: its partition attributes,
+ * then on a sharded one the shard attribute (a NUMBER).
+ */
+export function hashKeyAttributes(index: Pick<IndexModel, 'partitionAttributes' | 'shards'>): KeyAttributeModel[] {
+  const shard = index.shards?.keyAttribute;
+  const partition = index.partitionAttributes ?? [];
+  // The kind as its value: the runtime reads this module, and AttributeKind's enum would load with it.
+  return shard ? [...partition, { name: shard, kind: 'NUMBER' as AttributeKind }] : partition;
+}
+
+/**
+ * Every attribute the runtime writes for keys, which results leave out: the composed key attributes
+ * (`keyAttributes`) and the shard attributes of sharded multi-attribute GSIs.
+ */
+export function writtenKeyAttributes(model: Pick<TableModel, 'keyAttributes' | 'indexes'>): string[] {
+  const shards: string[] = [];
+  for (const name in model.indexes) {
+    const shard = model.indexes[name].shards?.keyAttribute;
+    if (shard) shards.push(shard);
+  }
+  return shards.length ? [...model.keyAttributes, ...shards] : model.keyAttributes;
 }
 
 /** A multi-attribute GSI's key attribute names, partition then sort; none for a composed key. */

@@ -2,11 +2,11 @@
 // entity is in a sparse index, projections and fetch modes. Kept in one place so the entity charts,
 // the index charts and the access-pattern table always say the same thing.
 import { AttributeKind, ProjectionKind } from '../model/manifest';
-import { attributeKeyNames, EntityModel, FetchMode, IndexModel, IndexType, KeyAttributeModel, KeyTemplateModel, TableModel } from '../model/model';
+import { attributeKeyNames, EntityModel, FetchMode, hashKeyAttributes, IndexModel, IndexType, KeyAttributeModel, KeyTemplateModel, TableModel } from '../model/model';
 
-/** A partition key template as stored: with the shard suffix on a sharded GSI. */
+/** A partition key template as stored: with the shard suffix on a sharded GSI (a multi-attribute one's shard attribute last). */
 export function partitionKeyText(template: KeyTemplateModel | undefined, index: IndexModel, delimiter: string): string {
-  if (index.partitionAttributes || !template) return attributeKeyText(index.partitionAttributes ?? []);
+  if (index.partitionAttributes || !template) return attributeKeyText(hashKeyAttributes(index));
   if (!index.shards) return template.source;
   return `${template.source}${delimiter}[0-${index.shards.readCount - 1}]`;
 }
@@ -19,7 +19,7 @@ export function attributeKeyText(attributes: readonly KeyAttributeModel[]): stri
 /** `pk / sk` of an entity on an index, or `pk` for an index without a sort key. */
 export function keyPairText(model: TableModel, entity: EntityModel, index: IndexModel): string {
   if (index.partitionAttributes) {
-    const pk = attributeKeyText(index.partitionAttributes);
+    const pk = attributeKeyText(hashKeyAttributes(index));
     return index.sortAttributes?.length ? `${pk} / ${attributeKeyText(index.sortAttributes)}` : pk;
   }
   const keys = entity.keys[index.name];

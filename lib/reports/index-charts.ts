@@ -2,7 +2,7 @@
 // which keys, and the access patterns that read them there. Overloaded indexes show several rows.
 import { attributeKeyText, partitionKeyText, projectionText, secondaryIndexes } from './describe';
 import { ReportTable } from './report-table';
-import { IndexModel, IndexType, populatesIndex, TableModel } from '../model/model';
+import { hashKeyAttributes, IndexModel, IndexType, populatesIndex, TableModel } from '../model/model';
 
 /** A chart for every secondary index at least one entity populates, in model order. */
 export function indexCharts(model: TableModel): ReportTable[] {
@@ -42,7 +42,7 @@ function indexChart(model: TableModel, index: IndexModel): ReportTable {
 
 function describeIndex(index: IndexModel): string {
   const keys = index.partitionAttributes
-    ? `the items' own attributes: partition ${attributeKeyText(index.partitionAttributes)}${index.sortAttributes?.length ? `, sort ${attributeKeyText(index.sortAttributes)}` : ''}`
+    ? `the items' own attributes: partition ${attributeKeyText(hashKeyAttributes(index))}${index.sortAttributes?.length ? `, sort ${attributeKeyText(index.sortAttributes)}` : ''}`
     : index.sortKey ? `${index.partitionKey} / ${index.sortKey}` : index.partitionKey;
   const parts = [
     `${index.type === IndexType.LSI ? 'LSI' : 'GSI'} on ${keys}`,

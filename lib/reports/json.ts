@@ -3,7 +3,7 @@
 // physical attribute names, projections, shard counts; nothing rendered for reading.
 import { fetchText, partitionKeyText, sparseCondition } from './describe';
 import { keyCondition } from './pattern-table';
-import { populatesIndex, ShardModel, TableModel } from '../model/model';
+import { hashKeyAttributes, populatesIndex, ShardModel, TableModel } from '../model/model';
 
 /** One entity's key templates on one index slot. */
 export interface DesignJsonKeys {
@@ -94,7 +94,7 @@ export function designJson(model: TableModel): DesignJson {
     indexes: Object.values(model.indexes).map((i) => ({
       name: i.name,
       type: i.type,
-      partitionKey: i.partitionAttributes ? i.partitionAttributes.map((a) => a.name) : [i.partitionKey],
+      partitionKey: i.partitionAttributes ? hashKeyAttributes(i).map((a) => a.name) : [i.partitionKey],
       sortKey: i.partitionAttributes ? (i.sortAttributes ?? []).map((a) => a.name) : i.sortKey ? [i.sortKey] : [],
       projection: i.projection,
       ...(i.projection === 'INCLUDE' ? { include: i.nonKeyAttributes } : {}),

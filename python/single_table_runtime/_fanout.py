@@ -3,12 +3,17 @@ query per shard on threads, merged in index order (sort key, then the table key)
 the limit applies to the merged page, and the state (the cursor's position, in the Node.js
 runtime's format) resumes every shard exactly after the last item it contributed.
 
-Strings compare by code point in Python, which is the UTF-8 byte order DynamoDB sorts keys in.
+The sort key is one string attribute (a composed key) or the tuple of a multi-attribute GSI's sort
+attributes, strings and numbers. Strings compare by code point in Python, which is the UTF-8 byte
+order DynamoDB sorts keys in; numbers compare as Decimals, exact for every number DynamoDB holds.
+A position holds each key's text as DynamoDB returned it (a number's digits as they are).
 """
 from __future__ import annotations
 
 import heapq
 import math
+import re
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable
 
 from ._errors import SingleTableError
@@ -22,6 +27,8 @@ Item = dict[str, Any]
 _MAX_HEAP = tuple(getattr(heapq, name, None) or getattr(heapq, '_' + name) for name in ('heapify_max', 'heapreplace_max', 'heappop_max'))
 # (shard, exclusive start key or None, limit) -> DynamoDB's Query output
 Fetch = Callable[[int, 'Item | None', int], dict[str, Any]]
+# A key attribute as the merge reads it: its name, and whether it holds a number (N) rather than a string (S).
+KeyAttribute = tuple[str, bool]
 
 
 def page_size(items: int, part: float) -> int:
@@ -30,20 +37,31 @@ def page_size(items: int, part: float) -> int:
     return min(items, math.ceil(share + 3 * math.sqrt(share)) + 1)
 
 
-def _key(item: Item, attribute: str) -> str:
-    value = item.get(attribute, {}).get('S')
+def _key(item: Item, attribute: str, number: bool = False) -> str:
+    value = item.get(attribute, {}).get('N' if number else 'S')
     if value is None:
-        raise ValueError(f"fan-out query: item has no string key attribute '{attribute}'; every item of an index query carries the index and table keys")
+        raise ValueError(f"fan-out query: item has no {'number' if number else 'string'} key attribute '{attribute}'; "
+                         'every item of an index query carries the index and table keys')
     return value
 
 
+def _typed(item: Item, typed: list[KeyAttribute]) -> tuple[Any, ...]:
+    """An item's key tuple where some keys are numbers: each number a Decimal, which orders as DynamoDB orders numbers."""
+    try:
+        return tuple([Decimal(item[a]['N']) if number else item[a]['S'] for a, number in typed])
+    except KeyError:
+        return tuple([Decimal(_key(item, a, number)) if number else _key(item, a) for a, number in typed])
+
+
 class _Shard:
-    def __init__(self, slot: int, shard: int, start: list[str] | None, key_attributes: list[str],
-                 partition_key: tuple[str, Callable[[int], str]] | None) -> None:
+    def __init__(self, slot: int, shard: int, start: list[str] | None, key_attributes: list[str], typed: list[KeyAttribute] | None,
+                 sort_width: int, partition_key: Callable[[int], Item] | None) -> None:
         self.slot = slot
         self.shard = shard
         self.start = start
         self.key_attributes = key_attributes
+        self.typed = typed
+        self.sort_width = sort_width
         self.buffer: list[Item] = []
         self.next = 0
         self.more = True
@@ -53,17 +71,19 @@ class _Shard:
         self.asked = 0
         self.got = 0
         if start is not None:
-            key: Item = {partition_key[0]: {'S': partition_key[1](shard)}} if partition_key else {}
-            for attribute, value in zip(key_attributes, start):
-                key[attribute] = {'S': value}
+            key: Item = partition_key(shard) if partition_key else {}
+            for (attribute, number), value in zip(typed or [(a, False) for a in key_attributes], start):
+                key[attribute] = {'N': value} if number else {'S': value}
             self.resume = key
 
     @property
     def has_head(self) -> bool:
         return self.next < len(self.buffer)
 
-    def head_key(self) -> tuple[str, ...]:
+    def head_key(self) -> tuple[Any, ...]:
         item = self.buffer[self.next]
+        if self.typed is not None:
+            return _typed(item, self.typed)
         try:
             return tuple([item[a]['S'] for a in self.key_attributes])
         except KeyError:
@@ -75,7 +95,7 @@ class _Shard:
         self.taken += 1
         return self.passed
 
-    def fill(self, fetch: Fetch, limit: int, descending: bool, floor: str | None) -> None:
+    def fill(self, fetch: Fetch, limit: int, descending: bool, floor: tuple[Any, ...] | None) -> None:
         """Reads until the shard has a head or nothing more; items sorting before ``floor`` are read past."""
         while True:
             page = fetch(self.shard, self.resume, limit)
@@ -87,8 +107,8 @@ class _Shard:
             self.resume = page.get('LastEvaluatedKey')
             self.more = self.resume is not None
             if floor is not None:
-                sort_key = self.key_attributes[0]
-                while self.has_head and ((_key(self.buffer[self.next], sort_key) > floor) if descending else (_key(self.buffer[self.next], sort_key) < floor)):
+                width = self.sort_width
+                while self.has_head and ((self.head_key()[:width] > floor) if descending else (self.head_key()[:width] < floor)):
                     self.passed = self.buffer[self.next]
                     self.next += 1
             if self.has_head or not self.more:
@@ -97,15 +117,29 @@ class _Shard:
     def position(self) -> list[str] | None:
         if self.passed is None:
             return self.start
+        if self.typed is not None:
+            return [_key(self.passed, a, number) for a, number in self.typed]
         return [_key(self.passed, a) for a in self.key_attributes]
 
 
-def check_state(state: Any, shards: list[int], key_count: int, pattern: str | None) -> None:
+# A number's text as DynamoDB writes it: a sign, digits with at most one point (at least one digit), an exponent.
+_NUMBER_TEXT = re.compile(r'[+-]?([0-9]*)(?:\.([0-9]*))?(?:[eE][+-]?[0-9]+)?')
+
+
+def _number_text(text: str) -> bool:
+    m = _NUMBER_TEXT.fullmatch(text)
+    return m is not None and bool(m[1] or m[2])
+
+
+def check_state(state: Any, shards: list[int], key_count: int, pattern: str | None, numbers: tuple[bool, ...] = ()) -> None:
+    """Raises INVALID_CURSOR unless ``state`` is one a fan-out over ``shards`` returned: per shard a position of ``key_count``
+    strings (those ``numbers`` marks numbers' text) or None, and the shard of the last item."""
     def whole(n: Any, least: int) -> bool:
         return isinstance(n, int) and not isinstance(n, bool) and n >= least
 
     def is_key(p: Any) -> bool:
-        return isinstance(p, list) and len(p) == key_count and all(isinstance(v, str) for v in p)
+        return (isinstance(p, list) and len(p) == key_count and all(isinstance(v, str) for v in p)
+                and all(_number_text(v) for v, number in zip(p, numbers) if number))
 
     after = state.get('after') if isinstance(state, dict) else None
     if not isinstance(after, list) or len(after) != len(shards):
@@ -117,18 +151,28 @@ def check_state(state: Any, shards: list[int], key_count: int, pattern: str | No
     raise SingleTableError('INVALID_CURSOR', f'fan-out query: {reason}; start again without a state', pattern=pattern)
 
 
-def fan_out_query(fetch: Fetch, executor: Executor, *, shards: list[int], limit: int, descending: bool, sort_key: str,
-                  tie_break_keys: list[str], partition_key: tuple[str, Callable[[int], str]] | None = None, sorted_index: bool = True,
-                  concurrency: int | None = None, state: Any = None, pattern: str | None = None) -> tuple[list[Item], dict[str, Any] | None]:
-    """One merged page over ``shards`` and the state that resumes after it (None when no shard has more)."""
+def fan_out_query(fetch: Fetch, executor: Executor, *, shards: list[int], limit: int, descending: bool, sort_keys: list[str],
+                  tie_break_keys: list[str], partition_key: Callable[[int], Item] | None = None, sorted_index: bool = True,
+                  number_keys: frozenset[str] = frozenset(), concurrency: int | None = None, state: Any = None,
+                  pattern: str | None = None) -> tuple[list[Item], dict[str, Any] | None]:
+    """One merged page over ``shards`` and the state that resumes after it (None when no shard has more).
+
+    Items merge by ``sort_keys`` (the index's sort key, or a multi-attribute GSI's sort attributes; those in
+    ``number_keys`` hold numbers), then ``tie_break_keys`` (the table key). ``partition_key`` gives a shard's index
+    partition key attributes, which make its start key complete."""
     if concurrency is not None and not (isinstance(concurrency, int) and concurrency >= 1):
         raise SingleTableError('INVALID_VALUE', 'shard_concurrency ' + must_be('a whole number of at least 1', concurrency), pattern=pattern)
-    key_attributes = [sort_key, *tie_break_keys]
+    key_attributes = [*sort_keys, *tie_break_keys]
+    # A composed key's attributes are all strings, compared as they are; numbers make the keys typed.
+    typed = [(a, a in number_keys) for a in key_attributes] if number_keys else None
     if state is not None:
-        check_state(state, shards, len(key_attributes), pattern)
+        check_state(state, shards, len(key_attributes), pattern, tuple(n for _, n in typed) if typed else ())
     # Items written behind the merge position since the last page sort before items already returned: read past them.
-    floor = state['after'][state['last']][0] if state is not None and sorted_index else None
-    cursors = [_Shard(i, shard, state['after'][i] if state is not None else None, key_attributes, partition_key)
+    floor = None
+    if state is not None and sorted_index:
+        at = state['after'][state['last']][:len(sort_keys)]
+        floor = tuple([Decimal(v) if number else v for v, (_, number) in zip(at, typed)]) if typed else tuple(at)
+    cursors = [_Shard(i, shard, state['after'][i] if state is not None else None, key_attributes, typed, len(sort_keys), partition_key)
                for i, shard in enumerate(shards)]
     first = page_size(limit, 1 / len(cursors))
     _each(executor, cursors, concurrency, lambda c: c.fill(fetch, first, descending, floor))

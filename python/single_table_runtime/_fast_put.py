@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ._encoding import _escapable, encode_number, normalize_date
+from ._errors import SingleTableError
 from ._shard import fnv1a, mix32
 from ._values import js_number_text
 
@@ -22,6 +23,16 @@ if TYPE_CHECKING:
     from ._keys import EntityKeys
 
 FastWrite = Callable[[Any], 'dict[str, Any] | None']
+
+
+def _attribute_shard(keys: EntityKeys) -> Callable[..., 'int | None']:
+    """The shard an ATTRIBUTE slot's attribute gives, or None when it gives none (absent, empty, not encodable): the general path's error."""
+    def attribute_shard(slot: Any, item: Any, table: tuple[str, str]) -> int | None:
+        try:
+            return keys._shard(slot, item, table)
+        except SingleTableError:
+            return None
+    return attribute_shard
 
 
 def compile_fast_write(keys: EntityKeys) -> FastWrite | None:
@@ -38,7 +49,8 @@ def compile_fast_write(keys: EntityKeys) -> FastWrite | None:
         return None
     env: dict[str, Any] = {'search': _escapable(model.escape_char).search, 'encode_number': encode_number, 'js_number_text': js_number_text,
                            'normalize_date': normalize_date, 'shard': keys._shard, 'fnv1a': fnv1a, 'mix32': mix32,
-                           'between': keys.between_table_keys.after, 'Slots': [slot for slot, *_ in keys.slot_plan]}
+                           'between': keys.between_table_keys.after, 'Slots': [slot for slot, *_ in keys.slot_plan],
+                           'AttributeShards': keys.attribute_shards, 'attribute_shard': _attribute_shard(keys)}
     lines = ['def fast_write(item):', '    if item.__class__ is not dict:', '        return None', '    get = item.get', '    out = {}']
     segment = {}
     for i, (name, kind, check, required) in enumerate(keys.attribute_checks):
@@ -54,6 +66,9 @@ def compile_fast_write(keys: EntityKeys) -> FastWrite | None:
         body: list[str] = []
         if kind == 'STRING':
             body += [f'if {v}.__class__ is not str:', '    return None', f"out[{n}] = {{'S': {v}}}"]
+            if name in keys.keyed_values:
+                # A multi-attribute GSI's key attribute: empty, or perhaps too long, is the general path's to refuse.
+                body += [f"if {v} == '' or len({v}) * 4 > {keys.keyed_values[name][1]}:", '    return None']
             if keyed:
                 body += [f"if {v} == '':", f'    s{i} = None', f'elif search({v}) is not None:', '    return None', 'else:', f'    s{i} = {v}']
         elif kind == 'NUMBER':
@@ -116,6 +131,15 @@ def compile_fast_write(keys: EntityKeys) -> FastWrite | None:
             number = pk_number if pk_number is not None else sk_number
             lines.append(f'    if k{number} is not None:')
             lines += ['        ' + x for x in inner]
+    for s, slot in enumerate(keys.attribute_shards):
+        # A sharded multi-attribute GSI: the shard as a number of its own (RANDOM inlined as above).
+        shards = slot.index['shards']
+        if slot.shard_kind is None:
+            lines.append(f"    out[{shards['keyAttribute']!r}] = {{'N': str(mix32(fnv1a({sk}[{len(keys.table_sk_head)}:], "
+                         f"between(fnv1a({pk}[{len(keys.table_pk_head)}:], {keys.table_pk_seed})))) % {shards['writeCount']})}}")
+        else:
+            lines += [f'    n = attribute_shard(AttributeShards[{s}], item, table)', '    if n is None:', '        return None',
+                      f"    out[{shards['keyAttribute']!r}] = {{'N': str(n)}}"]
     lines.append(f"    out[{model.type_attribute!r}] = {{'S': {entity['typeValue']!r}}}")
     lines.append('    return out')
     exec(compile('\n'.join(lines), f'<single-table put of {entity["name"]}>', 'exec'), env)  # noqa: S102 - code made from the model's own names, each repr()'d

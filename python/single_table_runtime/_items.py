@@ -76,6 +76,8 @@ def item_to_write(table: TableContext, entity: dict[str, Any], item: Mapping[str
             return stored  # the common case, straight-line; anything else takes the general path below
     keys = table.model.entity_keys(entity['name'])
     stored = item_attributes(entity, item, keys.attribute_checks)
+    if keys.keyed_values:
+        keys.check_key_values(stored.items())
     keys.write_keys(item, stored)
     stored[table.model.type_attribute] = {'S': entity['typeValue']}
     return stored

@@ -5,7 +5,7 @@ shard suffixes, UTF-8 size limits, and the key condition of a pattern's query.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from ._encoding import (MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SEGMENT_ENCODERS, Invalid, bound_encoder, encode_value, must_be,
                        utf8_length)
@@ -164,12 +164,22 @@ class EntityKeys:
             if name == 'table':
                 continue
             index = model.indexes[name]
-            shards = index.get('shards')
-            shard_kind = entity['attributes'][shards['attribute']]['type'] if shards and shards['strategy'] == 'ATTRIBUTE' else None
             self.slots.append(_Slot(index, keys, None if index['type'] == 'LSI' else template_parts(keys['pk'], d),
-                                    template_parts(keys['sk'], d) if index.get('sortKey') and keys.get('sk') else None, shard_kind,
+                                    template_parts(keys['sk'], d) if index.get('sortKey') and keys.get('sk') else None, shard_kind_of(entity, index),
                                     None if index['type'] == 'LSI' else number(keys['pk']),
                                     number(keys['sk']) if index.get('sortKey') and keys.get('sk') else None))
+        # The sharded multi-attribute GSIs the entity populates: each item stores its shard there as a number of its own.
+        self.attribute_shards = [_Slot(index, {}, None, None, shard_kind_of(entity, index), None, None) for index in model.indexes.values()
+                                 if (index.get('shards') or {}).get('keyAttribute') and entity['name'] in (index.get('entities') or ())]
+        # Every slot an update may move: the composed ones, then the sharded multi-attribute GSIs' shards.
+        self.index_slots = [*self.slots, *self.attribute_shards]
+        # Per attribute name that keys a multi-attribute GSI: those GSIs, and the size limit there (the partition's when in both).
+        self.keyed_values: dict[str, tuple[list[str], int]] = {}
+        for index in model.indexes.values():
+            for attrs, limit in ((index.get('partitionAttributes'), MAX_PARTITION_KEY_BYTES), (index.get('sortAttributes'), MAX_SORT_KEY_BYTES)):
+                for a in attrs or ():
+                    indexes, least = self.keyed_values.get(a['name'], ([], limit))
+                    self.keyed_values[a['name']] = ([*indexes, index['name']], min(least, limit))
         self.encoders = tuple(encoders.items())
         self.slot_plan = tuple((slot, slot.pk_number, slot.sk_number, slot.pk_attribute, slot.sk_attribute, slot.sharded) for slot in self.slots)
         # Each template as its head and, per attribute, the attribute's place in ``encoders`` and the text after it.
@@ -261,13 +271,41 @@ class EntityKeys:
                 out[sk_attribute] = {'S': sk}
             else:
                 out[pk_attribute] = {'S': pk}
+        if self.attribute_shards:
+            self.write_attribute_shards(values, table, out)
+
+    def check_key_values(self, values: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """Checks the stored values of attributes that key a multi-attribute GSI: DynamoDB refuses an empty string in a key
+        attribute, and a value over the key size limit, even on an item that lacks the index's other attributes."""
+        for name, av in values:
+            s = av.get('S')
+            key = None if s is None else self.keyed_values.get(name)
+            if key is None:
+                continue
+            indexes, limit = key
+            if s == '':
+                raise SingleTableError('INVALID_VALUE', f"is a key attribute of {', '.join(indexes)}, which cannot hold an empty string (DynamoDB refuses it); "
+                                       f"leave the attribute out to keep the item out of {'that index' if len(indexes) == 1 else 'those indexes'}",
+                                       entity=self.entity['name'], attribute=name)
+            if len(s) * 4 > limit and utf8_length(s) > limit:  # a code point is at most 4 bytes of UTF-8
+                raise SingleTableError('KEY_TOO_LARGE', f"is {utf8_length(s)} bytes of UTF-8, and as a key attribute of {', '.join(indexes)} DynamoDB allows {limit}",
+                                       entity=self.entity['name'], attribute=name)
+
+    def write_attribute_shards(self, values: Values, table: tuple[str, str], out: dict[str, Any]) -> None:
+        """The shard of each sharded multi-attribute GSI the entity populates into ``out``, as its shard attribute's number."""
+        for slot in self.attribute_shards:
+            out[slot.index['shards']['keyAttribute']] = {'N': str(self._shard(slot, values, table))}
 
     def slot(self, index_name: str) -> _Slot:
         return next(s for s in self.slots if s.index['name'] == index_name)
 
     def slot_keys(self, slot: _Slot, values: Values, table: tuple[str, str], out: dict[str, Any],
                   composed: list[str | Absent | Fault] | None = None) -> dict[str, Any] | None:
-        """The key attributes of one index slot into ``out``; None (nothing written) when an input is absent."""
+        """The key attributes of one index slot into ``out``; None (nothing written) when an input is absent. Of a sharded
+        multi-attribute GSI, its shard attribute."""
+        if slot.index.get('partitionAttributes'):
+            out[slot.index['shards']['keyAttribute']] = {'N': str(self._shard(slot, values, table))}
+            return out
         pk_value = None
         if slot.pk is not None:
             pk = composed[slot.pk_number] if composed else compose(slot.pk, values, self.model.escape_char)  # type: ignore[index]
@@ -307,13 +345,31 @@ class EntityKeys:
         return shard_for_value(encoded, shards['writeCount'])
 
     def index_inputs(self, index: dict[str, Any]) -> list[str]:
-        """The attributes an index slot's keys are computed from (the shard attribute included)."""
+        """The attributes whose change moves an index slot's keys (the shard attribute included): of a sharded
+        multi-attribute GSI, its key attributes too, whose new values put the item in another partition."""
+        if 'partitionAttributes' in index:
+            return list(dict.fromkeys([a['name'] for a in index['partitionAttributes'] + (index.get('sortAttributes') or [])] + self.index_needs(index)))
+        return self.index_needs(index)
+
+    def index_needs(self, index: dict[str, Any]) -> list[str]:
+        """The attributes an index slot's keys are computed from, which an update that moves them needs: every input of a
+        composed key; of a multi-attribute GSI's shard, only the shard attribute (ATTRIBUTE), as DynamoDB keys the index
+        on the stored attributes themselves."""
+        shards = index.get('shards')
+        shard = shards['attribute'] if shards and shards['strategy'] == 'ATTRIBUTE' else None
+        if 'partitionAttributes' in index:
+            return [shard] if shard else []
         keys = self.entity['keys'][index['name']]
         names = ([] if index['type'] == 'LSI' else list(keys['pk']['attributes'])) + list(keys.get('sk', {}).get('attributes', []))
-        shards = index.get('shards')
-        if shards and shards['strategy'] == 'ATTRIBUTE':
-            names.append(shards['attribute'])
+        if shard:
+            names.append(shard)
         return list(dict.fromkeys(names))
+
+
+def shard_kind_of(entity: dict[str, Any], index: dict[str, Any]) -> str | None:
+    """The kind of an index's shard attribute in the entity when its shards follow an attribute (ATTRIBUTE), else None."""
+    shards = index.get('shards')
+    return entity['attributes'][shards['attribute']]['type'] if shards and shards['strategy'] == 'ATTRIBUTE' else None
 
 
 # ---- the key condition of a pattern's query -------------------------------------------------------

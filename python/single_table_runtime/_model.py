@@ -14,7 +14,7 @@ from ._errors import SingleTableError, did_you_mean
 from ._keys import EntityKeys, PatternKeys
 
 MODEL_FORMAT = 'cdk-single-table/model'
-MODEL_FORMAT_VERSION = 3
+MODEL_FORMAT_VERSION = 4
 TABLE_INDEX = 'table'
 
 
@@ -33,7 +33,9 @@ class Model:
         self.key_attributes: list[str] = model['keyAttributes']
         self.fingerprint: str = model['fingerprint']
         self.table_index = self.indexes[TABLE_INDEX]
-        self.strip = frozenset(self.key_attributes) | {self.type_attribute}
+        # What results leave out: the key attributes, the type, and the shard attributes of sharded multi-attribute GSIs.
+        self.strip = frozenset(self.key_attributes) | {self.type_attribute} | {
+            i['shards']['keyAttribute'] for i in self.indexes.values() if (i.get('shards') or {}).get('keyAttribute')}
         self._entity_keys: dict[str, EntityKeys] = {}
         self._pattern_keys: dict[str, PatternKeys] = {}
 

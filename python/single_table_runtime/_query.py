@@ -87,6 +87,12 @@ def build_query_input(table: TableContext, plan: Plan, partition_key: str, start
         names = {'#type': table.model.type_attribute} if type_filter else {}
         values: dict[str, Any] = {}
         expression = attribute_key_expression(condition['attributes'], names, values)
+        shards = keys.index.get('shards')
+        if shards:
+            # Sharded: the partition key ends with the shard attribute; each shard's query gives its number as :shard.
+            names['#shard'] = shards['keyAttribute']
+            values[':shard'] = {'N': '0'}
+            expression += ' AND #shard = :shard'
     elif sk:
         names = sk_names.copy()
         expression = expressions.get(sk['expression'])
@@ -137,14 +143,20 @@ def _query_shell(table: TableContext, keys: PatternKeys) -> tuple[str | None, di
 
 def shards_to_query(table: TableContext, plan: Plan, values: Any) -> list[int]:
     """Shard numbers a query on a sharded index reads: the pinned value's shards under every count, else all."""
-    shards = plan.keys.index['shards']
+    index = plan.keys.index
+    shards = index['shards']
     every = list(range(shards['readCount']))
     if not shards['pinnedReads']:
         return every
     pattern = plan.keys.pattern
     attribute = shards['attribute']
     value = None
-    if attribute in pattern['pk']['attributes'] or (
+    if 'pk' not in pattern:
+        # A multi-attribute GSI: a partition attribute is always compared by equality, a sort attribute by an EQUALS pattern.
+        if any(a['name'] == attribute for a in index['partitionAttributes']) or (
+                pattern['sortKeyCondition'] == 'EQUALS' and any(a['name'] == attribute for a in index.get('sortAttributes') or ())):
+            value = values.get(attribute)
+    elif attribute in pattern['pk']['attributes'] or (
             pattern['sortKeyCondition'] in ('EQUALS', 'BEGINS_WITH') and pattern.get('sk') and attribute in pattern['sk']['attributes']):
         value = values.get(attribute)
     if value is None:
@@ -171,6 +183,8 @@ def read_index(table: TableContext, plan: Plan, values: Any, position: Any) -> t
     model = table.model
     table_index = model.table_index
     base = build_query_input(table, plan, plan.condition['pk'])
+    if 'attributes' in plan.condition:
+        return _read_attribute_shards(table, plan, values, position, base)
 
     def partition_of(shard: int) -> str:
         return sharded_key(plan.condition['pk'], shard, model.delimiter)
@@ -182,10 +196,34 @@ def read_index(table: TableContext, plan: Plan, values: Any, position: Any) -> t
         return _send_query(table, request)
 
     return fan_out_query(fetch, table.executor, shards=shards_to_query(table, plan, values), limit=plan.limit or 100,
-                         descending=plan.descending, sort_key=index.get('sortKey') or table_index['partitionKey'],
+                         descending=plan.descending, sort_keys=[index.get('sortKey') or table_index['partitionKey']],
                          sorted_index=index.get('sortKey') is not None, tie_break_keys=[table_index['partitionKey'], table_index['sortKey']],
-                         partition_key=(index['partitionKey'], partition_of), concurrency=table.shard_concurrency, state=position,
-                         pattern=plan.keys.pattern['name'])
+                         partition_key=lambda shard: {index['partitionKey']: {'S': partition_of(shard)}}, concurrency=table.shard_concurrency,
+                         state=position, pattern=plan.keys.pattern['name'])
+
+
+def _read_attribute_shards(table: TableContext, plan: Plan, values: Any, position: Any, base: dict[str, Any]) -> tuple[list[dict[str, Any]], Any]:
+    """The fan-out of a sharded multi-attribute GSI: each shard's query compares the shard attribute to its number, and
+    the shards merge by the sort attributes (numbers by value), then the table key."""
+    index = plan.keys.index
+    table_index = table.model.table_index
+    shard_attribute = index['shards']['keyAttribute']
+    # The partition attributes come first in the key condition, each compared by equality.
+    partition = {c['attribute']: c['values'][0] for c in plan.condition['attributes'][:len(index['partitionAttributes'])]}
+    sort = index.get('sortAttributes') or []
+
+    def fetch(shard: int, start: dict[str, Any] | None, limit: int) -> dict[str, Any]:
+        request = {**base, 'ExpressionAttributeValues': {**base['ExpressionAttributeValues'], ':shard': {'N': str(shard)}}, 'Limit': limit}
+        if start:
+            request['ExclusiveStartKey'] = start
+        return _send_query(table, request)
+
+    return fan_out_query(fetch, table.executor, shards=shards_to_query(table, plan, values), limit=plan.limit or 100,
+                         descending=plan.descending, sort_keys=[a['name'] for a in sort], sorted_index=bool(sort),
+                         number_keys=frozenset(a['name'] for a in sort if a['kind'] == 'NUMBER'),
+                         tie_break_keys=[table_index['partitionKey'], table_index['sortKey']],
+                         partition_key=lambda shard: {**partition, shard_attribute: {'N': str(shard)}}, concurrency=table.shard_concurrency,
+                         state=position, pattern=plan.keys.pattern['name'])
 
 
 def fetch_items(table: TableContext, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

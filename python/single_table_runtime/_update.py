@@ -80,8 +80,8 @@ class _Changes:
                     raise SingleTableError('INVALID_VALUE', f'is part of the table key, which identifies the item: {op} cannot change it', **where)
                 if name in owned:
                     raise SingleTableError('INVALID_VALUE', f'is maintained by the runtime: {op} cannot change it', **where)
-                for slot in keys.slots:
-                    if name in keys.index_inputs(slot.index):
+                for slot in keys.index_slots:
+                    if name in keys.index_needs(slot.index):
                         raise SingleTableError('PARTIAL_INDEX_UPDATE', f"is part of index {slot.index['name']}'s key, and {op} leaves its new value to DynamoDB, "
                                                f'so the index key cannot be computed; set {name} to its new value instead (read the item first, '
                                                'or let the update read the other inputs with read_missing=True)', **where)
@@ -96,13 +96,13 @@ class _Changes:
                 raise SingleTableError('MISSING_ATTRIBUTE', 'is part of the table key and identifies the item to update', entity=entity_name, attribute=name)
         self.changed = changed
         self.missing: dict[str, list[str]] = {}
-        for slot in keys.slots:
+        for slot in keys.index_slots:
             inputs = keys.index_inputs(slot.index)
             if not any(n in changed for n in inputs):
                 continue
             if any(n in self.removed or values.get(n) == '' or values.get(n) is False for n in inputs):
                 continue
-            lacking = [n for n in inputs if values.get(n) is None and n not in key_names]
+            lacking = [n for n in keys.index_needs(slot.index) if values.get(n) is None and n not in key_names]
             if lacking:
                 self.missing[slot.index['name']] = lacking
 
@@ -117,11 +117,11 @@ class _Changes:
         grew = True
         while grew:
             grew = False
-            for slot in self.keys.slots:
+            for slot in self.keys.index_slots:
                 inputs = self.keys.index_inputs(slot.index)
                 if not any(n in passed for n in inputs) or any(n in self.removed or self.values.get(n) == '' or self.values.get(n) is False for n in inputs):
                     continue
-                for n in inputs:
+                for n in self.keys.index_needs(slot.index):
                     if self.values.get(n) is None and n not in key_names and n not in passed:
                         passed[n] = None
                         grew = True
@@ -130,7 +130,9 @@ class _Changes:
     def partial_index_update(self, prefix: str, alternatives: str) -> SingleTableError:
         """The error of an update that lacks index inputs: every attribute to pass at once, and the update that would work."""
         given = [n for n in self.changed if any(n in self.keys.index_inputs(self.table.model.indexes[slot]) for slot in self.missing)]
-        per = '; '.join(f"{slot}: {', '.join(names)}" for slot, names in self.missing.items())
+        def moved(slot: str) -> str:  # a multi-attribute GSI's key moves with the item's attributes; the update computes its shard
+            return slot + ("'s shard" if self.table.model.indexes[slot].get('partitionAttributes') else '')
+        per = '; '.join(f"{moved(slot)}: {', '.join(names)}" for slot, names in self.missing.items())
         to_pass = self.to_pass()
         fields = list(dict.fromkeys([*self.keys.table_names, *(n for n, v in self.values.items() if v is not None), *to_pass]))
         return SingleTableError('PARTIAL_INDEX_UPDATE', f"{prefix}changes {', '.join(given)} but not {', '.join(self.lacking)}, which the index keys it moves "
@@ -145,6 +147,8 @@ def build_update(table: TableContext, entity_name: str, changes: Mapping[str, An
     lacking = c.lacking
     if lacking and stored is None:
         raise c.partial_index_update('', "; or let the update read them with read_missing=True, or write the whole item with put(..., mode='replace')")
+    if keys.keyed_values:
+        keys.check_key_values(c.set)
     names: dict[str, str] = {}
     values: dict[str, Any] = {}
     sets: list[str] = []
@@ -192,9 +196,13 @@ def build_update(table: TableContext, entity_name: str, changes: Mapping[str, An
         values[ref] = av
         unchanged.append(f'{name_ref(name)} = {ref}')
     table_key = keys.table_key(changes)
-    for slot in keys.slots:
+    for slot in keys.index_slots:
         index = slot.index
-        if not any(n in c.changed for n in keys.index_inputs(index)):
+        inputs = keys.index_inputs(index)
+        if not any(n in c.changed for n in inputs):
+            continue
+        # A multi-attribute GSI's key attribute removed: DynamoDB takes the item out of the index; its shard may stay.
+        if index.get('partitionAttributes') and any(n in c.removed for n in inputs):
             continue
         index_keys = keys.slot_keys(slot, known, table_key, {})
         if index_keys:

@@ -93,8 +93,8 @@ test('check --model names the file; a missing one is an error there, and a file 
   expect(missing.stdout).toContain(`error [MODEL_STALE] compiled model ${model}: does not exist`);
   expect((await run('generate', file, '--out', model)).code).toBe(0);
   expect((await run('check', file, '--model', model)).code).toBe(0);
-  writeFileSync(model, readFileSync(model, 'utf8').replace('"formatVersion": 3', '"formatVersion": 0'));
-  expect((await run('check', file, '--model', model)).stdout).toContain('it has format "cdk-single-table/model" version 0, this package writes cdk-single-table/model version 3');
+  writeFileSync(model, readFileSync(model, 'utf8').replace('"formatVersion": 4', '"formatVersion": 0'));
+  expect((await run('check', file, '--model', model)).stdout).toContain('it has format "cdk-single-table/model" version 0, this package writes cdk-single-table/model version 4');
 });
 
 test('generate refuses a manifest with errors and writes nothing', async () => {

@@ -3,8 +3,10 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { allows, onIndex, policyOf } from './iam';
 import { newFunction, tableStack } from './policy';
-import { synth } from './synth';
+import { synth, synthError } from './synth';
+import { AttributeKind } from '../../lib/model/manifest';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
+import { shardedTournamentManifest } from '../fixtures/tournament';
 
 test('the index keys on the attributes in order, each defined with its own type', () => {
   const { table } = synth({}, attributeKeyedManifest());
@@ -28,6 +30,22 @@ test('the index keys on the attributes in order, each defined with its own type'
   ]));
   expect(table.AttributeDefinitions.map((d: { AttributeName: string }) => d.AttributeName)).not.toContain('ByStatusPK');
   expect(byName('GSI1').KeySchema).toEqual([{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'GSI1SK', KeyType: 'RANGE' }]);
+});
+
+test('a sharded index keys on its NUMBER shard attribute last among the partition keys', () => {
+  const manifest = attributeKeyedManifest();
+  const sharded = { ...manifest.globalIndexes!.ByStatus, sharding: { shardCount: 4 } };
+  const { table, singleTable } = synth({}, { ...manifest, globalIndexes: { ...manifest.globalIndexes, ByStatus: sharded } });
+  const index = table.GlobalSecondaryIndexes.find((i: { IndexName: string }) => i.IndexName === 'ByStatus');
+  expect(index.KeySchema).toEqual([
+    { AttributeName: 'tenantId', KeyType: 'HASH' },
+    { AttributeName: 'status', KeyType: 'HASH' },
+    { AttributeName: 'ByStatusShard', KeyType: 'HASH' },
+    { AttributeName: 'amount', KeyType: 'RANGE' },
+    { AttributeName: 'issuedAt', KeyType: 'RANGE' },
+  ]);
+  expect(table.AttributeDefinitions).toEqual(expect.arrayContaining([{ AttributeName: 'ByStatusShard', AttributeType: 'N' }]));
+  expect(singleTable.indexKeys('ByStatus').partitionKeys).toEqual(['tenantId', 'status', 'ByStatusShard']);
 });
 
 test('an index without sort attributes has a partition key only', () => {
@@ -71,4 +89,15 @@ test('tenant isolation refuses a pattern on the index, naming the fix', () => {
   const { stack, table } = tableStack(attributeKeyedManifest());
   expect(() => table.grantAccess(newFunction(stack, 'Tenant'), { patterns: ['invoicesByStatus'], tenant: { attribute: 'tenantId', value: 'acme' } }))
     .toThrow(/pattern invoicesByStatus: tenant isolation cannot narrow a Query on ByStatus.*query an index with a composed key that starts with the tenant/);
+});
+
+test('the synth refuses a sharded index with four partition attributes, and an entity declaring the shard attribute', () => {
+  const manifest = shardedTournamentManifest({ shardCount: 4 });
+  const fourAttributes = { partitionAttributes: ['status', 'round', 'bracket', 'matchId'], sortAttributes: [] };
+  const full = { ...manifest, globalIndexes: { ByStatus: { ...manifest.globalIndexes!.ByStatus, ...fourAttributes } } };
+  expect(synthError({}, full)).toContain('[ATTRIBUTE_KEYS_SHARD_SLOT] index ByStatus: is sharded and has 4 partitionAttributes; the shard is a partition key attribute of its own (ByStatusShard, written last)');
+  const match = manifest.entities.Match;
+  const attributes = { ...match.attributes, ByStatusShard: { type: AttributeKind.NUMBER } };
+  const clash = { ...manifest, entities: { Match: { ...match, attributes } } };
+  expect(synthError({}, clash)).toContain("[ATTRIBUTE_KEY_SHARD_CLASH] index ByStatus, entity Match: declares attribute 'ByStatusShard', the NUMBER attribute the runtime writes the shard of ByStatus into");
 });

@@ -53,7 +53,7 @@ export function patternQueries(model: TableModel, pattern: string, input: Record
   const plan = planQuery(model, pattern, input);
   const base = buildQueryInput(model, TABLE_NAME, plan, plan.condition.pk);
   const inputs = plan.index.shards
-    ? shardsToQuery(model, plan, input).map((shard) => shardQueryInput(base, shardedKey(plan.condition.pk, shard, model.delimiter), undefined, 100))
+    ? shardsToQuery(model, plan, input).map((shard) => shardQueryInput(base, ':pk', { S: shardedKey(plan.condition.pk, shard, model.delimiter) }, undefined, 100))
     : [base];
   return inputs.map((i) => queryRequest(model, i));
 }

@@ -4,6 +4,7 @@
 import { accessModule } from '../../lib/generate/access-module';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { AttributeKind, defineManifest, ProjectionKind } from '../../lib/runtime';
+import { shardedTournamentManifest } from '../fixtures/tournament';
 
 const attributes = { id: { type: AttributeKind.STRING, required: true }, email: { type: AttributeKind.STRING } };
 const entity = (extra: object) => ({ attributes, pk: 'X#{id}', sk: 'X', ...extra });
@@ -37,4 +38,12 @@ test('a model without maintained entities writes every entity with its builder, 
   expect(plainSource).toContain('  return putWith(table, put, item, options as never, collectionsOf);');
   expect(plainSource).not.toMatch(/^import \{[^}]*\} from "cdk-single-table\/runtime";$/m);
   expect(plainSource).toContain('  return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, readPattern) as never;');
+});
+
+test('an entity on a sharded multi-attribute index is written by the runtime\'s putItem, which writes its shard; results leave the shard out', () => {
+  const sharded = accessModule(resolveModel(shardedTournamentManifest({ shardCount: 4 })), { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts' });
+  expect(sharded).toContain('const puts = { "Match": undefined };');
+  expect(sharded).toMatch(/keyAttributes: \[[^\]]*"ByStatusShard"\]/);
+  const unsharded = accessModule(resolveModel(shardedTournamentManifest()), { file: '/app/manifest.access.ts', manifestFile: '/app/manifest.ts' });
+  expect(unsharded).toContain('const puts = { "Match": MatchPut };');
 });

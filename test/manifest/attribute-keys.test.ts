@@ -75,7 +75,6 @@ test('ATTRIBUTE_KEYS_DUPLICATE: one attribute on both sides', () => {
 test.each([
   ['partitionKeyName', { partitionKeyName: 'ByStatusPK' }, 'remove partitionKeyName'],
   ['hasSortKey', { hasSortKey: false }, 'the sort key is sortAttributes'],
-  ['sharding', { sharding: { shardCount: 4, strategy: ShardStrategy.RANDOM } }, 'high-cardinality attribute among the (up to four) partitionAttributes'],
 ])('ATTRIBUTE_KEYS_MIXED: %s beside partitionAttributes', (prop, extra, fix) => {
   const m = edited((d) => { Object.assign(d.globalIndexes!.ByStatus, extra); });
   const d = theFinding(m, 'ATTRIBUTE_KEYS_MIXED');
@@ -83,9 +82,52 @@ test.each([
   expect(d.fix).toContain(fix);
 });
 
-test('a sharding declaration on a multi-attribute index is not resolved into shards', () => {
-  const m = edited((d) => { d.globalIndexes!.ByStatus.sharding = { shardCount: 4 }; });
-  expect(findings(m).filter((d) => d.level === DiagnosticLevel.ERROR).map((d) => d.code)).toEqual(['ATTRIBUTE_KEYS_MIXED']);
+test('a sharded multi-attribute index: the shard is a NUMBER attribute of its own, outside partitionAttributes and the key attributes', () => {
+  const m = edited((d) => { d.globalIndexes!.ByStatus.sharding = { shardCount: 4, previousShardCounts: [2], strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'issuedAt' }; });
+  const { model, diagnostics } = compileManifest(m);
+  expect(diagnostics.filter((d) => d.level === DiagnosticLevel.ERROR)).toEqual([]);
+  expect(model.indexes.ByStatus.shards).toEqual({
+    writeCount: 4,
+    readCount: 4,
+    counts: [2, 4],
+    strategy: ShardStrategy.ATTRIBUTE,
+    attribute: 'issuedAt',
+    strategies: ['ATTRIBUTE:issuedAt'],
+    pinnedReads: true,
+    peakWritesPerSecond: undefined,
+    keyAttribute: 'ByStatusShard',
+  });
+  expect(model.indexes.ByStatus.partitionAttributes!.map((a) => a.name)).toEqual(['tenantId', 'status']);
+  expect(model.keyAttributes).not.toContain('ByStatusShard');
+  // A composed index's shards have no attribute of their own.
+  const composed = compileManifest(edited((d) => { d.globalIndexes!.GSI1.sharding = { shardCount: 2 }; })).model;
+  expect(composed.indexes.GSI1.shards!.keyAttribute).toBeUndefined();
+});
+
+test('ATTRIBUTE_KEYS_SHARD_SLOT: four partition attributes leave none for the shard', () => {
+  const m = edited((d) => {
+    d.globalIndexes!.ByStatus.partitionAttributes = ['tenantId', 'status', 'amount', 'issuedAt'];
+    d.globalIndexes!.ByStatus.sortAttributes = [];
+    d.globalIndexes!.ByStatus.sharding = { shardCount: 4 };
+  });
+  const d = theFinding(m, 'ATTRIBUTE_KEYS_SHARD_SLOT');
+  expect(d.location).toBe('index ByStatus');
+  expect(d.message).toBe('is sharded and has 4 partitionAttributes; the shard is a partition key attribute of its own (ByStatusShard, written last), and DynamoDB takes at most 4');
+  expect(d.fix).toBe('keep at most 3 partitionAttributes (compare the others in sortAttributes or a filter), or remove sharding');
+  // Three leave room for it.
+  const three = edited((x) => { x.globalIndexes!.ByStatus.partitionAttributes = ['tenantId', 'status', 'amount']; x.globalIndexes!.ByStatus.sortAttributes = []; x.globalIndexes!.ByStatus.sharding = { shardCount: 4 }; });
+  expect(findings(three).map((f) => f.code)).not.toContain('ATTRIBUTE_KEYS_SHARD_SLOT');
+});
+
+test('ATTRIBUTE_KEY_SHARD_CLASH: an entity declares the shard attribute the runtime writes', () => {
+  const m = edited((d) => {
+    d.globalIndexes!.ByStatus.sharding = { shardCount: 4 };
+    d.entities.Invoice.attributes!.ByStatusShard = { type: AttributeKind.NUMBER };
+  });
+  const d = theFinding(m, 'ATTRIBUTE_KEY_SHARD_CLASH');
+  expect(d.location).toBe('index ByStatus, entity Invoice');
+  expect(d.message).toBe("declares attribute 'ByStatusShard', the NUMBER attribute the runtime writes the shard of ByStatus into on its items (and leaves out of every result)");
+  expect(d.fix).toBe("rename 'ByStatusShard' on Invoice, or rename the index (its shard attribute is always '<index name>Shard')");
 });
 
 test('ATTRIBUTE_KEYS_WITHOUT_PARTITION: sort attributes on a composed index', () => {
@@ -161,12 +203,24 @@ test('ATTRIBUTE_KEY_PREFIX_OF_NUMBER: BEGINS_WITH on an index whose sort attribu
   expect(findings(attributeKeyedManifest()).map((f) => f.code)).not.toContain('ATTRIBUTE_KEY_PREFIX_OF_NUMBER');
 });
 
-test('HOT_PARTITION_KEY: low-cardinality partition attributes; the fix adds an attribute instead of sharding', () => {
+test('HOT_PARTITION_KEY: low-cardinality partition attributes; the fix shards the index, which then warns no more', () => {
   const m = edited((d) => { d.globalIndexes!.ByStatus.partitionAttributes = ['status']; });
   const found = findings(m).filter((d) => d.code === 'HOT_PARTITION_KEY');
   expect(found.map((d) => d.location)).toEqual(['index ByStatus, entity Invoice', 'index ByStatus, entity CreditNote']);
   expect(found[0].message).toContain('partition attributes ["status"] have at most 4 value(s) (status: 4 distinct values)');
-  expect(found[0].fix).toMatch(/^add a high-cardinality attribute to globalIndexes\.ByStatus\.partitionAttributes \(up to 4\)/);
+  expect(found[0].fix).toMatch(/^shard the index: globalIndexes\.ByStatus\.sharding = \{ peakWritesPerSecond: <peak writes\/s> \} \(the runtime writes the shard into the NUMBER attribute ByStatusShard, the last partition key attribute\); or add a high-cardinality attribute to globalIndexes\.ByStatus\.partitionAttributes \(up to 4\)/);
+  const rated = edited((d) => { d.globalIndexes!.ByStatus.partitionAttributes = ['status']; d.entities.Invoice.writesPerSecond = 3000; });
+  expect(findings(rated).find((d) => d.code === 'HOT_PARTITION_KEY')!.fix).toContain('globalIndexes.ByStatus.sharding = { shardCount: 4 }');
+  const sharded = edited((d) => { d.globalIndexes!.ByStatus.partitionAttributes = ['status']; d.globalIndexes!.ByStatus.sharding = { shardCount: 4 }; });
+  expect(findings(sharded).map((d) => d.code)).not.toContain('HOT_PARTITION_KEY');
+  // Four partition attributes leave no room for the shard: the fix makes room first.
+  const full = edited((d) => {
+    for (const e of [d.entities.Invoice, d.entities.CreditNote]) {
+      for (const n of ['desk', 'team', 'shift']) e.attributes![n] = { type: AttributeKind.STRING, required: true, distinctValues: 2 };
+    }
+    d.globalIndexes!.ByStatus.partitionAttributes = ['status', 'desk', 'team', 'shift'];
+  });
+  expect(findings(full).find((d) => d.code === 'HOT_PARTITION_KEY')?.fix ?? '').toMatch(/^shard the index: move one of the 4 partitionAttributes to sortAttributes \(the shard takes a partition key attribute\), then globalIndexes\.ByStatus\.sharding = /);
 });
 
 test('KEY_ATTRIBUTE_NAME_INVALID: a name longer than DynamoDB allows for a key attribute', () => {

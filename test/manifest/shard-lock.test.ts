@@ -3,6 +3,7 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { applyShardLock, formatShardLock, lockNames } from '../../lib/manifest/shard-lock';
 import { ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import { TableModel } from '../../lib/model/model';
+import { shardedTournamentManifest } from '../fixtures/tournament';
 import { edited } from '../fixtures/valid-manifest';
 
 const model = (sharding?: ShardingDefinition): TableModel =>
@@ -89,4 +90,20 @@ test('a count derived from the peak is held too: a higher peak that raises 3 to 
   expect(model({ peakWritesPerSecond: 2000 }).indexes.GSI2.shards!.writeCount).toBe(3);
   const { diagnostics } = applyShardLock(model({ peakWritesPerSecond: 3000 }), 'app', lock({ GSI2: [3] }));
   expect(diagnostics.map((d) => d.fix)).toEqual(['add 3 to previousShardCounts: previousShardCounts: [3]']);
+});
+
+test('a sharded multi-attribute index is recorded and checked like a composed one', () => {
+  const attributeKeyed = (sharding: ShardingDefinition) => compileManifest(shardedTournamentManifest(sharding)).model;
+  const first = applyShardLock(attributeKeyed({ shardCount: 4 }), 'app', undefined);
+  expect(first.recorded).toEqual({ ByStatus: { counts: [4], strategies: ['RANDOM'] } });
+  const resharded = applyShardLock(attributeKeyed({ shardCount: 8 }), 'app', first.text);
+  expect(resharded.diagnostics.map((d) => [d.code, d.location, d.fix])).toEqual([['SHARD_LOCK_COUNT_MISSING', 'index ByStatus', 'add 4 to previousShardCounts: previousShardCounts: [4]']]);
+  expect(applyShardLock(attributeKeyed({ shardCount: 8, previousShardCounts: [4] }), 'app', first.text).recorded).toEqual({ ByStatus: { counts: [8], strategies: [] } });
+});
+
+test('a multi-attribute index no longer sharded: the lock says its key would lose the shard attribute', () => {
+  const { text } = applyShardLock(compileManifest(shardedTournamentManifest({ shardCount: 4 })).model, 'app', undefined);
+  const { diagnostics } = applyShardLock(compileManifest(shardedTournamentManifest()).model, 'app', text);
+  expect(diagnostics.map((d) => d.code)).toEqual(['SHARD_LOCK_INDEX_UNSHARDED']);
+  expect(diagnostics[0].message).toContain("items written since hold the shard attribute ByStatusShard, which the index's key no longer has: a deployed GSI's key cannot change");
 });

@@ -31,13 +31,13 @@ test('the schema states the format and version the package writes', () => {
 
 test('a file that breaks the schema is reported with the place and the rule', () => {
   const doc = documentOf(manifest);
-  doc.formatVersion = 4;
+  doc.formatVersion = 5;
   doc.model.entities.Order.attributes.amount.type = 'DECIMAL';
   doc.model.patterns.ordersByStatus.pk.segments.push({ literal: 'X', attribute: 'status' });
   delete doc.model.fingerprint;
   doc.model.extra = true;
   expect(validate(schema, doc)).toEqual(expect.arrayContaining([
-    '$.formatVersion: expected 3, got 4',
+    '$.formatVersion: expected 4, got 5',
     '$.model.entities.Order.attributes.amount.type: "DECIMAL" is not one of STRING, NUMBER, BOOLEAN, DATE, LIST, MAP, STRING_SET, NUMBER_SET',
     expect.stringMatching(/^\$\.model\.patterns\.ordersByStatus\.pk\.segments\[2\]: matches 0 of the oneOf/),
     '$.model: missing fingerprint',

@@ -4,10 +4,13 @@
 // shard choice, whole PutItem requests of random items, Query requests of random pattern inputs, and
 // cursors over random positions, and the guard writes of random transactions of unique values; in a
 // section of their own, stored numbers as the Node.js runtime reads them and model files as it loads
-// them. A vector holds the input and what Node made of it: the output, or the error code. Numbers of the input travel as JavaScript writes them, so both sides read the same double.
+// them; for GSIs keyed on the items' own attributes, Query requests and cursors, and on such GSIs
+// write-sharded, stored items, updates, the shards a query reads and whole fan-out pages over
+// in-memory shards. A vector holds the input and what Node made of it: the output, or the error code. Numbers of the input travel as JavaScript writes them, so both sides read the same double.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { manifest as exampleManifest } from '../../examples/manifest';
 import exampleDocument from '../../examples/manifest.model.json';
@@ -16,11 +19,14 @@ import { fnv1a, shardForItem, shardForValue } from '../../lib/keys/shard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { defineManifest } from '../../lib/model/infer';
-import { AttributeKind, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
+import { AttributeKind, ShardStrategy, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
 import type { AttributeModel, TableModel } from '../../lib/model/model';
 import { numberValue } from '../../lib/runtime/attributes/marshall';
 import { buildPut } from '../../lib/runtime/items/requests';
+import { buildUpdate } from '../../lib/runtime/items/update';
 import { encodeCursor } from '../../lib/runtime/query/cursor';
+import { fanOutQuery, FanOutState } from '../../lib/runtime/query/fanout';
+import { itemOrder, tupleSortString } from '../../lib/runtime/query/fanout-order';
 import { shardsToQuery } from '../../lib/runtime/query/fanout-shards';
 import { buildQueryInput, planQuery, queryBinding } from '../../lib/runtime/query/plan';
 import { SingleTableError } from '../../lib/runtime/table/errors';
@@ -29,7 +35,7 @@ import { buildTransactWrite, uniqueTouched, UntypedAction } from '../../lib/runt
 import { manifest as sliceManifest } from '../fixtures/access-slice-manifest';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
 import { manifest as comparisonsManifest } from '../fixtures/comparisons-manifest';
-import { tournamentManifest } from '../fixtures/tournament';
+import { shardedTournamentManifest, tournamentManifest } from '../fixtures/tournament';
 
 /**
  * Accounts with a version, timestamps and a unique email; their devices in the same partition; members
@@ -121,9 +127,51 @@ const date = fc.oneof(
     '9999-12-31T23:59:59.999-00:01', '2024-01-01T00:00+24:00', '２０２４-01-01', '2024-01-01T00:00:00Z\n', 'yesterday'),
 );
 
-/** The models of the corpus's multi-attribute section: AWS's tournament design, and invoices on two such GSIs beside a composed one. */
+/**
+ * The models of the corpus's multi-attribute section: AWS's tournament design, invoices on two such
+ * GSIs beside a composed one, and matches by status on such a GSI write-sharded: by random shard, by
+ * bracket (a sort attribute, after another count), by round (a NUMBER) and by status (the partition attribute).
+ */
 export function attributeKeyModels(): Record<string, TableModel> {
-  return { tournament: resolveModel(tournamentManifest()), invoices: resolveModel(attributeKeyedManifest()) };
+  const sharded = (sharding: Parameters<typeof shardedTournamentManifest>[0]) => resolveModel(shardedTournamentManifest(sharding));
+  return {
+    tournament: resolveModel(tournamentManifest()),
+    invoices: resolveModel(attributeKeyedManifest()),
+    shardedRandom: sharded({ shardCount: 4 }),
+    shardedByBracket: sharded({ shardCount: 5, previousShardCounts: [2], strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'bracket' }),
+    shardedByRound: sharded({ shardCount: 3, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'round' }),
+    shardedByStatus: sharded({ shardCount: 3, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'status' }),
+  };
+}
+
+/** A number's text as DynamoDB returns it (within its range), now and then in a form only another client writes. */
+const numberText = fc.oneof(
+  fc.constantFrom('-1', '-0.5', '0', '0.25', '1', '2', '9', '10', '10.5', '100', '1E+3', '1e3', '-1E-130', '9.99E+125', '12345678901234567890123456789012345678'),
+  fc.double({ min: -1e20, max: 1e20, noNaN: true }).filter((n) => n === 0 || Math.abs(n) >= 1e-130).map(String),
+);
+
+/**
+ * Where a fan-out page over a sharded multi-attribute GSI ends: per shard, the sort attributes' values
+ * (a number as its text) and the table key of the last item it gave, or null.
+ */
+function attributeFanOutStateOf(model: TableModel, pattern: string, shards: number[]): fc.Arbitrary<FanOutState> {
+  const index = model.indexes[model.patterns[pattern].index];
+  const keyText = fc.string({ unit: fc.oneof(tricky, fc.constantFrom('a', 'Z', '5')), maxLength: 12 });
+  const key = fc.tuple(...(index.sortAttributes ?? []).map((a) => (a.kind === 'NUMBER' ? numberText : keyText)), keyText, keyText);
+  return fc.record({ after: fc.tuple(...shards.map(() => fc.option(key, { nil: null }))), last: fc.nat({ max: shards.length - 1 }) })
+    .chain((s) => key.map((k) => ({ after: s.after.map((p, i) => (i === s.last ? k : p)), last: s.last })));
+}
+
+/** A random update of an item on a sharded multi-attribute GSI: its table key, some attributes set (now and then emptied), some removed. */
+function attributeUpdateOf(model: TableModel, entity: string): fc.Arbitrary<{ input: Record<string, unknown>; remove: string[] }> {
+  const e = model.entities[entity];
+  const keyNames = new Set([...e.keys.table.pk.attributes, ...e.keys.table.sk!.attributes]);
+  const others = Object.values(e.attributes).filter((a) => !keyNames.has(a.name));
+  return fc.tuple(itemOf(model, entity), fc.subarray(others.map((a) => a.name)), fc.subarray(others.filter((a) => !a.required).map((a) => a.name)))
+    .map(([item, set, remove]) => ({
+      input: Object.fromEntries(Object.entries(item).filter(([n]) => keyNames.has(n) || set.includes(n))),
+      remove: remove.filter((n) => !set.includes(n)),
+    }));
 }
 
 /**
@@ -164,32 +212,121 @@ function attributeInputOf(model: TableModel, pattern: string): fc.Arbitrary<Reco
   return fc.tuple(keys, condition, extra).map(([pk, rest, unused]) => ({ ...pk, ...rest, ...unused }));
 }
 
-/** The multi-attribute section of the corpus: Query requests and cursors of random pattern inputs on its models. */
-function attributeKeyVectors(sample: <T>(arb: fc.Arbitrary<T>, n: number) => T[]): { queries: object[]; cursors: object[] } {
+/**
+ * The multi-attribute section of the corpus: Query requests (and on a sharded GSI the shards each
+ * reads) and cursors of random pattern inputs on its models; on its sharded models, the stored items
+ * of random puts and the requests of random updates.
+ */
+function attributeKeyVectors(
+  sample: <T>(arb: fc.Arbitrary<T>, n: number) => T[],
+): { queries: object[]; cursors: object[]; puts: object[]; updates: object[] } {
   const models = attributeKeyModels();
   const queries: object[] = [];
   const cursors: object[] = [];
+  const puts: object[] = [];
+  const updates: object[] = [];
   for (const [name, model] of Object.entries(models)) {
     for (const pattern of Object.keys(model.patterns)) {
       if (model.patterns[pattern].pk) continue;
       for (const [input, opts] of sample(fc.tuple(attributeInputOf(model, pattern), options), 150)) {
         let request: unknown = null;
+        let shardList: number[] | undefined;
         let error: string | null = null;
         try {
           const plan = planQuery(model, pattern, input, opts as never);
           request = buildQueryInput(model, CORPUS_TABLE, plan, plan.condition.pk);
+          shardList = plan.index.shards ? shardsToQuery(model, plan, input) : undefined;
           const binding = queryBinding(model, plan);
-          for (const position of sample(positionOf(model, pattern, undefined), 1)) {
+          const positions = shardList ? attributeFanOutStateOf(model, pattern, shardList) : positionOf(model, pattern, undefined);
+          for (const position of sample<unknown>(positions, 1)) {
             cursors.push({ model: name, pattern, input, options: opts, position, cursor: encodeCursor(pattern, binding, position) });
           }
         } catch (e) {
           error = codeOf(e);
         }
-        queries.push({ model: name, pattern, input, options: opts, request, error });
+        queries.push({ model: name, pattern, input, options: opts, request, shards: shardList ?? null, error });
+      }
+    }
+    if (!Object.values(model.indexes).some((i) => i.shards?.keyAttribute)) continue;
+    for (const entity of Object.keys(model.entities)) {
+      for (const item of sample(itemOf(model, entity), 300)) {
+        let put: unknown = null;
+        let error: string | null = null;
+        try {
+          put = buildPut(model, CORPUS_TABLE, entity, item).Item;
+        } catch (e) {
+          error = codeOf(e);
+        }
+        puts.push({ model: name, entity, item, put, error });
+      }
+      for (const { input, remove } of sample(attributeUpdateOf(model, entity), 300)) {
+        let update: unknown = null;
+        let error: string | null = null;
+        try {
+          update = buildUpdate(model, CORPUS_TABLE, entity, input, remove);
+        } catch (e) {
+          error = codeOf(e);
+        }
+        updates.push({ model: name, entity, input, remove, update, error });
       }
     }
   }
-  return { queries, cursors };
+  return { queries, cursors, puts, updates };
+}
+
+/**
+ * Whole fan-out pages over in-memory shards of a sharded multi-attribute GSI (sorted by round, a
+ * NUMBER, then bracket): random items spread over the shards, each shard's items in the Node.js
+ * runtime's index order, read page after page (random limit and order) from the state each page
+ * returns. A vector holds the shards, and per page the state it starts from, its items' table keys
+ * and the state it returns: the other runtime, from the same state, must read the same page and
+ * return the same state.
+ */
+async function fanOutVectors(sample: <T>(arb: fc.Arbitrary<T>, n: number) => T[]): Promise<object[]> {
+  const sortAttributes = [{ name: 'round', numeric: true }, { name: 'bracket', numeric: false }];
+  const tieBreakKeys = ['PK', 'SK'];
+  const ascending = itemOrder((i) => tupleSortString(i, sortAttributes), tieBreakKeys, false);
+  // Text DynamoDB stores (no lone surrogate, which UTF-8 cannot hold): the characters whose UTF-16 and UTF-8 orders differ among them.
+  const bracket = fc.string({ unit: fc.constantFrom('#', '$', '\u0000', '\u001f', ' ', 'A', 'a', 'é', '\uffff', '\ue000', '😀', '~', 'U', 'L'), maxLength: 3 });
+  const match = fc.tuple(fc.oneof(numberText, fc.constantFrom('1', '2', '10')), fc.oneof(bracket, fc.constantFrom('UPPER', 'LOWER')), fc.nat({ max: 99 }));
+  const cases = fc.record({
+    matches: fc.uniqueArray(match, { selector: ([, , id]) => id, minLength: 5, maxLength: 40 }),
+    shardCount: fc.integer({ min: 1, max: 5 }),
+    limit: fc.integer({ min: 1, max: 6 }),
+    descending: fc.boolean(),
+  });
+  const vectors: object[] = [];
+  for (const { matches, shardCount, limit, descending } of sample(cases, 120)) {
+    const shards: Record<string, AttributeValue>[][] = Array.from({ length: shardCount }, () => []);
+    for (const [round, name, id] of matches) {
+      shards[id % shardCount].push({ round: { N: round }, bracket: { S: name }, PK: { S: `MATCH#${id}` }, SK: { S: 'MATCH' } });
+    }
+    for (const items of shards) items.sort(ascending);
+    const fetch = async (shard: number, start: Record<string, AttributeValue> | undefined, n: number) => {
+      const items = descending ? [...shards[shard]].reverse() : shards[shard];
+      const at = start ? items.findIndex((i) => i.PK.S === start.PK.S) + 1 : 0;
+      const page = items.slice(at, at + n);
+      return { Items: page, LastEvaluatedKey: at + n < items.length ? { ...page[page.length - 1], ByStatusShard: { N: String(shard) } } : undefined };
+    };
+    const pages: object[] = [];
+    let state: FanOutState | undefined;
+    do {
+      const out = await fanOutQuery(fetch, {
+        shards: shards.map((_, i) => i),
+        limit,
+        descending,
+        sortKey: 'PK',
+        sortAttributes,
+        tieBreakKeys,
+        state,
+        partitionKeyOf: (shard) => ({ status: { S: 'OPEN' }, ByStatusShard: { N: String(shard) } }),
+      });
+      pages.push({ state: state ?? null, items: out.items.map((i) => i.PK.S), next: out.state ?? null });
+      state = out.state;
+    } while (state && pages.length <= matches.length + 1);
+    vectors.push({ shards, limit, descending, pages });
+  }
+  return vectors;
 }
 
 /** A value of an attribute's kind (or, now and then, of another kind: a bad value). */
@@ -335,7 +472,7 @@ const codeOf = (e: unknown) => {
 const numbersAsText = (_key: string, value: unknown) => (typeof value === 'number' ? { $number: String(value) } : value);
 
 /** Writes the corpus to `file` and returns the count of each kind of vector; `items` random items per run (spread over models and entities). */
-export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 2 ** 31 } = {}): Record<string, number> {
+export async function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 2 ** 31 } = {}): Promise<Record<string, number>> {
   const models = corpusModels();
   const names = Object.keys(models);
   let run = 0;
@@ -411,7 +548,7 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
     }
   });
 
-  const attributeKeys = attributeKeyVectors(sample);
+  const attributeKeys = { ...attributeKeyVectors(sample), fanOuts: await fanOutVectors(sample) };
   // Numbers and model files: what the Node.js runtime reads from each (its own section, beside the request vectors).
   const numbers = sample(storedNumber, 1500).map((stored) => {
     const value = numberValue(stored);
@@ -435,6 +572,9 @@ export function writeCorpus(file: string, { items = 10_000, seed = Date.now() % 
     guards,
     attributeKeyQueries: attributeKeys.queries,
     attributeKeyCursors: attributeKeys.cursors,
+    attributeKeyPuts: attributeKeys.puts,
+    attributeKeyUpdates: attributeKeys.updates,
+    attributeKeyFanOuts: attributeKeys.fanOuts,
     numbers,
     modelErrors,
   };

@@ -2,7 +2,8 @@
 // and per model the compiled model file, its synthesized template and that table's CreateTable
 // input: the example stack's, a manifest whose entity keeps a version, timestamps and a unique
 // value, AWS's tournament design (a multi-attribute GSI), and the README quick start's, whose app docs/python.md writes in Python: for it, the cloud
-// assembly `cdk synth` writes too (its Python function's model layer with the runtime package).
+// assembly `cdk synth` writes too (its Python function's model layer with the runtime package). Beside them, the tournament's
+// GSI write-sharded several ways: one table definition (the shard count and strategy do not change the key schema) and a model per way.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
+import { ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import * as runtime from '../../lib/runtime';
 import { createTableInputFromTemplate } from '../../lib/testing';
 import { tournamentManifest } from '../fixtures/tournament';
@@ -48,6 +50,22 @@ function synthQuickStartApp(manifest: runtime.SingleTableManifest, outdir: strin
   return JSON.parse(readFileSync(join(outdir, 'Shop.template.json'), 'utf8'));
 }
 
+/** The tournament's manifest with its multi-attribute GSI write-sharded as `sharding` declares. */
+function shardedTournament(sharding: ShardingDefinition): runtime.SingleTableManifest {
+  const manifest = tournamentManifest();
+  return { ...manifest, globalIndexes: { TournamentRegionIndex: { ...manifest.globalIndexes!.TournamentRegionIndex, sharding } } };
+}
+
+/** The tournament's GSI write-sharded: by random shard and by bracket (each before and after a new count), by round, by region. */
+const TOURNAMENT_SHARDINGS: Record<string, ShardingDefinition> = {
+  random: { shardCount: 5, previousShardCounts: [3] },
+  randomOf3: { shardCount: 3 },
+  byRound: { shardCount: 4, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'round' },
+  byBracket: { shardCount: 5, previousShardCounts: [3], strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'bracket' },
+  byBracketOf3: { shardCount: 3, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'bracket' },
+  byRegion: { shardCount: 4, strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'region' },
+};
+
 /** The environment the Python tests read their fixtures from (python/tests/conftest.py). */
 export interface PythonFixtures {
   readonly SINGLE_TABLE_CORPUS: string;
@@ -56,19 +74,28 @@ export interface PythonFixtures {
 }
 
 /** Writes the corpus and the tables' definitions to a new folder; `endpoint` is the engine the Python tests create tables on. */
-export function writePythonFixtures(endpoint: string): PythonFixtures & { readonly dir: string; readonly counts: Record<string, number> } {
+export async function writePythonFixtures(
+  endpoint: string,
+): Promise<PythonFixtures & { readonly dir: string; readonly counts: Record<string, number> }> {
   const dir = mkdtempSync(join(tmpdir(), 'single-table-python-'));
   const corpus = join(dir, 'corpus.json');
   const tables = join(dir, 'tables.json');
   try {
-    const counts = writeCorpus(corpus);
+    const counts = await writeCorpus(corpus);
     const fixture = (model: object, template: object) => ({ model, template, table: createTableInputFromTemplate(template as never, 'placeholder') });
     const quickStart = quickStartManifest();
+    const shardedTemplate = synthesizedTemplate(shardedTournament(TOURNAMENT_SHARDINGS.random));
     const assembly = join(dir, 'quick-start', 'cdk.out');
     writeFileSync(tables, JSON.stringify({
       example: fixture(exampleDocument, synthesizedTemplate()),
       maintained: fixture(modelDocument(resolveModel(maintainedManifest)), synthesizedTemplate(maintainedManifest)),
       tournament: fixture(modelDocument(resolveModel(tournamentManifest())), synthesizedTemplate(tournamentManifest())),
+      shardedTournament: {
+        template: shardedTemplate,
+        table: createTableInputFromTemplate(shardedTemplate as never, 'placeholder'),
+        models: Object.fromEntries(Object.entries(TOURNAMENT_SHARDINGS)
+          .map(([name, sharding]) => [name, modelDocument(resolveModel(shardedTournament(sharding)))])),
+      },
       quickStart: { ...fixture(modelDocument(resolveModel(quickStart)), synthQuickStartApp(quickStart, assembly)), assembly },
     }));
     return { dir, counts, SINGLE_TABLE_CORPUS: corpus, SINGLE_TABLE_TABLE_DEFINITION: tables, SINGLE_TABLE_ENDPOINT: endpoint };

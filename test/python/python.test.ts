@@ -34,7 +34,7 @@ beforeAll(async () => {
   const missing = spawnSync(PYTHON, ['-c', 'import boto3, pytest, hypothesis'], { encoding: 'utf8' });
   if (missing.status !== 0) throw new Error(`the Python runtime's tests need Debian's Python packages: ${INSTALL}\n${missing.stderr ?? missing.error}`);
   engine = await startEngine();
-  fixtures = writePythonFixtures(engine.endpoint);
+  fixtures = await writePythonFixtures(engine.endpoint);
 }, SLOW);
 afterAll(async () => {
   await engine?.stop();

@@ -7,9 +7,9 @@ import { startEmbeddedEngine } from '../../lib/engine/engine';
 
 async function main(): Promise<void> {
   const engine = await startEmbeddedEngine();
-  let fixtures: ReturnType<typeof writePythonFixtures>;
+  let fixtures: Awaited<ReturnType<typeof writePythonFixtures>>;
   try {
-    fixtures = writePythonFixtures(engine.endpoint);
+    fixtures = await writePythonFixtures(engine.endpoint);
   } catch (error) {
     await engine.stop();
     throw error;

@@ -11,7 +11,7 @@ import { indexCharts } from '../../lib/reports/index-charts';
 import { designJson } from '../../lib/reports/json';
 import { keyCondition } from '../../lib/reports/pattern-table';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
-import { tournamentManifest } from '../fixtures/tournament';
+import { shardedTournamentManifest, tournamentManifest } from '../fixtures/tournament';
 
 const { model } = compileManifest(attributeKeyedManifest());
 
@@ -69,4 +69,12 @@ test('the JSON design gives every index its key attributes as lists; the markdow
   expect(html).toContain('[tenantId, status] / [amount, issuedAt]');
   expect(html).toContain('<code>region = {region}</code><br><code>region = {region} AND issuedAt BETWEEN {low.issuedAt} AND {high.issuedAt}</code>');
   expect(designMarkdown(model)).toContain('`region = {region}`<br>`region = {region} AND issuedAt BETWEEN {low.issuedAt} AND {high.issuedAt}`');
+});
+
+test('a sharded index shows its shard attribute last in the partition key', () => {
+  const { model: sharded } = compileManifest(shardedTournamentManifest({ shardCount: 4 }));
+  expect(designJson(sharded).indexes.find((i) => i.name === 'ByStatus')).toEqual(expect.objectContaining({
+    partitionKey: ['status', 'ByStatusShard'], sortKey: ['round', 'bracket'], shards: expect.objectContaining({ writeCount: 4, strategy: 'RANDOM' }),
+  }));
+  expect(renderHtmlView(sharded)).toContain('[status, ByStatusShard] / [round, bracket]');
 });

@@ -21,13 +21,15 @@ import { bundle, BundleResult, LAMBDA_BUNDLE_OPTIONS, packagedRuntime, ROOT } fr
  * whole model its table hands the runtime's operations (1.3 KB), so it misses its 12,288 target,
  * and the get-only handler its 8,192 by a few bytes (bench/history.md). A query by pattern name
  * also carries the key conditions of GSIs keyed on the items' own attributes and a put their value
- * checks (about 4.9 KB: the model decides at run time which a pattern needs).
+ * checks (about 4.9 KB: the model decides at run time which a pattern needs), and the writes and
+ * the fan-out of a sharded one (about 2.1 KB: its shard attribute, and the merge by the sort
+ * attributes' tuple with numbers in decimal order).
  */
 const BUDGETS = {
   'bench/handlers/cdk-single-table.ts': 23_200,
   'bench/handlers/cdk-single-table-get.ts': 8_550,
-  'examples/handler.ts': 45_400,
-  'bench/handlers/cdk-single-table-generic.ts': 45_400,
+  'examples/handler.ts': 47_500,
+  'bench/handlers/cdk-single-table-generic.ts': 47_500,
 };
 const ACCESS_HANDLERS = ['bench/handlers/cdk-single-table.ts', 'bench/handlers/cdk-single-table-get.ts'] as const;
 
@@ -167,7 +169,7 @@ test('a handler over a model without versioned, timestamped or unique entities c
 test('the operations with no condition compiler unless a condition is made: the condition code comes with where', async () => {
   const handler = 'test/fixtures/handlers/model-file-handler.ts';
   for (const result of [await bundle(handler), await bundle(handler, { asPackage: true })]) {
-    expect(result.bytes).toBeLessThanOrEqual(59_200);
+    expect(result.bytes).toBeLessThanOrEqual(61_300);
     for (const pattern of [...MAINTAINED_CODE, /caller's condition/, /TRANSACTION_CANCELLED|TransactWriteItems/]) expect(result.code).not.toMatch(pattern);
   }
   const inputs = Object.keys((await bundle(handler)).inputs);

@@ -61,7 +61,7 @@ describe('fan-out merge, adversarial', () => {
         sortKey: 'GSISK',
         tieBreakKeys: ['PK', 'SK'],
         concurrency: s.concurrency,
-        partitionKey: s.withPartitionKey ? { attribute: 'GSIPK', valueOf: (shard) => `BASE#${shard}` } : undefined,
+        partitionKeyOf: s.withPartitionKey ? (shard) => ({ GSIPK: { S: `BASE#${shard}` } }) : undefined,
       });
       const lists = s.queried.map((shard) => (s.descending ? [...index.shards[shard]].reverse() : index.shards[shard]).filter((i) => !i.hidden));
       expect(got.map(idOf)).toEqual(naiveMerge(lists, tieBreak(s.descending ? -1 : 1)).map(idOf));
@@ -107,7 +107,7 @@ describe('fan-out merge, adversarial', () => {
         sortKey: 'PK',
         sorted: false,
         tieBreakKeys: ['PK', 'SK'],
-        partitionKey: { attribute: 'GSIPK', valueOf: (shard) => `B#${shard}` },
+        partitionKeyOf: (shard) => ({ GSIPK: { S: `B#${shard}` } }),
         concurrency: s.concurrency,
       });
       expect(got.map((i) => i.SK.S).sort()).toEqual(shards.flat().filter((i) => !i.hidden!.BOOL).map((i) => i.SK.S).sort());

@@ -121,7 +121,7 @@ export function expectedOrder(shards: Item[][], descending: boolean): Item[] {
   return naiveMerge(lists, tieBreak(descending ? -1 : 1));
 }
 
-export const PARTITION_KEY = { attribute: 'GSIPK', valueOf: (shard: number) => `BASE#${shard}` };
+export const PARTITION_KEY = (shard: number) => ({ GSIPK: { S: `BASE#${shard}` } });
 export const allShards = (count: number) => Array.from({ length: count }, (_, i) => i);
 
 /** How a test pages through the fake index. */
@@ -146,7 +146,7 @@ export async function readAllPages(
       descending: run.descending,
       sortKey: 'GSISK',
       tieBreakKeys: ['PK', 'SK'],
-      partitionKey: PARTITION_KEY,
+      partitionKeyOf: PARTITION_KEY,
       concurrency: run.concurrency,
       state,
     });

@@ -72,7 +72,7 @@ describe('fan-out refills', () => {
       const index = new FakeIndex(contents, 'tableKey', () => 1000);
       const { fetch, roundTrips } = counted(index.fetcher(descending));
       const page = await fanOutQuery(fetch, {
-        shards: [0, 1, 2], limit: 30, descending, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKey: PARTITION_KEY,
+        shards: [0, 1, 2], limit: 30, descending, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKeyOf: PARTITION_KEY,
       });
       expect(page.items.map(idOf)).toEqual(expectedOrder(index.shards, descending).slice(0, 30).map(idOf));
       expect(roundTrips()).toBe(2);
@@ -91,7 +91,7 @@ describe('fan-out refills', () => {
     ];
     const index = new FakeIndex(contents, 'tableKey', () => 1000);
     const { fetch, roundTrips } = counted(index.fetcher(false));
-    const page = await fanOutQuery(fetch, { shards: [0, 1], limit: 3, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKey: PARTITION_KEY });
+    const page = await fanOutQuery(fetch, { shards: [0, 1], limit: 3, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKeyOf: PARTITION_KEY });
     expect(page.items.map((i) => i.GSISK.S)).toEqual(['a', 'b', 'c']);
     expect(roundTrips()).toBe(1);
     expect(index.log.calls).toHaveLength(2);

@@ -117,7 +117,7 @@ describe('fanOutQuery on an in-memory index', () => {
   test('a state from a query over other shards, or not from a fan-out, is rejected', async () => {
     const index = new FakeIndex([[{ sk: 'a', pk: 'p' }], []], 'tableKey', () => 1);
     const run = (state: unknown) => fanOutQuery(index.fetcher(false), {
-      shards: [0, 1], limit: 1, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKey: PARTITION_KEY, state: state as FanOutState, pattern: 'ordersByStatus',
+      shards: [0, 1], limit: 1, descending: false, sortKey: 'GSISK', tieBreakKeys: ['PK', 'SK'], partitionKeyOf: PARTITION_KEY, state: state as FanOutState, pattern: 'ordersByStatus',
     });
     await expect(run({ after: [null, null, ['a', 'p', 'X']], last: 2 })).rejects.toThrow(/3 shard positions but the query fans out over 2 shards/);
     await expect(run({ after: [null, null], last: 0 })).rejects.toThrow(/not one a fan-out query returned/);

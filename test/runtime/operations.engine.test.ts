@@ -57,7 +57,7 @@ test('a pattern on a KEYS_ONLY GSI fetches the full items, and batchGet reads in
 test('openTable takes only a compiled model file of its format version, deployed from the same manifest', () => {
   const options = { client: engine.client, tableName: 'any' };
   expect(() => openTable({ ...options, model: { entities: {} } as never })).toThrow(/\[INVALID_MODEL\] expected a compiled model file .*single-table generate/);
-  expect(() => openTable({ ...options, model: { ...model, formatVersion: 99 } })).toThrow(/\[INVALID_MODEL\] the compiled model file has format version 99; this runtime reads version 3/);
+  expect(() => openTable({ ...options, model: { ...model, formatVersion: 99 } })).toThrow(/\[INVALID_MODEL\] the compiled model file has format version 99; this runtime reads version 4/);
   const saved = process.env[FINGERPRINT_ENV];
   process.env[FINGERPRINT_ENV] = '0123456789abcdef';
   try {

@@ -8,7 +8,7 @@ import { FoundTemplate } from './template';
 import { createTableInputFromTemplate } from '../../engine/create-table';
 import { readUnits } from '../../manifest/sizes';
 import { modelDocument } from '../../model/document';
-import { FetchMode, IndexType, TABLE_INDEX, TableModel } from '../../model/model';
+import { FetchMode, IndexType, TABLE_INDEX, TableModel, writtenKeyAttributes } from '../../model/model';
 import { entitySizes, EntitySizes } from '../../reports/cost-sizes';
 import { writeCost, WriteKind } from '../../reports/cost-writes';
 import { checkSamples } from '../../reports/html/samples';
@@ -127,7 +127,7 @@ export async function runLocal(
 
 /** Every stored item's key attributes, read back with a Scan: what the table really holds. */
 async function storedKeys(engine: LocalEngine, tableName: string, model: TableModel): Promise<Record<string, string>[]> {
-  const names = [model.typeAttribute, ...model.keyAttributes];
+  const names = [model.typeAttribute, ...writtenKeyAttributes(model)];
   const rows: Record<string, string>[] = [];
   let start: Record<string, unknown> | undefined;
   do {

@@ -4,7 +4,7 @@
 import type { ManifestRule } from './rule';
 import { didYouMean } from '../../model/closest-name';
 import { AttributeKind } from '../../model/manifest';
-import { attributeKeyNames, IndexType, TableModel } from '../../model/model';
+import { attributeKeyNames, IndexType, populatesIndex, shardKeyAttributeName, TableModel } from '../../model/model';
 import { own } from '../values';
 
 /** Most attributes on each side of a multi-attribute key. */
@@ -14,11 +14,12 @@ export const MAX_KEY_ATTRIBUTES = 4;
 export const KEYABLE_KINDS: readonly AttributeKind[] = [AttributeKind.STRING, AttributeKind.DATE, AttributeKind.NUMBER];
 
 /** The properties of a composed index that a multi-attribute index replaces. */
-const COMPOSED_ONLY = ['partitionKeyName', 'sortKeyName', 'hasSortKey', 'sharding'] as const;
+const COMPOSED_ONLY = ['partitionKeyName', 'sortKeyName', 'hasSortKey'] as const;
 
 /**
  * A multi-attribute index is declared on its own terms: 1-4 partition and 0-4 sort attributes,
- * each once, without a composed index's key names or sharding.
+ * each once, without a composed index's key names; sharded, it keeps a partition key attribute
+ * free for the shard.
  */
 export const attributeKeysAreWellFormed: ManifestRule = (_model, manifest, sink) => {
   for (const [name, def] of Object.entries(manifest.globalIndexes ?? {})) {
@@ -51,9 +52,37 @@ export const attributeKeysAreWellFormed: ManifestRule = (_model, manifest, sink)
     for (const prop of COMPOSED_ONLY) {
       if (def[prop] === undefined) continue;
       sink.error('ATTRIBUTE_KEYS_MIXED', where, `sets ${prop} beside partitionAttributes; ${prop} belongs to an index with a composed key`,
-        prop === 'sharding'
-          ? 'remove sharding: spread writes with a high-cardinality attribute among the (up to four) partitionAttributes instead, or use a composed key (without partitionAttributes) to shard it'
-          : prop === 'hasSortKey' ? 'remove hasSortKey: the sort key is sortAttributes (none when it is empty or absent)' : `remove ${prop}: the key attributes are partitionAttributes and sortAttributes`);
+        prop === 'hasSortKey' ? 'remove hasSortKey: the sort key is sortAttributes (none when it is empty or absent)' : `remove ${prop}: the key attributes are partitionAttributes and sortAttributes`);
+    }
+    if (def.sharding && partition.length === MAX_KEY_ATTRIBUTES) {
+      sink.error('ATTRIBUTE_KEYS_SHARD_SLOT', where,
+        `is sharded and has ${partition.length} partitionAttributes; the shard is a partition key attribute of its own (${shardKeyAttributeName(name)}, written last), and DynamoDB takes at most ${MAX_KEY_ATTRIBUTES}`,
+        `keep at most ${MAX_KEY_ATTRIBUTES - 1} partitionAttributes (compare the others in sortAttributes or a filter), or remove sharding`);
+    }
+  }
+};
+
+/**
+ * A sharded multi-attribute index's shard attribute (`<index>Shard`) is the runtime's: no entity
+ * declares an attribute of that name, and no other key or the type attribute has it.
+ */
+export const attributeKeyShardsAreFree: ManifestRule = (model, _manifest, sink) => {
+  for (const index of Object.values(model.indexes)) {
+    const shard = index.shards?.keyAttribute;
+    if (!shard) continue;
+    const where = `index ${index.name}`;
+    for (const entity of Object.values(model.entities)) {
+      if (!Object.hasOwn(entity.attributes, shard)) continue;
+      sink.error('ATTRIBUTE_KEY_SHARD_CLASH', `${where}, entity ${entity.name}`,
+        `declares attribute '${shard}', the NUMBER attribute the runtime writes the shard of ${index.name} into on ${populatesIndex(entity, index) ? 'its' : 'the index\'s'} items (and leaves out of every result)`,
+        `rename '${shard}' on ${entity.name}, or rename the index (its shard attribute is always '<index name>Shard')`);
+    }
+    const other = shard === model.typeAttribute ? 'the type attribute'
+      : Object.values(model.indexes).find((i) => !i.partitionAttributes && (i.partitionKey === shard || i.sortKey === shard));
+    if (other) {
+      sink.error('ATTRIBUTE_KEY_SHARD_CLASH', where,
+        `writes its shard into attribute '${shard}', which is also ${typeof other === 'string' ? other : `a key attribute of ${other.type === IndexType.TABLE ? 'the table' : `${other.type} ${other.name}`}`}`,
+        `rename the index, or the ${typeof other === 'string' ? 'typeAttribute' : 'other key attribute'}`);
     }
   }
 };

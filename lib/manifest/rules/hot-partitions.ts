@@ -6,7 +6,7 @@ import { MAX_KEY_ATTRIBUTES } from './attribute-keys';
 import { entitiesOn, ManifestRule } from './rule';
 import { segmentsOverlap } from '../../keys/template';
 import { AttributeKind } from '../../model/manifest';
-import { EntityModel, IndexModel, IndexType, TABLE_INDEX, TableModel } from '../../model/model';
+import { EntityModel, IndexModel, IndexType, shardKeyAttributeName, TABLE_INDEX, TableModel } from '../../model/model';
 import { indexEntryBytes, shardsFor, writeUnits } from '../sizes';
 
 /** Write units per second one partition takes. */
@@ -48,14 +48,16 @@ export const lowCardinalityKeysAreSharded: ManifestRule = (model, _manifest, sin
       const key = index.partitionAttributes
         ? `partition attributes ${JSON.stringify(index.partitionAttributes.map((a) => a.name))}`
         : `partition key ${JSON.stringify(entity.keys[index.name].pk.source)}`;
+      const full = index.partitionAttributes?.length === MAX_KEY_ATTRIBUTES;
       const load = rate === undefined
         ? `${entity.name} declares no writesPerSecond, so its writes are assumed able to exceed`
         : `${entity.name}'s ${rate} writes/s x ${units} write unit(s) = ${rate * units} units/s exceed`;
       sink.warning('HOT_PARTITION_KEY', `index ${index.name}, entity ${entity.name}`,
         `${key} ha${index.partitionAttributes ? 've' : 's'} at most ${values} value(s) (${describeValues(entity, index)}), and one value can take every write; ${load} the ${PARTITION_WRITE_UNITS} write units/s one partition takes`,
-        index.partitionAttributes
-          ? `add a high-cardinality attribute to globalIndexes.${index.name}.partitionAttributes (up to ${MAX_KEY_ATTRIBUTES}); or use a composed, sharded key instead; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`
-          : `shard the index: globalIndexes.${index.name}.sharding = { ${rate === undefined ? 'peakWritesPerSecond: <peak writes/s>' : `shardCount: ${shardsFor(rate * units)}`} }; or add a high-cardinality attribute to the partition key; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`);
+        `shard the index: ${full ? `move one of the ${MAX_KEY_ATTRIBUTES} partitionAttributes to sortAttributes (the shard takes a partition key attribute), then ` : ''}globalIndexes.${index.name}.sharding = { ${
+          rate === undefined ? 'peakWritesPerSecond: <peak writes/s>' : `shardCount: ${shardsFor(rate * units)}`} }${
+          index.partitionAttributes ? ` (the runtime writes the shard into the NUMBER attribute ${shardKeyAttributeName(index.name)}, the last partition key attribute)` : ''}; or add a high-cardinality attribute to ${
+          index.partitionAttributes ? `globalIndexes.${index.name}.partitionAttributes (up to ${MAX_KEY_ATTRIBUTES})` : 'the partition key'}; or declare ${entity.name}'s writesPerSecond if it stays under ${Math.floor(PARTITION_WRITE_UNITS / units)}`);
     }
   }
 };

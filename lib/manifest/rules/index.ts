@@ -1,4 +1,4 @@
-import { attributeKeysAreTyped, attributeKeysAreWellFormed } from './attribute-keys';
+import { attributeKeyShardsAreFree, attributeKeysAreTyped, attributeKeysAreWellFormed } from './attribute-keys';
 import { lowCardinalityKeysAreSharded, lsiCollectionsAreBounded } from './hot-partitions';
 import { maintainedAttributesFit } from './maintained-attributes';
 import {
@@ -28,6 +28,7 @@ export const ALL_RULES: readonly ManifestRule[] = [
   includeListsAreValid,
   attributeKeysAreWellFormed,
   attributeKeysAreTyped,
+  attributeKeyShardsAreFree,
   atMostTwentyProjectedPerIndex,
   atMostHundredProjectedAttributes,
   tableKeysAreAlwaysComposable,

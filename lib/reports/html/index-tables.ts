@@ -5,7 +5,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { StoredItem } from './samples';
 import { ProjectionKind } from '../../model/manifest';
-import { IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel } from '../../model/model';
+import { IndexModel, IndexType, populatesIndex, TABLE_INDEX, TableModel, writtenKeyAttributes } from '../../model/model';
 import { fromAttributeValue } from '../../runtime/attributes/marshall';
 import { compareUtf8 } from '../../runtime/query/fanout-order';
 import { projectionText } from '../describe';
@@ -73,9 +73,10 @@ function entryOf(model: TableModel, index: IndexModel, item: StoredItem): IndexE
     if (index.type === IndexType.TABLE || index.projection === ProjectionKind.ALL || keys.has(name)) return true;
     return index.projection === ProjectionKind.INCLUDE && index.nonKeyAttributes.includes(name);
   };
+  const managed = new Set([model.typeAttribute, ...writtenKeyAttributes(model)]);
   const attributes = Object.entries(item.attributes)
     .filter(([name]) => !own.has(name) && projected(name))
-    .map(([name, value]) => ({ name, value: displayValue(value), managed: name === model.typeAttribute || model.keyAttributes.includes(name) }));
+    .map(([name, value]) => ({ name, value: displayValue(value), managed: managed.has(name) }));
   return {
     entity: item.entity,
     pk: item.attributes[index.partitionKey].S!,

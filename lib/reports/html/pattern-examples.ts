@@ -67,7 +67,8 @@ export function patternExamples(
 /** The partition key values a query reads: the key, or the key of every shard readers fan out over. */
 function partitionKeysOf(model: TableModel, plan: QueryPlan): string[] {
   const shards = plan.index.shards;
-  if (!shards) return [plan.condition.pk];
+  // A multi-attribute GSI keys its shard on an attribute of its own: the partition key values are the same.
+  if (!shards || shards.keyAttribute) return [plan.condition.pk];
   return Array.from({ length: shards.readCount }, (_, s) => shardedKey(plan.condition.pk, s, model.delimiter));
 }
 

@@ -1,7 +1,7 @@
 // Composing an item's keys from its values, exactly as the model declares them: the table key,
 // every index slot the entity populates (absent when an input is missing, empty or false, so the
-// item stays out of a sparse index), shard suffixes, and UTF-8 size limits that DynamoDB enforces
-// but local engines do not.
+// item stays out of a sparse index), shard suffixes (on a multi-attribute GSI, the shard attribute),
+// and UTF-8 size limits that DynamoDB enforces but local engines do not.
 //
 // runtime/attributes turns an item's values into the attributes a request sends: values.ts checks
 // and converts them, marshall.ts converts AttributeValues both ways, this file composes the key
@@ -10,17 +10,21 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { encodeValue, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, SegmentResult, utf8Length } from '../../keys/encoding';
 import { shardedKey, shardForItem, shardForValue } from '../../keys/shard';
 import { ComposeFailure, Composer, composerOf } from '../../keys/template';
-import { EntityIndexKeysModel, EntityModel, IndexModel, KeyAttributeModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
+import { attributeKeyNames, EntityIndexKeysModel, EntityModel, IndexModel, KeyAttributeModel, KeyTemplateModel, TABLE_INDEX, TableModel } from '../../model/model';
 import { ErrorContext, SingleTableError } from '../table/errors';
 
 type Values = Readonly<Record<string, unknown>>;
 type Named = Pick<EntityModel, 'name'>;
 type Sourced = Pick<KeyTemplateModel, 'source'>;
 
-/** One secondary index slot of an entity, its templates compiled (numbers into EntityKeys.composers). */
+/**
+ * One secondary index slot of an entity, its templates compiled (numbers into EntityKeys.composers),
+ * or a sharded multi-attribute GSI of its (no template: the slot writes the shard attribute).
+ */
 interface SlotKeys {
   readonly index: IndexModel;
-  readonly keys: EntityIndexKeysModel;
+  /** Undefined on a multi-attribute GSI. */
+  readonly keys?: EntityIndexKeysModel;
   /** Undefined on an LSI, which shares the table's partition key. */
   readonly pk?: number;
   readonly sk?: number;
@@ -62,6 +66,11 @@ function entityKeys(model: TableModel, entity: EntityModel): EntityKeys {
     const index = model.indexes[name];
     const k = entity.keys[name];
     slots.push({ index, keys: k, pk: index.type === 'LSI' ? undefined : compose(k.pk), sk: index.sortKey && k.sk ? compose(k.sk) : undefined });
+  }
+  // The items' own attributes key a multi-attribute GSI as stored; a sharded one also needs its shard.
+  for (const name in model.indexes) {
+    const index = model.indexes[name];
+    if (index.shards?.keyAttribute && index.entities!.includes(entity.name)) slots.push({ index });
   }
   keys = { composers, slots };
   compiled.set(entity, keys);
@@ -177,17 +186,22 @@ function slotKeyAttributes(
   out: Record<string, AttributeValue>,
 ): Record<string, AttributeValue> | undefined {
   const index = slot.index;
+  if (!slot.keys) {
+    out[index.shards!.keyAttribute!] = { N: String(shardOf(model, entity, index, values, table)) };
+    return out;
+  }
+  const keys = slot.keys;
   let pkValue: string | undefined;
   if (slot.pk !== undefined) {
     const pk = done[slot.pk];
-    if (typeof pk !== 'string') return absentOrThrow(entity, slot.keys.pk, pk);
+    if (typeof pk !== 'string') return absentOrThrow(entity, keys.pk, pk);
     pkValue = index.shards ? shardedKey(pk, shardOf(model, entity, index, values, table), model.delimiter) : pk;
     checkSize(entity, index.partitionKey, pkValue, MAX_PARTITION_KEY_BYTES);
   }
   let skValue: string | undefined;
   if (slot.sk !== undefined) {
     const sk = done[slot.sk];
-    if (typeof sk !== 'string') return absentOrThrow(entity, slot.keys.sk!, sk);
+    if (typeof sk !== 'string') return absentOrThrow(entity, keys.sk!, sk);
     skValue = checkSize(entity, index.sortKey!, sk, MAX_SORT_KEY_BYTES);
   }
   if (pkValue !== undefined) out[index.partitionKey] = { S: pkValue };
@@ -228,11 +242,31 @@ export function shardFor(
   return shardForValue(encoded, writeCount);
 }
 
-/** The attributes an index slot's keys are computed from (the shard attribute included). */
+/** The secondary index slots an item of the entity writes keys for (a sharded multi-attribute GSI's: its shard), by index name. */
+export function indexSlots(model: TableModel, entity: EntityModel): string[] {
+  return entityKeys(model, entity).slots.map((s) => s.index.name);
+}
+
+/**
+ * The attributes whose change moves an index slot's keys (the shard attribute included): on a
+ * sharded multi-attribute GSI, its key attributes, whose new values put the item in another
+ * partition (the shard is written again with them).
+ */
 export function indexInputs(entity: EntityModel, index: IndexModel): string[] {
+  return index.partitionAttributes ? [...new Set([...attributeKeyNames(index), ...indexNeeds(entity, index)])] : indexNeeds(entity, index);
+}
+
+/**
+ * The attributes an index slot's keys are computed from, which an update that moves them needs:
+ * every input of a composed key; of a multi-attribute GSI's shard, only the shard attribute
+ * (ATTRIBUTE strategy), since DynamoDB keys the index on the stored attributes themselves.
+ */
+export function indexNeeds(entity: EntityModel, index: IndexModel): string[] {
+  const shard = index.shards?.strategy === 'ATTRIBUTE' ? index.shards.attribute : undefined;
+  if (index.partitionAttributes) return shard ? [shard] : [];
   const keys = entity.keys[index.name];
   const names = [...(index.type === 'LSI' ? [] : keys.pk.attributes), ...(keys.sk?.attributes ?? [])];
-  if (index.shards?.strategy === 'ATTRIBUTE' && index.shards.attribute) names.push(index.shards.attribute);
+  if (shard) names.push(shard);
   return [...new Set(names)];
 }
 

@@ -8,8 +8,8 @@
 import type { AttributeValue, GetItemCommandInput, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { existenceCondition } from './requests';
 import type { UpdateOperators } from './update-options';
-import { EntityModel, TABLE_INDEX, TableModel } from '../../model/model';
-import { checkAttributeKeyValues, indexInputs, indexKeyAttributes, keyAttributes, tableKey, tableKeyNames } from '../attributes/item-keys';
+import type { EntityModel, TableModel } from '../../model/model';
+import { checkAttributeKeyValues, indexInputs, indexKeyAttributes, indexNeeds, indexSlots, keyAttributes, tableKey, tableKeyNames } from '../attributes/item-keys';
 import { fromAttributeValue, storableNumber } from '../attributes/marshall';
 import { attributeOf, attributeValue, entityOf } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
@@ -85,13 +85,13 @@ function changesOf(model: TableModel, entityName: string, given: Input, remove: 
     if (input[name] === undefined) throw new SingleTableError('MISSING_ATTRIBUTE', 'is part of the table key and identifies the item to update', { entity: entity.name, attribute: name });
   }
   const missing = new Map<string, string[]>();
-  for (const slot in entity.keys) {
-    if (slot === TABLE_INDEX) continue;
-    const inputs = indexInputs(entity, model.indexes[slot]);
+  for (const slot of indexSlots(model, entity)) {
+    const index = model.indexes[slot];
+    const inputs = indexInputs(entity, index);
     if (!inputs.some((n) => changed.has(n))) continue;
     // Removing an input (or setting it to '' or false) takes the item out of the index: nothing else is needed.
     if (inputs.some((n) => removed.has(n) || input[n] === '' || input[n] === false)) continue;
-    const lacking = inputs.filter((n) => input[n] === undefined && !keyNames.has(n));
+    const lacking = indexNeeds(entity, index).filter((n) => input[n] === undefined && !keyNames.has(n));
     if (lacking.length > 0) missing.set(slot, lacking);
   }
   return { entity, values: input, versioned, operations, keyNames, set, removed, changed, missing };
@@ -112,8 +112,8 @@ function operationsOf(
       if (kinds && !kinds.includes(attr.type)) throw new SingleTableError('INVALID_VALUE', `${op} applies to ${kinds.join(', ')} attributes; ${name} is ${attr.type}`, where);
       if (keyNames.has(name)) throw new SingleTableError('INVALID_VALUE', `is part of the table key, which identifies the item: ${op} cannot change it`, where);
       if (owned.includes(name)) throw new SingleTableError('INVALID_VALUE', `is maintained by the runtime: ${op} cannot change it`, where);
-      for (const slot in entity.keys) {
-        if (slot !== TABLE_INDEX && indexInputs(entity, model.indexes[slot]).includes(name)) {
+      for (const slot of indexSlots(model, entity)) {
+        if (indexNeeds(entity, model.indexes[slot]).includes(name)) {
           throw new SingleTableError('PARTIAL_INDEX_UPDATE',
             `is part of index ${slot}'s key, and ${op} leaves its new value to DynamoDB, so the index key cannot be computed; ` +
             `set ${name} to its new value instead (read the item first, or let the update read the other inputs with { readMissing: true })`, where);
@@ -150,11 +150,10 @@ function toPass(model: TableModel, changes: Changes): string[] {
   const all = new Set(unionOf(changes.missing));
   for (let grew = true; grew;) {
     grew = false;
-    for (const slot in entity.keys) {
-      if (slot === TABLE_INDEX) continue;
+    for (const slot of indexSlots(model, entity)) {
       const inputs = indexInputs(entity, model.indexes[slot]);
       if (!inputs.some((n) => all.has(n)) || inputs.some((n) => removed.has(n) || values[n] === '' || values[n] === false)) continue;
-      for (const n of inputs) {
+      for (const n of indexNeeds(entity, model.indexes[slot])) {
         if (values[n] === undefined && !keyNames.has(n) && !all.has(n)) {
           all.add(n);
           grew = true;
@@ -169,7 +168,7 @@ function toPass(model: TableModel, changes: Changes): string[] {
 function partialIndexUpdate(model: TableModel, changes: Changes, prefix: string, alternatives: string): SingleTableError {
   const { entity, changed, missing, keyNames } = changes;
   const given = [...changed].filter((n) => [...missing.keys()].some((slot) => indexInputs(entity, model.indexes[slot]).includes(n)));
-  const per = [...missing].map(([slot, names]) => `${slot}: ${names.join(', ')}`).join('; ');
+  const per = [...missing].map(([slot, names]) => `${slot}${model.indexes[slot].partitionAttributes ? "'s shard" : ''}: ${names.join(', ')}`).join('; ');
   const pass = toPass(model, changes);
   const fields = [...new Set([...keyNames, ...Object.keys(changes.values).filter((n) => changes.values[n] !== undefined), ...pass])];
   return new SingleTableError('PARTIAL_INDEX_UPDATE',
@@ -250,10 +249,12 @@ export function buildUpdate(
   }
   const table = tableKey(model, entity, input);
 
-  for (const slot in entity.keys) {
-    if (slot === TABLE_INDEX) continue;
+  for (const slot of indexSlots(model, entity)) {
     const index = model.indexes[slot];
-    if (!indexInputs(entity, index).some((n) => changed.has(n))) continue;
+    const inputs = indexInputs(entity, index);
+    if (!inputs.some((n) => changed.has(n))) continue;
+    // A multi-attribute GSI's key attribute removed: DynamoDB takes the item out of the index; its shard may stay.
+    if (index.partitionAttributes && inputs.some((n) => removed.has(n))) continue;
     // Absent when an input is removed, empty, false, or (read) not stored: the item leaves the index.
     const indexKeys = indexKeyAttributes(model, entity, index, known, table);
     if (indexKeys) {

@@ -30,12 +30,17 @@ export function shardsToQuery(model: TableModel, plan: QueryPlan, input: Readonl
 /**
  * The attribute's value when every item the key condition matches has it: the attribute is part of
  * the partition key, or of a sort key that must equal or begin with a prefix holding it whole
- * (prefixes end at a delimiter, so `CUSTOMER#c1#` never matches `c10`). Range conditions leave it open.
+ * (prefixes end at a delimiter, so `CUSTOMER#c1#` never matches `c10`). Range conditions leave it
+ * open. On a multi-attribute GSI: a partition attribute, or a sort attribute an EQUALS pattern is given.
  */
 function pinnedValue(plan: QueryPlan, attribute: string, input: Readonly<Record<string, unknown>>): unknown {
-  const { pattern } = plan;
-  if (pattern.pk?.attributes.includes(attribute)) return input[attribute];
+  const { pattern, index } = plan;
   const condition = pattern.sortKeyCondition;
+  if (index.partitionAttributes) {
+    if (index.partitionAttributes.some((a) => a.name === attribute)) return input[attribute];
+    return condition === 'EQUALS' && index.sortAttributes!.some((a) => a.name === attribute) ? input[attribute] : undefined;
+  }
+  if (pattern.pk?.attributes.includes(attribute)) return input[attribute];
   if ((condition === 'EQUALS' || condition === 'BEGINS_WITH') && pattern.sk?.attributes.includes(attribute)) return input[attribute];
   return undefined;
 }

@@ -4,7 +4,7 @@
 // contributed, so pages never lose or repeat an item.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { heapPop, heapPush } from './fanout-heap';
-import { compareUtf8Known, hasHighUnit, itemOrder, keyString } from './fanout-order';
+import { compareUtf8Known, hasHighUnit, isNumberText, itemOrder, keyString, keyText, SortAttribute, tupleSortString } from './fanout-order';
 import { mustBe } from '../../keys/encoding';
 import { SingleTableError } from '../table/errors';
 
@@ -32,8 +32,9 @@ export type ShardPageFetcher = (
  */
 export interface FanOutState {
   /**
-   * Per queried shard, in the order of `shards`: the key values (sort key, then tie-break keys) of
-   * the last item returned from it, or null when none has been returned yet.
+   * Per queried shard, in the order of `shards`: the key values (sort key, or each sort attribute's,
+   * a number's as DynamoDB's text; then tie-break keys) of the last item returned from it, or null
+   * when none has been returned yet.
    */
   after: (string[] | null)[];
   /** Index into `after` of the shard that returned the last item: its position is the merge position. */
@@ -48,17 +49,23 @@ export interface FanOutOptions {
   limit: number;
   /** Merge in descending sort-key order. */
   descending: boolean;
-  /** The index sort key attribute. */
+  /** The index sort key attribute (unused where `sortAttributes` are given). */
   sortKey: string;
+  /**
+   * A multi-attribute GSI's sort attributes, in key order: the merge orders items by their tuple as
+   * DynamoDB does (tupleSortString), and a position holds their values before the tie-break keys.
+   * @default - the index's sort key is `sortKey`
+   */
+  sortAttributes?: readonly SortAttribute[];
   /** Attributes that break sort-key ties (the table key), so the merged order is total. */
   tieBreakKeys: string[];
   /**
-   * The index partition key: with it, a shard's ExclusiveStartKey is complete (index and table
-   * keys) and the fetcher can pass it to DynamoDB as is; the cursor never holds it, since it follows
-   * from the shard number.
-   * @default - start keys hold `sortKey` and `tieBreakKeys` only; the fetcher adds the partition key
+   * The index partition key attributes of a shard: with them, a shard's ExclusiveStartKey is
+   * complete (index and table keys) and the fetcher can pass it to DynamoDB as is; the cursor never
+   * holds them, since they follow from the query and the shard number.
+   * @default - start keys hold the sort key and `tieBreakKeys` only; the fetcher adds the partition key
    */
-  partitionKey?: { attribute: string; valueOf: (shard: number) => string };
+  partitionKeyOf?: (shard: number) => Record<string, AttributeValue>;
   /**
    * Whether a shard returns its items in `sortKey` order, so items sorting before the merge position
    * can be read past. A GSI without a sort key returns a partition's items in an order of the
@@ -98,16 +105,19 @@ class ShardCursor {
     fetch: ShardPageFetcher,
     options: FanOutOptions,
   ): Promise<{ items: Record<string, AttributeValue>[]; state?: FanOutState }> {
-    const { limit, state, sortKey, descending } = options;
-    const keyAttributes = [sortKey, ...options.tieBreakKeys];
+    const { limit, state, sortKey, sortAttributes, descending } = options;
+    const keys = positionKeys(options);
+    // The sort string of an item: its sort key's value, or on a multi-attribute GSI its sort attributes' tuple as one string.
+    const sortOf = sortAttributes ? (item: Item) => tupleSortString(item, sortAttributes) : (item: Item) => keyString(item, sortKey);
     // Items written behind the merge position since the last page sort before items already
     // returned; like an unsharded query, which resumes after its LastEvaluatedKey, the page leaves
     // them out. Only the sort key is compared: the engine's order among equal sort keys inside one
     // shard need not be the table-key order, so an equal sort key can still be an item not yet seen.
-    const floor = state && options.sorted !== false ? state.after[state.last]![0] : undefined;
     const sorted = options.sorted !== false;
+    const position = state && sorted ? state.after[state.last]! : undefined;
+    const floor = position && (sortAttributes ? sortOf(keyOfPosition(keys, position)) : position[0]);
     const shards = options.shards.map((shard, i) =>
-      new ShardCursor(i, shard, state?.after[i] ?? undefined, keyAttributes, options.partitionKey, sorted));
+      new ShardCursor(i, shard, state?.after[i] ?? undefined, keys, sortOf, options.partitionKeyOf, sorted));
     // The first page of each shard (pageSize): its even share of the page.
     const firstPage = pageSize(limit, 1 / shards.length);
     const concurrency = options.concurrency ?? shards.length;
@@ -118,7 +128,7 @@ class ShardCursor {
     // of the heap's comparisons; only equal sort keys need the tie-break keys. A waiting shard (run
     // dry, its unread items known to sort at or after its LastEvaluatedKey's sort key) comes before
     // every head with that sort key: an unread item may tie with it and sort first.
-    const order = itemOrder(sortKey, options.tieBreakKeys, descending);
+    const order = itemOrder(sortOf, options.tieBreakKeys, descending);
     const sign = descending ? -1 : 1;
     const headOrder = (a: ShardCursor, b: ShardCursor) => {
       if (a.#headSort !== b.#headSort) return sign * compareUtf8Known(a.#headSort, a.#headHigh, b.#headSort, b.#headHigh);
@@ -175,7 +185,8 @@ class ShardCursor {
   /** The last item taken, or read past as behind the merge position: the next page starts after it. */
   #passed?: Item;
   readonly #start: string[] | undefined;
-  readonly #keyAttributes: string[];
+  readonly #keys: PositionKeys;
+  readonly #sortOf: (item: Item) => string;
   readonly #sorted: boolean;
   /**
    * The head's sort key, or a waiting shard's LastEvaluatedKey's, and whether it holds a unit from
@@ -192,20 +203,18 @@ class ShardCursor {
     slot: number,
     shard: number,
     start: string[] | undefined,
-    keyAttributes: string[],
-    partitionKey: FanOutOptions['partitionKey'],
+    keys: PositionKeys,
+    sortOf: (item: Item) => string,
+    partitionKeyOf: FanOutOptions['partitionKeyOf'],
     sorted: boolean,
   ) {
     this.#slot = slot;
     this.#shard = shard;
     this.#start = start;
-    this.#keyAttributes = keyAttributes;
+    this.#keys = keys;
+    this.#sortOf = sortOf;
     this.#sorted = sorted;
-    if (start) {
-      const key: Item = partitionKey ? { [partitionKey.attribute]: { S: partitionKey.valueOf(shard) } } : {};
-      keyAttributes.forEach((a, i) => { key[a] = { S: start[i] }; });
-      this.#resumeKey = key;
-    }
+    if (start) this.#resumeKey = keyOfPosition(keys, start, partitionKeyOf?.(shard));
   }
 
   get #hasHead(): boolean {
@@ -245,8 +254,8 @@ class ShardCursor {
 
   /** Reads the new head's sort key (a waiting shard's LastEvaluatedKey's). */
   #settle(): void {
-    if (this.#hasHead) this.#headSort = keyString(this.#buffer[this.#next], this.#keyAttributes[0]);
-    else if (this.#waiting) this.#headSort = this.#resumeKey![this.#keyAttributes[0]].S!;
+    if (this.#hasHead) this.#headSort = this.#sortOf(this.#buffer[this.#next]);
+    else if (this.#waiting) this.#headSort = this.#sortOf(this.#resumeKey!);
     else return;
     this.#headHigh = hasHighUnit(this.#headSort);
   }
@@ -271,7 +280,8 @@ class ShardCursor {
       const key = page.LastEvaluatedKey;
       this.#resumeKey = key;
       this.#more = key !== undefined;
-      this.#bounded = this.#sorted && key !== undefined && this.#keyAttributes.every((a) => typeof key[a]?.S === 'string');
+      const { attributes, numeric } = this.#keys;
+      this.#bounded = this.#sorted && key !== undefined && attributes.every((a, i) => typeof key[a]?.[numeric?.[i] ? 'N' : 'S'] === 'string');
       this.#settle();
       if (floor !== undefined) {
         const sign = descending ? -1 : 1;
@@ -291,7 +301,8 @@ class ShardCursor {
   #position(): string[] | null {
     const passed = this.#passed;
     if (!passed) return this.#start ?? null;
-    return this.#keyAttributes.map((a) => keyString(passed, a));
+    const { attributes, numeric } = this.#keys;
+    return attributes.map((a, i) => keyText(passed, a, numeric?.[i]));
   }
 
   /**
@@ -358,13 +369,36 @@ function checkOptions(options: FanOutOptions): void {
   }
   if (state === undefined) return;
   const after = state.after;
-  const size = 1 + options.tieBreakKeys.length;
-  const isKey = (p: unknown) => Array.isArray(p) && p.length === size && p.every((v) => typeof v === 'string');
+  const { attributes, numeric } = positionKeys(options);
+  const isKey = (p: unknown) => Array.isArray(p) && p.length === attributes.length
+    && p.every((v, i) => typeof v === 'string' && (!numeric?.[i] || isNumberText(v)));
   const reason = !Array.isArray(after) || after.length !== shards.length
     ? `the state holds ${Array.isArray(after) ? after.length : 'no'} shard positions but the query fans out over ${shards.length} shards`
     : (!after.every((p) => p === null || isKey(p)) || !whole(state.last, 0) || !isKey(after[state.last]))
       && 'the state is not one a fan-out query returned';
   if (reason) throw new SingleTableError('INVALID_CURSOR', `fan-out query: ${reason}; start again without a state`, { pattern: options.pattern });
+}
+
+/** The attributes of a position, in order, and which of them are numbers (none on a composed key). */
+interface PositionKeys {
+  readonly attributes: readonly string[];
+  readonly numeric?: readonly boolean[];
+}
+
+function positionKeys(options: FanOutOptions): PositionKeys {
+  const sort = options.sortAttributes;
+  if (!sort) return { attributes: [options.sortKey, ...options.tieBreakKeys] };
+  return {
+    attributes: [...sort.map((a) => a.name), ...options.tieBreakKeys],
+    numeric: [...sort.map((a) => a.numeric), ...options.tieBreakKeys.map(() => false)],
+  };
+}
+
+/** The key a position stands for, each value with its type, beside `partitionKey` (a shard's index partition key). */
+function keyOfPosition(keys: PositionKeys, position: readonly string[], partitionKey?: Item): Item {
+  const key: Item = { ...partitionKey };
+  keys.attributes.forEach((a, i) => { key[a] = keys.numeric?.[i] ? { N: position[i] } : { S: position[i] }; });
+  return key;
 }
 
 /** Runs `run` on every entry with at most `bound` in flight; stops starting new ones after a failure. */

@@ -25,7 +25,7 @@ export interface UntypedQueryOptions {
 /** What buildQueryInput and queryBinding read of a query: a QueryPlan, or what a generated module builds for one. */
 export interface BoundQuery {
   readonly pattern: Pick<PatternModel, 'index' | 'fetch'>;
-  readonly index: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey'>;
+  readonly index: Pick<IndexModel, 'name' | 'type' | 'partitionKey' | 'sortKey' | 'shards'>;
   readonly condition: KeyCondition;
   readonly descending: boolean;
   readonly consistent: boolean;
@@ -99,7 +99,7 @@ function preparedFor(model: TableModel, pattern: PatternModel): PreparedPattern 
       index,
       keys: pattern.pk && patternKeys(model, pattern as ComposedPattern),
       typeFilter: typeFilterOf(model, pattern, index),
-      shardSuffix: index.shards ? 1 + String(index.shards.readCount - 1).length : 0,
+      shardSuffix: shardSuffixOf(index),
     };
     prepared.set(pattern, p);
   }
@@ -111,13 +111,16 @@ function preparedFor(model: TableModel, pattern: PatternModel): PreparedPattern 
  * though no stored key could match them; local engines answer with an empty page.
  */
 export function checkKeySizes(
-  pattern: Pick<PatternModel, 'name'>, index: Pick<IndexModel, 'partitionKey' | 'sortKey' | 'shards'>, condition: KeyCondition,
-  // A sharded partition key also carries the delimiter and the largest shard number.
-  shardSuffix = index.shards ? 1 + String(index.shards.readCount - 1).length : 0,
+  pattern: Pick<PatternModel, 'name'>, index: Pick<IndexModel, 'partitionKey' | 'sortKey' | 'shards'>, condition: KeyCondition, shardSuffix = shardSuffixOf(index),
 ): void {
   checkSize(pattern, index.partitionKey, condition.pk, MAX_PARTITION_KEY_BYTES, shardSuffix);
   const sk = condition.sk;
   for (const bound of sk ? [sk.lo, sk.hi] : []) if (bound !== undefined) checkSize(pattern, index.sortKey!, bound, MAX_SORT_KEY_BYTES, 0);
+}
+
+/** A sharded composed partition key also carries the delimiter and the largest shard number (a multi-attribute GSI's shard is an attribute of its own). */
+function shardSuffixOf(index: Pick<IndexModel, 'shards'>): number {
+  return index.shards && !index.shards.keyAttribute ? 1 + String(index.shards.readCount - 1).length : 0;
 }
 
 /** Identifies pattern, input and order, so a cursor cannot move to another query. Only built when a cursor is. */
@@ -150,6 +153,13 @@ export function buildQueryInput(
   let expression: string;
   if (condition.attributes) {
     expression = attributeKeyExpression(condition.attributes, names, values);
+    const shard = index.shards?.keyAttribute;
+    if (shard) {
+      // A shard's query gives its number (shardQueryInput).
+      names['#shard'] = shard;
+      values[':shard'] = { N: '0' };
+      expression += ' AND #shard = :shard';
+    }
   } else {
     names['#pk'] = index.partitionKey;
     values[':pk'] = { S: partitionKey };
@@ -197,15 +207,17 @@ export function buildQueryInput(
 
 /**
  * The Query input of one shard request of a fan-out: the query's input, built once by
- * buildQueryInput, with the shard's partition key value, start and limit; the rest is shared.
+ * buildQueryInput, with the shard's value (`:pk`, a composed partition key's; `:shard`, a
+ * multi-attribute GSI's shard attribute's), start and limit; the rest is shared.
  */
 export function shardQueryInput(
   base: QueryCommandInput,
-  partitionKey: string,
+  placeholder: ':pk' | ':shard',
+  value: AttributeValue,
   exclusiveStartKey: Record<string, AttributeValue> | undefined,
   limit: number,
 ): QueryCommandInput {
-  const input: QueryCommandInput = { ...base, ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':pk': { S: partitionKey } }, Limit: limit };
+  const input: QueryCommandInput = { ...base, ExpressionAttributeValues: { ...base.ExpressionAttributeValues, [placeholder]: value }, Limit: limit };
   if (exclusiveStartKey) input.ExclusiveStartKey = exclusiveStartKey;
   return input;
 }

@@ -22,18 +22,27 @@ export async function readShards(
   table: Table<unknown>, plan: QueryPlan, shards: number[], state: FanOutState | undefined,
 ): Promise<IndexPage> {
   const { model } = table;
-  const { index } = plan;
+  const { index, condition } = plan;
   const tableIndex = model.indexes[TABLE_INDEX];
-  const base = buildQueryInput(model, table.tableName, plan, plan.condition.pk);
-  const partitionOf = (shard: number) => shardedKey(plan.condition.pk, shard, model.delimiter);
-  const result = await fanOutQuery((shard, start, limit) => sendQuery(table, shardQueryInput(base, partitionOf(shard), start, limit)), {
+  const base = buildQueryInput(model, table.tableName, plan, condition.pk);
+  // A multi-attribute GSI's shard is a NUMBER attribute of its own, each shard's query asks for
+  // its number, and the merge orders by the sort attributes' tuple; a composed key's is a suffix.
+  const shardAttribute = index.shards!.keyAttribute;
+  const sort = shardAttribute ? index.sortAttributes! : undefined;
+  const partition: Record<string, AttributeValue> = {};
+  for (const c of shardAttribute ? condition.attributes!.slice(0, index.partitionAttributes!.length) : []) partition[c.attribute] = c.values[0];
+  const valueOf = (shard: number): AttributeValue =>
+    (shardAttribute ? { N: String(shard) } : { S: shardedKey(condition.pk, shard, model.delimiter) });
+  const placeholder = shardAttribute ? ':shard' : ':pk';
+  const result = await fanOutQuery((shard, start, limit) => sendQuery(table, shardQueryInput(base, placeholder, valueOf(shard), start, limit)), {
     shards,
     limit: plan.limit ?? 100,
     descending: plan.descending,
     sortKey: index.sortKey ?? tableIndex.partitionKey,
-    sorted: index.sortKey !== undefined,
+    sortAttributes: sort?.map((a) => ({ name: a.name, numeric: a.kind === 'NUMBER' })),
+    sorted: sort ? sort.length > 0 : index.sortKey !== undefined,
     tieBreakKeys: [tableIndex.partitionKey, tableIndex.sortKey!],
-    partitionKey: { attribute: index.partitionKey, valueOf: partitionOf },
+    partitionKeyOf: (shard) => ({ ...partition, [shardAttribute ?? index.partitionKey]: valueOf(shard) }),
     concurrency: table.options.shardConcurrency,
     state,
     pattern: plan.pattern.name,

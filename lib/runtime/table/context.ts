@@ -13,7 +13,7 @@ import { DynamoDBClient } from './sdk';
 import { TABLE_NAME_ENV } from '../../model/environment';
 import type { ModelFile } from '../../model/format';
 import type { SingleTableManifest } from '../../model/manifest';
-import type { EntityModel, TableModel } from '../../model/model';
+import { EntityModel, TableModel, writtenKeyAttributes } from '../../model/model';
 import type { UpdateOperators, UntypedUpdateItemOptions } from '../items/update-options';
 
 type Values = Readonly<Record<string, unknown>>;
@@ -99,7 +99,7 @@ export function tableOf<M>(model: TableModel, options: OpenTableOptions<unknown>
     model,
     access: model,
     ...connect(carried ? model.fingerprint : undefined, options),
-    strip: new Set([...model.keyAttributes, model.typeAttribute]),
+    strip: new Set([...writtenKeyAttributes(model), model.typeAttribute]),
     maintained: options.maintainedWrites,
   };
 }
