@@ -17,7 +17,7 @@ import { MemoryEngine } from './support/memory-engine';
 import { compileManifest } from '../lib/manifest/compile';
 import { modelDocument } from '../lib/model/document';
 import type { TableModel } from '../lib/model/model';
-import { AttributeKind, defineManifest, openTable, query, SortOrder, TableContext } from '../lib/runtime';
+import { AttributeKind, defineManifest, openTable, query, SortOrder, Table } from '../lib/runtime';
 import { itemToWrite } from '../lib/runtime/items/requests';
 
 const SHARDS = 10;
@@ -85,7 +85,7 @@ export async function runShardedFanOut(options: ShardedFanOutOptions = {}) {
     credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
     requestHandler: engine.requestHandler() as never,
   });
-  const clients: Record<string, TableContext<typeof manifest>> = {
+  const clients: Record<string, Table<typeof manifest>> = {
     'send stand-in': openTable<typeof manifest>({ model: document, client: engine.client() as never, tableName: 'bench' }),
     'SDK client, HTTP faked': openTable<typeof manifest>({ model: document, client: sdk, tableName: 'bench' }),
   };

@@ -3,16 +3,19 @@
 // The functions of `cdk-single-table/runtime` with the same arguments, each entity's and pattern's part of the model
 // as data, so a bundle carries the parts and the code of the functions a handler calls.
 /* eslint-disable */
-import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, attributeFault, booleanSegment, checkSize, collectionsOf, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, numberSegment, openAccess, pagedQuery, partitionCondition, putWith, queryPattern, readPattern, readShards, shardForItem, sliceReader, sortKeyCondition, sortKeyRequest, storableNumber, stringSegment, textSegment } from "../lib/runtime/access";
-import type { AttributeNameOf, EntityName, GetItemOptions, ItemOf, KeyOf, OpenTableOptions, Paged, PatternEntities, PatternInput, PatternName, PutItemOptions, QueryOptions, ResultItemOf, SelectedItem, SortOrder } from "../lib/runtime";
-import type { AccessTable, AttributeSlot, EntityAccess, IndexSlot, IndexType, ItemPut, PatternAccess, ShardModel, SlicedPatternAccess } from "../lib/runtime/access";
+import { BOOLEAN_KIND, DATE_KIND, LIST_KIND, NUMBER_KIND, STRING_KIND, attributeFault, booleanSegment, checkModuleTable, checkSize, collectionsOf, dateSegment, declaredOnly, getEntity, keyFault, named, normalizeDate, numberSegment, openAccess, pagedQuery, partitionCondition, putWith, queryPattern, readPattern, readShards, shardForItem, sliceReader, sortKeyCondition, sortKeyRequest, storableNumber, stringSegment, textSegment } from "../lib/runtime/access";
+import type { AttributeNameOf, EntityName, GetItemOptions, ItemOf, KeyOf, OpenTableOptions, Paged, PatternEntities, PatternInput, PatternName, PutItemOptions, QueryOptions, ResultItemOf, SelectedItem, SortOrder, Table } from "../lib/runtime";
+import type { AttributeSlot, EntityAccess, IndexSlot, IndexType, ItemPut, PatternAccess, ShardModel, SlicedPatternAccess } from "../lib/runtime/access";
 import type { manifest } from "./manifest";
 
 export * from "../lib/runtime";
 
 type Manifest = typeof manifest;
 
-/** The fingerprint of the manifest this module was generated from; the table's is checked against it when it is opened. */
+/**
+ * The fingerprint of the manifest this module was generated from: the table's model is checked against it when the table
+ * is opened, and by each function of this module before it reads the table (MANIFEST_MISMATCH).
+ */
 export const FINGERPRINT = "c4462448c2a3f3e4";
 
 /**
@@ -21,7 +24,7 @@ export const FINGERPRINT = "c4462448c2a3f3e4";
  * This module's functions read their own parts of the model; the runtime's operations it re-exports (updateItem,
  * scan, ...) read the whole model the stack deployed (SINGLE_TABLE_MODEL), or `model`, when they first need it.
  */
-export function openTable<T extends Manifest = Manifest>(options?: OpenTableOptions): AccessTable<T> {
+export function openTable<T extends Manifest = Manifest>(options?: OpenTableOptions): Table<T> {
   return openAccess<T>({ fingerprint: FINGERPRINT, delimiter: "#", escapeChar: "$", typeAttribute: "Type", keyAttributes: ["PK","SK","GSI1PK","GSI1SK","GSI2PK","GSI2SK","GSI3PK","GSI3SK","LSI1SK","LSI2SK","LSI3SK","LSI4SK","LSI5SK"], localIndexesEnabled: true }, options);
 }
 
@@ -428,13 +431,15 @@ const patterns = { "ordersForCustomer": ordersForCustomerPattern, "customerWithO
  * Writes a whole item: `mode` `upsert` (default), `create` (fails if it exists) or `replace` (fails if it does not), and
  * a `condition` made with `where`; UNKNOWN_ENTITY when the manifest declares no entity so named.
  */
-export async function putItem<E extends EntityName<Manifest>>(table: AccessTable<Manifest>, entity: E, item: ItemOf<Manifest, E>, options?: PutItemOptions<ItemOf<Manifest, E>>): Promise<void> {
+export async function putItem<E extends EntityName<Manifest>>(table: Table<Manifest>, entity: E, item: ItemOf<Manifest, E>, options?: PutItemOptions<ItemOf<Manifest, E>>): Promise<void> {
+  checkModuleTable(table, FINGERPRINT);
   const put = named("entity", puts, entity);
   return putWith(table, put, item, options as never, collectionsOf);
 }
 
 /** Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named. */
-export async function getItem<E extends EntityName<Manifest>>(table: AccessTable<Manifest>, entity: E, key: KeyOf<Manifest, E>, options?: GetItemOptions): Promise<ResultItemOf<Manifest, E> | undefined> {
+export async function getItem<E extends EntityName<Manifest>>(table: Table<Manifest>, entity: E, key: KeyOf<Manifest, E>, options?: GetItemOptions): Promise<ResultItemOf<Manifest, E> | undefined> {
+  checkModuleTable(table, FINGERPRINT);
   return getEntity(table, named("entity", keys, entity), key, options) as never;
 }
 
@@ -443,7 +448,8 @@ export async function getItem<E extends EntityName<Manifest>>(table: AccessTable
  * or iterate it with `for await` for every page; UNKNOWN_PATTERN when the manifest declares no pattern so named.
  */
 export function query<P extends PatternName<Manifest>, A extends AttributeNameOf<Manifest, PatternEntities<Manifest, P>> = never>(
-  table: AccessTable<Manifest>, pattern: P, input: PatternInput<Manifest, P>, options?: QueryOptions<Manifest, P, A>,
+  table: Table<Manifest>, pattern: P, input: PatternInput<Manifest, P>, options?: QueryOptions<Manifest, P, A>,
 ): Paged<SelectedItem<Manifest, PatternEntities<Manifest, P>, A>> {
+  checkModuleTable(table, FINGERPRINT);
   return pagedQuery(table, () => named("pattern", patterns, pattern), input as never, options as never, ((table: any, access: any, input: any, options: any) => ("read" in access ? readPattern : queryPattern)(table, access, input, options))) as never;
 }

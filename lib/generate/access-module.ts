@@ -470,7 +470,10 @@ function typeFilterOf(model: TableModel, pattern: PatternModel): string[] | unde
 /** The manifest's type, as the module's declarations name it. */
 const MANIFEST = 'Manifest';
 /** The table the module's functions take. */
-const accessTable = (manifest: string): Code => code`${helperType('AccessTable')}<${manifest}>`;
+const tableType = (manifest: string): Code => code`${runtimeType('Table')}<${manifest}>`;
+
+/** A function's first statement: the table's model is this module's (MANIFEST_MISMATCH otherwise), before it reads or sends anything. */
+const checkTable = (): Code => code`  ${helper('checkModuleTable')}(table, FINGERPRINT);`;
 
 /** What the declarations of one model's module share: its key templates as parts, attribute lists, index slots and requests. */
 interface ModuleParts {
@@ -685,8 +688,9 @@ function putItemDeclaration(model: TableModel): Declaration {
         'so are those on a sharded multi-attribute index, whose shard it writes.'] : [],
     ],
     code: join([
-      code`export async function putItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${accessTable(MANIFEST)}, entity: E, item: ${itemOf}, options?: ${
+      code`export async function putItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${tableType(MANIFEST)}, entity: E, item: ${itemOf}, options?: ${
         runtimeType('PutItemOptions')}<${itemOf}>): Promise<void> {`,
+      checkTable(),
       code`  const put = ${helper('named')}("entity", puts, entity);`,
       maintained ? code`  return put ? ${put} : ${runtimeValue('putItem', 'runtimePutItem')}(table, entity, item, options);` : code`  return ${put};`,
       '}',
@@ -699,8 +703,9 @@ function getItemDeclaration(): Declaration {
   return {
     doc: 'Reads one item by its table key; undefined when there is none; UNKNOWN_ENTITY when the manifest declares no entity so named.',
     code: join([
-      code`export async function getItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${accessTable(MANIFEST)}, entity: E, key: ${
+      code`export async function getItem<E extends ${runtimeType('EntityName')}<${MANIFEST}>>(table: ${tableType(MANIFEST)}, entity: E, key: ${
         runtimeType('KeyOf')}<${MANIFEST}, E>, options?: ${runtimeType('GetItemOptions')}): Promise<${runtimeType('ResultItemOf')}<${MANIFEST}, E> | undefined> {`,
+      checkTable(),
       code`  return ${helper('getEntity')}(table, ${helper('named')}("entity", keys, entity), key, options) as never;`,
       '}',
     ], '\n'),
@@ -725,8 +730,9 @@ function queryDeclaration(model: TableModel, patterns: readonly PatternModel[], 
     ],
     code: join([
       code`export function query<P extends ${runtimeType('PatternName')}<${MANIFEST}>, A extends ${runtimeType('AttributeNameOf')}<${MANIFEST}, ${entitiesOf}> = never>(`,
-      code`  table: ${accessTable(MANIFEST)}, pattern: P, input: ${runtimeType('PatternInput')}<${MANIFEST}, P>, options?: ${runtimeType('QueryOptions')}<${MANIFEST}, P, A>,`,
+      code`  table: ${tableType(MANIFEST)}, pattern: P, input: ${runtimeType('PatternInput')}<${MANIFEST}, P>, options?: ${runtimeType('QueryOptions')}<${MANIFEST}, P, A>,`,
       code`): ${runtimeType('Paged')}<${runtimeType('SelectedItem')}<${MANIFEST}, ${entitiesOf}, A>> {`,
+      checkTable(),
       ...!patterns.length ? [code`  return ${runtimeQuery}`] : [
         ...attributeKeyed.length ? [code`  if (pattern in patterns && !(patterns as Record<string, unknown>)[pattern]) return ${runtimeQuery}`] : [],
         code`  return ${helper('pagedQuery')}(table, () => ${helper('named')}("pattern", patterns, pattern)${attributeKeyed.length ? '!' : ''}, input as never, options as never, ${read}) as never;`,
@@ -740,7 +746,13 @@ function queryDeclaration(model: TableModel, patterns: readonly PatternModel[], 
 function headDeclarations(model: TableModel): Declaration[] {
   return [
     { code: `type ${MANIFEST} = typeof manifest;` },
-    { doc: 'The fingerprint of the manifest this module was generated from; the table\'s is checked against it when it is opened.', code: `export const FINGERPRINT = ${json(model.fingerprint)};` },
+    {
+      doc: [
+        'The fingerprint of the manifest this module was generated from: the table\'s model is checked against it when the table',
+        'is opened, and by each function of this module before it reads the table (MANIFEST_MISMATCH).',
+      ],
+      code: `export const FINGERPRINT = ${json(model.fingerprint)};`,
+    },
     {
       doc: [
         'Opens the table (once, outside the handler), as the runtime\'s `openTable` does: the table name (TABLE_NAME, or',
@@ -749,7 +761,7 @@ function headDeclarations(model: TableModel): Declaration[] {
         'scan, ...) read the whole model the stack deployed (SINGLE_TABLE_MODEL), or `model`, when they first need it.',
       ],
       code: join([
-        code`export function openTable<T extends ${MANIFEST} = ${MANIFEST}>(options?: ${runtimeType('OpenTableOptions')}): ${accessTable('T')} {`,
+        code`export function openTable<T extends ${MANIFEST} = ${MANIFEST}>(options?: ${runtimeType('OpenTableOptions')}): ${tableType('T')} {`,
         code`  return ${helper('openAccess')}<T>({ fingerprint: FINGERPRINT, delimiter: ${json(model.delimiter)}, escapeChar: ${json(model.escapeChar)}, typeAttribute: ${
           json(model.typeAttribute)}, keyAttributes: ${json(writtenKeyAttributes(model))}${model.localIndexesEnabled ? ', localIndexesEnabled: true' : ''} }, options);`,
         '}',

@@ -1,9 +1,9 @@
 // Model resolution: defaults, physical names, parsed templates, index slots, fetch modes and shard
 // counts, which is everything the construct, the runtime and the reports read. No validation rule
-// runs here (compile.ts adds them): the Lambda resolves the manifest the stack already validated at
-// synth (the fingerprint check proves it is that one), so its bundle carries no rules. What cannot
-// be resolved at all (a malformed template, a missing key template, an unknown index or kind) is
-// still reported, with the same diagnostics compileManifest gives, and resolveModel throws on it.
+// runs here (compile.ts adds them): resolveModel serves a manifest that needs no checks of its own
+// (a backfill's previous manifest, deployed and validated before). What cannot be resolved at all
+// (a malformed template, a missing key template, an unknown index or kind) is still reported, with
+// the same diagnostics compileManifest gives, and resolveModel throws on it.
 import { DiagnosticSink, ManifestError } from './diagnostics';
 import { fingerprintOf } from './fingerprint';
 import { undeclaredIndexFix } from './index-name-fix';
@@ -59,8 +59,8 @@ export function resolveModel(manifest: SingleTableManifest): TableModel {
   try {
     draft = resolveManifest(manifest, sink);
   } catch (e) {
-    // The shape check (compile.ts) stays out of the Lambda bundle; a manifest of another shape than
-    // the synth validates fails here as a ManifestError, never as a TypeError from deep inside.
+    // Without the shape check (compile.ts), a manifest of another shape than the synth validates
+    // fails here as a ManifestError, never as a TypeError from deep inside.
     sink.error('MANIFEST_SHAPE', 'manifest', `cannot be resolved (${(e as Error).message})`, 'run `single-table check` (or `cdk synth`) on the manifest for every finding');
   }
   if (draft && !sink.hasErrors) {

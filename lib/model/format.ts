@@ -3,6 +3,7 @@
 // they read. `single-table generate` writes it next to the manifest; a Lambda imports it and never
 // resolves the manifest. schema.json in this folder is its JSON Schema. No imports but types: the
 // runtime reads the version and the check of a file from here, and so does the construct.
+import type { SingleTableManifest } from './manifest';
 import type { TableModel } from './model';
 
 /** The `format` of every compiled model file. */
@@ -16,16 +17,20 @@ export const MODEL_FORMAT_VERSION = 4;
 
 /**
  * What a compiled model file looks like to TypeScript when a handler imports it as JSON (its enums
- * read as plain strings): what `openTable` and `createClient` accept; they check the rest.
+ * read as plain strings): what `openTable` and `createClient` accept; they check the rest. `M` is
+ * the type of the manifest it was compiled from, when the file says it (`compileModelFile` of
+ * `cdk-single-table/testing` does): `openTable` and `createClient` then take their types from it.
  */
-export interface ModelFile {
+export interface ModelFile<M = SingleTableManifest> {
   readonly format: string;
   readonly formatVersion: number;
   readonly model: object;
+  /** Carries the manifest's type; never set. */
+  readonly manifestType?: M;
 }
 
 /** A compiled model file. */
-export interface ModelDocument {
+export interface ModelDocument<M = SingleTableManifest> extends ModelFile<M> {
   /** Always MODEL_FORMAT. */
   readonly format: string;
   /** The layout version (MODEL_FORMAT_VERSION of the package that wrote it). */

@@ -13,7 +13,7 @@ export type { ModelDocument, ModelFile } from '../model/format';
 
 // Opening the table.
 export { openTable } from './table/context';
-export type { ItemCollectionEstimate, ItemCollectionReporting, OpenTableOptions, TableContext } from './table/context';
+export type { ItemCollectionEstimate, ItemCollectionReporting, OpenTableOptions, Table } from './table/context';
 export type { RetryPolicy } from './table/retry';
 export { maintainedWrites } from './items/maintained-writes';
 export type { MaintainedWrites } from './table/context';

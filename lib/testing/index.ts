@@ -12,6 +12,9 @@ import { EmbeddedEngine, EngineKind, LOCAL_CLIENT_CONFIG, startEmbeddedEngine } 
 import { invokeLambda, localEnvironment } from '../engine/invoke-lambda';
 import { assemblyFunctions, findFunction } from '../engine/lambda-functions';
 import { readTemplateFile, templateFromAssembly } from '../engine/templates';
+import { compileManifest } from '../manifest/compile';
+import { modelDocument } from '../model/document';
+import type { ModelDocument } from '../model/format';
 import type { SingleTableManifest } from '../model/manifest';
 import { createClient, CreateClientOptions } from '../runtime/table/client';
 import type { SingleTableClient } from '../runtime/table/client';
@@ -83,6 +86,17 @@ export function connectLocalEngine(engine: EmbeddedEngine): LocalEngine {
   };
 }
 
+/**
+ * The compiled model file of a manifest, as `single-table generate` writes it, for tests and
+ * scripts that start from the manifest: `createClient({ model: compileModelFile(manifest) })` and
+ * `openTable({ model: compileModelFile(manifest) })` are typed from it. It validates the manifest as
+ * the synth does and throws a `ManifestError` listing every error. Never in a Lambda: a handler
+ * reads the model the stack deployed, and the compiler stays out of its bundle.
+ */
+export function compileModelFile<M extends SingleTableManifest>(manifest: M): ModelDocument<M> {
+  return modelDocument(compileManifest(manifest).model) as ModelDocument<M>;
+}
+
 /** Options of `startLocalTable`. */
 export interface LocalTableOptions<M extends SingleTableManifest = SingleTableManifest> extends LocalEngineOptions {
   /** The table's definition (see `TableSource`). */
@@ -111,7 +125,7 @@ export async function startLocalTable<M extends SingleTableManifest>(options: Lo
   const engine = await startLocalEngine(options);
   try {
     const tableName = await engine.createTable(template, options.tableName);
-    const client = createClient<M>({ ...options.clientOptions, model: options.manifest, client: engine.dynamodb, tableName });
+    const client = createClient({ ...options.clientOptions, model: compileModelFile(options.manifest), client: engine.dynamodb, tableName });
     return { engine, tableName, client, stop: () => engine.stop() };
   } catch (e) {
     await engine.stop();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { runIn } from './run';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { shopManifest, shopRows } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
@@ -23,7 +24,7 @@ afterAll(() => engine.stop());
 /** A table seeded under manifest A: 20 customers with 5 orders each, 40 products. */
 async function seeded(): Promise<string> {
   const tableName = await engine.createTable();
-  const a = createClient({ model: shopManifest('A'), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
+  const a = createClient({ model: compileModelFile(shopManifest('A')), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
   await a.batchWrite(shopRows(20, 5, 40).map((r) => ({ type: 'put', entity: r.entity, item: r.item })));
   return tableName;
 }

@@ -5,13 +5,14 @@ import { localData } from '../../examples/local-data';
 import { manifest } from '../../examples/manifest';
 import { EngineKind } from '../../lib/engine/engine';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 
 type Results = Record<string, unknown[]>;
 
 async function runAll(kind: EngineKind): Promise<{ engine: Engine; results: Results }> {
   const engine = await startEngine(undefined, kind);
-  const db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
   const loose = db as unknown as {
     putItem(e: string, i: unknown): Promise<void>;
     query(p: string, i: unknown, o: unknown): Promise<{ items: unknown[]; cursor?: string }>;

@@ -41,7 +41,9 @@ test('a shape of one pattern stays inline: the table query has no IndexName at a
   expect(requestOf('aAndB')).toContain('":t0": { S: "A" }, ":t1": { S: "B" } }');
 });
 
-test('putItem, getItem and query look the name up in the records of what each reads', () => {
+test('putItem, getItem and query check the table\'s model is the module\'s, then look the name up in the records of what each reads', () => {
+  // The check is each function's first statement: nothing is read or sent before it.
+  expect(source.match(/ \{\n {2}checkModuleTable\(table, FINGERPRINT\);\n/g)).toHaveLength(3);
   expect(source).toContain('const puts = { "A": APut, "B": BPut, "C": CPut };');
   expect(source).toContain('  const put = named("entity", puts, entity);\n  return putWith(table, put, item, options as never, collectionsOf);');
   expect(source).toContain('const keys = { "A": AKey, "B": BKey, "C": CKey };');
@@ -50,5 +52,5 @@ test('putItem, getItem and query look the name up in the records of what each re
   // Its imports are the helpers its code refers to, and nothing else: names in a description's text are not references.
   expect(source).toContain('Every A (unsharded: no readShards, no ShardModel, no SortOrder)');
   for (const name of ['readShards', 'ShardModel', 'SortOrder']) expect(source).not.toMatch(new RegExp(`^import .*\\b${name}\\b`, 'm'));
-  expect(source).toMatch(/^import \{ STRING_KIND, attributeFault, checkSize, collectionsOf, declaredOnly, getEntity, keyFault, named, openAccess, pagedQuery, partitionCondition, putWith, queryPattern, stringSegment, textSegment \} from "cdk-single-table\/runtime\/access";$/m);
+  expect(source).toMatch(/^import \{ STRING_KIND, attributeFault, checkModuleTable, checkSize, collectionsOf, declaredOnly, getEntity, keyFault, named, openAccess, pagedQuery, partitionCondition, putWith, queryPattern, stringSegment, textSegment \} from "cdk-single-table\/runtime\/access";$/m);
 });

@@ -1,5 +1,7 @@
 // No import circles between the source files of lib/, type-only imports included: a type two files
-// share lives in a file below both. The graph is read from the sources (every import and re-export,
+// share lives in a file below both. And what a Lambda imports (the runtime, the key encoders, the
+// compiled model's types) never reaches above them: not the compiler in lib/manifest, nor the
+// construct, the CLI, the reports, the generator or the backfills. The graph is read from the sources (every import and re-export,
 // `import type`, `import('...')` type queries and `require('...')` of a relative path), so it needs
 // no build. The Python runtime has its own guard (python/tests/test_package_layout.py).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -103,4 +105,12 @@ test('the reading finds every kind of import, and the circles they close', () =>
 test('no import circles in lib/', () => {
   expect([...sources.keys()].filter((f) => f.startsWith('lib/')).length).toBeGreaterThan(100);
   expect(circles.map((c) => describe(c, sources))).toEqual([]);
+});
+
+test('the runtime, the keys and the model import only each other: never lib/manifest, lib/construct, lib/cli, lib/reports, lib/generate or lib/migrate', () => {
+  const lambdaSide = /^lib\/(runtime|keys|model)\//;
+  const files = [...sources.keys()].filter((f) => lambdaSide.test(f));
+  expect(files.length).toBeGreaterThan(50);
+  const above = files.flatMap((f) => (sources.get(f) ?? []).filter((t) => !lambdaSide.test(t)).map((t) => `${f} -> ${t}`));
+  expect(above).toEqual([]);
 });

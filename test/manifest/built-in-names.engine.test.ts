@@ -3,6 +3,7 @@
 // unknown name, never something found on Object.prototype.
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
 import { createClient, SingleTableError } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 const manifest: SingleTableManifest = {
@@ -34,7 +35,7 @@ const loose = () => db as unknown as Loose;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

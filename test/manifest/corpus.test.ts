@@ -1,7 +1,8 @@
 // The validation corpus: every invalid manifest or props is rejected by each path a user takes
-// (compileManifest, `single-table check`, `new SingleTable`, `createClient`) with one finding that
-// names the place, shows the bad value and says how to fix it; no TypeError ever escapes. Every
-// valid edge case is accepted by all of them.
+// (compileManifest, `single-table check`, `new SingleTable`, `compileModelFile` of the testing
+// module) with one finding that names the place, shows the bad value and says how to fix it; no
+// TypeError ever escapes. Every valid edge case is accepted by all of them, and the runtime's
+// `createClient` opens its compiled model file.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ import { VALID_CASES } from './corpus/valid-cases';
 import { SingleTable } from '../../lib/construct/single-table';
 import { checkManifest } from '../../lib/manifest/compile';
 import { DiagnosticLevel, ManifestError } from '../../lib/manifest/diagnostics';
-import { createClient, SingleTableError } from '../../lib/runtime';
+import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { run } from '../cli/run';
 
 const dir = mkdtempSync(join(tmpdir(), 'single-table-corpus-'));
@@ -84,9 +86,11 @@ describe.each(INVALID_CASES.map((c) => [c.title, c] as const))('rejects %s', (_t
   });
 
   if (!c.props) {
-    test('createClient: builds a client or refuses with a library error, never a TypeError', () => {
-      const error = thrown(() => createClient({ model: manifest as never, tableName: 'corpus' }));
-      if (error) expect([ManifestError, SingleTableError].some((type) => error instanceof type)).toBe(true);
+    test('compileModelFile: a ManifestError with the finding, never a TypeError', () => {
+      const error = thrown(() => compileModelFile(manifest as never));
+      expect(error).toBeInstanceOf(ManifestError);
+      expect(error!.message).toContain(line);
+      expect(error!.message).toContain(c.shows);
     });
   }
 });
@@ -94,13 +98,13 @@ describe.each(INVALID_CASES.map((c) => [c.title, c] as const))('rejects %s', (_t
 describe.each(VALID_CASES.map((c) => [c.title, c] as const))('accepts %s', (_title, c) => {
   const manifest = fixture(c.manifest);
 
-  test('compileManifest, single-table check, new SingleTable and createClient all accept it', async () => {
+  test('compileManifest, single-table check, new SingleTable, compileModelFile and createClient all accept it', async () => {
     const { model, diagnostics } = checkManifest(manifest as never);
     expect(diagnostics.filter((d) => d.level === DiagnosticLevel.ERROR)).toEqual([]);
     c.then?.(model as Loose);
     const r = await run('check', manifestFile(manifest));
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(synthesize(manifest, c.props).model.fingerprint).toBe(model!.fingerprint);
-    expect(createClient({ model: manifest as never, tableName: 'corpus' }).table.model.fingerprint).toBe(model!.fingerprint);
+    expect(createClient({ model: compileModelFile(manifest as never), tableName: 'corpus' }).table.model.fingerprint).toBe(model!.fingerprint);
   });
 });

@@ -28,13 +28,16 @@ test('correct use compiles and every expected typo error is there', () => {
   expect(typeErrors()).toEqual([]);
 });
 
-test('without the directives, exactly the typos, the child-only input, the input outside a multi-attribute key and the returned date taken for a Date are errors', () => {
+test('without the directives, exactly the typos, the child-only input, the input outside a multi-attribute key, the returned date taken for a Date and the typos on a table of compileModelFile are errors', () => {
   const errors = typeErrors((text) => text.replace(/\/\/ @ts-expect-error/g, '//'));
-  expect(errors).toHaveLength(6);
+  expect(errors).toHaveLength(8);
   expect(errors[0]).toMatch(/'notes' does not exist/);
   expect(errors[1]).toMatch(/'statuss' does not exist/);
   expect(errors[2]).toMatch(/'lineNo' does not exist/);
   expect(errors[3]).toMatch(/'orderId' does not exist/);
   expect(errors[4]).toMatch(/"orderByStatus"' is not assignable/);
   expect(errors[5]).toMatch(/Type 'string' is not assignable to type 'Date'/);
+  // A client and a table opened on compileModelFile(manifest) are typed from it.
+  expect(errors[6]).toMatch(/"orderByStatus"' is not assignable/);
+  expect(errors[7]).toMatch(/"orderByStatus"' is not assignable/);
 });

@@ -11,6 +11,7 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { backfill, planBackfill } from '../../lib/migrate';
 import { ShardingDefinition } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { run } from '../cli/run';
 import { shardedTournamentManifest } from '../fixtures/tournament';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(shardedTournamentManifest({ shardCount: 4 })));
   // The index as deployed with the shard in its key; the items as an unsharded design wrote them.
   tableName = await engine.createTable();
-  const before = createClient({ model: shardedTournamentManifest(), client: engine.client, tableName });
+  const before = createClient({ model: compileModelFile(shardedTournamentManifest()), client: engine.client, tableName });
   await before.batchWrite(MATCHES.map((item) => ({ type: 'put' as const, entity: 'Match', item })));
 });
 afterAll(async () => {
@@ -40,7 +41,7 @@ afterAll(async () => {
 const storedShard = async (matchId: string) =>
   (await engine.client.send(new GetItemCommand({ TableName: tableName, Key: { PK: { S: `MATCH#${matchId}` }, SK: { S: 'MATCH' } } }))).Item!.ByStatusShard?.N;
 async function openIds(sharding: ShardingDefinition): Promise<string[]> {
-  const db = createClient({ model: shardedTournamentManifest(sharding), client: engine.client, tableName }) as unknown as Query;
+  const db = createClient({ model: compileModelFile(shardedTournamentManifest(sharding)), client: engine.client, tableName }) as unknown as Query;
   const { items } = await allPages((cursor) => db.query('byStatus', { status: 'OPEN' }, { limit: 5, cursor }));
   return items.map((r) => r.item.matchId).sort();
 }

@@ -12,6 +12,7 @@ import { backfill } from '../../lib/migrate/run';
 import { TableModel } from '../../lib/model/model';
 import { createClient } from '../../lib/runtime';
 import { fromItem } from '../../lib/runtime/attributes/marshall';
+import { compileModelFile } from '../../lib/testing';
 import { CATEGORIES, Row, shopManifest, shopRows, STATUSES, Version } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages } from '../support/requests';
@@ -32,7 +33,8 @@ beforeAll(async () => {
 afterAll(() => engine.stop());
 
 const models = Object.fromEntries((['A', 'B', 'C', 'D', 'E'] as Version[]).map((v) => [v, resolveModel(shopManifest(v))])) as Record<Version, TableModel>;
-const db = (version: Version, tableName: string) => createClient({ model: shopManifest(version), client: engine.client, tableName }) as unknown as Db;
+const db = (version: Version, tableName: string) =>
+  createClient({ model: compileModelFile(shopManifest(version)), client: engine.client, tableName }) as unknown as Db;
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number): () => number {

@@ -11,6 +11,7 @@ import { runSegment } from '../../lib/migrate/worker';
 import { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
 import * as retries from '../../lib/runtime/table/retry';
+import { compileModelFile } from '../../lib/testing';
 import { shopManifest, shopRows } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
@@ -33,7 +34,7 @@ afterAll(() => engine.stop());
 /** A table holding `customers` customers (and their orders and products) written without guards, and `twins` more sharing c0000's email. */
 async function seeded(customers: number, twins = 0): Promise<string> {
   const tableName = await engine.createTable();
-  const a = createClient({ model: before, client: engine.client, tableName }) as unknown as Db;
+  const a = createClient({ model: compileModelFile(before), client: engine.client, tableName }) as unknown as Db;
   const rows = shopRows(customers, 2, 5).map((r) => ({ type: 'put', entity: r.entity, item: r.item }));
   for (let i = 0; i < twins; i++) rows.push({ type: 'put', entity: 'Customer', item: { customerId: `twin${i}`, email: 'c0000@example.com', name: `Twin ${i}` } });
   await a.batchWrite(rows);
@@ -76,7 +77,7 @@ test('a dry run counts and prices the missing guards and writes none; the run wr
 test('the guards are the runtime\'s own: a create of a taken value is refused, a changed value releases its guard', async () => {
   const tableName = await seeded(3);
   await backfill({ client: engine.client, tableName, plan });
-  const db = createClient({ model: after, client: engine.client, tableName }) as unknown as Db;
+  const db = createClient({ model: compileModelFile(after), client: engine.client, tableName }) as unknown as Db;
   await expect(db.putItem('Customer', { customerId: 'new', email: 'c0001@example.com', name: 'New' }, { mode: 'create' }))
     .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' });
   await db.updateItem('Customer', { customerId: 'c0001', email: 'moved@example.com' });

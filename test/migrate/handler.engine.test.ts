@@ -4,6 +4,7 @@
 import { resolveModel } from '../../lib/manifest/resolve';
 import { SegmentOutput, segmentHandler } from '../../lib/migrate/handler';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { shopManifest, shopRows } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
@@ -15,7 +16,7 @@ afterAll(() => engine.stop());
 
 test('segment by segment, across invocations cut after each page, every stale item is rewritten once; a second pass rewrites nothing', async () => {
   const tableName = await engine.createTable();
-  const a = createClient({ model: shopManifest('A'), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
+  const a = createClient({ model: compileModelFile(shopManifest('A')), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
   await a.batchWrite(shopRows(30, 4, 30).map((r) => ({ type: 'put', entity: r.entity, item: r.item })));
   const handler = segmentHandler({
     model: resolveModel(shopManifest('B')),

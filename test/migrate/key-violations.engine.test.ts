@@ -14,6 +14,7 @@ import { segmentHandler } from '../../lib/migrate/handler';
 import { itemFix } from '../../lib/migrate/plan';
 import { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { run } from '../cli/run';
 import { tournamentManifest } from '../fixtures/tournament';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
@@ -47,7 +48,7 @@ beforeAll(async () => {
   // The table as deployed before, then the new indexes added to it as a deployment adds them.
   engine = await startEngine(synthesizedTemplate(previousManifest()));
   tableName = await engine.createTable();
-  const before = createClient({ model: previousManifest(), client: engine.client, tableName });
+  const before = createClient({ model: compileModelFile(previousManifest()), client: engine.client, tableName });
   await before.batchWrite(['m1', 'm2', 'm3', 'm4'].map((matchId, i) => ({
     type: 'put' as const, entity: 'Match', item: { tournamentId: 'WINTER2026', region: 'NA-EAST', matchId, round: i + 1, bracket: 'UPPER', scheduledAt: '2026-03-01T00:00:00.000Z' },
   })));
@@ -154,7 +155,7 @@ test('dry run, run, API and segment function list the mistyped items and fix the
   const after = await run('backfill', ...args, '--json');
   expect(after.code).toBe(0);
   expect(JSON.parse(after.stdout).counts).toMatchObject({ stale: 2, rewritten: 2, failed: 0 });
-  const db = createClient({ model: tournamentManifest(), client: engine.client, tableName });
+  const db = createClient({ model: compileModelFile(tournamentManifest()), client: engine.client, tableName });
   const found = await db.query('matches', { tournamentId: 'WINTER2026', region: 'NA-EAST' });
   expect(found.items.map(({ item }) => item.matchId)).toEqual(['m1', 'm3', 'm4', 'm2']);
 });

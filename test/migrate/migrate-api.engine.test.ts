@@ -9,6 +9,7 @@ import { localData } from '../../examples/local-data';
 import { manifest } from '../../examples/manifest';
 import type { BackfillCheckpoint, BackfillCounts } from '../../lib/migrate';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { run } from '../cli/run';
 import { Engine, startEngine } from '../support/engine';
 
@@ -44,7 +45,9 @@ afterAll(async () => {
  */
 async function staleTable(): Promise<{ tableName: string; stale: number }> {
   const tableName = await engine.createTable();
-  const db = createClient({ model: manifest, client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
+  const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName }) as unknown as {
+    batchWrite(r: object[]): Promise<void>;
+  };
   await db.batchWrite(Object.entries(localData.items).flatMap(([entity, items]) => (items as object[]).map((item) => ({ type: 'put', entity, item }))));
   const strip: Record<string, string[]> = { Order: ['GSI2PK', 'GSI2SK', 'LSI2SK'], Product: ['GSI1PK', 'GSI1SK'] };
   let stale = 0;

@@ -5,6 +5,7 @@ import { planBackfill } from '../../lib/migrate/plan';
 import { runSegment, SegmentCheckpoint } from '../../lib/migrate/worker';
 import { WriteBudget } from '../../lib/migrate/write-budget';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { shopManifest, shopRows } from '../fixtures/shop';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
@@ -18,7 +19,7 @@ const plan = planBackfill(resolveModel(shopManifest('B')), resolveModel(shopMani
 
 async function seeded(customers: number): Promise<string> {
   const tableName = await engine.createTable();
-  const a = createClient({ model: shopManifest('A'), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
+  const a = createClient({ model: compileModelFile(shopManifest('A')), client: engine.client, tableName }) as unknown as { batchWrite(r: object[]): Promise<void> };
   await a.batchWrite(shopRows(customers, 4, customers).map((r) => ({ type: 'put', entity: r.entity, item: r.item })));
   return tableName;
 }

@@ -18,6 +18,7 @@ import { WriteOperation } from '../../lib/construct/grants/options';
 import { SingleTable } from '../../lib/construct/single-table';
 import { AssemblyFunction, findFunction } from '../../lib/engine/lambda-functions';
 import { createClient, PatternName } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 
 const ROOT = join(__dirname, '..', '..');
@@ -116,7 +117,7 @@ class PythonFunction {
 test('items written by either runtime, the Python one a handler connected by the construct, are read back by the other through every pattern, cursors passed between them', async () => {
   const outdir = mkdtempSync(join(tmpdir(), 'single-table-python-stack-'));
   const tableName = await engine.createTable();
-  const node = createClient({ model: manifest, client: engine.client, tableName });
+  const node = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
   const fn = connectedPythonFunction(outdir);
   const python = new PythonFunction(fn, tableName, engine.endpoint);
   try {

@@ -16,6 +16,7 @@ import { AdviceRule } from '../../lib/reports/advice/rules';
 import { costReport } from '../../lib/reports/cost';
 import { WriteKind } from '../../lib/reports/cost-writes';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { runIn } from '../cli/run';
 import { accountEvents, customerPartition, largeOrders, notesOnLsi, threeLookupIndexes } from '../fixtures/advice-designs';
 import { ADVICE_DOC_FILES, adviceDocBlock } from '../support/advice-docs';
@@ -54,7 +55,9 @@ async function writeMeasured(
     }
     return result;
   }, { step: 'initialize' });
-  const db = createClient({ model: manifest, client, tableName }) as unknown as { putItem(entity: string, item: object): Promise<unknown> };
+  const db = createClient({ model: compileModelFile(manifest), client, tableName }) as unknown as {
+    putItem(entity: string, item: object): Promise<unknown>;
+  };
   for (const { entity, item } of items) await db.putItem(entity, item);
   return { tableName, units, queryUnits, client };
 }
@@ -81,7 +84,9 @@ async function results(
   manifest: SingleTableManifest, client: DynamoDBClient, tableName: string, inputs: Inputs,
 ): Promise<Record<string, string[]>> {
   const model = compileManifest(manifest).model;
-  const db = createClient({ model: manifest, client, tableName }) as unknown as { query(p: string, i: object): Promise<{ items: Items }> };
+  const db = createClient({ model: compileModelFile(manifest), client, tableName }) as unknown as {
+    query(p: string, i: object): Promise<{ items: Items }>;
+  };
   const out: Record<string, string[]> = {};
   for (const [pattern, list] of Object.entries(inputs)) {
     const wanted = model.patterns[pattern].attributes;

@@ -11,6 +11,7 @@ import { escapeHtml } from '../../lib/reports/html/page';
 import { mermaidDiagram, mermaidText } from '../../lib/reports/mermaid';
 import { createClient } from '../../lib/runtime';
 import { tableKey } from '../../lib/runtime/attributes/item-keys';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 
@@ -62,7 +63,7 @@ describe('access pattern examples agree with a real engine', () => {
 
   test('every pattern of the sample data returns, in order, the items the runtime gets from dynalite', async () => {
     const tableName = await engine.createTable();
-    const db = createClient({ model: manifest, client: engine.client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
     for (const [entity, items] of Object.entries(localData.items)) {
       for (const item of items) await db.putItem(entity as never, item as never);
     }

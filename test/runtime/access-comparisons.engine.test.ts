@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { accessModule, readsThroughSlice } from '../../lib/generate/access-module';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { manifest } from '../fixtures/comparisons-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -27,7 +28,7 @@ let run = 0;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
   const model = resolveModel(manifest);
   dir = mkdtempSync(path.join(tmpdir(), 'access-comparisons-'));
   const file = path.join(dir, 'manifest.access.ts');

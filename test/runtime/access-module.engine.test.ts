@@ -6,13 +6,16 @@
 // opens serves the runtime's other operations too, with the whole model loaded when they ask.
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as fc from 'fast-check';
+import { manifest as benchManifest } from '../../bench/model/manifest';
 import { localData } from '../../examples/local-data';
 import { manifest } from '../../examples/manifest';
 import * as access from '../../examples/manifest.access';
 import modelFile from '../../examples/manifest.model.json';
-import { createClient, deleteItem, EntityName, PatternName, SingleTableError, updateItem, where } from '../../lib/runtime';
+import { createClient, deleteItem, EntityName, openTable, PatternName, SingleTableError, updateItem, where } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
+import { countRequests } from '../support/requests';
 
 type M = typeof manifest;
 type Loose = (...args: unknown[]) => Promise<unknown>;
@@ -41,9 +44,9 @@ async function seed(): Promise<void> {
 
 beforeAll(async () => {
   engine = await startEngine();
-  generic = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
+  generic = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName: await engine.createTable() });
   // The other table gets the same items through the runtime, so that the two start equal.
-  seeded = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
+  seeded = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName: await engine.createTable() });
   table = access.openTable({ client: seeded.table.dynamodb, tableName: seeded.table.tableName, model: modelFile });
   await seed();
   record(generic.table.dynamodb, sent.generic);
@@ -232,6 +235,25 @@ test('a cursor of one pattern is refused by another, the same way', async () => 
   const { cursor } = await generic.query('ordersForCustomer', { username: 'ann' }, { limit: 1 });
   const result = await same(() => access.query(table, 'groupsForCustomer', { username: 'ann' }, { cursor }), () => generic.query('groupsForCustomer', { username: 'ann' }, { cursor }));
   expect(result).toMatchObject({ error: expect.stringContaining('INVALID_CURSOR') });
+});
+
+test('the module\'s functions take a table the runtime opened: of the module\'s manifest they read it, of another they refuse it before any request', async () => {
+  const client = engine.newClient();
+  const requests = countRequests(client);
+  const opened = openTable<M>({ client, tableName: seeded.table.tableName, model: modelFile });
+  expect(await access.getItem(opened, 'Customer', { username: 'ann' })).toEqual(await access.getItem(table, 'Customer', { username: 'ann' }));
+  expect((await access.query(opened, 'ordersForCustomer', { username: 'ann' })).items).toEqual((await access.query(table, 'ordersForCustomer', { username: 'ann' })).items);
+  const sentBefore = requests.total();
+  expect(sentBefore).toBe(2);
+
+  const other = openTable({ client, tableName: seeded.table.tableName, model: compileModelFile(benchManifest) });
+  const mismatch = `[MANIFEST_MISMATCH] this access module was generated from manifest ${access.FINGERPRINT}, the model the table was opened with was compiled from manifest ${
+    other.access.fingerprint}; generate both from the same manifest (\`single-table generate --access\`)`;
+  expect(other.access.fingerprint).not.toBe(access.FINGERPRINT);
+  await expect(access.getItem(other as never, 'Customer', { username: 'ann' })).rejects.toThrow(mismatch);
+  await expect(access.putItem(other as never, 'Customer', localData.items.Customer[0])).rejects.toThrow(mismatch);
+  expect(() => access.query(other as never, 'ordersForCustomer', { username: 'ann' })).toThrow(mismatch);
+  expect(requests.total()).toBe(sentBefore);
 });
 
 test('opening the table checks the deployed fingerprint: a table deployed from another manifest is refused at cold start', () => {

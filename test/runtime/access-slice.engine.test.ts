@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { accessModule, readsThroughSlice } from '../../lib/generate/access-module';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
-import { createClient, openTable, query, TableContext } from '../../lib/runtime';
+import { createClient, openTable, query, Table } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { manifest } from '../fixtures/access-slice-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -30,13 +31,13 @@ const INPUTS: Record<string, Record<string, unknown>> = {
 
 let engine: Engine;
 let dir: string;
-let full: TableContext<M>;
+let full: Table<M>;
 let access: Record<string, Loose> & { openTable(options: object): unknown };
 let table: unknown;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  const db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite(Array.from({ length: 40 }, (_, i) => ({
     type: 'put' as const,
     entity: 'Order' as const,

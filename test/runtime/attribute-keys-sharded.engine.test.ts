@@ -9,6 +9,7 @@ import { shardForItem, shardForValue } from '../../lib/keys/shard';
 import { compileManifest } from '../../lib/manifest/compile';
 import { ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { shardedTournamentManifest } from '../fixtures/tournament';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
@@ -67,7 +68,7 @@ afterAll(async () => {
 
 async function clientFor(sharding: ShardingDefinition, tableName?: string): Promise<Client & { tableName: string }> {
   const name = tableName ?? await engine.createTable();
-  const db = createClient({ model: shardedTournamentManifest(sharding), client: sdk, tableName: name }) as unknown as Client;
+  const db = createClient({ model: compileModelFile(shardedTournamentManifest(sharding)), client: sdk, tableName: name }) as unknown as Client;
   return Object.assign(db, { tableName: name });
 }
 

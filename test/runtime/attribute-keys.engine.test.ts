@@ -4,6 +4,7 @@
 // order, and the shapes it refuses are refused before any request, naming the rule and the fix.
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { attributeKeyedManifest } from '../fixtures/attribute-keyed';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
@@ -23,7 +24,7 @@ const ids = (items: { entity: string; item: Record<string, unknown> }[]) => item
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
   tableName = await engine.createTable();
-  db = createClient({ model: manifest, client: engine.newClient(), tableName });
+  db = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName });
   const invoice = (invoiceId: string, amount: number, d: number, extra: Record<string, unknown> = {}) =>
     ({ type: 'put' as const, entity: 'Invoice', item: { tenantId: 'acme', invoiceId, status: 'OPEN', amount, issuedAt: day(d), ...extra } });
   await db.batchWrite([

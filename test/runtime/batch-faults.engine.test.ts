@@ -5,6 +5,7 @@ import { BatchGetItemCommandInput, BatchWriteItemCommandInput, DynamoDBClient } 
 import { manifest } from '../../examples/manifest';
 import { createClient, UnprocessedError } from '../../lib/runtime';
 import { backoffDelay } from '../../lib/runtime/table/retry';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -58,7 +59,7 @@ function withholdTail(client: DynamoDBClient, keep: number, faulty: () => boolea
 function clientWith(setup: (client: DynamoDBClient) => void): Db {
   const client = engine.newClient();
   setup(client);
-  return createClient({ model: manifest, client, tableName, retry: fast });
+  return createClient({ model: compileModelFile(manifest), client, tableName, retry: fast });
 }
 
 test('batchWrite splits at 25 and batchGet at 100; results come back in request order, missing ones undefined', async () => {
@@ -93,7 +94,7 @@ test('batchWrite that stays unprocessed fails listing exactly the requests never
   // First chunk (25): 22 written, the last 3 withheld on every attempt; second chunk (5) never sent.
   expect(error.unprocessed).toEqual([...writes.slice(22, 25), ...writes.slice(25)]);
   expect(requests.of('BatchWriteItemCommand')).toBe(fast.maxAttempts);
-  const stored = await createClient({ model: manifest, client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
+  const stored = await createClient({ model: compileModelFile(manifest), client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
   expect(stored.map((s) => s !== undefined)).toEqual(writes.map((_, i) => i < 22));
 });
 
@@ -113,7 +114,7 @@ test('a batch that fails for another reason mid-way lists the requests not writt
   // chunk 1 (25) written; chunk 2 refused whole, chunk 3 never sent; nothing retried after a non-throttling error
   expect(error.unprocessed).toEqual(writes.slice(25));
   expect(calls).toBe(2);
-  const stored = await createClient({ model: manifest, client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
+  const stored = await createClient({ model: compileModelFile(manifest), client: engine.client, tableName }).batchGet(writes.map((w) => ({ entity: 'Product' as const, key: { productId: w.item.productId } })));
   expect(stored.map((s) => s !== undefined)).toEqual(writes.map((_, i) => i < 25));
 });
 

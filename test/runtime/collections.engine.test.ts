@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { compileManifest } from '../../lib/manifest/compile';
 import { keyCondition } from '../../lib/reports/pattern-table';
 import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';
@@ -47,7 +48,7 @@ let db: Db;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 
@@ -101,7 +102,7 @@ test('the docs report shows the condition the runtime sends', async () => {
     sent.push(args.input as Record<string, unknown>);
     return next(args);
   }, { step: 'initialize' });
-  const traced = createClient({ model: manifest, client, tableName: db.table.tableName });
+  const traced = createClient({ model: compileModelFile(manifest), client, tableName: db.table.tableName });
   const cases: [Parameters<Db['query']>[0], string, string, Record<string, string>][] = [
     ['orderWithLines', 'PK = CUSTOMER#{username} AND SK BETWEEN ORDER#{orderId} AND ORDER#{orderId}$', '#sk BETWEEN :lo AND :hi', { ':lo': 'ORDER#a', ':hi': 'ORDER#a$' }],
     ['orderChildren', 'PK = CUSTOMER#{username} AND begins_with(SK, ORDER#{orderId}#)', 'begins_with(#sk, :lo)', { ':lo': 'ORDER#a#' }],

@@ -4,6 +4,7 @@
 // whole groups.
 import fc from 'fast-check';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { manifest } from '../fixtures/comparisons-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -15,7 +16,7 @@ let run = 0;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

@@ -2,6 +2,7 @@
 // or order, or altered, is rejected before any network call.
 import { manifest } from '../../examples/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
 
@@ -11,7 +12,7 @@ let cursor: string;
 
 beforeAll(async () => {
   engine = await startEngine();
-  db = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName: await engine.createTable() });
   await db.batchWrite(Array.from({ length: 7 }, (_, i) => ({
     type: 'put' as const,
     entity: 'Order' as const,

@@ -3,6 +3,7 @@
 // over the same data, so infrastructure, keys and queries are proven to agree.
 import { manifest } from '../../examples/manifest';
 import { createClient, ItemOf, PatternName } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { allPages, countRequests } from '../support/requests';
 
@@ -54,7 +55,7 @@ const exercised = new Set<string>();
 
 beforeAll(async () => {
   engine = await startEngine();
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite([
     ...customers.map((item) => ({ type: 'put' as const, entity: 'Customer' as const, item })),
     ...orders.map((item) => ({ type: 'put' as const, entity: 'Order' as const, item })),

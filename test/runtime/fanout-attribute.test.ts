@@ -4,6 +4,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ShardStrategy } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { ShardedOrder, shardedOrders } from '../fixtures/sharded-orders';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { recordQueriedPartitions } from '../support/requests';
@@ -53,7 +54,7 @@ const customers = Array.from({ length: 12 }, (_, i) => `c${i}`);
 
 test('with the customer in the sort-key prefix, one shard is read; without it, every shard', async () => {
   const tableName = await engine.createTable();
-  const db = createClient({ model: manifestWith({ shardCount: 4 }), client: sdk, tableName });
+  const db = createClient({ model: compileModelFile(manifestWith({ shardCount: 4 })), client: sdk, tableName });
   const all = customers.flatMap((c) => Array.from({ length: 5 }, (_, i) => order(c, i)));
   for (const o of all) await db.putItem('Order', o);
 
@@ -75,10 +76,10 @@ test('after a count change (3 -> 5), a read by customer asks its shard under bot
   const c = 'c0';
   const [other1, other2] = customers.filter((x) => x !== c);
   const tableName = await engine.createTable();
-  const before = createClient({ model: manifestWith({ shardCount: 3 }), client: sdk, tableName });
+  const before = createClient({ model: compileModelFile(manifestWith({ shardCount: 3 })), client: sdk, tableName });
   const old = [order(c, 0), order(c, 2), order(c, 4), order(other1, 1), order(other2, 1)];
   for (const o of old) await before.putItem('Order', o);
-  const db = createClient({ model: manifestWith({ shardCount: 5, previousShardCounts: [3] }), client: sdk, tableName });
+  const db = createClient({ model: compileModelFile(manifestWith({ shardCount: 5, previousShardCounts: [3] })), client: sdk, tableName });
   const added = [order(c, 1), order(c, 3), order(other1, 2)];
   for (const o of added) await db.putItem('Order', o);
 
@@ -86,6 +87,6 @@ test('after a count change (3 -> 5), a read by customer asks its shard under bot
   expect(got.ids).toEqual([0, 1, 2, 3, 4].map((i) => order(c, i).orderId));
   expect(got.partitions).toEqual(['STATUS#OPEN#0', 'STATUS#OPEN#2']);
   // Without the earlier count, the orders written under 3 shards are out of reach.
-  const forgetful = createClient({ model: manifestWith({ shardCount: 5 }), client: sdk, tableName });
+  const forgetful = createClient({ model: compileModelFile(manifestWith({ shardCount: 5 })), client: sdk, tableName });
   expect((await readAll(forgetful, { status: 'OPEN', customerId: c }, 2)).ids).toEqual([1, 3].map((i) => order(c, i).orderId));
 });

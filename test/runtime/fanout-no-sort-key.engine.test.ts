@@ -4,6 +4,7 @@
 // "behind the merge position". Every item comes back exactly once at any page size.
 import fc from 'fast-check';
 import { AttributeKind, createClient, defineManifest } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';
@@ -28,7 +29,7 @@ let run = 0;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

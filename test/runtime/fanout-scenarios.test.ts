@@ -7,6 +7,7 @@ import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { AttributeKind, ProjectionKind, SingleTableManifest, SortKeyCondition } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 /** What these tests use of a client's query, whatever manifest typed it. */
@@ -65,7 +66,7 @@ describe('orders by status, newest first, on GSI2 with 3 shards', () => {
     const gsi2 = compileManifest(manifest).model.indexes.GSI2;
     expect(gsi2.shards).toMatchObject({ writeCount: 3, readCount: 3 }); // 2,000 writes/s -> 3 shards
     const tableName = await engine.createTable();
-    const db = createClient({ model: manifest, client: engine.client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
     const all = orders(45, (i) => (i % 3 === 1 ? 'SHIPPED' : 'OPEN'));
     for (const o of all) await db.putItem('Order', o);
 
@@ -82,7 +83,7 @@ describe('orders by status, newest first, on GSI2 with 3 shards', () => {
 
   test('updates keep an order on its shard, also when its status moves it to another partition', async () => {
     const tableName = await engine.createTable();
-    const db = createClient({ model: manifest, client: engine.client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
     const all = orders(12, () => 'OPEN');
     for (const o of all) await db.putItem('Order', o);
     for (const o of all) {
@@ -102,7 +103,7 @@ describe('orders by status, newest first, on GSI2 with 3 shards', () => {
 describe('one cursor across shards', () => {
   test('orders written between pages: every order present from the start comes back exactly once', async () => {
     const tableName = await engine.createTable();
-    const db = createClient({ model: manifest, client: engine.client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
     const all = orders(60, () => 'OPEN');
     const first = all.filter((_, i) => i % 2 === 0);
     const later = all.filter((_, i) => i % 2 === 1);
@@ -127,13 +128,13 @@ describe('changing the shard count: readers cover the largest count ever declare
 
   test('lowering 5 -> 2 with previousShardCounts keeps every old item visible; new writes use 2 shards', async () => {
     const tableName = await engine.createTable();
-    const before = createClient({ model: withGsi2Sharding({ shardCount: 5 }), client: engine.client, tableName });
+    const before = createClient({ model: compileModelFile(withGsi2Sharding({ shardCount: 5 })), client: engine.client, tableName });
     const old = orders(30, () => 'OPEN');
     for (const o of old) await before.putItem('Order', o);
 
     const after = withGsi2Sharding({ shardCount: 2, previousShardCounts: [5] });
     expect(compileManifest(after).model.indexes.GSI2.shards).toMatchObject({ writeCount: 2, readCount: 5 });
-    const db = createClient({ model: after, client: engine.client, tableName });
+    const db = createClient({ model: compileModelFile(after), client: engine.client, tableName });
     const added = orders(40, () => 'OPEN').slice(30);
     for (const o of added) await db.putItem('Order', o);
     for (const o of added) expect(Number((await rawIndexKey(engine, tableName, o, 'GSI2PK'))!.split('#')[2])).toBeLessThan(2);
@@ -141,17 +142,18 @@ describe('changing the shard count: readers cover the largest count ever declare
     const everything = [...old, ...added].map((o) => o.orderId).reverse();
     expect(await allPages(db, 'ordersByStatus', wide, 7)).toEqual(everything);
     // Without the rule, items on shards 2-4 would vanish from every read.
-    const forgetful = createClient({ model: withGsi2Sharding({ shardCount: 2 }), client: engine.client, tableName });
+    const forgetful = createClient({ model: compileModelFile(withGsi2Sharding({ shardCount: 2 })), client: engine.client, tableName });
     const partial = await allPages(forgetful, 'ordersByStatus', wide, 7);
     expect(partial.length).toBeLessThan(everything.length);
   });
 
   test('raising 2 -> 5 reads items written under 2 shards and under 5', async () => {
     const tableName = await engine.createTable();
-    const before = createClient({ model: withGsi2Sharding({ shardCount: 2 }), client: engine.client, tableName });
+    const before = createClient({ model: compileModelFile(withGsi2Sharding({ shardCount: 2 })), client: engine.client, tableName });
     const all = orders(30, () => 'OPEN');
     for (const o of all.slice(0, 15)) await before.putItem('Order', o);
-    const db = createClient({ model: withGsi2Sharding({ shardCount: 5, previousShardCounts: [2] }), client: engine.client, tableName });
+    const grown = compileModelFile(withGsi2Sharding({ shardCount: 5, previousShardCounts: [2] }));
+    const db = createClient({ model: grown, client: engine.client, tableName });
     for (const o of all.slice(15)) await db.putItem('Order', o);
     expect(await allPages(db, 'ordersByStatus', wide, 4)).toEqual(all.map((o) => o.orderId).reverse());
   });
@@ -182,7 +184,7 @@ describe('open orders by date on a sharded sparse index', () => {
     const local = await startEngine(synthesizedTemplate(openOrders));
     try {
       const tableName = await local.createTable();
-      const db = createClient({ model: openOrders, client: local.client, tableName });
+      const db = createClient({ model: compileModelFile(openOrders), client: local.client, tableName });
       const all = Array.from({ length: 40 }, (_, i) => ({ username: `u${i % 5}`, orderId: `o${String(i).padStart(3, '0')}`, createdAt: at(i), open: i % 4 !== 0 }));
       for (const o of all) await db.putItem('Order', o);
       // Closing an order takes it out of the index.

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, SingleTableError, where } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { ordersManifest } from '../fixtures/orders-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -30,7 +31,7 @@ const orders: Order[] = Array.from({ length: 40 }, (_, i) => ({
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(ordersManifest));
-  db = createClient({ model: ordersManifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(ordersManifest), client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite(orders.map((item) => ({ type: 'put' as const, entity: 'Order' as const, item })));
   await db.putItem('Customer', { customerId: 'c0', name: 'Ann', tier: 2 });
 });

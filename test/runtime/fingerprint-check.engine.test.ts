@@ -10,6 +10,7 @@ import { FINGERPRINT_ENV } from '../../lib/model/environment';
 import { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient, SingleTableError } from '../../lib/runtime';
 import { checkFingerprint } from '../../lib/runtime/table/fingerprint-check';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 
 /** The environment a connected function gets in the synthesized template. */
@@ -45,7 +46,7 @@ afterEach(() => {
 test('the fingerprint the stack deployed matches the same manifest: the client starts and works', async () => {
   const env = deployedEnvironment(manifest);
   process.env[FINGERPRINT_ENV] = env[FINGERPRINT_ENV] as string;
-  const db = createClient({ model: manifest, client: engine.client, tableName });
+  const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
   await db.putItem('Group', { groupId: 'g1', name: 'Hikers' });
   expect(await db.getItem('Group', { groupId: 'g1' })).toEqual({ groupId: 'g1', name: 'Hikers' });
 });
@@ -57,7 +58,7 @@ test('a function bundled with another manifest fails at creation, naming both fi
   expect(bundled).not.toBe(deployed);
   let error: unknown;
   try {
-    createClient({ model: manifest, client: engine.client, tableName });
+    createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
   } catch (e) {
     error = e;
   }
@@ -71,7 +72,7 @@ test('a function bundled with another manifest fails at creation, naming both fi
 
 test('without the variable (a function wired by hand, a local run) the check is skipped', () => {
   delete process.env[FINGERPRINT_ENV];
-  expect(() => createClient({ model: changed, client: engine.client, tableName })).not.toThrow();
+  expect(() => createClient({ model: compileModelFile(changed), client: engine.client, tableName })).not.toThrow();
   expect(() => checkFingerprint('0123456789abcdef', { [FINGERPRINT_ENV]: '' })).not.toThrow();
   expect(() => checkFingerprint('0123456789abcdef', { [FINGERPRINT_ENV]: '0123456789abcdef' })).not.toThrow();
   expect(() => checkFingerprint('0123456789abcdef', { [FINGERPRINT_ENV]: 'fedcba9876543210' })).toThrow('[MANIFEST_MISMATCH]');

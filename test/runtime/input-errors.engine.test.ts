@@ -3,6 +3,7 @@
 // (test/engine/engine-differences shows what each engine does when such a request is sent).
 import { manifest } from '../../examples/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -19,7 +20,7 @@ const loose = () => db as unknown as {
 beforeAll(async () => {
   engine = await startEngine();
   tableName = await engine.createTable();
-  db = createClient({ model: manifest, client: engine.newClient(), tableName });
+  db = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName });
   requests = countRequests(db.table.dynamodb);
 });
 afterAll(() => engine.stop());

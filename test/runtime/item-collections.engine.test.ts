@@ -12,6 +12,7 @@ import { SingleTable } from '../../lib/construct/single-table';
 import { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient, CreateClientOptions } from '../../lib/runtime';
 import { reportItemCollections } from '../../lib/runtime/items/item-collections';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 let counter = 0;
@@ -60,7 +61,7 @@ describe('a table with LSIs', () => {
   test('every write asks for item collection sizes, and dynalite accepts each request', async () => {
     const client = engine.newClient();
     const sent = observe(client);
-    const db = createClient({ model: manifest, client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client, tableName });
     await db.putItem('Order', order);
     await db.updateItem('Order', { username: 'ann', orderId: 'o1', amount: 12 });
     await db.batchWrite([{ type: 'put', entity: 'Order', item: { ...order, orderId: 'o2' } }]);
@@ -77,7 +78,7 @@ describe('a table with LSIs', () => {
     const sizes = [[0.5, 1.5], [7, 8]];
     let next = 0;
     observe(client, (input) => ({ ItemCollectionKey: { PK: input.Item?.PK ?? input.Key.PK }, SizeEstimateRangeGB: sizes[next++ % 2] }));
-    const db = createClient({ model: manifest, client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client, tableName });
     const { log, warn } = await logged(async () => {
       await db.putItem('Order', order);
       await db.putItem('Order', { ...order, orderId: 'o3' });
@@ -102,7 +103,7 @@ describe('a table with LSIs', () => {
       { ItemCollectionKey: { PK: { S: 'CUSTOMER#ann' } }, SizeEstimateRangeGB: [1, 2] },
       { ItemCollectionKey: { PK: { S: 'CUSTOMER#bob' } }, SizeEstimateRangeGB: [9, 10] },
     ]);
-    const db = createClient({ model: manifest, client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client, tableName });
     const { log, warn } = await logged(() => db.batchWrite([
       { type: 'put', entity: 'Order', item: { ...order, orderId: 'o4' } },
       { type: 'put', entity: 'Order', item: { ...order, username: 'bob', orderId: 'o5' } },
@@ -130,7 +131,7 @@ describe('itemCollections option', () => {
       const estimate = { ItemCollectionKey: { PK: key }, SizeEstimateRangeGB: [8.5, 9] };
       return input.RequestItems ? [estimate] : estimate;
     });
-    const db = createClient({ model: manifest, client, tableName, ...options });
+    const db = createClient({ model: compileModelFile(manifest), client, tableName, ...options });
     const out = await logged(async () => {
       await db.putItem('Order', order);
       await db.updateItem('Order', { username: 'ann', orderId: 'o1', amount: 3 });
@@ -171,7 +172,7 @@ describe('itemCollections option', () => {
     try {
       const client = engine.newClient();
       observe(client, () => ({ ItemCollectionKey: { PK: { S: 'CUSTOMER#ann' } }, SizeEstimateRangeGB: [1, 2] }));
-      const db = createClient({ model: manifest, client, tableName, itemCollections: () => { throw new Error('sink down'); } });
+      const db = createClient({ model: compileModelFile(manifest), client, tableName, itemCollections: () => { throw new Error('sink down'); } });
       await db.putItem('Order', { ...order, orderId: 'o7' });
       expect(await db.getItem('Order', { username: 'ann', orderId: 'o7' })).toEqual(expect.objectContaining({ orderId: 'o7' }));
     } finally {
@@ -181,7 +182,7 @@ describe('itemCollections option', () => {
   });
 
   test.each([['EMF'], [true], [{}]])('an unknown setting %p fails createClient, naming the allowed ones', (value) => {
-    expect(() => createClient({ model: manifest, tableName: 't', itemCollections: value as never })).toThrow(
+    expect(() => createClient({ model: compileModelFile(manifest), tableName: 't', itemCollections: value as never })).toThrow(
       /^\[INVALID_VALUE\] createClient's itemCollections .* is not 'emf', 'off' or a function/,
     );
   });
@@ -198,7 +199,7 @@ test('a table without LSIs never asks: it has no item collection limit', async (
     const tableName = await engine.createTable();
     const client = engine.newClient();
     const sent = observe(client);
-    const db = createClient({ model: noLsis as SingleTableManifest, client, tableName });
+    const db = createClient({ model: compileModelFile(noLsis as SingleTableManifest), client, tableName });
     await db.putItem('Order', order);
     await db.batchWrite([{ type: 'delete', entity: 'Order', key: { username: 'ann', orderId: 'o1' } }]);
     expect(sent.map((s) => s.input.ReturnItemCollectionMetrics)).toEqual([undefined, undefined]);

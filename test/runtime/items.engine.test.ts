@@ -4,6 +4,7 @@ import { AttributeValue, GetItemCommand, GetItemCommandOutput } from '@aws-sdk/c
 import { manifest } from '../../examples/manifest';
 import { compileManifest } from '../../lib/manifest/compile';
 import { createClient, SingleTableError } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -17,7 +18,7 @@ let tableName: string;
 beforeAll(async () => {
   engine = await startEngine();
   tableName = await engine.createTable();
-  db = createClient({ model: manifest, client: engine.client, tableName });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
 });
 afterAll(() => engine.stop());
 
@@ -71,7 +72,7 @@ test('get asks for a strongly consistent read only when told to', async () => {
     sent.push((args.input as { ConsistentRead?: boolean }).ConsistentRead);
     return next(args);
   }, { step: 'initialize' });
-  const other = createClient({ model: manifest, client, tableName });
+  const other = createClient({ model: compileModelFile(manifest), client, tableName });
   await other.getItem('Order', { username: 'Ann Lee', orderId: 'o#1' }, { consistent: true });
   await other.getItem('Order', { username: 'Ann Lee', orderId: 'o#1' });
   expect(sent).toEqual([true, false]);
@@ -129,7 +130,7 @@ test('every kind round-trips: lists, maps, sets, booleans, dates', async () => {
 });
 
 test('values a map cannot hold are refused before sending, never stored as something else', async () => {
-  const client = createClient({ model: manifest, client: engine.newClient(), tableName });
+  const client = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName });
   const requests = countRequests(client.table.dynamodb);
   const put = (lines: unknown[]) => client.putItem('Order', { ...order, orderId: 'lossy', lines });
   // A JSON body's "__proto__" key became the map's prototype: the write failed inside DynamoDB, or
@@ -148,7 +149,7 @@ test('values a map cannot hold are refused before sending, never stored as somet
 });
 
 test('integers beyond 2^53 in a list come back exact, and ones DynamoDB cannot store are refused before sending', async () => {
-  const client = createClient({ model: manifest, client: engine.newClient(), tableName });
+  const client = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName });
   const requests = countRequests(client.table.dynamodb);
   const big = [2n ** 64n + 1n, -(2n ** 70n) - 3n, 10n ** 37n * 9n + 7n, 123n, 2 ** 60, 1e21, 12345678901234567000, 0.5];
   await client.putItem('Order', { ...order, orderId: 'big', lines: big });

@@ -2,6 +2,7 @@
 // attribute in the results, so entities are told apart by matching the table key against their
 // templates, and the values inside the keys are decoded back (escapes, numbers, dates, booleans).
 import { AttributeKind, createClient, defineManifest, ProjectionKind } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -41,7 +42,7 @@ let db: ReturnType<typeof createClient<typeof manifest>>;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

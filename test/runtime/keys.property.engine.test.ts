@@ -7,6 +7,7 @@ import { compileManifest } from '../../lib/manifest/compile';
 import { TABLE_INDEX } from '../../lib/model/model';
 import { AttributeKind, createClient, defineManifest, SortKeyCondition } from '../../lib/runtime';
 import { itemToWrite } from '../../lib/runtime/items/requests';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 import { allPages } from '../support/requests';
@@ -67,7 +68,7 @@ let run = 0;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

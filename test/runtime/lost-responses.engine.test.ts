@@ -7,6 +7,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { manifest } from '../../examples/manifest';
 import { createClient, UnprocessedError } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -17,7 +18,7 @@ let reader: ReturnType<typeof createClient<typeof manifest>>;
 beforeAll(async () => {
   engine = await startEngine();
   tableName = await engine.createTable();
-  reader = createClient({ model: manifest, client: engine.client, tableName });
+  reader = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
 });
 afterAll(() => engine.stop());
 
@@ -48,7 +49,7 @@ const stored = (items: { productId: string }[]) => reader.batchGet(items.map((i)
 test('a batch whose response is lost is reported unprocessed though written: the list holds every request not known to be written, and resending it is safe', async () => {
   const client = engine.newClient(); // no SDK retries: the runtime sees the lost response itself
   loseResponse(client, 'BatchWriteItemCommand', 2);
-  const db = createClient({ model: manifest, client, tableName, retry: fast });
+  const db = createClient({ model: compileModelFile(manifest), client, tableName, retry: fast });
   const writes = Array.from({ length: 60 }, (_, i) => ({ type: 'put' as const, entity: 'Product' as const, item: product(i) }));
   const error: UnprocessedError<unknown> = await db.batchWrite(writes).then(() => { throw new Error('expected a failure'); }, (e) => e);
   expect(error).toBeInstanceOf(UnprocessedError);
@@ -66,7 +67,7 @@ test('the SDK resends a batch whose response was lost, and the batch succeeds: b
   const client = engine.newClient({ maxAttempts: 2 });
   loseResponse(client, 'BatchWriteItemCommand', 1);
   const requests = countRequests(client);
-  const db = createClient({ model: manifest, client, tableName, retry: fast });
+  const db = createClient({ model: compileModelFile(manifest), client, tableName, retry: fast });
   const writes = [100, 101, 102].map((i) => ({ type: 'put' as const, entity: 'Product' as const, item: product(i) }));
   await db.batchWrite(writes);
   expect(requests.of('BatchWriteItemCommand')).toBe(1); // one call; the SDK's second attempt is inside it
@@ -76,7 +77,7 @@ test('the SDK resends a batch whose response was lost, and the batch succeeds: b
 test('a create-only put whose response is lost and that the SDK retries reports CONDITION_FAILED for its own write', async () => {
   const client = engine.newClient({ maxAttempts: 2 });
   loseResponse(client, 'PutItemCommand', 1);
-  const db = createClient({ model: manifest, client, tableName, retry: fast });
+  const db = createClient({ model: compileModelFile(manifest), client, tableName, retry: fast });
   const item = product(200);
   await expect(db.putItem('Product', item, { mode: 'create' })).rejects.toMatchObject({ code: 'CONDITION_FAILED', entity: 'Product' });
   // The item that "already exists" is this put's own: a consistent read that finds exactly the

@@ -5,6 +5,7 @@
 import * as fc from 'fast-check';
 import { manifest } from '../../examples/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 
@@ -13,7 +14,7 @@ let db: ReturnType<typeof createClient<typeof manifest>>;
 
 beforeAll(async () => {
   engine = await startEngine();
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

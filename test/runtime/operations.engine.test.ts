@@ -4,11 +4,11 @@
 import type { manifest } from '../../examples/manifest';
 import model from '../../examples/manifest.model.json';
 import { FINGERPRINT_ENV } from '../../lib/model/environment';
-import { batchGet, batchWrite, deleteItem, getItem, openTable, putItem, query, TableContext, updateItem } from '../../lib/runtime';
+import { batchGet, batchWrite, deleteItem, getItem, openTable, putItem, query, Table, updateItem } from '../../lib/runtime';
 import { Engine, startEngine } from '../support/engine';
 
 let engine: Engine;
-let table: TableContext<typeof manifest>;
+let table: Table<typeof manifest>;
 let requests = 0;
 
 beforeAll(async () => {

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, query, SingleTableError, where } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { ordersManifest } from '../fixtures/orders-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -15,7 +16,7 @@ let db: ReturnType<typeof createClient<M>>;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(ordersManifest));
-  db = createClient({ model: ordersManifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(ordersManifest), client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite(Array.from({ length: 30 }, (_, i) => ({
     type: 'put' as const,
     entity: 'Order' as const,

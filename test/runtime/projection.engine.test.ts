@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { FetchMode } from '../../lib/model/model';
 import { createClient, SingleTableError } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { ordersManifest } from '../fixtures/orders-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -16,7 +17,7 @@ let db: Db;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(ordersManifest));
-  db = createClient({ model: ordersManifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(ordersManifest), client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

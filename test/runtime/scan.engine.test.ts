@@ -4,6 +4,7 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, scan, SingleTableError, where } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { ordersManifest } from '../fixtures/orders-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -18,7 +19,7 @@ const CUSTOMERS = 7;
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(ordersManifest));
-  db = createClient({ model: ordersManifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(ordersManifest), client: engine.client, tableName: await engine.createTable() });
   await db.batchWrite([
     ...Array.from({ length: ORDERS }, (_, i) => ({
       type: 'put' as const,

@@ -6,6 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { PreviousShardStrategy, ShardingDefinition, ShardStrategy } from '../../lib/model/manifest';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { ShardedOrder, shardedOrders } from '../fixtures/sharded-orders';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { recordQueriedPartitions } from '../support/requests';
@@ -56,10 +57,10 @@ test.each<[string, PreviousShardStrategy[], number[]]>([
   ['ATTRIBUTE on another attribute', [{ strategy: ShardStrategy.ATTRIBUTE, shardAttribute: 'orderId' }], [2, 8, 10, 14, 16, 20]],
 ])('after switching from %s to ATTRIBUTE, with previousStrategies, a read by customer finds every order, old and new', async (_from, previousStrategies, onC1Shard) => {
   const tableName = await engine.createTable();
-  const before = createClient({ model: manifestWith(previousStrategies[0]), client: sdk, tableName });
+  const before = createClient({ model: compileModelFile(manifestWith(previousStrategies[0])), client: sdk, tableName });
   const old = Array.from({ length: 12 }, (_, i) => order(i * 2));
   for (const o of old) await before.putItem('Order', o);
-  const db = createClient({ model: manifestWith({ ...BY_CUSTOMER, previousStrategies }), client: sdk, tableName });
+  const db = createClient({ model: compileModelFile(manifestWith({ ...BY_CUSTOMER, previousStrategies })), client: sdk, tableName });
   const added = Array.from({ length: 4 }, (_, i) => order(i * 2 + 1));
   for (const o of added) await db.putItem('Order', o);
 
@@ -68,7 +69,7 @@ test.each<[string, PreviousShardStrategy[], number[]]>([
   expect(got.shards).toBe(SHARDS);
 
   // Without the history the read goes to c1's shard alone and misses the orders written elsewhere.
-  const forgetful = createClient({ model: manifestWith(BY_CUSTOMER), client: sdk, tableName });
+  const forgetful = createClient({ model: compileModelFile(manifestWith(BY_CUSTOMER)), client: sdk, tableName });
   const partial = await readAll(forgetful, { status: 'OPEN', customerId: 'c1' });
   expect(partial.shards).toBe(1);
   expect(partial.ids).toEqual([...onC1Shard.map(order), ...added].map((o) => o.orderId).sort());

@@ -11,6 +11,7 @@ import { TABLE_INDEX } from '../../lib/model/model';
 import { AttributeKind, createClient, decodeStream, defineManifest, openTable, SingleTableError } from '../../lib/runtime';
 import { itemToWrite } from '../../lib/runtime/items/requests';
 import { decodeStreamRecord } from '../../lib/runtime/streams/decode-stream';
+import { compileModelFile } from '../../lib/testing';
 import { propertyRuns } from '../support/property-runs';
 
 const manifest = defineManifest({
@@ -167,7 +168,7 @@ test('a decoder opened with a model file of its own checks the deployed manifest
 test('createClient decodes as the operation does, with the entity filter typed', () => {
   const d = recordsOf('Doc', { tenant: 't', kind: 'k', n: 1, at: '2024-01-01T00:00:00.000Z' });
   const t = recordsOf('Tag', { tenant: 't', name: 'a' });
-  const client = createClient({ model: manifest, tableName: 'unused' });
+  const client = createClient({ model: compileModelFile(manifest), tableName: 'unused' });
   const Records = [d.insert, t.insert];
   expect(client.decodeStream({ Records })).toEqual(decodeStream(decoder, { Records }));
   expect(client.decodeStream({ Records }, { entities: ['Tag'] }).map((c) => c.newItem?.name)).toEqual(['a']);

@@ -8,7 +8,7 @@ import { StreamViewType } from 'aws-cdk-lib/aws-dynamodb';
 import { manifest } from '../../examples/manifest';
 import model from '../../examples/manifest.model.json';
 import { SingleTable } from '../../lib/construct/single-table';
-import { decodeStream, deleteItem, getItem, openTable, putItem, query, TableContext, updateItem } from '../../lib/runtime';
+import { decodeStream, deleteItem, getItem, openTable, putItem, query, Table, updateItem } from '../../lib/runtime';
 import { decodeStreamRecord } from '../../lib/runtime/streams/decode-stream';
 import { Engine, startEngine } from '../support/engine';
 import { asLambdaRecord, streamRecords } from '../support/stream-records';
@@ -23,7 +23,7 @@ const decoder = openTable<typeof manifest>({ model, tableName: 'stream' });
 
 describe('NEW_AND_OLD_IMAGES', () => {
   let engine: Engine;
-  let table: TableContext<typeof manifest>;
+  let table: Table<typeof manifest>;
   beforeAll(async () => {
     engine = await startEngine(templateWith(StreamViewType.NEW_AND_OLD_IMAGES), 'dynamodb-local');
     table = openTable<typeof manifest>({ model: model, client: engine.client, tableName: await engine.createTable() });
@@ -70,7 +70,7 @@ describe('NEW_AND_OLD_IMAGES', () => {
 
 describe('KEYS_ONLY', () => {
   let engine: Engine;
-  let table: TableContext<typeof manifest>;
+  let table: Table<typeof manifest>;
   beforeAll(async () => {
     engine = await startEngine(templateWith(StreamViewType.KEYS_ONLY), 'dynamodb-local');
     table = openTable<typeof manifest>({ model: model, client: engine.client, tableName: await engine.createTable() });

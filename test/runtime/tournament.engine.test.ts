@@ -5,6 +5,7 @@
 import { compileManifest } from '../../lib/manifest/compile';
 import { createClient } from '../../lib/runtime';
 import { buildQueryInput, planQuery } from '../../lib/runtime/query/plan';
+import { compileModelFile } from '../../lib/testing';
 import { tournamentManifest } from '../fixtures/tournament';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
@@ -24,7 +25,7 @@ const where = { tournamentId: 'WINTER2026', region: 'NA-EAST' };
 
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.newClient(), tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.newClient(), tableName: await engine.createTable() });
   await db.batchWrite([
     // Shuffled, so the order is the index's.
     ...[...MATCHES].reverse().map(([matchId, round, bracket, scheduledAt]) => ({ type: 'put' as const, entity: 'Match', item: { ...where, matchId, round, bracket, scheduledAt } })),

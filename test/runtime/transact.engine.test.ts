@@ -5,7 +5,8 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, maintainedWrites, openTable, SingleTableError, transactGet, TransactionCanceledError, transactWrite, where } from '../../lib/runtime';
-import { TableContext } from '../../lib/runtime/table/context';
+import { Table } from '../../lib/runtime/table/context';
+import { compileModelFile } from '../../lib/testing';
 import { uniqueManifest as manifest } from '../fixtures/unique-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
@@ -13,7 +14,7 @@ import { countRequests } from '../support/requests';
 type M = typeof manifest;
 let engine: Engine;
 let tableName: string;
-let table: TableContext<M>;
+let table: Table<M>;
 const model = resolveModel(manifest);
 
 beforeAll(async () => {
@@ -30,7 +31,7 @@ const raw = async (pk: string, sk: string) => {
   return (await engine.client.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
 };
 /** A table over a client whose requests `wrap` may intercept. */
-function tableWith(wrap: (client: DynamoDBClient) => void): TableContext<M> {
+function tableWith(wrap: (client: DynamoDBClient) => void): Table<M> {
   const client = engine.newClient();
   wrap(client);
   return openTable<M>({ model: modelDocument(model), client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 2 }, maintainedWrites });
@@ -118,7 +119,7 @@ describe('transactWrite', () => {
     expect(await raw('CUSTOMER#cy', 'PROFILE')).not.toHaveProperty('GSI1PK');
     await transactWrite(table, [{ type: 'update', entity: 'Customer', changes: { username: 'cy', tier: 'gold', joinedAt } }]);
     expect(await raw('CUSTOMER#cy', 'PROFILE')).toMatchObject({ GSI1PK: { S: 'TIER#gold' }, GSI1SK: { S: joinedAt } });
-    const db = createClient({ model: manifest, client: engine.client, tableName });
+    const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
     expect((await db.query('byTier', { tier: 'gold' }, { consistent: false })).items.map((i) => i.item.username)).toContain('cy');
     await transactWrite(table, [{ type: 'update', entity: 'Customer', changes: { username: 'cy' }, remove: ['tier'] }]);
     const item = await raw('CUSTOMER#cy', 'PROFILE');

@@ -12,6 +12,7 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { createClient, openTable, releaseUniqueValues, SingleTableError, TransactionCanceledError } from '../../lib/runtime';
 import { guardItem, guardKeyAttributes } from '../../lib/runtime/items/unique';
+import { compileModelFile } from '../../lib/testing';
 import { scopedUniqueManifest } from '../fixtures/scoped-unique-manifest';
 import { uniqueManifest as manifest } from '../fixtures/unique-manifest';
 import { Engine, startEngine } from '../support/engine';
@@ -38,7 +39,7 @@ afterAll(() => engine.stop());
 async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-  return { tableName, table: openTable<M>({ ...options, model: document }), db: createClient({ ...options, model: manifest }) };
+  return { tableName, table: openTable<M>({ ...options, model: document }), db: createClient({ ...options, model: compileModelFile(manifest) }) };
 }
 
 /** Deletes a customer as DynamoDB's time to live does: one DeleteItem, no transaction, guards untouched. */
@@ -202,7 +203,7 @@ describe('releaseUniqueValues', () => {
   test('values unique per tenant: the removed member\'s tenant releases its value, another tenant holding the same value keeps it', async () => {
     const tableName = await engine.createTable();
     const options = { client: engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
-    const db = createClient({ ...options, model: scopedUniqueManifest });
+    const db = createClient({ ...options, model: compileModelFile(scopedUniqueManifest) });
     await db.putItem('Member', { tenantId: 'a', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
     await db.putItem('Member', { tenantId: 'b', memberId: 'm1', email: 'x@x' }, { mode: 'create' });
     await engine.client.send(new DeleteItemCommand({ TableName: tableName, Key: { [PK]: { S: 'TENANT#a#MEMBER#m1' }, [SK]: { S: 'MEMBER' } } }));

@@ -5,6 +5,7 @@ import { AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { GUARD_OWNER_ATTRIBUTE, guardMark } from '../../lib/keys/unique-guard';
 import { resolveModel } from '../../lib/manifest/resolve';
 import { createClient } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { scopedUniqueManifest } from '../fixtures/scoped-unique-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
@@ -28,7 +29,7 @@ async function guards(tableName: string): Promise<[string, string][]> {
 
 test('a value is unique within a tenant; another tenant may hold it; guards move within the tenant\'s prefix', async () => {
   const tableName = await engine.createTable();
-  const db = createClient({ model: manifest, client: engine.client, tableName });
+  const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
   await db.putItem('Member', { tenantId: 'a', memberId: 'm1', email: 'x@y' }, { mode: 'create' });
   await db.putItem('Member', { tenantId: 'b', memberId: 'm1', email: 'x@y' }, { mode: 'create' });
   await expect(db.putItem('Member', { tenantId: 'a', memberId: 'm2', email: 'x@y' }, { mode: 'create' }))
@@ -48,7 +49,7 @@ test('a value is unique within a tenant; another tenant may hold it; guards move
 
 test('each unique attribute has its own scope: emails unique per tenant, handles across the table, in one entity', async () => {
   const tableName = await engine.createTable();
-  const db = createClient({ model: manifest, client: engine.client, tableName });
+  const db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
   await db.putItem('Member', { tenantId: 'a', memberId: 'm1', email: 'x@y', handle: 'ann' }, { mode: 'create' });
   await expect(db.putItem('Member', { tenantId: 'b', memberId: 'm1', email: 'x@y', handle: 'ann' }, { mode: 'create' }))
     .rejects.toMatchObject({ code: 'UNIQUE_VIOLATION', attribute: 'handle' });

@@ -8,6 +8,7 @@ import { resolveModel } from '../../lib/manifest/resolve';
 import { modelDocument } from '../../lib/model/document';
 import { ConditionFailedError, createClient, deleteItem, maintainedWrites, openTable, putItem, TransactionCanceledError, transactWrite, updateItem, where } from '../../lib/runtime';
 import { buildPut } from '../../lib/runtime/items/requests';
+import { compileModelFile } from '../../lib/testing';
 import { uniqueManifest as manifest } from '../fixtures/unique-manifest';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
@@ -28,7 +29,7 @@ async function freshTable(client?: DynamoDBClient) {
   const tableName = await engine.createTable();
   const options = { client: client ?? engine.client, tableName, retry: { baseDelayMs: 1, maxDelayMs: 5 } };
   const table = openTable<M>({ model: modelDocument(model), ...options, maintainedWrites });
-  return { tableName, table, db: createClient({ ...options, model: manifest }) };
+  return { tableName, table, db: createClient({ ...options, model: compileModelFile(manifest) }) };
 }
 
 async function scanAll(tableName: string): Promise<Record<string, AttributeValue>[]> {
@@ -196,7 +197,7 @@ describe('unique values', () => {
   test('values that keep changing under a write end in CONDITION_FAILED saying so, after its reads', async () => {
     const client = engine.newClient();
     const { tableName, db } = await freshTable(client);
-    const other = createClient({ model: manifest, client: engine.client, tableName });
+    const other = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
     await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
     let n = 0;
     client.middlewareStack.add((next, context) => async (args) => {
@@ -241,7 +242,7 @@ describe('unique values', () => {
   test('when another writer changes the value between the read and the transaction, the write reads again and keeps the guards right', async () => {
     const client = engine.newClient();
     const { tableName, db } = await freshTable(client);
-    const other = createClient({ model: manifest, client: engine.client, tableName });
+    const other = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
     await db.putItem('Customer', { username: 'ann', email: 'a@x', joinedAt });
     let interfere = true;
     client.middlewareStack.add((next, context) => async (args) => {

@@ -6,6 +6,7 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { AttributeKind, createClient, defineManifest, SingleTableError, SortKeyCondition } from '../../lib/runtime';
 import { READ_MISSING_ATTEMPTS } from '../../lib/runtime/items/update';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { countRequests } from '../support/requests';
 
@@ -47,7 +48,7 @@ let db: Db;
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
   tableName = await engine.createTable();
-  db = createClient({ model: manifest, client: engine.client, tableName });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
 });
 afterAll(() => engine.stop());
 
@@ -56,7 +57,7 @@ const listing = (id: string) => ({ id, region: 'eu', category: 'bikes', price: 1
 /** A client whose UpdateItem requests first run `before` (another writer acting between read and update). */
 function clientWith(before?: () => Promise<void>): { db: Db; requests: ReturnType<typeof countRequests> } {
   const client = engine.newClient();
-  const other = createClient({ model: manifest, client, tableName });
+  const other = createClient({ model: compileModelFile(manifest), client, tableName });
   const requests = countRequests(client);
   client.middlewareStack.add((next, context) => async (args) => {
     if (before && context.commandName === 'UpdateItemCommand') await before();

@@ -3,6 +3,7 @@
 // VERSION_CONFLICT, and the version counts the applied writes); timestamps are kept by the runtime.
 import fc from 'fast-check';
 import { AttributeKind, ConditionFailedError, createClient, defineManifest } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 import { propertyRuns } from '../support/property-runs';
 
@@ -32,7 +33,7 @@ let engine: Engine;
 let db: ReturnType<typeof createClient<typeof manifest>>;
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
-  db = createClient({ model: manifest, client: engine.client, tableName: await engine.createTable() });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName: await engine.createTable() });
 });
 afterAll(() => engine.stop());
 

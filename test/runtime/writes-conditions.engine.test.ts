@@ -4,6 +4,7 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { modelDocument } from '../../lib/model/document';
 import { AttributeKind, ConditionFailedError, createClient, defineManifest, deleteItem, openTable, putItem, updateItem, where } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 import { Engine, startEngine, synthesizedTemplate } from '../support/engine';
 
 const manifest = defineManifest({
@@ -30,7 +31,7 @@ let tableName: string;
 beforeAll(async () => {
   engine = await startEngine(synthesizedTemplate(manifest));
   tableName = await engine.createTable();
-  db = createClient({ model: manifest, client: engine.client, tableName });
+  db = createClient({ model: compileModelFile(manifest), client: engine.client, tableName });
 });
 afterAll(() => engine.stop());
 

@@ -1,14 +1,13 @@
 // DynamoDB Local for one manifest, started before a file's tests and stopped after them, and a new
-// table per test with both ways of reaching it: createClient's object and openTable's context.
+// table per test with both ways of reaching it: createClient's object and openTable's table.
 import { Engine, startEngine, synthesizedTemplate } from './engine';
-import { resolveModel } from '../../lib/manifest/resolve';
-import { modelDocument } from '../../lib/model/document';
 import type { SingleTableManifest } from '../../lib/model/manifest';
 import { createClient, openTable } from '../../lib/runtime';
+import { compileModelFile } from '../../lib/testing';
 
 /** Registers the engine's start and stop for the calling test file; `fresh()` creates an empty table. */
 export function clientTables<M extends SingleTableManifest>(manifest: M) {
-  const document = modelDocument(resolveModel(manifest));
+  const document = compileModelFile(manifest);
   let engine: Engine | undefined;
   beforeAll(async () => {
     engine = await startEngine(synthesizedTemplate(manifest));
@@ -19,7 +18,7 @@ export function clientTables<M extends SingleTableManifest>(manifest: M) {
     fresh: async () => {
       const tableName = await engine!.createTable();
       const options = { client: engine!.client, tableName };
-      return { db: createClient<M>({ ...options, model: manifest }), table: openTable<M>({ ...options, model: document }) };
+      return { db: createClient({ ...options, model: document }), table: openTable({ ...options, model: document }) };
     },
   };
 }

@@ -116,7 +116,7 @@ project.
     process.once('SIGINT', interrupted);
     process.once('SIGTERM', interrupted);
     try {
-      const run = await runLocal(manifest, model, data, source, engine, (flags.table as string | undefined) ?? 'single-table-local', io);
+      const run = await runLocal(model, data, source, engine, (flags.table as string | undefined) ?? 'single-table-local', io);
       const html = flags.html as string | undefined;
       if (html) {
         const path = resolve(io.cwd, html);

@@ -7,7 +7,7 @@ import { LocalEngine } from './engine';
 import { FoundTemplate } from './template';
 import { createTableInputFromTemplate } from '../../engine/create-table';
 import { readUnits } from '../../manifest/sizes';
-import { SingleTableManifest } from '../../model/manifest';
+import { modelDocument } from '../../model/document';
 import { FetchMode, IndexType, TABLE_INDEX, TableModel, writtenKeyAttributes } from '../../model/model';
 import { entitySizes, EntitySizes } from '../../reports/cost-sizes';
 import { writeCost, WriteKind } from '../../reports/cost-writes';
@@ -71,7 +71,6 @@ export interface LocalRun {
 
 /** Creates the table, loads the items, runs the patterns. */
 export async function runLocal(
-  manifest: SingleTableManifest,
   model: TableModel,
   data: LocalData,
   source: TableSource,
@@ -83,7 +82,7 @@ export async function runLocal(
   // Loaded only here: the runtime needs @aws-sdk/client-dynamodb, which the other commands never touch.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createClient } = require('../../runtime/table/client') as { createClient: typeof CreateClient };
-  const client = createClient({ model: manifest, client: engine.client, tableName });
+  const client = createClient({ model: modelDocument(model), client: engine.client, tableName });
   const capacity = recordCapacity(engine.client);
 
   const writes: LocalWrite[] = [];

@@ -1,7 +1,8 @@
 // `cdk-single-table/runtime/access`: what the modules `single-table generate --access` writes are
 // built on. Not user API: generated code imports it, and it changes with the generator.
-export { openAccess } from './table';
-export type { AccessModel, AccessTable, EntityAccess, SlotAccess, KeyAccess } from './table';
+export { checkModuleTable, openAccess } from './table';
+export type { EntityAccess, SlotAccess, KeyAccess } from './table';
+export type { AccessModel } from '../table/context';
 export { itemPutRequest, putWith } from './write';
 export type { ItemPut } from './write';
 export { attributeFault, declaredOnly, keyFault, shardFault, textSegment } from './build';

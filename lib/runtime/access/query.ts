@@ -9,7 +9,6 @@
 // handler whose patterns have none carries none of the range code.
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import type { SliceReader } from './slice-read';
-import type { AccessModel, AccessTable } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { composeParts, partsSource, partsTemplate, TemplateParts } from '../../keys/template';
 import type { SortKeyCondition } from '../../model/manifest';
@@ -22,6 +21,7 @@ import { paged, Paged, PagingOptions } from '../query/pages';
 import { checkKeySizes, UntypedQueryOptions, queryBinding, readOptions } from '../query/plan';
 import { OptionedRead, optionedRead, UntypedReadOptions } from '../query/read-options';
 import { EntityItem, keptOnly, toEntityItems } from '../query/results';
+import type { AccessModel, Table } from '../table/context';
 import { QueryCommand } from '../table/sdk';
 import { send } from '../table/send';
 
@@ -138,7 +138,7 @@ const NO_OPTIONS: PatternOptions = {};
  * pattern's entities and index as the whole model declares them (which the table then loads);
  * undefined without either.
  */
-function optioned(table: AccessTable<unknown>, pattern: PatternBase, options: UntypedReadOptions): OptionedRead | undefined {
+function optioned(table: Table<unknown>, pattern: PatternBase, options: UntypedReadOptions): OptionedRead | undefined {
   if (options.filter === undefined && options.attributes === undefined) return undefined;
   const { model } = table;
   const declared = model.patterns[pattern.name];
@@ -149,7 +149,7 @@ function optioned(table: AccessTable<unknown>, pattern: PatternBase, options: Un
 type Defaults = Pick<PatternModel, 'name' | 'order' | 'consistentRead'>;
 
 /** The checks a sliced read runs before it reads: options, key condition, key sizes, read options, and the cursor's position. */
-function prepare(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options: PatternOptions) {
+function prepare(table: Table<unknown>, pattern: SlicedPatternAccess, input: Input, options: PatternOptions) {
   const descending = readOptions(pattern as Defaults, pattern.slot, options);
   const condition = pattern.condition(table.access, input, pattern.name);
   checkKeySizes(pattern, pattern.slot, condition);
@@ -174,7 +174,7 @@ function prepare(table: AccessTable<unknown>, pattern: SlicedPatternAccess, inpu
  * (the index, the key condition, the order): everything queryPattern does before it sends. The
  * checks run in the order the generic query runs them: options, key condition, key sizes, cursor.
  */
-export function patternRequest(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options = NO_OPTIONS) {
+export function patternRequest(table: Table<unknown>, pattern: PatternAccess, input: Input, options = NO_OPTIONS) {
   const descending = readOptions(pattern as Defaults, pattern.slot, options);
   const condition = pattern.condition(table.access, input, pattern.name);
   // One partition: never a sharded index, so the key is the whole partition key value.
@@ -194,7 +194,7 @@ export function patternRequest(table: AccessTable<unknown>, pattern: PatternAcce
 }
 
 /** Runs an access pattern of one partition: one page of typed results, and a cursor when there may be more. */
-export async function queryPattern(table: AccessTable<unknown>, pattern: PatternAccess, input: Input, options?: PatternOptions): Page {
+export async function queryPattern(table: Table<unknown>, pattern: PatternAccess, input: Input, options?: PatternOptions): Page {
   const bound = patternRequest(table, pattern, input, options);
   const out = await send(table, () => table.dynamodb.send(new QueryCommand(bound.request)));
   let items: EntityItem[] = [];
@@ -216,7 +216,7 @@ export async function queryPattern(table: AccessTable<unknown>, pattern: Pattern
 }
 
 /** Runs a sharded, fetched or key-decoded access pattern through its slice reader. */
-export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPatternAccess, input: Input, options = NO_OPTIONS): Page {
+export async function readPattern(table: Table<unknown>, pattern: SlicedPatternAccess, input: Input, options = NO_OPTIONS): Page {
   const { plan, start, keep } = prepare(table, pattern, input, options);
   const page = await pattern.read(table, plan, input, start, pattern.name);
   const cursor = page.next === undefined ? undefined : encodeCursor(pattern.name, queryBinding(table.access, plan), page.next);
@@ -229,8 +229,8 @@ export async function readPattern(table: AccessTable<unknown>, pattern: SlicedPa
  * The pattern is looked up (`find`) when a page is read, so an unknown name rejects, as the runtime's does.
  */
 export function pagedQuery<P>(
-  table: AccessTable<unknown>, find: () => P, input: Input, options: PatternOptions = NO_OPTIONS,
-  read: (table: AccessTable<unknown>, pattern: P, input: Input, options: PatternOptions) => Page,
+  table: Table<unknown>, find: () => P, input: Input, options: PatternOptions = NO_OPTIONS,
+  read: (table: Table<unknown>, pattern: P, input: Input, options: PatternOptions) => Page,
 ): Paged<EntityItem> {
   return paged(async (cursor) => read(table, find(), input, cursor === options.cursor ? options : { ...options, cursor }), options);
 }

@@ -1,12 +1,13 @@
 // GetItem for a generated access module: the key checked and composed from the entity's table
 // slot, with the same errors and the same request as `getItem`.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { AccessModel, AccessTable, EntityAccess, tableKeyNames, tableKeyValue } from './table';
+import { EntityAccess, tableKeyNames, tableKeyValue } from './table';
 import { MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES } from '../../keys/encoding';
 import { partsSource } from '../../keys/template';
 import { fromItem } from '../attributes/marshall';
 import { checkedValue } from '../attributes/values';
 import type { GetItemOptions } from '../items/get-item';
+import type { AccessModel, Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { GetItemCommand } from '../table/sdk';
 import { send } from '../table/send';
@@ -34,7 +35,7 @@ export function entityKey(model: AccessModel, entity: EntityAccess, key: Readonl
 
 /** Reads an item of an entity by its table key; undefined when there is none. */
 export async function getEntity(
-  table: AccessTable<unknown>, entity: EntityAccess, key: Readonly<Record<string, unknown>>, options: GetItemOptions = {},
+  table: Table<unknown>, entity: EntityAccess, key: Readonly<Record<string, unknown>>, options: GetItemOptions = {},
 ): Promise<Record<string, unknown> | undefined> {
   const input = { TableName: table.tableName, Key: entityKey(table.access, entity, key), ConsistentRead: options.consistent ?? false };
   const out = await send(table, () => table.dynamodb.send(new GetItemCommand(input)));

@@ -7,7 +7,6 @@
 // reads and returns exactly what `query` does. The fan-out comes with the slice of a sharded
 // pattern only.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { AccessTable } from './table';
 import { partsSegments, TemplateParts } from '../../keys/template';
 import { IndexModel, PatternModel, TABLE_INDEX, TableModel } from '../../model/model';
 import type { FanOutState } from '../query/fanout';
@@ -17,7 +16,7 @@ import type { QueryPlan } from '../query/plan';
 import { readPartition } from '../query/read-index';
 import type { readShards } from '../query/read-index';
 import type { EntityItem } from '../query/results';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 
 /** An entity's key templates on one index, as their parts: the partition key's, then the sort key's. */
 export type SliceKeys = readonly [pk: TemplateParts, sk?: TemplateParts];
@@ -66,29 +65,29 @@ export type SlicePlan = Omit<QueryPlan, 'pattern' | 'index'> & {
 
 /** One page of a pattern read through its slice: typed results, and the position of the next page. */
 export type SliceReader = (
-  table: AccessTable<unknown>, plan: SlicePlan, input: Readonly<Record<string, unknown>>, position: unknown, name: string,
+  table: Table<unknown>, plan: SlicePlan, input: Readonly<Record<string, unknown>>, position: unknown, name: string,
 ) => Promise<{ items: EntityItem[]; next?: unknown }>;
 
 /** The reader of a pattern from its slice of the model. */
 export function sliceReader(slice: ModelSlice): SliceReader {
   // The table the runtime's operations read, built once per opened table (a container opens one).
-  const views = new WeakMap<AccessTable<unknown>, { context: TableContext<unknown>; index: IndexModel; pattern: PatternModel }>();
+  const views = new WeakMap<Table<unknown>, { sliced: Table<unknown>; index: IndexModel; pattern: PatternModel }>();
   return async (table, bound, input, position, name) => {
     let view = views.get(table);
     if (!view) views.set(table, view = viewOf(slice, table, bound.index, name));
-    const { context, index } = view;
+    const { sliced, index } = view;
     const pattern = bound.fetch === undefined ? view.pattern : { ...view.pattern, fetch: bound.fetch ? 'BATCH_GET' : 'NONE' };
     const plan = { ...bound, pattern, index } as QueryPlan;
-    const shards = index.shards && (slice.pinned ? slice.pinned.choose(context.model, plan, input) : everyShard(index.shards));
+    const shards = index.shards && (slice.pinned ? slice.pinned.choose(sliced.model, plan, input) : everyShard(index.shards));
     const page = shards
-      ? await slice.fanOut!(context, plan, shards, position as FanOutState | undefined)
-      : await readPartition(context, plan, position as Record<string, AttributeValue> | undefined);
-    return { items: await finishPage(context, plan, page.items), next: page.next };
+      ? await slice.fanOut!(sliced, plan, shards, position as FanOutState | undefined)
+      : await readPartition(sliced, plan, position as Record<string, AttributeValue> | undefined);
+    return { items: await finishPage(sliced, plan, page.items), next: page.next };
   };
 }
 
 /** The parts of a model, index and pattern that the fan-out, fetch and result decoding read, from a slice. */
-function viewOf(slice: ModelSlice, table: AccessTable<unknown>, slot: SlicePlan['index'], name: string) {
+function viewOf(slice: ModelSlice, table: Table<unknown>, slot: SlicePlan['index'], name: string) {
   const index = { ...slot, projection: slice.projection } as IndexModel;
   const template = (parts: TemplateParts | undefined) => parts && { segments: partsSegments(parts, table.access.delimiter) };
   const keys = (k: SliceKeys) => ({ pk: template(k[0]), sk: template(k[1]) });
@@ -115,6 +114,6 @@ function viewOf(slice: ModelSlice, table: AccessTable<unknown>, slot: SlicePlan[
     ...pinned && { sortKeyCondition: pinned.sortKeyCondition, pk: { attributes: pinned.pk }, sk: pinned.sk && { attributes: pinned.sk } },
   } as unknown as PatternModel;
   // The table's own fields, not a spread of it: that would read (and load) its whole model.
-  const { tableName, dynamodb, options, strip } = table;
-  return { context: { model, tableName, dynamodb, options, strip } as TableContext<unknown>, index, pattern };
+  const { access, tableName, dynamodb, options, strip } = table;
+  return { sliced: { model, access, tableName, dynamodb, options, strip } as Table<unknown>, index, pattern };
 }

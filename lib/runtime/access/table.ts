@@ -2,39 +2,27 @@
 // holds of the model: the table's key facts, and per entity and pattern only what its functions
 // read: each attribute's kind as the runtime object that checks it, each key template as its
 // literal text around one encoder per placeholder. A function carries its own slice, so a bundle
-// holds the model and the code of the functions it calls only. The table it opens is also the
-// runtime's: an operation of `cdk-single-table/runtime` that reads the whole model (updateItem,
-// scan, ...) loads it then, once, from the deployed model file or the `model` option.
+// holds the model and the code of the functions it calls only. The table it opens is the runtime's
+// `Table`: an operation of `cdk-single-table/runtime` that reads the whole model (updateItem, scan,
+// ...) loads it then, once, from the deployed model file or the `model` option. A generated
+// function takes any open table, and first checks that its model is the module's.
 import { composeParts, partsSource, TemplateParts } from '../../keys/template';
 import { MODEL_PATH_ENV } from '../../model/environment';
-import type { SingleTableManifest } from '../../model/manifest';
 import type { TableModel } from '../../model/model';
 import { checkSize, requiredKey } from '../attributes/item-keys';
 import type { AttributeSlot } from '../attributes/values';
-import type { TableContext } from '../table/context';
-import { OpenTableOptions, connect } from '../table/context';
+import { AccessModel, connect, OpenTableOptions, Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { deployedModel, loadModel } from '../table/load-model';
-
-/** The table-wide facts of a model that generated functions read; `localIndexesEnabled` only where it is true. */
-export type AccessModel = Pick<TableModel, 'fingerprint' | 'delimiter' | 'escapeChar' | 'typeAttribute' | 'keyAttributes'> & Partial<Pick<TableModel, 'localIndexesEnabled'>>;
-
-/**
- * A table opened by a generated access module (see `openAccess`): the runtime's table, whose
- * generated functions read `access`, and whose whole `model` is read only by the runtime's
- * operations, when they first ask for it.
- */
-export interface AccessTable<M = SingleTableManifest> extends TableContext<M> {
-  /** The table-wide facts of the model the generated functions read. */
-  readonly access: AccessModel;
-}
 
 /**
  * Opens the table of a generated access module: the table name, the SDK client, and the check
  * that the table was deployed from the manifest the module was generated from (its fingerprint
- * against the stack's SINGLE_TABLE_FINGERPRINT). Generated modules call it; handlers call theirs.
+ * against the stack's SINGLE_TABLE_FINGERPRINT). Its `access` is the module's, its whole `model`
+ * is read only by the runtime's operations, when they first ask for it. Generated modules call
+ * it; handlers call theirs.
  */
-export function openAccess<M>(access: AccessModel, options: OpenTableOptions = {}): AccessTable<M> {
+export function openAccess<M>(access: AccessModel, options: OpenTableOptions<unknown> = {}): Table<M> {
   let model: TableModel | undefined;
   return {
     access,
@@ -51,14 +39,24 @@ export function openAccess<M>(access: AccessModel, options: OpenTableOptions = {
  * The whole model, for the runtime's operations: the one the stack deployed (SINGLE_TABLE_MODEL), or
  * the `model` option. Throws MANIFEST_MISMATCH when it was compiled from another manifest than the module.
  */
-function wholeModel(access: AccessModel, options: OpenTableOptions): TableModel {
+function wholeModel(access: AccessModel, options: OpenTableOptions<unknown>): TableModel {
   const model = options.model === undefined ? deployedModel() : loadModel(options.model);
-  if (model.fingerprint !== access.fingerprint) {
-    const source = options.model === undefined ? `the model the stack deployed (${MODEL_PATH_ENV})` : 'the `model` option';
-    throw new SingleTableError('MANIFEST_MISMATCH', `this access module was generated from manifest ${access.fingerprint}, ${source} was compiled from manifest ${
-      model.fingerprint}; generate both from the same manifest (\`single-table generate --access\`)`);
-  }
+  checkModuleTable({ access: model }, access.fingerprint, options.model === undefined ? `the model the stack deployed (${MODEL_PATH_ENV})` : 'the `model` option');
   return model;
+}
+
+/**
+ * Checks, before a generated function reads the table or sends anything, that the table was
+ * opened with a model of the manifest its module was generated from (`fingerprint`, the module's
+ * FINGERPRINT): a table the runtime's `openTable` opened with another model, or another module's,
+ * is refused with MANIFEST_MISMATCH. `what` names the model in the message.
+ */
+export function checkModuleTable(table: Pick<Table<unknown>, 'access'>, fingerprint: string, what = 'the model the table was opened with'): void {
+  const compiled = table.access.fingerprint;
+  if (compiled !== fingerprint) {
+    throw new SingleTableError('MANIFEST_MISMATCH', `this access module was generated from manifest ${fingerprint}, ${what} was compiled from manifest ${
+      compiled}; generate both from the same manifest (\`single-table generate --access\`)`);
+  }
 }
 
 /** One key of an index slot: the key attribute and its template's parts, e.g. `['PK', ['CUSTOMER#', 'username', stringSegment, '']]`. */

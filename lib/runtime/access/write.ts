@@ -1,13 +1,13 @@
 // PutItem for a generated access module: the item its entity's item builder stores (./build.ts),
 // with the same errors and the same request as `putItem`.
 import type { AttributeValue, PutItemCommandInput } from '@aws-sdk/client-dynamodb';
-import type { AccessTable } from './table';
 import { valuesText } from '../attributes/values';
 import { madeByWhere } from '../expressions/made-by-where';
 import type { ItemCollectionListener, WritingTable } from '../items/item-collections';
 import type { PutItemOptions } from '../items/put-item';
 import { putCondition, PutMode } from '../items/requests';
 import { writeFailure } from '../items/write-failure';
+import type { Table } from '../table/context';
 import { ConditionFailedError } from '../table/errors';
 import { PutItemCommand } from '../table/sdk';
 import { sendWrite } from '../table/send';
@@ -33,14 +33,14 @@ export interface ItemPut {
  * The PutItem request of a whole item, checked: what putWith sends (less the item collection
  * metrics a table with LSIs asks for).
  */
-export function itemPutRequest(table: Pick<AccessTable<unknown>, 'tableName'>, put: ItemPut, item: unknown, mode: PutMode = 'upsert'): PutItemCommandInput {
+export function itemPutRequest(table: Pick<Table<unknown>, 'tableName'>, put: ItemPut, item: unknown, mode: PutMode = 'upsert'): PutItemCommandInput {
   const input: PutItemCommandInput = { TableName: table.tableName, Item: put.item(item) };
   if (mode !== 'upsert') Object.assign(input, putCondition(put.partitionKey, put.name, mode));
   return input;
 }
 
 /** What the item collection listener reads of a generated module's table: its slice of the model, not the whole one. */
-const writing = new WeakMap<AccessTable<unknown>, WritingTable>();
+const writing = new WeakMap<Table<unknown>, WritingTable>();
 
 /**
  * Writes a whole item with an entity's item builder. Generated modules pass `collections`
@@ -49,7 +49,7 @@ const writing = new WeakMap<AccessTable<unknown>, WritingTable>();
  * declares it, which the table then loads.
  */
 export async function putWith(
-  table: AccessTable<unknown>, put: ItemPut, item: unknown, options: PutItemOptions = {},
+  table: Table<unknown>, put: ItemPut, item: unknown, options: PutItemOptions = {},
   collections?: (table: WritingTable) => ItemCollectionListener | undefined,
 ): Promise<void> {
   const { mode = 'upsert', condition } = options;

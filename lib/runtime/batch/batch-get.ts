@@ -6,7 +6,7 @@ import { TABLE_INDEX } from '../../model/model';
 import { entityOf } from '../attributes/values';
 import { keyFromInput } from '../items/requests';
 import { toItem } from '../query/results';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import type { BatchGetRequest } from '../types';
 
 type Item = Record<string, AttributeValue>;
@@ -19,7 +19,7 @@ export interface BatchGetOptions {
 
 /** Reads many items; results in request order, undefined where there is none. */
 export async function batchGet<M>(
-  table: TableContext<M>,
+  table: Table<M>,
   requests: readonly BatchGetRequest<M>[],
   options: BatchGetOptions = {},
 ): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]> {

@@ -6,12 +6,12 @@ import { tableKeyNames } from '../attributes/item-keys';
 import { entityOf, valuesText } from '../attributes/values';
 import { collectionsOf } from '../items/item-collections';
 import { itemToWrite, keyFromInput } from '../items/requests';
-import { maintainedFor, TableContext } from '../table/context';
+import { maintainedFor, Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import type { BatchWriteRequest } from '../types';
 
 /** Writes many puts and deletes; a request DynamoDB never processes fails the call with UnprocessedError naming it. */
-export async function batchWrite<M>(table: TableContext<M>, requests: readonly BatchWriteRequest<M>[]): Promise<void> {
+export async function batchWrite<M>(table: Table<M>, requests: readonly BatchWriteRequest<M>[]): Promise<void> {
   const { model, tableName } = table;
   const { partitionKey: pk, sortKey } = model.indexes[TABLE_INDEX];
   const writeId = (w: WriteRequest) => keyId((w.PutRequest?.Item ?? w.DeleteRequest?.Key) as Record<string, AttributeValue>, pk, sortKey!);

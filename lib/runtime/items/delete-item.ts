@@ -6,7 +6,7 @@ import { writeFailure } from './write-failure';
 import type { EntityName, ItemOf, ResultItemOf } from '../../model/infer';
 import type { Where } from '../expressions/where';
 import { toItem } from '../query/results';
-import { maintainedFor, TableContext } from '../table/context';
+import { maintainedFor, Table } from '../table/context';
 import { DeleteItemCommand } from '../table/sdk';
 import { sendWrite } from '../table/send';
 import type { KeyOf } from '../types';
@@ -23,7 +23,7 @@ export interface DeleteItemOptions<Item = Record<string, unknown>> {
 
 /** Deletes an item; returns what it held, undefined when there was none. */
 export async function deleteItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: DeleteItemOptions<ItemOf<M, E>> = {},
+  table: Table<M>, entity: E, key: KeyOf<M, E>, options: DeleteItemOptions<ItemOf<M, E>> = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
   const maintained = maintainedFor(table, entity);
   // An entity with unique values frees them with their guard items, in a transaction.

@@ -2,7 +2,7 @@
 import { buildGet } from './requests';
 import type { EntityName, ResultItemOf } from '../../model/infer';
 import { toItem } from '../query/results';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import { GetItemCommand } from '../table/sdk';
 import { send } from '../table/send';
 import type { KeyOf } from '../types';
@@ -15,7 +15,7 @@ export interface GetItemOptions {
 
 /** Reads an item by its table key; undefined when there is none. */
 export async function getItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, key: KeyOf<M, E>, options: GetItemOptions = {},
+  table: Table<M>, entity: E, key: KeyOf<M, E>, options: GetItemOptions = {},
 ): Promise<ResultItemOf<M, E> | undefined> {
   const input = buildGet(table.model, table.tableName, entity, key, options.consistent);
   const out = await send(table, () => table.dynamodb.send(new GetItemCommand(input)));

@@ -7,7 +7,7 @@
 import type { ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
 import { ITEM_COLLECTION_DIMENSION, ITEM_COLLECTION_LIMIT_GB, ITEM_COLLECTION_METRIC, ITEM_COLLECTION_NAMESPACE, ITEM_COLLECTION_WARNING_GB } from '../../model/metrics';
 import type { TableModel } from '../../model/model';
-import type { ItemCollectionReporting, TableContext } from '../table/context';
+import type { ItemCollectionReporting, Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 
 /** Where the lines go: console in Lambda (stdout is the log stream). */
@@ -26,8 +26,8 @@ export type ItemCollectionListener = (metrics: readonly ItemCollectionMetrics[])
 // this module.
 const listeners = new WeakMap<WritingTable, ItemCollectionListener | null>();
 
-/** What the listener is made from: a TableContext, or a generated access module's table. */
-export type WritingTable = Pick<TableContext<unknown>, 'tableName' | 'options'> & { readonly model: Partial<Pick<TableModel, 'localIndexesEnabled'>> };
+/** What the listener is made from: a Table, or a generated access module's table. */
+export type WritingTable = Pick<Table<unknown>, 'tableName' | 'options'> & { readonly model: Partial<Pick<TableModel, 'localIndexesEnabled'>> };
 
 /** The listener of a table's writes (see `itemCollectionListener`), made once per table. */
 export function collectionsOf(table: WritingTable): ItemCollectionListener | undefined {

@@ -5,7 +5,7 @@ import { buildPut, PutMode } from './requests';
 import { writeFailure } from './write-failure';
 import type { EntityName, ItemOf } from '../../model/infer';
 import type { Where } from '../expressions/where';
-import { maintainedFor, TableContext } from '../table/context';
+import { maintainedFor, Table } from '../table/context';
 import { PutItemCommand } from '../table/sdk';
 import { sendWrite } from '../table/send';
 
@@ -19,7 +19,7 @@ export interface PutItemOptions<Item = Record<string, unknown>> {
 
 /** Writes a whole item. */
 export async function putItem<M, E extends EntityName<M>>(
-  table: TableContext<M>, entity: E, item: ItemOf<M, E>, { mode, condition }: PutItemOptions<ItemOf<M, E>> = {},
+  table: Table<M>, entity: E, item: ItemOf<M, E>, { mode, condition }: PutItemOptions<ItemOf<M, E>> = {},
 ): Promise<void> {
   const maintained = maintainedFor(table, entity);
   // An entity with unique values writes them with their guard items, in a transaction.

@@ -16,7 +16,7 @@ import { TABLE_INDEX } from '../../model/model';
 import { attributeOf, attributeValue } from '../attributes/values';
 import { decodeStreamRecord } from '../streams/decode-stream';
 import { expiredByTtl, imageValues, StreamEventInput } from '../streams/stream-record';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { TransactWriteItemsCommand } from '../table/sdk';
 import { sendTransaction, TransactionCanceledError } from '../transact/send';
@@ -63,7 +63,7 @@ export interface ReleaseResult {
  * OLD_IMAGE or NEW_AND_OLD_IMAGES).
  */
 export async function releaseUniqueValues<M>(
-  table: TableContext<M>, event: StreamEventInput, options: ReleaseUniqueValuesOptions = {},
+  table: Table<M>, event: StreamEventInput, options: ReleaseUniqueValuesOptions = {},
 ): Promise<ReleaseResult> {
   const { model } = table;
   const pk = model.indexes[TABLE_INDEX].partitionKey;

@@ -9,7 +9,7 @@ import { buildDelete, buildPut } from './requests';
 import { buildUpdate, touchedByOperator } from './update';
 import { writeFailure } from './write-failure';
 import type { Where } from '../expressions/where';
-import type { ConditionalWriteInput, TableContext, UniqueWriteOptions } from '../table/context';
+import type { ConditionalWriteInput, Table, UniqueWriteOptions } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { TransactionCanceledError } from '../transact/send';
 import { transactWrite } from '../transact/transact-write';
@@ -23,7 +23,7 @@ type Values = Record<string, unknown>;
  * computes the value), or `readMissing` with a change of a unique value.
  */
 export function uniqueWrite(
-  table: TableContext<unknown>, op: 'put' | 'update' | 'delete', entity: string, values: Values, options: UniqueWriteOptions,
+  table: Table<unknown>, op: 'put' | 'update' | 'delete', entity: string, values: Values, options: UniqueWriteOptions,
 ): Promise<unknown> | undefined {
   const unique = table.model.entities[entity]?.unique ?? [];
   if (op === 'update') {
@@ -45,11 +45,11 @@ export function uniqueWrite(
 }
 
 const writers = {
-  put: async (table: TableContext<unknown>, entity: string, item: Values, options: UniqueWriteOptions): Promise<void> => {
+  put: async (table: Table<unknown>, entity: string, item: Values, options: UniqueWriteOptions): Promise<void> => {
     await alone(table, { type: 'put', entity, item, mode: options.mode, condition: options.condition },
       (condition) => buildPut(table.model, table.tableName, entity, item, options.mode as never, condition, table.maintained), item);
   },
-  update: async (table: TableContext<unknown>, entity: string, changes: Values, options: UniqueWriteOptions) => {
+  update: async (table: Table<unknown>, entity: string, changes: Values, options: UniqueWriteOptions) => {
     const { add, append, prepend, deleteFromSet, setIfMissing } = options;
     const operators = { add, append, prepend, deleteFromSet, setIfMissing };
     await alone(table, { type: 'update', entity, changes, remove: options.remove, condition: options.condition, ...operators },
@@ -57,10 +57,10 @@ const writers = {
         { operators, maintained: table.maintained, condition }),
       changes);
     // A transaction returns no item: read it as the update left it.
-    return (await getItem(table as TableContext<never>, entity as never, keyOf(table, entity, changes) as never, { consistent: true }))!;
+    return (await getItem(table as Table<never>, entity as never, keyOf(table, entity, changes) as never, { consistent: true }))!;
   },
-  delete: async (table: TableContext<unknown>, entity: string, key: Values, options: UniqueWriteOptions) => {
-    const before = await getItem(table as TableContext<never>, entity as never, key as never, { consistent: true });
+  delete: async (table: Table<unknown>, entity: string, key: Values, options: UniqueWriteOptions) => {
+    const before = await getItem(table as Table<never>, entity as never, key as never, { consistent: true });
     const { mustExist, version } = options;
     await alone(table, { type: 'delete', entity, key, mustExist, version, condition: options.condition },
       (condition) => buildDelete(table.model, table.tableName, entity, key, mustExist, condition, version, table.maintained), key);
@@ -68,7 +68,7 @@ const writers = {
   },
 };
 
-function keyOf(table: TableContext<unknown>, entity: string, values: Values): Values {
+function keyOf(table: Table<unknown>, entity: string, values: Values): Values {
   const keys = table.model.entities[entity].keys.table;
   return Object.fromEntries([...keys.pk.attributes, ...keys.sk!.attributes].map((n) => [n, values[n]]));
 }
@@ -81,10 +81,10 @@ function keyOf(table: TableContext<unknown>, entity: string, values: Values): Va
  * transaction's own error, after its retries.
  */
 async function alone(
-  table: TableContext<unknown>, action: Values, singleInput: (condition?: Where<unknown>) => ConditionalWriteInput, values: Values,
+  table: Table<unknown>, action: Values, singleInput: (condition?: Where<unknown>) => ConditionalWriteInput, values: Values,
 ): Promise<void> {
   try {
-    await transactWrite(table as TableContext<never>, [action as never]);
+    await transactWrite(table as Table<never>, [action as never]);
   } catch (error) {
     if (!(error instanceof TransactionCanceledError) || error.code !== 'TRANSACTION_CANCELLED') throw error;
     // The item's own condition failed (a create of an existing item may also find its own value taken).

@@ -7,7 +7,7 @@ import type { UpdateOperators } from './update-options';
 import { writeFailure } from './write-failure';
 import type { EntityName, ItemOf, ResultItemOf } from '../../model/infer';
 import { toItem } from '../query/results';
-import { maintainedFor, TableContext } from '../table/context';
+import { maintainedFor, Table } from '../table/context';
 import { GetItemCommand, UpdateItemCommand } from '../table/sdk';
 import { send, sendWrite } from '../table/send';
 import type { KeyOf, UpdateItemOptions } from '../types';
@@ -17,7 +17,7 @@ import type { KeyOf, UpdateItemOptions } from '../types';
  * `append`, `prepend`, `deleteFromSet`, `setIfMissing`); returns the item as it is now.
  */
 export async function updateItem<M, E extends EntityName<M>>(
-  table: TableContext<M>,
+  table: Table<M>,
   entity: E,
   changes: KeyOf<M, E> & Partial<ItemOf<M, E>>,
   options: UpdateItemOptions<M, E> = {},

@@ -11,7 +11,7 @@ import { tableKeyNames } from '../attributes/item-keys';
 import { fromItem } from '../attributes/marshall';
 import { valuesText } from '../attributes/values';
 import type { Where } from '../expressions/where';
-import type { ConditionalWriteInput, TableContext } from '../table/context';
+import type { ConditionalWriteInput, Table } from '../table/context';
 import { ConditionFailedError } from '../table/errors';
 
 /**
@@ -21,7 +21,7 @@ import { ConditionFailedError } from '../table/errors';
  * words its own failure) apart from the item's existence.
  */
 export function writeFailure(
-  table: TableContext<unknown>, entityName: string, input: ConditionalWriteInput, values: Readonly<Record<string, unknown>>,
+  table: Table<unknown>, entityName: string, input: ConditionalWriteInput, values: Readonly<Record<string, unknown>>,
   error: { Item?: Record<string, AttributeValue> }, condition?: Where<unknown>,
 ): ConditionFailedError {
   const entity = table.model.entities[entityName];

@@ -3,12 +3,12 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { TABLE_INDEX } from '../../model/model';
 import { batchGetItems, BatchEntry, keyId } from '../batch/send-batches';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 
 type Item = Record<string, AttributeValue>;
 
 /** The table items of `entries`, in their order; an entry whose item was deleted since the index was read has none. */
-export async function fetchItems(table: TableContext<unknown>, entries: Item[]): Promise<Item[]> {
+export async function fetchItems(table: Table<unknown>, entries: Item[]): Promise<Item[]> {
   if (entries.length === 0) return entries;
   const { partitionKey: pk, sortKey } = table.model.indexes[TABLE_INDEX];
   const sk = sortKey!;

@@ -4,11 +4,11 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { fetchItems } from './fetch-items';
 import type { QueryPlan } from './plan';
 import { EntityItem, toEntityItems } from './results';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 
 /** Typed results of the index entries a page read, in their order. */
 export async function finishPage(
-  table: TableContext<unknown>,
+  table: Table<unknown>,
   plan: QueryPlan,
   entries: Record<string, AttributeValue>[],
 ): Promise<EntityItem[]> {

@@ -5,11 +5,11 @@ import { planQuery, UntypedQueryOptions } from './plan';
 import { optionedRead, UntypedReadOptions } from './read-options';
 import { EntityItem, keptOnly } from './results';
 import { FetchMode } from '../../model/model';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 
 /** `patternPage` with `filter` and `attributes` applied; a bad option rejects, as every failure of a query does. */
 export async function optionedPage(
-  table: TableContext<unknown>, patternName: string, input: Readonly<Record<string, unknown>>, options: UntypedQueryOptions & UntypedReadOptions,
+  table: Table<unknown>, patternName: string, input: Readonly<Record<string, unknown>>, options: UntypedQueryOptions & UntypedReadOptions,
   read: IndexReader,
 ): Promise<{ items: EntityItem[]; cursor?: string }> {
   const plan = planQuery(table.model, patternName, input, options);

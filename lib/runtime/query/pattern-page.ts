@@ -7,7 +7,7 @@ import { decodeCursor, encodeCursor } from './cursor';
 import { finishPage } from './finish-page';
 import { planQuery, UntypedQueryOptions, QueryPlan, queryBinding } from './plan';
 import type { EntityItem } from './results';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 
 type Item = Record<string, AttributeValue>;
 
@@ -19,7 +19,7 @@ export interface IndexPage {
 
 /** Reads one page of a planned query from `position` (a cursor's, or undefined for the first page). */
 export type IndexReader = (
-  table: TableContext<unknown>, plan: QueryPlan, input: Readonly<Record<string, unknown>>, position: unknown,
+  table: Table<unknown>, plan: QueryPlan, input: Readonly<Record<string, unknown>>, position: unknown,
 ) => Promise<IndexPage>;
 
 /**
@@ -27,7 +27,7 @@ export type IndexReader = (
  * plan defaults to the pattern's own; its pattern's fetch mode says whether entries are fetched.
  */
 export async function patternPage(
-  table: TableContext<unknown>,
+  table: Table<unknown>,
   patternName: string,
   input: Readonly<Record<string, unknown>>,
   options: UntypedQueryOptions,

@@ -4,7 +4,7 @@
 // an `await` reads, and iteration reads them all (./pages.ts).
 import { paged, Paged } from './pages';
 import type { PatternEntities, PatternInput, PatternName } from '../../model/infer';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import type { AttributeNameOf, QueryOptions, SelectedItem } from '../types';
 import { optionedPage } from './optioned-page';
 import { patternPage } from './pattern-page';
@@ -15,7 +15,7 @@ import { readAnyPattern } from './read-index';
  * be more), or iterate it with `for await` for every page.
  */
 export function query<M, P extends PatternName<M>, A extends AttributeNameOf<M, PatternEntities<M, P>> = never>(
-  table: TableContext<M>,
+  table: Table<M>,
   pattern: P,
   input: PatternInput<M, P>,
   options: QueryOptions<M, P, A> = {},

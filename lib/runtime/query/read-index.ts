@@ -8,7 +8,7 @@ import type { IndexPage, IndexReader } from './pattern-page';
 import { buildQueryInput, QueryPlan, shardQueryInput } from './plan';
 import { shardedKey } from '../../keys/shard';
 import { TABLE_INDEX } from '../../model/model';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import { QueryCommand } from '../table/sdk';
 import { send } from '../table/send';
 
@@ -19,7 +19,7 @@ export const readAnyPattern: IndexReader = (t, plan, values, position) => plan.i
 
 /** One fan-out page over `shards` (also the reader of a generated access module's sharded patterns). */
 export async function readShards(
-  table: TableContext<unknown>, plan: QueryPlan, shards: number[], state: FanOutState | undefined,
+  table: Table<unknown>, plan: QueryPlan, shards: number[], state: FanOutState | undefined,
 ): Promise<IndexPage> {
   const { model } = table;
   const { index, condition } = plan;
@@ -52,13 +52,13 @@ export async function readShards(
 
 /** One Query request: the page and DynamoDB's LastEvaluatedKey. */
 export async function readPartition(
-  table: TableContext<unknown>, plan: QueryPlan, start: Record<string, AttributeValue> | undefined,
+  table: Table<unknown>, plan: QueryPlan, start: Record<string, AttributeValue> | undefined,
 ): Promise<IndexPage> {
   const out = await sendQuery(table, buildQueryInput(table.model, table.tableName, plan, plan.condition.pk, start));
   return { items: out.Items ?? [], next: out.LastEvaluatedKey };
 }
 
 /** Sends one Query request (the fan-out's shard queries too). */
-export function sendQuery(table: TableContext<unknown>, input: QueryCommandInput): Promise<QueryCommandOutput> {
+export function sendQuery(table: Table<unknown>, input: QueryCommandInput): Promise<QueryCommandOutput> {
   return send(table, () => table.dynamodb.send(new QueryCommand(input)));
 }

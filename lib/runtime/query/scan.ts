@@ -9,7 +9,7 @@ import { EntityItem, keptOnly, ResultShape, toEntityItems } from './results';
 import type { EntityName } from '../../model/infer';
 import { TABLE_INDEX, TableModel } from '../../model/model';
 import { entityOf } from '../attributes/values';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { ScanCommand } from '../table/sdk';
 import { send } from '../table/send';
@@ -50,14 +50,14 @@ const CURSOR_NAME = 'scan';
  * while some segment has more), or iterate it with `for await` for every page.
  */
 export function scan<M, E extends EntityName<M> = EntityName<M>, A extends AttributeNameOf<M, E> = never>(
-  table: TableContext<M>,
+  table: Table<M>,
   options: ScanOptions<M, E, A> = {},
 ): Paged<SelectedItem<M, E, A>> {
   return paged((cursor) => scanPage(table, cursor === options.cursor ? options : { ...options, cursor }), options) as never;
 }
 
 /** One page of a scan from `options.cursor`. */
-async function scanPage(table: TableContext<unknown>, options: ScanOptions): Promise<QueryPage<EntityItem>> {
+async function scanPage(table: Table<unknown>, options: ScanOptions): Promise<QueryPage<EntityItem>> {
   const plan = planScan(table.model, table.tableName, options as never);
   const binding = JSON.stringify([options.segments, options.segment, table.model.fingerprint]);
   const position = options.cursor === undefined

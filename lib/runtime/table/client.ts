@@ -1,12 +1,10 @@
 // `createClient`: every operation bound to one table, for scripts and tests. It holds every
 // operation, so a Lambda bundled with it carries all of them; handlers open the table with
-// `openTable` and import the functions they call instead. Given a manifest rather than a compiled
-// model file, it resolves the manifest at start (no validation rules: `single-table check` and the
-// synth validate it).
-import { contextOf, OpenTableOptions, TableContext } from './context';
+// `openTable` and import the functions they call instead. Like `openTable`, it reads a compiled
+// model file, never a manifest: tests and scripts that start from one compile it in-process with
+// `compileModelFile` (`cdk-single-table/testing`).
+import { OpenTableOptions, Table, tableOf } from './context';
 import { deployedModel, loadModel } from './load-model';
-import { resolveModel } from '../../manifest/resolve';
-import { isModelDocument, ModelFile } from '../../model/format';
 import type { EntityName, ItemOf, PatternEntities, PatternInput, PatternName, ResultItemOf, TaggedItem } from '../../model/infer';
 import type { SingleTableManifest } from '../../model/manifest';
 import { batchGet } from '../batch/batch-get';
@@ -35,21 +33,17 @@ import { transactWrite } from '../transact/transact-write';
 import type { TransactWriteOptions } from '../transact/transact-write';
 import type { AttributeNameOf, BatchGetRequest, BatchWriteRequest, KeyOf, QueryOptions, SelectedItem, TransactWriteAction, UpdateItemOptions } from '../types';
 
-/** Options of `createClient`: those of `openTable`, and a manifest may stand for the model. */
-export interface CreateClientOptions<M extends SingleTableManifest = SingleTableManifest> extends Omit<OpenTableOptions, 'model' | 'maintainedWrites'> {
-  /**
-   * The manifest (typed when it comes from `defineManifest`), or a compiled model file (then give
-   * the manifest's type: `createClient<typeof manifest>({ model })`).
-   * @default - the model the stack deployed, as `openTable` reads it
-   */
-  readonly model?: M | ModelFile;
-}
+/**
+ * Options of `createClient`: those of `openTable` but `maintainedWrites`, which it passes itself. A
+ * `model` from `compileModelFile(manifest)` types the client; a `.model.json` import needs the
+ * manifest's type given: `createClient<typeof manifest>({ model })`.
+ */
+export type CreateClientOptions<M extends SingleTableManifest = SingleTableManifest> = Omit<OpenTableOptions<M>, 'maintainedWrites'>;
 
 /** Every operation bound to one table (see `SingleTableClient`); it keeps versions, timestamps and unique values itself. */
 export function createClient<M extends SingleTableManifest = SingleTableManifest>(options: CreateClientOptions<M> = {}): SingleTableClient<M> {
   const source = options.model;
-  const model = source === undefined ? deployedModel() : isModelDocument(source) ? loadModel(source) : resolveModel(source as SingleTableManifest);
-  const table = contextOf<M>(model, { ...options, model: undefined, maintainedWrites }, source !== undefined);
+  const table = tableOf<M>(source === undefined ? deployedModel() : loadModel(source), { ...options, maintainedWrites }, source !== undefined);
   collectionsOf(table); // checks the itemCollections option now, not at the first write
   const t = table as never;
   return {
@@ -75,7 +69,7 @@ export function createClient<M extends SingleTableManifest = SingleTableManifest
  */
 export interface SingleTableClient<M> {
   /** The table the operations run on (pass it to the functions too). */
-  readonly table: TableContext<M>;
+  readonly table: Table<M>;
   /** See `putItem`. */
   putItem<E extends EntityName<M>>(entity: E, item: ItemOf<M, E>, options?: PutItemOptions<ItemOf<M, E>>): Promise<void>;
   /** See `getItem`. */

@@ -1,5 +1,5 @@
-// The context every operation takes: the model, the table name, the SDK client and the options.
-// Built once per container, at cold start, from the compiled model file; the operations
+// The open table every operation takes: the model, the table name, the SDK client and the options.
+// Opened once per container, at cold start, from the compiled model file; the operations
 // (items/, query/, batch/, transact/, streams/) are plain functions over it, so a handler's
 // bundle holds only those it calls. The types of the options live here too, with the contract of
 // the maintained-write hooks an option carries, so the writes that implement them import this
@@ -18,14 +18,15 @@ import type { UpdateOperators, UntypedUpdateItemOptions } from '../items/update-
 
 type Values = Readonly<Record<string, unknown>>;
 
-/** Options of `openTable` (and of `createClient`). */
-export interface OpenTableOptions {
+/** Options of `openTable` (and of `createClient`); `M` is the manifest's type, which a typed `model` carries. */
+export interface OpenTableOptions<M = SingleTableManifest> {
   /**
-   * The compiled model, for tests and scripts (a `.model.json` that `single-table generate` writes);
-   * checked against SINGLE_TABLE_FINGERPRINT when that is set.
+   * The compiled model, for tests and scripts (a `.model.json` that `single-table generate` writes,
+   * or `compileModelFile(manifest)` of `cdk-single-table/testing`, which also carries the manifest's
+   * type); checked against SINGLE_TABLE_FINGERPRINT when that is set.
    * @default - the model the stack deployed, from the file SINGLE_TABLE_MODEL names (`SingleTable.connect` sets it)
    */
-  readonly model?: ModelFile;
+  readonly model?: ModelFile<M>;
   /** The SDK client. @default - a new DynamoDBClient with the environment's region and credentials */
   readonly client?: DynamoDBClient;
   /** The table name. @default - the TABLE_NAME environment variable */
@@ -45,20 +46,28 @@ export interface OpenTableOptions {
   readonly maintainedWrites?: MaintainedWrites;
 }
 
+/** The table-wide facts of a model that generated functions read; `localIndexesEnabled` only where it is true. */
+export type AccessModel = Pick<TableModel, 'fingerprint' | 'delimiter' | 'escapeChar' | 'typeAttribute' | 'keyAttributes'> & Partial<Pick<TableModel, 'localIndexesEnabled'>>;
+
 /**
- * One table as the operations see it. `M` is the manifest's type (`typeof manifest` of a
- * `defineManifest` literal): it types entity names, items and pattern inputs, and costs nothing
- * at run time.
+ * An open table, as `openTable` (the runtime's, or a generated access module's) returns it and
+ * every operation takes it. `M` is the manifest's type (`typeof manifest` of a `defineManifest`
+ * literal): it types entity names, items and pattern inputs, and costs nothing at run time.
  */
-export interface TableContext<M = SingleTableManifest> {
-  /** The compiled model. */
+export interface Table<M = SingleTableManifest> {
+  /** The compiled model (a generated module's table loads it when a runtime operation first reads it). */
   readonly model: TableModel;
+  /**
+   * The model's table-wide facts, among them the fingerprint of its manifest: what a generated
+   * module's functions read, after checking that fingerprint against their module's.
+   */
+  readonly access: AccessModel;
   /** The table it reads and writes. */
   readonly tableName: string;
   /** The SDK client it sends with. */
   readonly dynamodb: DynamoDBClient;
   /** The options it was opened with. */
-  readonly options: OpenTableOptions;
+  readonly options: OpenTableOptions<unknown>;
   /** Attributes results leave out: key attributes and the type attribute (storage details). */
   readonly strip: ReadonlySet<string>;
   /** The hooks of versioned, timestamped and unique entities' writes (`maintainedWrites`); set whenever the model has such an entity. */
@@ -76,18 +85,19 @@ export interface TableContext<M = SingleTableManifest> {
  *     import type { manifest } from './manifest';
  *     const table = openTable<typeof manifest>();
  */
-export function openTable<M = SingleTableManifest>(options: OpenTableOptions = {}): TableContext<M> {
+export function openTable<M = SingleTableManifest>(options: OpenTableOptions<M> = {}): Table<M> {
   const { model } = options;
-  return contextOf<M>(model === undefined ? deployedModel() : loadModel(model), options, model !== undefined);
+  return tableOf<M>(model === undefined ? deployedModel() : loadModel(model), options, model !== undefined);
 }
 
 /**
- * The context of a loaded model: table name, SDK client, and the maintained-write hooks when given;
+ * The table of a loaded model: table name, SDK client, and the maintained-write hooks when given;
  * a model the code carries (`carried`) is checked against the deployed manifest's fingerprint.
  */
-export function contextOf<M>(model: TableModel, options: OpenTableOptions, carried: boolean): TableContext<M> {
+export function tableOf<M>(model: TableModel, options: OpenTableOptions<unknown>, carried: boolean): Table<M> {
   return {
     model,
+    access: model,
     ...connect(carried ? model.fingerprint : undefined, options),
     strip: new Set([...writtenKeyAttributes(model), model.typeAttribute]),
     maintained: options.maintainedWrites,
@@ -101,7 +111,7 @@ export function contextOf<M>(model: TableModel, options: OpenTableOptions, carri
  * twice). Checked by the writes, not by openTable, so a handler that only reads such entities
  * carries none of their code.
  */
-export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'maintained'>, entityName: string): MaintainedWrites | undefined {
+export function maintainedFor(table: Pick<Table<unknown>, 'model' | 'maintained'>, entityName: string): MaintainedWrites | undefined {
   // What the entity keeps: none for a plain entity (or an unknown one, which the write refuses by name).
   const { version, timestamps, unique }: Partial<EntityModel> = table.model.entities[entityName] ?? {};
   const kept = [version && `version ${version}`, timestamps && 'timestamps', unique && `unique ${unique}`].filter(Boolean);
@@ -112,8 +122,8 @@ export function maintainedFor(table: Pick<TableContext<unknown>, 'model' | 'main
   return table.maintained;
 }
 
-/** What every context holds besides its model: the table name, the SDK client and the options, once the fingerprint (if any) is checked. */
-export function connect(fingerprint: string | undefined, options: OpenTableOptions): Pick<TableContext, 'tableName' | 'dynamodb' | 'options'> {
+/** What every table holds besides its model: the table name, the SDK client and the options, once the fingerprint (if any) is checked. */
+export function connect(fingerprint: string | undefined, options: OpenTableOptions<unknown>): Pick<Table, 'tableName' | 'dynamodb' | 'options'> {
   const tableName = options.tableName ?? process.env[TABLE_NAME_ENV];
   if (!tableName) throw new SingleTableError('TABLE_NAME_MISSING', `pass \`tableName\` in the options or set the ${TABLE_NAME_ENV} environment variable`);
   if (fingerprint !== undefined) checkFingerprint(fingerprint);
@@ -201,7 +211,7 @@ export interface MaintainedWrites extends VersionTimestampHooks {
 
 /** The write of an entity with unique attributes (items/unique-write.ts), as the hooks hold it. */
 export type UniqueWrite = (
-  table: TableContext<unknown>, op: 'put' | 'update' | 'delete', entity: string, values: Record<string, unknown>, options: UniqueWriteOptions,
+  table: Table<unknown>, op: 'put' | 'update' | 'delete', entity: string, values: Record<string, unknown>, options: UniqueWriteOptions,
 ) => Promise<unknown> | undefined;
 
 /** The hooks of the version and timestamps an entity keeps; transactions take them themselves. */

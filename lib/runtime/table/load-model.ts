@@ -10,10 +10,10 @@ import { ModelDocument, modelDocumentProblem } from '../../model/format';
 import { deepFreeze } from '../../model/freeze';
 import type { TableModel } from '../../model/model';
 
-/** The model a compiled model file holds; throws INVALID_MODEL when it is not one this runtime reads. */
-export function loadModel(document: unknown): TableModel {
+/** The model a compiled model file holds; throws INVALID_MODEL, after `where` the file is, when it is not one this runtime reads. */
+export function loadModel(document: unknown, where = ''): TableModel {
   const problem = modelDocumentProblem(document);
-  if (problem) throw new SingleTableError('INVALID_MODEL', problem);
+  if (problem) throw new SingleTableError('INVALID_MODEL', where + problem);
   return deepFreeze((document as ModelDocument).model);
 }
 
@@ -36,7 +36,5 @@ export function deployedModel(): TableModel {
   } catch (e) {
     throw new SingleTableError('INVALID_MODEL', `the compiled model file ${path} (${MODEL_PATH_ENV}) cannot be read as JSON: ${(e as Error).message}`, { cause: e });
   }
-  const problem = modelDocumentProblem(document);
-  if (problem) throw new SingleTableError('INVALID_MODEL', `${path} (${MODEL_PATH_ENV}): ${problem}`);
-  return deepFreeze((document as ModelDocument).model);
+  return loadModel(document, `${path} (${MODEL_PATH_ENV}): `);
 }

@@ -1,12 +1,12 @@
 // The one place that sends: every operation builds its input with the pure builders and hands the
 // request here, where throttling is retried and DynamoDB's errors become the runtime's.
 import type { AttributeValue, ItemCollectionMetrics } from '@aws-sdk/client-dynamodb';
-import type { TableContext } from './context';
+import type { Table } from './context';
 import { withThrottlingRetry } from './retry';
 import type { ItemCollectionListener } from '../items/item-collections';
 
 /** What sending reads of a table: its retry policy. */
-type Sender = Pick<TableContext<unknown>, 'options'>;
+type Sender = Pick<Table<unknown>, 'options'>;
 
 /** Sends one request, retrying throttling as the table's retry policy says. */
 export function send<T>(table: Sender, run: () => Promise<T>): Promise<T> {

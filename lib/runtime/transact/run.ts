@@ -11,7 +11,7 @@ import { valuesText } from '../attributes/values';
 import { collectionsOf, withItemCollectionRequest } from '../items/item-collections';
 import { buildReadUnique } from '../items/unique';
 import { READ_MISSING_ATTEMPTS } from '../items/update';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { GetItemCommand, TransactWriteItemsCommand } from '../table/sdk';
 import { send } from '../table/send';
@@ -19,7 +19,7 @@ import { send } from '../table/send';
 type Item = Record<string, AttributeValue>;
 
 /** Applies `list` as one transaction, under the caller's token `given` (checked) or one of its own. */
-export async function runTransactWrite(table: TableContext<unknown>, list: readonly UntypedAction[], given: string | undefined): Promise<void> {
+export async function runTransactWrite(table: Table<unknown>, list: readonly UntypedAction[], given: string | undefined): Promise<void> {
   const { model, tableName } = table;
   const entities = checkActions(model, list);
   const needsRead = list.map((a, i) => uniqueTouched(entities[i], a).length > 0);

@@ -9,7 +9,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { valuesText } from '../attributes/values';
 import type { GuardRef } from '../items/unique';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { backoff, RetryPolicy } from '../table/retry';
 import { send } from '../table/send';
@@ -91,7 +91,7 @@ export function cancellationReasons(error: unknown, refs: readonly TransactItemR
  * Sends a transaction (`run`), retrying throttling and cancellations for contention as the
  * table's retry policy says; any other cancellation throws TransactionCanceledError.
  */
-export async function sendTransaction<T>(table: Pick<TableContext<unknown>, 'options'>, refs: readonly TransactItemRef[], run: () => Promise<T>): Promise<T> {
+export async function sendTransaction<T>(table: Pick<Table<unknown>, 'options'>, refs: readonly TransactItemRef[], run: () => Promise<T>): Promise<T> {
   const policy: RetryPolicy = table.options.retry ?? {};
   const max = policy.maxAttempts ?? 8;
   for (let attempt = 1; ; attempt++) {

@@ -7,14 +7,14 @@ import { TABLE_INDEX } from '../../model/model';
 import { entityOf, valuesText } from '../attributes/values';
 import { keyFromInput } from '../items/requests';
 import { toItem } from '../query/results';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import { TransactGetItemsCommand } from '../table/sdk';
 import type { BatchGetRequest } from '../types';
 
 /** Reads up to 100 items atomically; results in request order, undefined where there is none. */
 export async function transactGet<M>(
-  table: TableContext<M>, requests: readonly BatchGetRequest<M>[],
+  table: Table<M>, requests: readonly BatchGetRequest<M>[],
 ): Promise<(TaggedItem<M, EntityName<M>> | undefined)[]> {
   const { model, tableName } = table;
   if (!Array.isArray(requests) || requests.length === 0 || requests.length > MAX_TRANSACT_ITEMS) {

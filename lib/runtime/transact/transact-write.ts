@@ -3,7 +3,7 @@
 // conditions); an entity's unique attributes add their guard writes (../unique.ts). The reads,
 // retries and resends around the request are ../transact-run.ts.
 import { runTransactWrite } from './run';
-import type { TableContext } from '../table/context';
+import type { Table } from '../table/context';
 import { SingleTableError } from '../table/errors';
 import type { TransactWriteAction } from '../types';
 
@@ -25,7 +25,7 @@ export interface TransactWriteOptions {
  * failed action with its index, entity, key and DynamoDB's reason.
  */
 export async function transactWrite<M>(
-  table: TableContext<M>, actions: readonly TransactWriteAction<M>[], options: TransactWriteOptions = {},
+  table: Table<M>, actions: readonly TransactWriteAction<M>[], options: TransactWriteOptions = {},
 ): Promise<void> {
   const given = options.token;
   if (given !== undefined && (typeof given !== 'string' || given.length < 1 || given.length > 36)) {

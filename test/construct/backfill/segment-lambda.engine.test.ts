@@ -9,6 +9,7 @@ import { AttributeValue, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { BackfillStack, backfillStack, definitionOf, segmentAssetDir } from './synth';
 import type { SegmentState } from '../../../lib/migrate/lambda';
 import { createClient } from '../../../lib/runtime';
+import { compileModelFile } from '../../../lib/testing';
 import { shopManifest, shopRows } from '../../fixtures/shop';
 import { Engine, startEngine } from '../../support/engine';
 
@@ -119,8 +120,8 @@ test('segment by segment through the Choice loop, every item ends as a put under
   const [tableName, oracle] = [await engine.createTable(), await engine.createTable()];
   type Batch = { batchWrite(r: object[]): Promise<void> };
   const requests = rows.map((r) => ({ type: 'put', entity: r.entity, item: r.item }));
-  await (createClient({ model: shopManifest('A'), client: engine.client, tableName }) as unknown as Batch).batchWrite(requests);
-  await (createClient({ model: shopManifest('B'), client: engine.client, tableName: oracle }) as unknown as Batch).batchWrite(requests);
+  await (createClient({ model: compileModelFile(shopManifest('A')), client: engine.client, tableName }) as unknown as Batch).batchWrite(requests);
+  await (createClient({ model: compileModelFile(shopManifest('B')), client: engine.client, tableName: oracle }) as unknown as Batch).batchWrite(requests);
   const before = await scan(tableName);
   const handler = loadHandler(tableName);
 
