@@ -250,14 +250,7 @@ function attributeKeyVectors(
     if (!Object.values(model.indexes).some((i) => i.shards?.keyAttribute)) continue;
     for (const entity of Object.keys(model.entities)) {
       for (const item of sample(itemOf(model, entity), 300)) {
-        let put: unknown = null;
-        let error: string | null = null;
-        try {
-          put = buildPut(model, CORPUS_TABLE, entity, item).Item;
-        } catch (e) {
-          error = codeOf(e);
-        }
-        puts.push({ model: name, entity, item, put, error });
+        puts.push(putVector(model, name, entity, item));
       }
       for (const { input, remove } of sample(attributeUpdateOf(model, entity), 300)) {
         let update: unknown = null;
@@ -468,6 +461,15 @@ const codeOf = (e: unknown) => {
   throw e;
 };
 
+/** A put vector: the item and the PutItem Item the Node.js runtime builds of it, or its error code. */
+function putVector(model: TableModel, name: string, entity: string, item: Record<string, unknown>): object {
+  try {
+    return { model: name, entity, item, put: buildPut(model, CORPUS_TABLE, entity, item).Item, error: null };
+  } catch (e) {
+    return { model: name, entity, item, put: null, error: codeOf(e) };
+  }
+}
+
 /** Numbers as JavaScript writes them (the reader makes each a double): a replacer for JSON.stringify. */
 const numbersAsText = (_key: string, value: unknown) => (typeof value === 'number' ? { $number: String(value) } : value);
 
@@ -499,14 +501,7 @@ export async function writeCorpus(file: string, { items = 10_000, seed = Date.no
     const entities = Object.keys(model.entities);
     for (const entity of entities) {
       for (const item of sample(itemOf(model, entity), Math.ceil(items / names.length / entities.length))) {
-        let put: unknown = null;
-        let error: string | null = null;
-        try {
-          put = buildPut(model, CORPUS_TABLE, entity, item).Item;
-        } catch (e) {
-          error = codeOf(e);
-        }
-        puts.push({ model: name, entity, item, put, error });
+        puts.push(putVector(model, name, entity, item));
       }
     }
   }
