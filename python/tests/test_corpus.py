@@ -34,6 +34,50 @@ def agree(vectors: list[dict[str, Any]], check: Callable[[dict[str, Any]], str |
         f'{why[:600]}: {str(v)[:600]}' for v, why in failures[:3])
 
 
+Check = Callable[[dict[str, Any]], 'str | None']
+
+
+def put_check(tables: dict[str, Any]) -> Check:
+    """Compares a put vector's Item (or error code) with what the table of its model builds."""
+    def check(v: dict[str, Any]) -> str | None:
+        try:
+            got: Any = build_put(tables[v['model']], v['entity'], v['item'])['Item']
+        except SingleTableError as e:
+            got = e.code
+        want = v['error'] or v['put']
+        return None if got == want else f'got {got}, Node {want}'
+    return check
+
+
+def query_check(tables: dict[str, Any]) -> Check:
+    """Compares a query vector's request and shard list (or error code) with what the table of its model plans."""
+    def check(v: dict[str, Any]) -> str | None:
+        table = tables[v['model']]
+        try:
+            plan = plan_query(table, v['pattern'], v['input'], **options_of(v))
+            got: Any = [build_query_input(table, plan, plan.condition['pk']),
+                        shards_to_query(table, plan, v['input']) if plan.keys.index.get('shards') else None]
+        except SingleTableError as e:
+            got = e.code
+        want = v['error'] or [v['request'], None if v['shards'] is None else [int(s) for s in v['shards']]]
+        return None if got == want else f'got {got}, Node {want}'
+    return check
+
+
+def cursor_check(tables: dict[str, Any]) -> Check:
+    """Checks that a cursor vector encodes to the same text and decodes back to its position."""
+    def check(v: dict[str, Any]) -> str | None:
+        table = tables[v['model']]
+        plan = plan_query(table, v['pattern'], v['input'], **options_of(v))
+        binding = query_binding(plan.keys.index['name'], plan.condition, plan.descending, table.model.fingerprint)
+        position = whole(v['position'])
+        mine = encode_cursor(v['pattern'], binding, position)
+        if mine != v['cursor']:
+            return f'encoded {mine}, Node {v["cursor"]}'
+        return None if decode_cursor(v['pattern'], binding, v['cursor']) == position else 'decoded another position'
+    return check
+
+
 @pytest.fixture(scope='module')
 def tables(corpus: dict[str, Any]) -> dict[str, Any]:
     return {name: open_table(document, table_name=corpus['table'], client=object()) for name, document in corpus['models'].items()}
@@ -63,43 +107,15 @@ def test_shard_choice(corpus: dict[str, Any]) -> None:
 
 
 def test_put_requests_of_random_items(corpus: dict[str, Any], tables: dict[str, Any]) -> None:
-    def check(v: dict[str, Any]) -> str | None:
-        try:
-            got: Any = build_put(tables[v['model']], v['entity'], v['item'])['Item']
-        except SingleTableError as e:
-            got = e.code
-        want = v['error'] or v['put']
-        return None if got == want else f'got {got}, Node {want}'
-    agree(corpus['puts'], check, corpus['seed'])
+    agree(corpus['puts'], put_check(tables), corpus['seed'])
 
 
 def test_query_requests_of_random_inputs(corpus: dict[str, Any], tables: dict[str, Any]) -> None:
-    def check(v: dict[str, Any]) -> str | None:
-        table = tables[v['model']]
-        try:
-            plan = plan_query(table, v['pattern'], v['input'], **options_of(v))
-            got: Any = [build_query_input(table, plan, plan.condition['pk']),
-                        shards_to_query(table, plan, v['input']) if plan.keys.index.get('shards') else None]
-        except SingleTableError as e:
-            got = e.code
-        want = v['error'] or [v['request'], None if v['shards'] is None else [int(s) for s in v['shards']]]
-        return None if got == want else f'got {got}, Node {want}'
-    agree(corpus['queries'], check, corpus['seed'])
+    agree(corpus['queries'], query_check(tables), corpus['seed'])
 
 
 def test_cursors_are_the_same_text_and_read_back_in_both_directions(corpus: dict[str, Any], tables: dict[str, Any]) -> None:
-    def check(v: dict[str, Any]) -> str | None:
-        table = tables[v['model']]
-        plan = plan_query(table, v['pattern'], v['input'], **options_of(v))
-        binding = query_binding(plan.keys.index['name'], plan.condition, plan.descending, table.model.fingerprint)
-        position = whole(v['position'])
-        mine = encode_cursor(v['pattern'], binding, position)
-        if mine != v['cursor']:
-            return f'encoded {mine}, Node {v["cursor"]}'
-        if decode_cursor(v['pattern'], binding, v['cursor']) != position:
-            return 'decoded another position'
-        return None
-    agree(corpus['cursors'], check, corpus['seed'])
+    agree(corpus['cursors'], cursor_check(tables), corpus['seed'])
 
 
 def test_guard_writes_of_random_transactions(corpus: dict[str, Any]) -> None:

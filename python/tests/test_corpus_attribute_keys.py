@@ -4,20 +4,16 @@ update requests and whole fan-out pages over in-memory shards, every one as the 
 computed it (errors by code)."""
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
 from single_table_runtime import SingleTableError, open_table
-from concurrent.futures import ThreadPoolExecutor
-
-from single_table_runtime._cursor import decode_cursor, encode_cursor, query_binding
 from single_table_runtime._fanout import fan_out_query
-from single_table_runtime._items import build_put
-from single_table_runtime._query import build_query_input, plan_query, shards_to_query
 from single_table_runtime._update import build_update
 
-from test_corpus import agree, options_of, whole
+from test_corpus import agree, cursor_check, put_check, query_check, whole
 
 
 @pytest.fixture(scope='module')
@@ -34,30 +30,11 @@ def test_the_section_holds_every_outcome(corpus: dict[str, Any]) -> None:
 
 
 def test_query_requests_of_random_inputs(corpus: dict[str, Any], attribute_tables: dict[str, Any]) -> None:
-    def check(v: dict[str, Any]) -> str | None:
-        table = attribute_tables[v['model']]
-        try:
-            plan = plan_query(table, v['pattern'], v['input'], **options_of(v))
-            got: Any = [build_query_input(table, plan, plan.condition['pk']),
-                        shards_to_query(table, plan, v['input']) if plan.keys.index.get('shards') else None]
-        except SingleTableError as e:
-            got = e.code
-        want = v['error'] or [v['request'], None if v['shards'] is None else [int(s) for s in v['shards']]]
-        return None if got == want else f'got {got}, Node {want}'
-    agree(corpus['attributeKeys']['queries'], check, corpus['seed'])
+    agree(corpus['attributeKeys']['queries'], query_check(attribute_tables), corpus['seed'])
 
 
 def test_cursors_are_the_same_text(corpus: dict[str, Any], attribute_tables: dict[str, Any]) -> None:
-    def check(v: dict[str, Any]) -> str | None:
-        table = attribute_tables[v['model']]
-        plan = plan_query(table, v['pattern'], v['input'], **options_of(v))
-        binding = query_binding(plan.keys.index['name'], plan.condition, plan.descending, table.model.fingerprint)
-        position = whole(v['position'])
-        mine = encode_cursor(v['pattern'], binding, position)
-        if mine != v['cursor']:
-            return f'encoded {mine}, Node {v["cursor"]}'
-        return None if decode_cursor(v['pattern'], binding, v['cursor']) == position else 'decoded another position'
-    agree(corpus['attributeKeys']['cursors'], check, corpus['seed'])
+    agree(corpus['attributeKeys']['cursors'], cursor_check(attribute_tables), corpus['seed'])
 
 
 def test_the_sharded_models_store_and_update_the_shard_attribute(corpus: dict[str, Any]) -> None:
@@ -72,14 +49,7 @@ def test_the_sharded_models_store_and_update_the_shard_attribute(corpus: dict[st
 
 
 def test_put_items_of_random_items(corpus: dict[str, Any], attribute_tables: dict[str, Any]) -> None:
-    def check(v: dict[str, Any]) -> str | None:
-        try:
-            got: Any = build_put(attribute_tables[v['model']], v['entity'], v['item'])['Item']
-        except SingleTableError as e:
-            got = e.code
-        want = v['error'] or v['put']
-        return None if got == want else f'got {got}, Node {want}'
-    agree(corpus['attributeKeys']['puts'], check, corpus['seed'])
+    agree(corpus['attributeKeys']['puts'], put_check(attribute_tables), corpus['seed'])
 
 
 def test_update_requests_of_random_changes(corpus: dict[str, Any], attribute_tables: dict[str, Any]) -> None:
