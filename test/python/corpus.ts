@@ -229,22 +229,9 @@ function attributeKeyVectors(
     for (const pattern of Object.keys(model.patterns)) {
       if (model.patterns[pattern].pk) continue;
       for (const [input, opts] of sample(fc.tuple(attributeInputOf(model, pattern), options), 150)) {
-        let request: unknown = null;
-        let shardList: number[] | undefined;
-        let error: string | null = null;
-        try {
-          const plan = planQuery(model, pattern, input, opts as never);
-          request = buildQueryInput(model, CORPUS_TABLE, plan, plan.condition.pk);
-          shardList = plan.index.shards ? shardsToQuery(model, plan, input) : undefined;
-          const binding = queryBinding(model, plan);
-          const positions = shardList ? attributeFanOutStateOf(model, pattern, shardList) : positionOf(model, pattern, undefined);
-          for (const position of sample<unknown>(positions, 1)) {
-            cursors.push({ model: name, pattern, input, options: opts, position, cursor: encodeCursor(pattern, binding, position) });
-          }
-        } catch (e) {
-          error = codeOf(e);
-        }
-        queries.push({ model: name, pattern, input, options: opts, request, shards: shardList ?? null, error });
+        const positionsOf = (shardList?: number[]) =>
+          sample<unknown>(shardList ? attributeFanOutStateOf(model, pattern, shardList) : positionOf(model, pattern, undefined), 1);
+        queries.push(queryVector({ model, name, pattern, input, options: opts }, positionsOf, cursors));
       }
     }
     if (!Object.values(model.indexes).some((i) => i.shards?.keyAttribute)) continue;
@@ -461,6 +448,34 @@ const codeOf = (e: unknown) => {
   throw e;
 };
 
+/**
+ * The query vector of one pattern input: the Query input and the shards it reads as the Node.js
+ * runtime plans them, or its error code; pushes onto `cursors` the cursors of the positions that
+ * `positionsOf` draws for the shards it reads.
+ */
+function queryVector(
+  query: { model: TableModel; name: string; pattern: string; input: Record<string, unknown>; options: object },
+  positionsOf: (shards?: number[]) => unknown[],
+  cursors: object[],
+): object {
+  const { model, name, pattern, input, options: opts } = query;
+  let request: unknown = null;
+  let shardList: number[] | undefined;
+  let error: string | null = null;
+  try {
+    const plan = planQuery(model, pattern, input, opts as never);
+    request = buildQueryInput(model, CORPUS_TABLE, plan, plan.condition.pk);
+    shardList = plan.index.shards ? shardsToQuery(model, plan, input) : undefined;
+    const binding = queryBinding(model, plan);
+    for (const position of positionsOf(shardList)) {
+      cursors.push({ model: name, pattern, input, options: opts, position, cursor: encodeCursor(pattern, binding, position) });
+    }
+  } catch (e) {
+    error = codeOf(e);
+  }
+  return { model: name, pattern, input, options: opts, request, shards: shardList ?? null, error };
+}
+
 /** A put vector: the item and the PutItem Item the Node.js runtime builds of it, or its error code. */
 function putVector(model: TableModel, name: string, entity: string, item: Record<string, unknown>): object {
   try {
@@ -512,21 +527,8 @@ export async function writeCorpus(file: string, { items = 10_000, seed = Date.no
     const model = models[name];
     for (const pattern of Object.keys(model.patterns)) {
       for (const [input, opts] of sample(fc.tuple(inputOf(model, pattern), options), 150)) {
-        let request: unknown = null;
-        let shardList: number[] | undefined;
-        let error: string | null = null;
-        try {
-          const plan = planQuery(model, pattern, input, opts as never);
-          request = buildQueryInput(model, CORPUS_TABLE, plan, plan.condition.pk);
-          shardList = plan.index.shards ? shardsToQuery(model, plan, input) : undefined;
-          const binding = queryBinding(model, plan);
-          for (const position of sample(positionOf(model, pattern, shardList), 2)) {
-            cursors.push({ model: name, pattern, input, options: opts, position, cursor: encodeCursor(pattern, binding, position) });
-          }
-        } catch (e) {
-          error = codeOf(e);
-        }
-        queries.push({ model: name, pattern, input, options: opts, request, shards: shardList ?? null, error });
+        const positionsOf = (shardList?: number[]) => sample(positionOf(model, pattern, shardList), 2);
+        queries.push(queryVector({ model, name, pattern, input, options: opts }, positionsOf, cursors));
       }
     }
   }
